@@ -1,0 +1,55 @@
+package org.eventspace.comm;
+
+import org.eventspace.comm.path.ReduceOp;
+
+/**
+ * What an application rank calls: MPI-like collectives and point-to-point messages over PATHS trees.
+ *
+ * <p>Every collective runs as one call down the rank's path in one of the job's identical trees; calls rotate
+ * over the trees (call i uses tree i mod trees), as gsum does, so consecutive collectives do not meet in the
+ * same greds. All ranks must therefore call the same collectives in the same order, as in MPI. Broadcast,
+ * gather, scatter and all-to-all place each rank's words in a slot of a larger payload and join with
+ * {@link ReduceOp#SLOT}: the PATHS way of building every collective on the allreduce tree.
+ *
+ * <p>One {@code Comm} per rank; not thread-safe (a rank is one thread). Several ranks may share a process.
+ * Every call fails with {@link org.eventspace.comm.path.CommException} instead of hanging when a peer dies or
+ * does not arrive within the job's timeout.
+ */
+public interface Comm {
+    int rank();
+
+    int size();
+
+    long allreduce(long value, ReduceOp op);
+
+    double allreduce(double value, ReduceOp op);
+
+    /** Reduces {@code values[0..count)} across ranks in place. */
+    void allreduce(long[] values, int count, ReduceOp op);
+
+    /** Reduces {@code values[0..count)} across ranks in place. */
+    void allreduce(double[] values, int count, ReduceOp op);
+
+    void barrier();
+
+    /** Copies {@code data[0..count)} of rank {@code root} into every rank's {@code data}. */
+    void broadcast(long[] data, int count, int root);
+
+    /** Every rank's {@code send[0..count)} lands in {@code recv[rank*count ..)} at {@code root}. */
+    void gather(long[] send, int count, long[] recv, int root);
+
+    /** As {@link #gather} with every rank receiving. */
+    void allgather(long[] send, int count, long[] recv);
+
+    /** Rank r receives {@code send[r*count .. (r+1)*count)} of rank {@code root}. */
+    void scatter(long[] send, int count, long[] recv, int root);
+
+    /** Rank r's {@code send[d*count ..)} lands in rank d's {@code recv[r*count ..)}. */
+    void alltoall(long[] send, int count, long[] recv);
+
+    /** Writes {@code data[0..count)} into rank {@code dest}'s element for messages from this rank. */
+    void send(int dest, long[] data, int count);
+
+    /** Blocks for the next message from {@code source}; returns its word count. */
+    int recv(int source, long[] into);
+}

@@ -1,0 +1,230 @@
+package org.eventspace.comm.element;
+
+import java.nio.ByteBuffer;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.lang.invoke.VarHandle;
+
+import org.agrona.BitUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.eventspace.comm.path.CommException;
+import org.eventspace.comm.path.Message;
+import org.eventspace.comm.path.ReduceOp;
+import org.eventspace.comm.path.ValueType;
+
+/**
+ * A PastSet element: a named, explicitly allocated, bounded buffer of tuples (SPEC §1).
+ *
+ * <p>Every tuple written gets the next sequence number, starting at 0. When the element holds
+ * {@code capacity} tuples, a write discards the oldest. Readers keep their own {@link ElementCursor} and
+ * may read the next tuple (blocking or not) or the newest; a reader that fell more than {@code capacity}
+ * tuples behind is told exactly how many it missed.
+ *
+ * <p>Tuples live off-heap in a ring of fixed-size slots ({@link TupleSlotLayout}). Any number of threads may
+ * write (writes are serialised by a spin lock held for one slot copy) and any number may read at once;
+ * reads take no lock and detect a slot overwritten under them by its seqlock.
+ */
+public final class Element {
+    private final String name;
+    private final int capacity;
+    private final int maxWords;
+    private final int slotBytes;
+    private final UnsafeBuffer ring;
+    private final AtomicBoolean writeLock = new AtomicBoolean();
+    private final Set<Thread> parkedReaders = ConcurrentHashMap.newKeySet();
+    private volatile long nextSequence;
+
+    Element(String name, int capacity, int maxWords) {
+        if (!BitUtil.isPowerOfTwo(capacity)) {
+            throw new IllegalArgumentException("element " + name + ": capacity must be a power of two, capacity=" + capacity);
+        }
+        if (maxWords < 0) {
+            throw new IllegalArgumentException("element " + name + ": maxWords must be >= 0, maxWords=" + maxWords);
+        }
+        this.name = name;
+        this.capacity = capacity;
+        this.maxWords = maxWords;
+        this.slotBytes = TupleSlotLayout.slotBytes(maxWords);
+        this.ring = new UnsafeBuffer(ByteBuffer.allocateDirect(capacity * slotBytes));
+        for (int i = 0; i < capacity; i++) {
+            ring.putLong(i * slotBytes + TupleSlotLayout.SEQUENCE_OFFSET, -1L);
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    public int maxWords() {
+        return maxWords;
+    }
+
+    /** Sequence number the next write will get; equals the number of tuples ever written. */
+    public long nextSequence() {
+        return nextSequence;
+    }
+
+    /** A cursor positioned at the oldest tuple still held. */
+    public ElementCursor cursorAtOldest() {
+        return new ElementCursor(Math.max(0, nextSequence - capacity));
+    }
+
+    /** A cursor positioned at sequence {@code sequence}; tuples discarded before it reads them count as missed. */
+    public ElementCursor cursorAt(long sequence) {
+        return new ElementCursor(sequence);
+    }
+
+    /** A cursor positioned at the next tuple to be written. */
+    public ElementCursor cursorAtNext() {
+        return new ElementCursor(nextSequence);
+    }
+
+    /**
+     * Stores the payload of {@code message} as a new tuple and sets the message's sequence to the one assigned.
+     * Returns when the tuple is readable. Allocates nothing.
+     */
+    public long write(Message message) {
+        int length = message.length();
+        if (length > maxWords) {
+            throw new CommException("element " + name + " holds tuples of at most " + maxWords
+                    + " words, length=" + length);
+        }
+        while (!writeLock.compareAndSet(false, true)) {
+            Thread.onSpinWait();
+        }
+        long sequence;
+        try {
+            sequence = nextSequence;
+            int offset = (int) (sequence & (capacity - 1)) * slotBytes;
+            ring.putLongOrdered(offset + TupleSlotLayout.SEQUENCE_OFFSET, -(sequence + 1));
+            VarHandle.storeStoreFence();
+            ring.putInt(offset + TupleSlotLayout.LENGTH_OFFSET, length);
+            ring.putByte(offset + TupleSlotLayout.OP_OFFSET, (byte) message.op().ordinal());
+            ring.putByte(offset + TupleSlotLayout.TYPE_OFFSET, (byte) message.type().ordinal());
+            long[] words = message.words();
+            int payload = offset + TupleSlotLayout.PAYLOAD_OFFSET;
+            for (int i = 0; i < length; i++) {
+                ring.putLong(payload + i * BitUtil.SIZE_OF_LONG, words[i]);
+            }
+            ring.putLongOrdered(offset + TupleSlotLayout.SEQUENCE_OFFSET, sequence);
+            nextSequence = sequence + 1;
+        } finally {
+            writeLock.set(false);
+        }
+        if (!parkedReaders.isEmpty()) {
+            for (Thread reader : parkedReaders) {
+                LockSupport.unpark(reader);
+            }
+        }
+        message.sequence(sequence);
+        return sequence;
+    }
+
+    /**
+     * Reads the tuple at the cursor into {@code into} and advances the cursor, if one is there.
+     * If the cursor's tuple was already overwritten, the cursor jumps to the oldest tuple held and counts the
+     * tuples skipped in {@link ElementCursor#missed()}.
+     *
+     * @return true if a tuple was read.
+     */
+    public boolean tryReadNext(ElementCursor cursor, Message into) {
+        while (true) {
+            long wanted = cursor.next();
+            long head = nextSequence;
+            if (wanted >= head) {
+                return false;
+            }
+            long oldest = head - capacity;
+            if (wanted < oldest) {
+                cursor.skipTo(oldest);
+                continue;
+            }
+            if (copyOut(wanted, into)) {
+                cursor.advance();
+                return true;
+            }
+            cursor.skipTo(Math.max(wanted + 1, nextSequence - capacity));
+        }
+    }
+
+    /**
+     * Blocks until the tuple at the cursor is there, then reads it.
+     *
+     * @throws CommException if nothing arrives within {@code timeoutNanos}.
+     */
+    public void readNext(ElementCursor cursor, Message into, long timeoutNanos) {
+        if (tryReadNext(cursor, into)) {
+            return;
+        }
+        long deadline = System.nanoTime() + timeoutNanos;
+        for (int i = 0; i < 10_000; i++) {
+            if (tryReadNext(cursor, into)) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        Thread self = Thread.currentThread();
+        parkedReaders.add(self);
+        try {
+            while (!tryReadNext(cursor, into)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new CommException("element " + name + ": no tuple with sequence " + cursor.next()
+                            + " within " + timeoutNanos / 1_000_000 + " ms");
+                }
+                LockSupport.parkNanos(this, left);
+            }
+        } finally {
+            parkedReaders.remove(self);
+        }
+    }
+
+    /** Reads the newest tuple, if any was written. */
+    public boolean readNewest(Message into) {
+        while (true) {
+            long head = nextSequence;
+            if (head == 0) {
+                return false;
+            }
+            if (copyOut(head - 1, into)) {
+                return true;
+            }
+        }
+    }
+
+    private boolean copyOut(long sequence, Message into) {
+        int offset = (int) (sequence & (capacity - 1)) * slotBytes;
+        if (ring.getLongVolatile(offset + TupleSlotLayout.SEQUENCE_OFFSET) != sequence) {
+            return false;
+        }
+        int length = ring.getInt(offset + TupleSlotLayout.LENGTH_OFFSET);
+        if (length < 0 || length > maxWords) {
+            return false;
+        }
+        ReduceOp op = ReduceOp.ofCode(ring.getByte(offset + TupleSlotLayout.OP_OFFSET));
+        ValueType type = ValueType.ofCode(ring.getByte(offset + TupleSlotLayout.TYPE_OFFSET));
+        into.length(length);
+        long[] words = into.words();
+        int payload = offset + TupleSlotLayout.PAYLOAD_OFFSET;
+        for (int i = 0; i < length; i++) {
+            words[i] = ring.getLong(payload + i * BitUtil.SIZE_OF_LONG);
+        }
+        VarHandle.loadLoadFence();
+        if (ring.getLongVolatile(offset + TupleSlotLayout.SEQUENCE_OFFSET) != sequence) {
+            return false;
+        }
+        into.op(op).type(type).sequence(sequence);
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return "Element{" + name + ", capacity=" + capacity + ", maxWords=" + maxWords + ", next=" + nextSequence + '}';
+    }
+}

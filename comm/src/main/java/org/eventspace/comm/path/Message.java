@@ -1,0 +1,121 @@
+package org.eventspace.comm.path;
+
+import java.util.Arrays;
+
+/**
+ * The mutable unit of work that travels down a path and comes back up with the result.
+ *
+ * <p>A message carries an operation ({@link ReduceOp}), the value type, a sequence number and a payload of
+ * 64-bit words. Doubles travel as their raw bits ({@link Double#doubleToRawLongBits}), so one payload layout
+ * serves long, double and the slot-placement collectives (broadcast, gather, scatter, all-to-all).
+ *
+ * <p>Each path owns its message and reuses it for every call: nothing on the hot path allocates. A message
+ * grows its word array only when a caller asks for more words than it ever asked before.
+ *
+ * <p>Not thread-safe: a message belongs to one thread at a time; handing it to another thread (a service
+ * thread of another host) must go through a happens-before edge, as every transport does.
+ */
+public final class Message {
+    private ReduceOp op = ReduceOp.SUM;
+    private ValueType type = ValueType.LONG;
+    private long sequence;
+    private int length;
+    private long[] words;
+    private String element = "";
+
+    public Message(int capacityWords) {
+        words = new long[Math.max(1, capacityWords)];
+    }
+
+    public ReduceOp op() {
+        return op;
+    }
+
+    public ValueType type() {
+        return type;
+    }
+
+    public long sequence() {
+        return sequence;
+    }
+
+    public int length() {
+        return length;
+    }
+
+    /** The payload array; only the first {@link #length()} words are meaningful. */
+    public long[] words() {
+        return words;
+    }
+
+    /** Name of the element a point-to-point write targets; empty for collectives. */
+    public String element() {
+        return element;
+    }
+
+    public Message op(ReduceOp op) {
+        this.op = op;
+        return this;
+    }
+
+    public Message type(ValueType type) {
+        this.type = type;
+        return this;
+    }
+
+    public Message sequence(long sequence) {
+        this.sequence = sequence;
+        return this;
+    }
+
+    public Message element(String element) {
+        this.element = element;
+        return this;
+    }
+
+    /** Sets the payload length, growing the word array if needed; existing words up to the old length are kept. */
+    public Message length(int length) {
+        if (length < 0) {
+            throw new IllegalArgumentException("length must be >= 0, length=" + length);
+        }
+        if (length > words.length) {
+            words = Arrays.copyOf(words, Math.max(length, words.length * 2));
+        }
+        this.length = length;
+        return this;
+    }
+
+    public long word(int i) {
+        return words[i];
+    }
+
+    public Message word(int i, long value) {
+        words[i] = value;
+        return this;
+    }
+
+    /** Copies header and payload of {@code source} into this message. */
+    public Message copyFrom(Message source) {
+        op = source.op;
+        type = source.type;
+        sequence = source.sequence;
+        element = source.element;
+        length(source.length);
+        System.arraycopy(source.words, 0, words, 0, source.length);
+        return this;
+    }
+
+    /** Copies only the payload (the result coming back up) of {@code source}, keeping op and element. */
+    public Message copyPayloadFrom(Message source) {
+        sequence = source.sequence;
+        length(source.length);
+        System.arraycopy(source.words, 0, words, 0, source.length);
+        return this;
+    }
+
+    @Override
+    public String toString() {
+        return "Message{op=" + op + ", type=" + type + ", seq=" + sequence + ", length=" + length
+                + (element.isEmpty() ? "" : ", element=" + element) + '}';
+    }
+}

@@ -1,0 +1,73 @@
+package org.eventspace.comm.path;
+
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A volatile counter that threads wait on until it changes: the release edge of a gred and of every
+ * hand-off between a path thread and a service thread.
+ *
+ * <p>Up to {@code waiters} threads may wait at once, each with its own index; any thread may {@link #advance}.
+ * A waiter that parks registers itself first and re-checks the value afterwards, and {@link #advance} writes
+ * the value before it looks for parked threads, so no wake-up is lost. Waiting allocates nothing.
+ */
+public final class Signal {
+    private volatile long value;
+    private final AtomicReferenceArray<Thread> parked;
+
+    public Signal(int waiters) {
+        parked = new AtomicReferenceArray<>(Math.max(1, waiters));
+    }
+
+    public long get() {
+        return value;
+    }
+
+    /** Publishes a new value and wakes every parked waiter. */
+    public void advance(long newValue) {
+        value = newValue;
+        for (int i = 0, n = parked.length(); i < n; i++) {
+            Thread t = parked.get(i);
+            if (t != null) {
+                LockSupport.unpark(t);
+            }
+        }
+    }
+
+    /**
+     * Waits until the value differs from {@code seen} or {@code deadlineNanos} passes.
+     *
+     * @return the new value, or {@code seen} if the deadline passed first.
+     */
+    public long awaitChange(long seen, int waiterIndex, WaitPolicy policy, long deadlineNanos) {
+        long v;
+        for (int i = policy.spins(); i > 0; i--) {
+            if ((v = value) != seen) {
+                return v;
+            }
+            Thread.onSpinWait();
+        }
+        for (int i = policy.yields(); i > 0; i--) {
+            if ((v = value) != seen) {
+                return v;
+            }
+            Thread.yield();
+        }
+        Thread self = Thread.currentThread();
+        parked.set(waiterIndex, self);
+        try {
+            while (true) {
+                if ((v = value) != seen) {
+                    return v;
+                }
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    return seen;
+                }
+                LockSupport.parkNanos(this, left);
+            }
+        } finally {
+            parked.set(waiterIndex, null);
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package org.eventspace.comm.pathmap;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Lays the trees of a {@link PathmapSpec} over its topology.
+ *
+ * <p>A {@code flat} tree joins every rank in one gred; {@code kary:K} joins ranks in rank order K at a time,
+ * level by level, ignoring where they run; {@code hier:K} joins the ranks of each host first (K at a time),
+ * then the hosts of each cluster, then the clusters, so the fewest messages cross hosts and clusters
+ * (dissertation §7.1: SMP-aware trees). A per-branch override replaces the shape of one host's or one
+ * cluster's join. A gred runs on the host of its first contributor; every edge that crosses hosts gets a
+ * proxy on the caller's side. The root of every tree is a core wrapper storing into element
+ * {@code t<tree>.result} on the root host.
+ */
+public final class PathmapBuilder {
+    public static final String GRED = "gred";
+    public static final String PROXY = "proxy";
+    public static final String CORE = "core";
+    public static final String ELEMENT = "element";
+    public static final String RESULT_WORDS = "maxWords";
+
+    private final PathmapSpec spec;
+    private final List<MutableNode> nodes = new ArrayList<>();
+    private final List<Entry> entries = new ArrayList<>();
+    private int tree;
+
+    private PathmapBuilder(PathmapSpec spec) {
+        this.spec = spec;
+    }
+
+    public static Pathmap build(PathmapSpec spec) {
+        PathmapBuilder builder = new PathmapBuilder(spec);
+        for (int t = 0; t < spec.trees(); t++) {
+            builder.tree = t;
+            builder.buildTree();
+        }
+        List<Node> frozen = new ArrayList<>();
+        for (MutableNode n : builder.nodes) {
+            frozen.add(n.freeze());
+        }
+        return new Pathmap(spec, frozen, builder.entries);
+    }
+
+    /** The element that tree {@code tree}'s results are stored in. */
+    public static String resultElement(int tree) {
+        return "t" + tree + ".result";
+    }
+
+    private void buildTree() {
+        Topology topology = spec.topology();
+        List<Input> top;
+        if (spec.shape().kind() == TreeShape.Kind.HIER) {
+            List<Input> clusterOutputs = new ArrayList<>();
+            for (String cluster : topology.clusters()) {
+                List<Input> hostOutputs = new ArrayList<>();
+                for (Host host : topology.hosts()) {
+                    if (!host.cluster().equals(cluster)) {
+                        continue;
+                    }
+                    List<Input> ranks = ranksOn(host.id());
+                    if (!ranks.isEmpty()) {
+                        hostOutputs.add(join(ranks, shapeFor(host.name())));
+                    }
+                }
+                if (!hostOutputs.isEmpty()) {
+                    clusterOutputs.add(join(hostOutputs, shapeFor(cluster)));
+                }
+            }
+            top = List.of(join(clusterOutputs, spec.shape()));
+        } else {
+            List<Input> all = new ArrayList<>();
+            for (int r = 0; r < spec.ranks(); r++) {
+                all.add(Input.rank(r, spec.hostOf(r)));
+            }
+            top = List.of(join(all, spec.shape()));
+        }
+        int core = add(CORE, spec.rootHost(), 1, Map.of(ELEMENT, resultElement(tree),
+                RESULT_WORDS, Integer.toString(spec.resultWords())));
+        connect(top.get(0), core, 0);
+    }
+
+    private TreeShape shapeFor(String branch) {
+        return spec.overrides().getOrDefault(branch, spec.shape());
+    }
+
+    private List<Input> ranksOn(int host) {
+        List<Input> list = new ArrayList<>();
+        for (int r = 0; r < spec.ranks(); r++) {
+            if (spec.hostOf(r) == host) {
+                list.add(Input.rank(r, host));
+            }
+        }
+        return list;
+    }
+
+    /** Joins inputs with greds of the shape's fan-out, level by level, and returns the one output left. */
+    private Input join(List<Input> inputs, TreeShape shape) {
+        int k = shape.fanout();
+        List<Input> level = inputs;
+        while (level.size() > 1) {
+            List<Input> next = new ArrayList<>();
+            for (int start = 0; start < level.size(); start += k) {
+                List<Input> group = level.subList(start, (int) Math.min(level.size(), (long) start + k));
+                if (group.size() == 1) {
+                    next.add(group.get(0));
+                    continue;
+                }
+                int gred = add(GRED, group.get(0).host, group.size(), Map.of());
+                for (int port = 0; port < group.size(); port++) {
+                    connect(group.get(port), gred, port);
+                }
+                next.add(Input.node(gred, group.get(0).host));
+            }
+            level = next;
+        }
+        return level.get(0);
+    }
+
+    private void connect(Input in, int parent, int port) {
+        MutableNode target = nodes.get(parent);
+        if (in.host != target.host) {
+            int proxy = add(PROXY, in.host, 1, Map.of());
+            nodes.get(proxy).parent = parent;
+            nodes.get(proxy).parentPort = port;
+            connect(in, proxy, 0);
+        } else if (in.rank >= 0) {
+            entries.add(new Entry(tree, in.rank, parent, port));
+        } else {
+            nodes.get(in.node).parent = parent;
+            nodes.get(in.node).parentPort = port;
+        }
+    }
+
+    private int add(String kind, int host, int arity, Map<String, String> properties) {
+        int id = nodes.size();
+        String hostName = spec.topology().host(host).name();
+        long sameKind = nodes.stream().filter(n -> n.tree == tree && n.kind.equals(kind) && n.host == host).count();
+        String name = "t" + tree + "." + kind + "." + hostName + (kind.equals(CORE) ? "" : "." + sameKind);
+        nodes.add(new MutableNode(id, name, kind, tree, host, arity, properties));
+        return id;
+    }
+
+    private record Input(int rank, int node, int host) {
+        static Input rank(int rank, int host) {
+            return new Input(rank, -1, host);
+        }
+
+        static Input node(int node, int host) {
+            return new Input(-1, node, host);
+        }
+    }
+
+    private static final class MutableNode {
+        final int id;
+        final String name;
+        final String kind;
+        final int tree;
+        final int host;
+        final int arity;
+        final Map<String, String> properties;
+        int parent = -1;
+        int parentPort;
+
+        MutableNode(int id, String name, String kind, int tree, int host, int arity, Map<String, String> properties) {
+            this.id = id;
+            this.name = name;
+            this.kind = kind;
+            this.tree = tree;
+            this.host = host;
+            this.arity = arity;
+            this.properties = properties;
+        }
+
+        Node freeze() {
+            return new Node(id, name, kind, tree, host, parent, parentPort, arity, properties);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package org.eventspace.comm.pathmap;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Clusters → hosts → CPUs: the machine a pathmap is laid over (SPEC §1, "trees and mapping").
+ * Host ids are their index in {@link #hosts()}; hosts of one cluster are contiguous.
+ */
+public record Topology(List<String> clusters, List<Host> hosts) {
+    public Topology {
+        clusters = List.copyOf(clusters);
+        hosts = List.copyOf(hosts);
+        if (hosts.isEmpty()) {
+            throw new IllegalArgumentException("a topology needs at least one host");
+        }
+        for (int i = 0; i < hosts.size(); i++) {
+            Host h = hosts.get(i);
+            if (h.id() != i) {
+                throw new IllegalArgumentException("host " + h.name() + " has id " + h.id() + " but is at index " + i);
+            }
+            if (!clusters.contains(h.cluster())) {
+                throw new IllegalArgumentException("host " + h.name() + " names unknown cluster " + h.cluster());
+            }
+        }
+    }
+
+    /** {@code clusterCount} clusters of {@code hostsPerCluster} hosts named c0/h0, c0/h1, … with {@code cpus} each. */
+    public static Topology simulated(int clusterCount, int hostsPerCluster, int cpus) {
+        if (clusterCount < 1 || hostsPerCluster < 1) {
+            throw new IllegalArgumentException("need at least one cluster and one host, clusters=" + clusterCount
+                    + ", hostsPerCluster=" + hostsPerCluster);
+        }
+        List<String> clusters = new ArrayList<>();
+        List<Host> hosts = new ArrayList<>();
+        for (int c = 0; c < clusterCount; c++) {
+            String cluster = "c" + c;
+            clusters.add(cluster);
+            for (int h = 0; h < hostsPerCluster; h++) {
+                hosts.add(new Host(hosts.size(), "h" + hosts.size(), cluster, cpus));
+            }
+        }
+        return new Topology(clusters, hosts);
+    }
+
+    public Host host(int id) {
+        return hosts.get(id);
+    }
+
+    public int size() {
+        return hosts.size();
+    }
+
+    public int hostId(String name) {
+        for (Host h : hosts) {
+            if (h.name().equals(name)) {
+                return h.id();
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,204 @@
+package org.eventspace.comm.runtime;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.eventspace.comm.element.Element;
+import org.eventspace.comm.element.ElementRegistry;
+import org.eventspace.comm.path.CommException;
+import org.eventspace.comm.path.Core;
+import org.eventspace.comm.path.Gred;
+import org.eventspace.comm.path.WaitPolicy;
+import org.eventspace.comm.path.Wrapper;
+import org.eventspace.comm.pathmap.Node;
+import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.comm.transport.Hop;
+import org.eventspace.comm.transport.Link;
+import org.eventspace.comm.transport.Proxy;
+import org.eventspace.comm.transport.Transport;
+
+/**
+ * Everything one host runs: its elements (the PastSet server), the wrappers the pathmap maps to it, and the
+ * client ends of its hops to other hosts.
+ *
+ * <p>Built in two phases so that hosts connecting to each other never wait on each other: {@link #build()}
+ * creates every local wrapper (no network), {@link #connect()} then opens the hops of its proxies. Service
+ * threads of other hosts' hops look up wrappers with {@link #serve(Hop)}, which only reads what
+ * {@code build()} made. After {@code connect()} the runtime is safe to use from any thread.
+ */
+public final class HostRuntime implements AutoCloseable {
+    /** Tuples a point-to-point element holds before the oldest is lost; a receiver that falls that far behind fails. */
+    public static final int P2P_CAPACITY = 64;
+    /** Largest point-to-point message, in 64-bit words. */
+    public static final int P2P_WORDS = 1024;
+
+    private final Pathmap pathmap;
+    private final int host;
+    private final CommOptions options;
+    private final ElementRegistry elements;
+    private final Map<Integer, WrapperInstance> instances = new HashMap<>();
+    private final Map<Integer, Gred> greds = new HashMap<>();
+    private final List<Proxy> pendingProxies = new ArrayList<>();
+    private final List<Link> links = new CopyOnWriteArrayList<>();
+    private Transport transport;
+    private volatile boolean built;
+
+    public HostRuntime(Pathmap pathmap, int host, CommOptions options) {
+        this.pathmap = pathmap;
+        this.host = host;
+        this.options = options;
+        this.elements = new ElementRegistry(pathmap.spec().topology().host(host).name());
+    }
+
+    public int host() {
+        return host;
+    }
+
+    public String hostName() {
+        return pathmap.spec().topology().host(host).name();
+    }
+
+    public Pathmap pathmap() {
+        return pathmap;
+    }
+
+    public ElementRegistry elements() {
+        return elements;
+    }
+
+    public WaitPolicy waitPolicy() {
+        return options.waitPolicy();
+    }
+
+    public Gred.ReleaseListener releaseListener() {
+        return options.releaseListener();
+    }
+
+    public CommOptions options() {
+        return options;
+    }
+
+    /** Phase 1: creates every wrapper mapped to this host. */
+    public synchronized void build() {
+        for (Node node : pathmap.nodesOn(host)) {
+            instance(node.id());
+        }
+        built = true;
+    }
+
+    /** Phase 2: opens the hop of every proxy on this host through {@code transport}. */
+    public void connect(Transport transport) {
+        this.transport = transport;
+        List<Proxy> proxies;
+        synchronized (this) {
+            proxies = new ArrayList<>(pendingProxies);
+            pendingProxies.clear();
+        }
+        for (Proxy proxy : proxies) {
+            Link link = transport.connect(this, proxy.hop());
+            links.add(link);
+            proxy.attach(link);
+        }
+    }
+
+    /** The wrapper a rank's path starts at: port {@code port} of node {@code node} on this host. */
+    public Wrapper entry(int node, int port) {
+        WrapperInstance instance = instances.get(node);
+        if (instance == null) {
+            throw new IllegalArgumentException("node " + node + " is not on host " + hostName());
+        }
+        return instance.port(port);
+    }
+
+    /** What the service thread of {@code hop} calls for every message it receives. */
+    public Wrapper serve(Hop hop) {
+        if (hop.toHost() != host) {
+            throw new IllegalArgumentException("hop to host " + hop.toHost() + " arrived at host " + host);
+        }
+        if (hop.isPointToPoint()) {
+            return new Core(pointToPointElement(hop.element()));
+        }
+        if (!built) {
+            throw new IllegalStateException("host " + hostName() + " was asked to serve " + hop + " before it was built");
+        }
+        Node target = pathmap.node(hop.targetNode());
+        if (target.host() != host) {
+            throw new IllegalArgumentException("hop targets " + target.name() + ", which is not on host " + hostName());
+        }
+        return entry(hop.targetNode(), hop.targetPort());
+    }
+
+    /** The wrapper a rank on this host calls to write into {@code element} on {@code toHost}. */
+    public Wrapper pointToPoint(int toHost, String element) {
+        if (toHost == host) {
+            return new Core(pointToPointElement(element));
+        }
+        if (transport == null) {
+            throw new IllegalStateException("host " + hostName() + " is not connected");
+        }
+        Proxy proxy = new Proxy("p2p." + element, Hop.toElement(host, toHost, element));
+        Link link = transport.connect(this, proxy.hop());
+        links.add(link);
+        proxy.attach(link);
+        return proxy;
+    }
+
+    public Element pointToPointElement(String name) {
+        return elements.allocate(name, P2P_CAPACITY, P2P_WORDS);
+    }
+
+    /** The wrapper {@code node} calls going down; must be on this host (else the pathmap would have a proxy). */
+    public Wrapper downstream(Node node) {
+        if (node.isRoot()) {
+            throw new IllegalArgumentException(node.name() + " is a root and calls nothing");
+        }
+        Node parent = pathmap.node(node.parent());
+        if (parent.host() != host) {
+            throw new IllegalArgumentException(node.name() + " calls " + parent.name() + " on another host");
+        }
+        return instance(parent.id()).port(node.parentPort());
+    }
+
+    synchronized void connectLater(Proxy proxy) {
+        pendingProxies.add(proxy);
+    }
+
+    synchronized void registerGred(Node node, Gred gred) {
+        greds.put(node.id(), gred);
+    }
+
+    /** Fails every gred on this host, so that its waiters stop waiting for a host that is gone. */
+    public void failAll(CommException cause) {
+        List<Gred> all;
+        synchronized (this) {
+            all = new ArrayList<>(greds.values());
+        }
+        for (Gred gred : all) {
+            gred.fail(cause);
+        }
+    }
+
+    private synchronized WrapperInstance instance(int id) {
+        WrapperInstance instance = instances.get(id);
+        if (instance == null) {
+            Node node = pathmap.node(id);
+            if (node.host() != host) {
+                throw new IllegalArgumentException(node.name() + " is not on host " + hostName());
+            }
+            instance = options.kinds().get(node.kind()).create(node, this);
+            instances.put(id, instance);
+        }
+        return instance;
+    }
+
+    @Override
+    public void close() {
+        for (Link link : links) {
+            link.close();
+        }
+        links.clear();
+    }
+}

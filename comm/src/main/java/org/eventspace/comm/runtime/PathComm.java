@@ -1,0 +1,218 @@
+package org.eventspace.comm.runtime;
+
+import java.util.Arrays;
+
+import org.eventspace.comm.Comm;
+import org.eventspace.comm.element.Element;
+import org.eventspace.comm.element.ElementCursor;
+import org.eventspace.comm.path.CommException;
+import org.eventspace.comm.path.Message;
+import org.eventspace.comm.path.ReduceOp;
+import org.eventspace.comm.path.ValueType;
+import org.eventspace.comm.path.Wrapper;
+import org.eventspace.comm.pathmap.Entry;
+import org.eventspace.comm.pathmap.Pathmap;
+
+/**
+ * {@link Comm} for one rank: its entry wrapper into each tree, one reusable message per tree, and lazily
+ * opened point-to-point paths. Not thread-safe; the collective hot path allocates nothing.
+ */
+public final class PathComm implements Comm {
+    private final int rank;
+    private final int size;
+    private final HostRuntime host;
+    private final Wrapper[] trees;
+    private final Message[] messages;
+    private final Wrapper[] sendPaths;
+    private final ElementCursor[] recvCursors;
+    private final Element[] recvElements;
+    private final Message p2p = new Message(1);
+    private long calls;
+
+    public PathComm(int rank, HostRuntime host) {
+        Pathmap pathmap = host.pathmap();
+        this.rank = rank;
+        this.size = pathmap.spec().ranks();
+        this.host = host;
+        int treeCount = pathmap.spec().trees();
+        this.trees = new Wrapper[treeCount];
+        this.messages = new Message[treeCount];
+        for (int t = 0; t < treeCount; t++) {
+            Entry entry = pathmap.entry(t, rank);
+            trees[t] = host.entry(entry.node(), entry.port());
+            messages[t] = new Message(1);
+        }
+        this.sendPaths = new Wrapper[size];
+        this.recvCursors = new ElementCursor[size];
+        this.recvElements = new Element[size];
+    }
+
+    /** Name of the element holding messages from {@code source} to {@code dest}, on {@code dest}'s host. */
+    public static String mailbox(int source, int dest) {
+        return "p2p." + source + "." + dest;
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    private Message next(ReduceOp op, ValueType type, int length) {
+        Message m = messages[(int) (calls % messages.length)];
+        m.op(op).type(type).length(length);
+        return m;
+    }
+
+    private void run(Message m) {
+        trees[(int) (calls++ % trees.length)].call(m);
+    }
+
+    @Override
+    public long allreduce(long value, ReduceOp op) {
+        Message m = next(op, ValueType.LONG, 1).word(0, value);
+        run(m);
+        return m.word(0);
+    }
+
+    @Override
+    public double allreduce(double value, ReduceOp op) {
+        Message m = next(op, ValueType.DOUBLE, 1).word(0, Double.doubleToRawLongBits(value));
+        run(m);
+        return Double.longBitsToDouble(m.word(0));
+    }
+
+    @Override
+    public void allreduce(long[] values, int count, ReduceOp op) {
+        Message m = next(op, ValueType.LONG, count);
+        System.arraycopy(values, 0, m.words(), 0, count);
+        run(m);
+        System.arraycopy(m.words(), 0, values, 0, count);
+    }
+
+    @Override
+    public void allreduce(double[] values, int count, ReduceOp op) {
+        Message m = next(op, ValueType.DOUBLE, count);
+        long[] w = m.words();
+        for (int i = 0; i < count; i++) {
+            w[i] = Double.doubleToRawLongBits(values[i]);
+        }
+        run(m);
+        for (int i = 0; i < count; i++) {
+            values[i] = Double.longBitsToDouble(w[i]);
+        }
+    }
+
+    @Override
+    public void barrier() {
+        run(next(ReduceOp.SUM, ValueType.LONG, 0));
+    }
+
+    @Override
+    public void broadcast(long[] data, int count, int root) {
+        checkRoot(root);
+        Message m = slots(count);
+        if (rank == root) {
+            System.arraycopy(data, 0, m.words(), 0, count);
+        }
+        run(m);
+        System.arraycopy(m.words(), 0, data, 0, count);
+    }
+
+    @Override
+    public void gather(long[] send, int count, long[] recv, int root) {
+        checkRoot(root);
+        Message m = gatherSlots(send, count);
+        if (rank == root) {
+            System.arraycopy(m.words(), 0, recv, 0, size * count);
+        }
+    }
+
+    @Override
+    public void allgather(long[] send, int count, long[] recv) {
+        Message m = gatherSlots(send, count);
+        System.arraycopy(m.words(), 0, recv, 0, size * count);
+    }
+
+    private Message gatherSlots(long[] send, int count) {
+        Message m = slots(size * count);
+        System.arraycopy(send, 0, m.words(), rank * count, count);
+        run(m);
+        return m;
+    }
+
+    @Override
+    public void scatter(long[] send, int count, long[] recv, int root) {
+        checkRoot(root);
+        Message m = slots(size * count);
+        if (rank == root) {
+            System.arraycopy(send, 0, m.words(), 0, size * count);
+        }
+        run(m);
+        System.arraycopy(m.words(), rank * count, recv, 0, count);
+    }
+
+    @Override
+    public void alltoall(long[] send, int count, long[] recv) {
+        int row = size * count;
+        Message m = slots(size * row);
+        System.arraycopy(send, 0, m.words(), rank * row, row);
+        run(m);
+        for (int source = 0; source < size; source++) {
+            System.arraycopy(m.words(), source * row + rank * count, recv, source * count, count);
+        }
+    }
+
+    private Message slots(int length) {
+        Message m = next(ReduceOp.SLOT, ValueType.LONG, length);
+        Arrays.fill(m.words(), 0, length, 0L);
+        return m;
+    }
+
+    private void checkRoot(int root) {
+        if (root < 0 || root >= size) {
+            throw new IllegalArgumentException("root must be a rank 0.." + (size - 1) + ", root=" + root);
+        }
+    }
+
+    @Override
+    public void send(int dest, long[] data, int count) {
+        checkRoot(dest);
+        Wrapper path = sendPaths[dest];
+        if (path == null) {
+            path = host.pointToPoint(host.pathmap().spec().hostOf(dest), mailbox(rank, dest));
+            sendPaths[dest] = path;
+        }
+        p2p.op(ReduceOp.SLOT).type(ValueType.LONG).length(count);
+        System.arraycopy(data, 0, p2p.words(), 0, count);
+        path.call(p2p);
+    }
+
+    @Override
+    public int recv(int source, long[] into) {
+        checkRoot(source);
+        Element element = recvElements[source];
+        if (element == null) {
+            element = host.pointToPointElement(mailbox(source, rank));
+            recvElements[source] = element;
+            recvCursors[source] = element.cursorAt(0);
+        }
+        ElementCursor cursor = recvCursors[source];
+        element.readNext(cursor, p2p, host.waitPolicy().timeoutNanos());
+        if (cursor.missed() > 0) {
+            throw new CommException("rank " + rank + " lost " + cursor.missed() + " messages from rank " + source
+                    + ": more than " + element.capacity() + " were sent before it received");
+        }
+        int count = p2p.length();
+        if (into.length < count) {
+            throw new CommException("rank " + rank + ": message from rank " + source + " has " + count
+                    + " words, receive buffer holds " + into.length);
+        }
+        System.arraycopy(p2p.words(), 0, into, 0, count);
+        return count;
+    }
+}

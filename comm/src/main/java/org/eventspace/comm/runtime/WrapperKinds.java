@@ -1,0 +1,96 @@
+package org.eventspace.comm.runtime;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.eventspace.comm.element.Element;
+import org.eventspace.comm.path.Core;
+import org.eventspace.comm.path.Gred;
+import org.eventspace.comm.pathmap.Node;
+import org.eventspace.comm.pathmap.PathmapBuilder;
+import org.eventspace.comm.transport.Hop;
+import org.eventspace.comm.transport.Proxy;
+
+/** The wrapper kinds a host can instantiate, by name. Immutable; {@link #with} returns an extended copy. */
+public final class WrapperKinds {
+    /** Tuples kept in a tree's result element: results are read as "newest", so a few suffice. */
+    public static final int RESULT_CAPACITY = 16;
+
+    private final Map<String, WrapperKind> kinds;
+
+    private WrapperKinds(Map<String, WrapperKind> kinds) {
+        this.kinds = Map.copyOf(kinds);
+    }
+
+    /** gred, proxy and core. */
+    public static WrapperKinds builtIn() {
+        Map<String, WrapperKind> map = new LinkedHashMap<>();
+        put(map, new GredKind());
+        put(map, new ProxyKind());
+        put(map, new CoreKind());
+        return new WrapperKinds(map);
+    }
+
+    public WrapperKinds with(WrapperKind kind) {
+        Map<String, WrapperKind> map = new LinkedHashMap<>(kinds);
+        put(map, kind);
+        return new WrapperKinds(map);
+    }
+
+    public WrapperKind get(String name) {
+        WrapperKind kind = kinds.get(name);
+        if (kind == null) {
+            throw new IllegalArgumentException("unknown wrapper kind '" + name + "'; known: " + kinds.keySet());
+        }
+        return kind;
+    }
+
+    private static void put(Map<String, WrapperKind> map, WrapperKind kind) {
+        if (map.putIfAbsent(kind.name(), kind) != null) {
+            throw new IllegalArgumentException("wrapper kind '" + kind.name() + "' is already registered");
+        }
+    }
+
+    private static final class GredKind implements WrapperKind {
+        @Override
+        public String name() {
+            return PathmapBuilder.GRED;
+        }
+
+        @Override
+        public WrapperInstance create(Node node, HostRuntime host) {
+            Gred gred = new Gred(node.name(), node.arity(), host.downstream(node), host.waitPolicy(), host.releaseListener());
+            host.registerGred(node, gred);
+            return gred::port;
+        }
+    }
+
+    private static final class ProxyKind implements WrapperKind {
+        @Override
+        public String name() {
+            return PathmapBuilder.PROXY;
+        }
+
+        @Override
+        public WrapperInstance create(Node node, HostRuntime host) {
+            Node parent = host.pathmap().node(node.parent());
+            Proxy proxy = new Proxy(node.name(), Hop.toNode(node.host(), parent.host(), parent.id(), node.parentPort()));
+            host.connectLater(proxy);
+            return WrapperInstance.single(proxy);
+        }
+    }
+
+    private static final class CoreKind implements WrapperKind {
+        @Override
+        public String name() {
+            return PathmapBuilder.CORE;
+        }
+
+        @Override
+        public WrapperInstance create(Node node, HostRuntime host) {
+            Element element = host.elements().allocate(node.property(PathmapBuilder.ELEMENT), RESULT_CAPACITY,
+                    Integer.parseInt(node.property(PathmapBuilder.RESULT_WORDS)));
+            return WrapperInstance.single(new Core(element));
+        }
+    }
+}
