@@ -79,7 +79,7 @@ int main(int argc, char **argv)
     /* MPI_Wtime: see allreduce.c. One read per iteration on rank 0, the end
      * of one round trip being the start of the next. The barrier before the
      * timed loop makes both ranks start it together (rank 1 may still be in
-     * its last warm-up receive when rank 0 leaves warm-up). */
+     * its last warm-up send when rank 0 leaves warm-up). */
     if (rank == 0) {
         double t_start = 0.0, prev = 0.0;
         for (long k = -warmup; k < iterations; k++) {
@@ -90,7 +90,9 @@ int main(int argc, char **argv)
             unsigned long n = (unsigned long)(k + warmup); /* message number */
             unsigned char stamp = (unsigned char)n;
             sbuf[0] = stamp;
-            sbuf[last] = (unsigned char)(n >> 8);
+            if (last > 0) {
+                sbuf[last] = (unsigned char)(n >> 8);
+            }
             rbuf[0] = (unsigned char)~(stamp + 1);
             MPI_Send(sbuf, (int)size, MPI_BYTE, 1, TAG_PING, MPI_COMM_WORLD);
             MPI_Recv(rbuf, (int)size, MPI_BYTE, 1, TAG_PONG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
