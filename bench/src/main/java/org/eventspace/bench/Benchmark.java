@@ -1,0 +1,32 @@
+package org.eventspace.bench;
+
+import java.util.Locale;
+
+/** The benchmarks {@code eventspace run} knows, by their command-line names. */
+public enum Benchmark {
+    /** Threads alternate between two identical allreduce trees, 8-byte sums (dissertation §7.1). */
+    GSUM("gsum"),
+    /** An integer sort tuned to about half of each iteration, alternating with the allreduce (§7.2). */
+    COMPUTE_GSUM("compute-gsum"),
+    /** Ranks 0 and 1 bounce a message; one-way latency is half the round trip. */
+    PINGPONG("pingpong");
+
+    private final String label;
+
+    Benchmark(String label) {
+        this.label = label;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    public static Benchmark parse(String text) {
+        for (Benchmark b : values()) {
+            if (b.label.equals(text.toLowerCase(Locale.ROOT))) {
+                return b;
+            }
+        }
+        throw new IllegalArgumentException("unknown benchmark '" + text + "'; expected gsum, compute-gsum or pingpong");
+    }
+}

@@ -1,0 +1,14 @@
+package org.eventspace.bench;
+
+/** Runs a benchmark on the transport its configuration names. */
+public final class BenchmarkRunner {
+    private BenchmarkRunner() {
+    }
+
+    public static RunReport run(RunConfig config) {
+        return switch (config.transport()) {
+            case "jvm" -> InJvmRunner.run(config);
+            default -> throw new IllegalArgumentException("transport " + config.transport() + " is not available yet");
+        };
+    }
+}

@@ -1,0 +1,140 @@
+package org.eventspace.bench;
+
+import java.util.Arrays;
+
+import org.HdrHistogram.Histogram;
+import org.eventspace.comm.Comm;
+import org.eventspace.comm.path.ReduceOp;
+
+/**
+ * The body each rank runs for each benchmark. Every benchmark warms up, meets the others at a barrier, then
+ * times its iterations with one {@link System#nanoTime()} per operation (the end of one is the start of the
+ * next), so timing adds one clock read per operation and nothing is allocated in the loop.
+ */
+public final class RankBenchmarks {
+    private RankBenchmarks() {
+    }
+
+    public static RankResult run(Comm comm, RunConfig config) {
+        return switch (config.benchmark()) {
+            case GSUM -> gsum(comm, config);
+            case COMPUTE_GSUM -> computeGsum(comm, config);
+            case PINGPONG -> pingpong(comm, config);
+        };
+    }
+
+    /** Rank r contributes r + i in iteration i (in every word); the exact sum is known to every rank. */
+    static long contribution(int rank, int iteration) {
+        return rank + (long) iteration;
+    }
+
+    static long expectedSum(int ranks, int iteration) {
+        return (long) ranks * (ranks - 1) / 2 + (long) ranks * iteration;
+    }
+
+    /** gsum: allreduce after allreduce, trees alternating (Comm rotates over the job's trees). */
+    public static RankResult gsum(Comm comm, RunConfig config) {
+        int words = config.payloadWords();
+        long[] values = new long[words];
+        boolean ok = true;
+        for (int i = -config.warmup(); i < 0; i++) {
+            ok &= allreduceChecked(comm, values, words, i + config.warmup());
+        }
+        comm.barrier();
+        Histogram latencies = RankResult.newHistogram();
+        long start = System.nanoTime();
+        long previous = start;
+        for (int i = 0; i < config.iterations(); i++) {
+            ok &= allreduceChecked(comm, values, words, i);
+            long now = System.nanoTime();
+            latencies.recordValue(now - previous);
+            previous = now;
+        }
+        return new RankResult(comm.rank(), previous - start, config.iterations(), 0, ok, null, latencies);
+    }
+
+    private static boolean allreduceChecked(Comm comm, long[] values, int words, int iteration) {
+        long expected = expectedSum(comm.size(), iteration);
+        if (words == 1) {
+            return comm.allreduce(contribution(comm.rank(), iteration), ReduceOp.SUM) == expected;
+        }
+        Arrays.fill(values, 0, words, contribution(comm.rank(), iteration));
+        comm.allreduce(values, words, ReduceOp.SUM);
+        boolean ok = true;
+        for (int w = 0; w < words; w++) {
+            ok &= values[w] == expected;
+        }
+        return ok;
+    }
+
+    /**
+     * compute-gsum: each iteration sorts an integer array, then allreduces. The array length is calibrated in
+     * the warm-up so that one sort takes about as long as one allreduce (compute ≈ 50% of the time), and all
+     * ranks agree on it through an allreduce(MAX), so they do equal work.
+     */
+    public static RankResult computeGsum(Comm comm, RunConfig config) {
+        int words = config.payloadWords();
+        long[] values = new long[words];
+        boolean ok = true;
+        int warm = Math.max(config.warmup(), 200);
+        long t0 = System.nanoTime();
+        for (int i = 0; i < warm; i++) {
+            ok &= allreduceChecked(comm, values, words, i);
+        }
+        long allreduceNanos = (System.nanoTime() - t0) / warm;
+        int length = (int) comm.allreduce((long) IntegerSort.lengthTakingNanos(allreduceNanos), ReduceOp.MAX);
+        IntegerSort sort = new IntegerSort(length, comm.rank());
+        comm.barrier();
+        Histogram latencies = RankResult.newHistogram();
+        long compute = 0;
+        long start = System.nanoTime();
+        long previous = start;
+        for (int i = 0; i < config.iterations(); i++) {
+            sort.run();
+            long sorted = System.nanoTime();
+            compute += sorted - previous;
+            ok &= allreduceChecked(comm, values, words, i);
+            long now = System.nanoTime();
+            latencies.recordValue(now - sorted);
+            previous = now;
+        }
+        ok &= sort.checksum() != Long.MIN_VALUE;
+        return new RankResult(comm.rank(), previous - start, config.iterations(), compute, ok, null, latencies);
+    }
+
+    /** pingpong: rank 0 sends to rank 1, which sends it back; one-way latency is half the round trip. */
+    public static RankResult pingpong(Comm comm, RunConfig config) {
+        int words = config.payloadWords();
+        long[] buffer = new long[Math.max(words, 1)];
+        boolean ok = true;
+        Histogram latencies = RankResult.newHistogram();
+        int rank = comm.rank();
+        long start = 0;
+        long previous = 0;
+        if (rank <= 1) {
+            int peer = 1 - rank;
+            for (int i = -config.warmup(); i < config.iterations(); i++) {
+                if (i == 0) {
+                    start = System.nanoTime();
+                    previous = start;
+                }
+                if (rank == 0) {
+                    Arrays.fill(buffer, 0, words, i);
+                    comm.send(peer, buffer, words);
+                    ok &= comm.recv(peer, buffer) == words && buffer[0] == i + 1L;
+                } else {
+                    ok &= comm.recv(peer, buffer) == words && buffer[0] == i;
+                    Arrays.fill(buffer, 0, words, i + 1L);
+                    comm.send(peer, buffer, words);
+                }
+                if (i >= 0) {
+                    long now = System.nanoTime();
+                    latencies.recordValue((now - previous) / 2);
+                    previous = now;
+                }
+            }
+        }
+        comm.barrier();
+        return new RankResult(rank, previous - start, rank <= 1 ? config.iterations() : 0, 0, ok, null, latencies);
+    }
+}

@@ -1,0 +1,56 @@
+package org.eventspace.bench;
+
+import java.nio.ByteBuffer;
+import java.util.Base64;
+import java.util.zip.DataFormatException;
+
+import org.HdrHistogram.Histogram;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * What one rank measured: its wall time over the timed iterations, its per-operation latencies (ns), the
+ * time it spent computing, and whether every result it got was the exact expected one. Travels from host
+ * processes to the launcher as one JSON object.
+ */
+public record RankResult(int rank, long wallNanos, int iterations, long computeNanos, boolean resultOk, String error,
+                         Histogram latencies) {
+    /** Latencies up to 10 s at 2 significant digits: a few tens of KB per rank, no resizing while recording. */
+    public static Histogram newHistogram() {
+        return new Histogram(10_000_000_000L, 2);
+    }
+
+    public static RankResult failed(int rank, String error) {
+        return new RankResult(rank, 0, 0, 0, false, error, newHistogram());
+    }
+
+    public ObjectNode toJson(ObjectMapper json) {
+        ObjectNode node = json.createObjectNode();
+        node.put("rank", rank);
+        node.put("wall_ns", wallNanos);
+        node.put("iterations", iterations);
+        node.put("compute_ns", computeNanos);
+        node.put("result_ok", resultOk);
+        if (error != null) {
+            node.put("error", error);
+        }
+        ByteBuffer buffer = ByteBuffer.allocate(latencies.getNeededByteBufferCapacity());
+        int length = latencies.encodeIntoCompressedByteBuffer(buffer);
+        node.put("histogram", Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length)));
+        return node;
+    }
+
+    public static RankResult fromJson(JsonNode node) {
+        try {
+            byte[] bytes = Base64.getDecoder().decode(node.get("histogram").asText());
+            Histogram histogram = Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(bytes), 0);
+            return new RankResult(node.get("rank").asInt(), node.get("wall_ns").asLong(), node.get("iterations").asInt(),
+                    node.get("compute_ns").asLong(), node.get("result_ok").asBoolean(),
+                    node.hasNonNull("error") ? node.get("error").asText() : null, histogram);
+        } catch (DataFormatException | RuntimeException e) {
+            throw new IllegalArgumentException("malformed rank result " + node, e);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package org.eventspace.bench;
+
+import java.time.Duration;
+
+import org.eventspace.comm.pathmap.PathmapBuilder;
+import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.comm.pathmap.PathmapSpec;
+import org.eventspace.comm.pathmap.Topology;
+import org.eventspace.comm.pathmap.TreeShape;
+
+/**
+ * One benchmark run, validated: what to run, on how many ranks and hosts, over which transport and tree.
+ *
+ * @param spec        the pathmap spec the run uses (from flags or a configuration file).
+ * @param transport   {@code jvm} (simulated hosts in one process) or {@code tcp} (one process per host).
+ * @param iterations  timed iterations.
+ * @param warmup      untimed iterations before them (JIT, connections, caches).
+ * @param timeout     how long a collective may wait for a missing rank before the run fails.
+ * @param payloadWords words per allreduce (1 = the 8-byte value of gsum) or per ping-pong message.
+ */
+public record RunConfig(Benchmark benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
+                        Duration timeout, int payloadWords) {
+    public RunConfig {
+        if (!transport.equals("jvm") && !transport.equals("tcp")) {
+            throw new IllegalArgumentException("transport must be jvm or tcp, transport=" + transport);
+        }
+        if (iterations < 1) {
+            throw new IllegalArgumentException("iterations must be >= 1, iterations=" + iterations);
+        }
+        if (warmup < 0) {
+            throw new IllegalArgumentException("warm-up must be >= 0, warmup=" + warmup);
+        }
+        if (payloadWords < 1) {
+            throw new IllegalArgumentException("payload must be >= 1 word, words=" + payloadWords);
+        }
+        if (benchmark == Benchmark.PINGPONG && spec.ranks() < 2) {
+            throw new IllegalArgumentException("pingpong needs at least 2 ranks, ranks=" + spec.ranks());
+        }
+    }
+
+    /** The usual shortcut: {@code ranks} ranks block-mapped over {@code hosts} hosts in {@code clusters} clusters, 2 trees. */
+    public static PathmapSpec shortcut(int ranks, int hosts, int clusters, TreeShape shape) {
+        if (hosts < 1 || clusters < 1 || hosts % clusters != 0) {
+            throw new IllegalArgumentException("hosts must be a positive multiple of clusters, hosts=" + hosts
+                    + ", clusters=" + clusters);
+        }
+        if (ranks < 1) {
+            throw new IllegalArgumentException("ranks must be >= 1, ranks=" + ranks);
+        }
+        int cpus = Math.max(1, (ranks + hosts - 1) / hosts);
+        return PathmapSpec.of(Topology.simulated(clusters, hosts / clusters, cpus), ranks, 2, shape);
+    }
+
+    public Pathmap pathmap() {
+        return PathmapBuilder.build(spec);
+    }
+
+    public int ranks() {
+        return spec.ranks();
+    }
+
+    public int hosts() {
+        return spec.topology().size();
+    }
+}

@@ -1,0 +1,141 @@
+package org.eventspace.bench;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import org.HdrHistogram.Histogram;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * The outcome of one run, merged over all ranks: the {@code eventspace.run/1} JSON document and its
+ * human-readable summary.
+ *
+ * <p>Mean latency is wall time / iterations of the slowest rank (the way the Open MPI baseline reports it,
+ * so the two compare); p50/p99/max come from every rank's per-operation histogram merged.
+ */
+public final class RunReport {
+    public static final String SCHEMA = "eventspace.run/1";
+
+    private final RunConfig config;
+    private final List<RankResult> ranks;
+    private final Histogram merged = RankResult.newHistogram();
+    private final double meanUs;
+    private final double wallSeconds;
+    private final boolean resultOk;
+    private final double computeFraction;
+    private final List<String> errors = new ArrayList<>();
+
+    public RunReport(RunConfig config, List<RankResult> ranks) {
+        this.config = config;
+        this.ranks = List.copyOf(ranks);
+        long maxWall = 0;
+        double worstPerOp = 0;
+        long compute = 0;
+        long wallSum = 0;
+        boolean ok = ranks.size() == config.ranks();
+        if (!ok) {
+            errors.add("expected results from " + config.ranks() + " ranks, got " + ranks.size());
+        }
+        for (RankResult r : ranks) {
+            ok &= r.resultOk();
+            if (r.error() != null) {
+                errors.add("rank " + r.rank() + ": " + r.error());
+            } else if (!r.resultOk()) {
+                errors.add("rank " + r.rank() + ": got a wrong result");
+            }
+            if (r.iterations() > 0) {
+                merged.add(r.latencies());
+                maxWall = Math.max(maxWall, r.wallNanos());
+                double perOp = (double) r.wallNanos() / r.iterations();
+                if (config.benchmark() == Benchmark.PINGPONG) {
+                    perOp /= 2;
+                }
+                worstPerOp = Math.max(worstPerOp, perOp);
+                compute += r.computeNanos();
+                wallSum += r.wallNanos();
+            }
+        }
+        this.resultOk = ok;
+        this.meanUs = worstPerOp / 1_000.0;
+        this.wallSeconds = maxWall / 1e9;
+        this.computeFraction = wallSum == 0 ? 0 : (double) compute / wallSum;
+    }
+
+    public boolean resultOk() {
+        return resultOk;
+    }
+
+    public double meanUs() {
+        return meanUs;
+    }
+
+    public double percentileUs(double p) {
+        return merged.getValueAtPercentile(p) / 1_000.0;
+    }
+
+    public List<String> errors() {
+        return List.copyOf(errors);
+    }
+
+    public RunConfig config() {
+        return config;
+    }
+
+    public ObjectNode toJson(ObjectMapper json) {
+        ObjectNode root = json.createObjectNode();
+        root.put("schema", SCHEMA);
+        root.put("benchmark", config.benchmark().label());
+        root.put("ranks", config.ranks());
+        root.put("hosts", config.hosts());
+        root.put("clusters", config.spec().topology().clusters().size());
+        root.put("transport", config.transport());
+        root.put("tree", config.spec().shape().toString());
+        root.put("trees", config.spec().trees());
+        root.put("iterations", config.iterations());
+        root.put("warmup", config.warmup());
+        root.put("payload_bytes", config.payloadWords() * 8);
+        root.put("wall_s", wallSeconds);
+        ObjectNode latency = root.putObject(config.benchmark() == Benchmark.PINGPONG ? "pingpong_us" : "allreduce_us");
+        latency.put("mean", meanUs);
+        latency.put("p50", percentileUs(50));
+        latency.put("p99", percentileUs(99));
+        latency.put("max", merged.getMaxValue() / 1_000.0);
+        if (config.benchmark() == Benchmark.COMPUTE_GSUM) {
+            root.put("compute_fraction", computeFraction);
+        }
+        root.put("result_ok", resultOk);
+        ArrayNode errs = root.putArray("errors");
+        errors.forEach(errs::add);
+        ObjectNode machine = root.putObject("machine");
+        machine.put("cores", Runtime.getRuntime().availableProcessors());
+        machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        root.put("date", Instant.now().toString());
+        return root;
+    }
+
+    /** The summary for people: every number with its unit. */
+    public String summary() {
+        String op = config.benchmark() == Benchmark.PINGPONG ? "one-way latency" : "allreduce latency";
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(Locale.ROOT, "%s: %d ranks on %d host(s), transport %s, tree %s × %d, %d iterations%n",
+                config.benchmark().label(), config.ranks(), config.hosts(), config.transport(), config.spec().shape(),
+                config.spec().trees(), config.iterations()));
+        out.append(String.format(Locale.ROOT, "  %s: mean %.2f µs, p50 %.2f µs, p99 %.2f µs, max %.2f µs%n", op, meanUs,
+                percentileUs(50), percentileUs(99), merged.getMaxValue() / 1_000.0));
+        out.append(String.format(Locale.ROOT, "  wall time: %.3f s%n", wallSeconds));
+        if (config.benchmark() == Benchmark.COMPUTE_GSUM) {
+            out.append(String.format(Locale.ROOT, "  compute share: %.1f %% of rank time%n", computeFraction * 100));
+        }
+        out.append("  results: ").append(resultOk ? "every rank got the exact expected value" : "WRONG").append('\n');
+        for (String e : errors) {
+            out.append("  error: ").append(e).append('\n');
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,54 @@
+package org.eventspace.cli;
+
+import java.io.PrintWriter;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code eventspace} command. Exit codes: 0 success, 1 failure during a run, 2 bad arguments or
+ * configuration (the message names the flag, or the file and line).
+ */
+@Command(name = "eventspace", mixinStandardHelpOptions = true, version = "eventspace 0.1.0",
+        description = "Runtime monitoring and tracing of collective communication.",
+        subcommands = {DemoCommand.class, RunCommand.class})
+public final class EventSpaceCommand implements Runnable {
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_FAILURE = 1;
+    public static final int EXIT_USAGE = 2;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new EventSpaceCommand());
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            PrintWriter err = commandLine.getErr();
+            if (e instanceof UsageError) {
+                err.println("eventspace: " + e.getMessage());
+                return EXIT_USAGE;
+            }
+            err.println("eventspace: run failed: " + e.getMessage());
+            if (System.getenv("ES_DEBUG") != null) {
+                e.printStackTrace(err);
+            }
+            return EXIT_FAILURE;
+        });
+        cli.setParameterExceptionHandler((e, args) -> {
+            PrintWriter err = e.getCommandLine().getErr();
+            err.println("eventspace: " + e.getMessage());
+            e.getCommandLine().usage(err);
+            return EXIT_USAGE;
+        });
+        return cli;
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+}

@@ -1,0 +1,81 @@
+package org.eventspace.cli;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.eventspace.bench.Benchmark;
+import org.eventspace.bench.RunConfig;
+import org.eventspace.comm.pathmap.PathmapSpec;
+import org.eventspace.comm.pathmap.TreeShape;
+
+import picocli.CommandLine.Option;
+
+/** The flags every command that runs a benchmark shares; validated once into a {@link RunConfig}. */
+final class RunOptions {
+    @Option(names = "--ranks", description = "Application ranks (threads). Default: ${DEFAULT-VALUE}.", defaultValue = "2")
+    int ranks;
+
+    @Option(names = "--hosts", description = "Hosts: simulated in this JVM (jvm) or processes on this machine (tcp). Default: ${DEFAULT-VALUE}.",
+            defaultValue = "1")
+    int hosts;
+
+    @Option(names = "--clusters", description = "Clusters the hosts are split into. Default: ${DEFAULT-VALUE}.", defaultValue = "1")
+    int clusters;
+
+    @Option(names = "--transport", description = "jvm or tcp. Default: ${DEFAULT-VALUE}.", defaultValue = "jvm")
+    String transport;
+
+    @Option(names = "--tree", description = "flat, binary, kary:K or hier:K. Default: ${DEFAULT-VALUE}.", defaultValue = "hier:8")
+    String tree;
+
+    @Option(names = "--config", description = "Pathmap configuration file (docs/PATHMAP.md); replaces --ranks/--hosts/--clusters/--tree.")
+    Path config;
+
+    @Option(names = "--iterations", description = "Timed iterations. Default: ${DEFAULT-VALUE}.", defaultValue = "20000")
+    int iterations;
+
+    @Option(names = "--warmup", description = "Untimed iterations first. Default: ${DEFAULT-VALUE}.", defaultValue = "2000")
+    int warmup;
+
+    @Option(names = "--bytes", description = "Payload bytes per allreduce or message (multiple of 8). Default: ${DEFAULT-VALUE}.",
+            defaultValue = "8")
+    int bytes;
+
+    @Option(names = "--timeout", description = "Seconds a collective waits for a missing rank before the run fails. Default: ${DEFAULT-VALUE}.",
+            defaultValue = "30")
+    double timeoutSeconds;
+
+    @Option(names = "--json", description = "Write the eventspace.run/1 report to this file.")
+    Path json;
+
+    RunConfig toConfig(Benchmark benchmark) {
+        if (bytes < 8 || bytes % 8 != 0) {
+            throw new UsageError("--bytes must be a positive multiple of 8, got " + bytes);
+        }
+        if (timeoutSeconds <= 0) {
+            throw new UsageError("--timeout must be > 0 seconds, got " + timeoutSeconds);
+        }
+        PathmapSpec spec;
+        if (config != null) {
+            spec = ConfigFiles.readPathmap(config);
+        } else {
+            TreeShape shape;
+            try {
+                shape = TreeShape.parse(tree);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError("--tree: " + e.getMessage());
+            }
+            try {
+                spec = RunConfig.shortcut(ranks, hosts, clusters, shape);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError("--ranks/--hosts/--clusters: " + e.getMessage());
+            }
+        }
+        try {
+            return new RunConfig(benchmark, spec, transport, iterations, warmup,
+                    Duration.ofMillis((long) (timeoutSeconds * 1000)), bytes / 8);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(e.getMessage());
+        }
+    }
+}
