@@ -34,7 +34,8 @@ final class RunOptions {
     @Option(names = "--iterations", description = "Timed iterations. Default: ${DEFAULT-VALUE}.", defaultValue = "20000")
     int iterations;
 
-    @Option(names = "--warmup", description = "Untimed iterations first. Default: ${DEFAULT-VALUE}.", defaultValue = "2000")
+    @Option(names = "--warmup", description = "Untimed iterations first, through the same loop (JIT). Default: ${DEFAULT-VALUE}.",
+            defaultValue = "20000")
     int warmup;
 
     @Option(names = "--bytes", description = "Payload bytes per allreduce or message (multiple of 8). Default: ${DEFAULT-VALUE}.",

@@ -24,42 +24,47 @@ public enum ReduceOp {
 
     /** Folds {@code length} words of {@code in} into {@code acc} for the given value type. Allocates nothing. */
     public void combine(ValueType type, long[] acc, long[] in, int length) {
+        combine(type, acc, in, 0, length);
+    }
+
+    /** Folds {@code in[from .. from+length)} into {@code acc[0 .. length)}. Allocates nothing. */
+    public void combine(ValueType type, long[] acc, long[] in, int from, int length) {
         switch (this) {
             case SLOT -> {
                 for (int i = 0; i < length; i++) {
-                    acc[i] |= in[i];
+                    acc[i] |= in[from + i];
                 }
             }
             case SUM -> {
                 if (type == ValueType.LONG) {
                     for (int i = 0; i < length; i++) {
-                        acc[i] += in[i];
+                        acc[i] += in[from + i];
                     }
                 } else {
                     for (int i = 0; i < length; i++) {
-                        acc[i] = Double.doubleToRawLongBits(Double.longBitsToDouble(acc[i]) + Double.longBitsToDouble(in[i]));
+                        acc[i] = Double.doubleToRawLongBits(Double.longBitsToDouble(acc[i]) + Double.longBitsToDouble(in[from + i]));
                     }
                 }
             }
             case MIN -> {
                 if (type == ValueType.LONG) {
                     for (int i = 0; i < length; i++) {
-                        acc[i] = Math.min(acc[i], in[i]);
+                        acc[i] = Math.min(acc[i], in[from + i]);
                     }
                 } else {
                     for (int i = 0; i < length; i++) {
-                        acc[i] = Double.doubleToRawLongBits(Math.min(Double.longBitsToDouble(acc[i]), Double.longBitsToDouble(in[i])));
+                        acc[i] = Double.doubleToRawLongBits(Math.min(Double.longBitsToDouble(acc[i]), Double.longBitsToDouble(in[from + i])));
                     }
                 }
             }
             case MAX -> {
                 if (type == ValueType.LONG) {
                     for (int i = 0; i < length; i++) {
-                        acc[i] = Math.max(acc[i], in[i]);
+                        acc[i] = Math.max(acc[i], in[from + i]);
                     }
                 } else {
                     for (int i = 0; i < length; i++) {
-                        acc[i] = Double.doubleToRawLongBits(Math.max(Double.longBitsToDouble(acc[i]), Double.longBitsToDouble(in[i])));
+                        acc[i] = Double.doubleToRawLongBits(Math.max(Double.longBitsToDouble(acc[i]), Double.longBitsToDouble(in[from + i])));
                     }
                 }
             }

@@ -1,0 +1,58 @@
+package org.eventspace.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Runs the Open MPI baseline ({@code bench/mpi/run-baseline.sh}, which installs Open MPI and builds the C
+ * programs when needed) and reads the one JSON line it prints.
+ */
+public final class MpiBaseline {
+    private final Path script;
+
+    public MpiBaseline(Path projectHome) {
+        this.script = projectHome.resolve("bench/mpi/run-baseline.sh");
+        if (!Files.isRegularFile(script)) {
+            throw new IllegalArgumentException("Open MPI baseline script not found at " + script
+                    + " (set ES_HOME to the project folder)");
+        }
+    }
+
+    /**
+     * Runs one configuration.
+     *
+     * @param benchmark {@code allreduce} or {@code pingpong}.
+     * @param btl       {@code shm} or {@code tcp}.
+     */
+    public JsonNode run(String benchmark, int processes, String btl, int iterations) {
+        List<String> command = new ArrayList<>(List.of("bash", script.toString(), benchmark, "--np",
+                Integer.toString(processes), "--btl", btl, "--iterations", Integer.toString(iterations)));
+        try {
+            Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            byte[] out = process.getInputStream().readAllBytes();
+            if (!process.waitFor(10, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("Open MPI baseline did not finish in 10 minutes: " + command);
+            }
+            String text = new String(out, StandardCharsets.UTF_8).trim();
+            if (process.exitValue() != 0 || text.isEmpty()) {
+                throw new IllegalStateException("Open MPI baseline failed (exit " + process.exitValue() + "): " + command);
+            }
+            String last = text.substring(text.lastIndexOf('\n') + 1);
+            return new ObjectMapper().readTree(last);
+        } catch (IOException e) {
+            throw new IllegalStateException("could not run " + command + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running the Open MPI baseline", e);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package org.eventspace.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.eventspace.bench.Comparison;
+import org.eventspace.bench.MpiBaseline;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code eventspace compare}: our allreduce and ping-pong against Open MPI's, same machine, same run. */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = "Run our benchmarks and the Open MPI baseline interleaved; print the ratio per configuration.")
+final class CompareCommand implements Callable<Integer> {
+    @Option(names = "--iterations", defaultValue = "20000", description = "Iterations per run. Default: ${DEFAULT-VALUE}.")
+    int iterations;
+
+    @Option(names = "--warmup", defaultValue = "20000", description = "Warm-up iterations of our runs. Default: ${DEFAULT-VALUE}.")
+    int warmup;
+
+    @Option(names = "--repeats", defaultValue = "3", description = "Interleaved repeats; medians are reported. Default: ${DEFAULT-VALUE}.")
+    int repeats;
+
+    @Option(names = "--transport", defaultValue = "all", description = "jvm, tcp or all. Default: ${DEFAULT-VALUE}.")
+    String transport;
+
+    @Option(names = "--json", description = "Write the eventspace.compare/1 report to this file.")
+    Path json;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!List.of("jvm", "tcp", "all").contains(transport)) {
+            throw new UsageError("--transport must be jvm, tcp or all, got " + transport);
+        }
+        if (repeats < 1 || iterations < 1) {
+            throw new UsageError("--repeats and --iterations must be >= 1");
+        }
+        String home = System.getenv().getOrDefault("ES_HOME", ".");
+        MpiBaseline mpi = new MpiBaseline(Path.of(home));
+        List<Comparison.Case> cases = Comparison.defaultCases(!transport.equals("jvm"));
+        if (transport.equals("tcp")) {
+            cases = cases.stream().filter(c -> c.transport().equals("tcp")).toList();
+        }
+        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectNode report = new Comparison(mpi, iterations, warmup, repeats).run(cases, mapper, System.err::println);
+        System.out.print(Comparison.table(report));
+        if (json != null) {
+            mapper.writeValue(json.toFile(), report);
+        }
+        boolean ok = true;
+        for (var row : report.path("cases")) {
+            ok &= row.path("result_ok").asBoolean();
+        }
+        return ok ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
+    }
+}
