@@ -1,15 +1,29 @@
 package org.eventspace.cli;
 
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
+import org.eventspace.comm.pathmap.PathmapConfig;
+import org.eventspace.comm.pathmap.PathmapConfigException;
 import org.eventspace.comm.pathmap.PathmapSpec;
 
-/** Reads configuration files, turning their errors into usage errors (exit code 2). */
+/** Reads configuration files, turning their errors into usage errors (exit code 2) that name file and line. */
 final class ConfigFiles {
     private ConfigFiles() {
     }
 
     static PathmapSpec readPathmap(Path file) {
-        throw new UsageError(file + ": pathmap configuration files are not supported yet");
+        try {
+            return PathmapConfig.read(file);
+        } catch (PathmapConfigException e) {
+            throw new UsageError(e.getMessage());
+        } catch (NoSuchFileException e) {
+            throw new UsageError(file + ": no such file");
+        } catch (IOException e) {
+            throw new UsageError(file + ": cannot read: " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(file + ": " + e.getMessage());
+        }
     }
 }

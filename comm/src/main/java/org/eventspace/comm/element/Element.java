@@ -3,8 +3,8 @@ package org.eventspace.comm.element;
 import java.nio.ByteBuffer;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 import org.agrona.BitUtil;
@@ -23,18 +23,26 @@ import org.eventspace.comm.path.ValueType;
  * tuples behind is told exactly how many it missed.
  *
  * <p>Tuples live off-heap in a ring of fixed-size slots ({@link TupleSlotLayout}). Any number of threads may
- * write (writes are serialised by a spin lock held for one slot copy) and any number may read at once;
+ * write (writes are serialised by a spin lock held for one slot copy; the gred that calls a core already
+ * serialises its writers, so the lock is uncontended there) and any number may read at once;
  * reads take no lock and detect a slot overwritten under them by its seqlock.
  */
 public final class Element {
+    private static final int PAD = 16;
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+
     private final String name;
     private final int capacity;
     private final int maxWords;
     private final int slotBytes;
     private final UnsafeBuffer ring;
-    private final AtomicBoolean writeLock = new AtomicBoolean();
+    /**
+     * The write lock and the next sequence number in one padded word, {@code (next << 1) | locked}: a writer
+     * takes the lock and learns its sequence with one CAS and publishes the tuple and frees the lock with one
+     * store, so a write moves one contended cache line besides the slot itself.
+     */
+    private final long[] state = new long[2 * PAD + 1];
     private final Set<Thread> parkedReaders = ConcurrentHashMap.newKeySet();
-    private volatile long nextSequence;
 
     Element(String name, int capacity, int maxWords) {
         if (!BitUtil.isPowerOfTwo(capacity)) {
@@ -67,12 +75,12 @@ public final class Element {
 
     /** Sequence number the next write will get; equals the number of tuples ever written. */
     public long nextSequence() {
-        return nextSequence;
+        return (long) LONGS.getVolatile(state, PAD) >>> 1;
     }
 
     /** A cursor positioned at the oldest tuple still held. */
     public ElementCursor cursorAtOldest() {
-        return new ElementCursor(Math.max(0, nextSequence - capacity));
+        return new ElementCursor(Math.max(0, nextSequence() - capacity));
     }
 
     /** A cursor positioned at sequence {@code sequence}; tuples discarded before it reads them count as missed. */
@@ -82,7 +90,7 @@ public final class Element {
 
     /** A cursor positioned at the next tuple to be written. */
     public ElementCursor cursorAtNext() {
-        return new ElementCursor(nextSequence);
+        return new ElementCursor(nextSequence());
     }
 
     /**
@@ -95,12 +103,16 @@ public final class Element {
             throw new CommException("element " + name + " holds tuples of at most " + maxWords
                     + " words, length=" + length);
         }
-        while (!writeLock.compareAndSet(false, true)) {
+        long locked;
+        while (true) {
+            locked = (long) LONGS.getVolatile(state, PAD);
+            if ((locked & 1) == 0 && LONGS.compareAndSet(state, PAD, locked, locked | 1)) {
+                break;
+            }
             Thread.onSpinWait();
         }
-        long sequence;
+        long sequence = locked >>> 1;
         try {
-            sequence = nextSequence;
             int offset = (int) (sequence & (capacity - 1)) * slotBytes;
             ring.putLongOrdered(offset + TupleSlotLayout.SEQUENCE_OFFSET, -(sequence + 1));
             VarHandle.storeStoreFence();
@@ -113,9 +125,9 @@ public final class Element {
                 ring.putLong(payload + i * BitUtil.SIZE_OF_LONG, words[i]);
             }
             ring.putLongOrdered(offset + TupleSlotLayout.SEQUENCE_OFFSET, sequence);
-            nextSequence = sequence + 1;
+            locked = (sequence + 1) << 1;
         } finally {
-            writeLock.set(false);
+            LONGS.setVolatile(state, PAD, locked & ~1L);
         }
         if (!parkedReaders.isEmpty()) {
             for (Thread reader : parkedReaders) {
@@ -136,7 +148,7 @@ public final class Element {
     public boolean tryReadNext(ElementCursor cursor, Message into) {
         while (true) {
             long wanted = cursor.next();
-            long head = nextSequence;
+            long head = nextSequence();
             if (wanted >= head) {
                 return false;
             }
@@ -149,7 +161,7 @@ public final class Element {
                 cursor.advance();
                 return true;
             }
-            cursor.skipTo(Math.max(wanted + 1, nextSequence - capacity));
+            cursor.skipTo(Math.max(wanted + 1, nextSequence() - capacity));
         }
     }
 
@@ -188,7 +200,7 @@ public final class Element {
     /** Reads the newest tuple, if any was written. */
     public boolean readNewest(Message into) {
         while (true) {
-            long head = nextSequence;
+            long head = nextSequence();
             if (head == 0) {
                 return false;
             }
@@ -225,6 +237,6 @@ public final class Element {
 
     @Override
     public String toString() {
-        return "Element{" + name + ", capacity=" + capacity + ", maxWords=" + maxWords + ", next=" + nextSequence + '}';
+        return "Element{" + name + ", capacity=" + capacity + ", maxWords=" + maxWords + ", next=" + nextSequence() + '}';
     }
 }

@@ -23,12 +23,20 @@ public record WaitPolicy(int spins, int yields, long timeoutNanos) {
         }
     }
 
-    /** A policy for {@code busyThreads} threads that may wait on each other in one process. */
+    /**
+     * A policy for {@code busyThreads} threads that may wait on each other in one process: spin while every
+     * thread has a core; yield while a few threads share each core (a yield hands the core to the thread we
+     * wait for at once, a park/unpark pair costs several microseconds); park soon when there are many.
+     */
     public static WaitPolicy forThreads(int busyThreads, Duration timeout) {
         int cores = Runtime.getRuntime().availableProcessors();
-        return busyThreads <= cores
-                ? new WaitPolicy(200_000, 1_000, timeout.toNanos())
-                : new WaitPolicy(200, 20, timeout.toNanos());
+        if (busyThreads <= cores) {
+            return new WaitPolicy(200_000, 1_000, timeout.toNanos());
+        }
+        if (busyThreads <= 4 * cores) {
+            return new WaitPolicy(100, 20_000, timeout.toNanos());
+        }
+        return new WaitPolicy(100, 50, timeout.toNanos());
     }
 
     public WaitPolicy withTimeout(Duration timeout) {

@@ -1,6 +1,7 @@
 package org.eventspace.comm.pathmap;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -25,6 +26,8 @@ public final class PathmapBuilder {
     private final PathmapSpec spec;
     private final List<MutableNode> nodes = new ArrayList<>();
     private final List<Entry> entries = new ArrayList<>();
+    /** "tree.kind.host" → wrappers of that kind made so far: the n of their names, without rescanning nodes. */
+    private final Map<String, Integer> madeSoFar = new HashMap<>();
     private int tree;
 
     private PathmapBuilder(PathmapSpec spec) {
@@ -53,10 +56,19 @@ public final class PathmapBuilder {
         Topology topology = spec.topology();
         List<Input> top;
         if (spec.shape().kind() == TreeShape.Kind.HIER) {
+            // The root host's branch goes first at every level: a join's gred runs on its first contributor's
+            // host, so the last join then happens on the root host and no path leaves it only to come back.
+            Host rootHost = topology.host(spec.rootHost());
+            List<String> clusters = new ArrayList<>(topology.clusters());
+            clusters.remove(rootHost.cluster());
+            clusters.add(0, rootHost.cluster());
+            List<Host> hosts = new ArrayList<>(topology.hosts());
+            hosts.remove(rootHost);
+            hosts.add(0, rootHost);
             List<Input> clusterOutputs = new ArrayList<>();
-            for (String cluster : topology.clusters()) {
+            for (String cluster : clusters) {
                 List<Input> hostOutputs = new ArrayList<>();
-                for (Host host : topology.hosts()) {
+                for (Host host : hosts) {
                     if (!host.cluster().equals(cluster)) {
                         continue;
                     }
@@ -137,7 +149,7 @@ public final class PathmapBuilder {
     private int add(String kind, int host, int arity, Map<String, String> properties) {
         int id = nodes.size();
         String hostName = spec.topology().host(host).name();
-        long sameKind = nodes.stream().filter(n -> n.tree == tree && n.kind.equals(kind) && n.host == host).count();
+        int sameKind = madeSoFar.merge(tree + "." + kind + "." + host, 1, Integer::sum) - 1;
         String name = "t" + tree + "." + kind + "." + hostName + (kind.equals(CORE) ? "" : "." + sameKind);
         nodes.add(new MutableNode(id, name, kind, tree, host, arity, properties));
         return id;

@@ -62,6 +62,15 @@ public record PathmapSpec(Topology topology, int ranks, int trees, TreeShape sha
         return map;
     }
 
+    /** Cyclic mapping: ranks dealt round robin over hosts in topology order (mpirun --map-by node). */
+    public static int[] cyclicMapping(int ranks, int hosts) {
+        int[] map = new int[ranks];
+        for (int r = 0; r < ranks; r++) {
+            map[r] = r % hosts;
+        }
+        return map;
+    }
+
     /** The common case: {@code ranks} ranks block-mapped on a topology, one shape, result on host 0. */
     public static PathmapSpec of(Topology topology, int ranks, int trees, TreeShape shape) {
         return new PathmapSpec(topology, ranks, trees, shape, Map.of(), blockMapping(ranks, topology.size()), 0,

@@ -1,11 +1,14 @@
 package org.eventspace.comm.pathmap;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Clusters → hosts → CPUs: the machine a pathmap is laid over (SPEC §1, "trees and mapping").
- * Host ids are their index in {@link #hosts()}; hosts of one cluster are contiguous.
+ * Host ids are their index in {@link #hosts()}; hosts of one cluster are contiguous. Host and cluster names are
+ * unique together, since per-branch overrides name either.
  */
 public record Topology(List<String> clusters, List<Host> hosts) {
     public Topology {
@@ -14,6 +17,13 @@ public record Topology(List<String> clusters, List<Host> hosts) {
         if (hosts.isEmpty()) {
             throw new IllegalArgumentException("a topology needs at least one host");
         }
+        Set<String> names = new HashSet<>();
+        for (String c : clusters) {
+            if (!names.add(c)) {
+                throw new IllegalArgumentException("cluster name " + c + " is used twice");
+            }
+        }
+        Set<String> finished = new HashSet<>();
         for (int i = 0; i < hosts.size(); i++) {
             Host h = hosts.get(i);
             if (h.id() != i) {
@@ -21,6 +31,16 @@ public record Topology(List<String> clusters, List<Host> hosts) {
             }
             if (!clusters.contains(h.cluster())) {
                 throw new IllegalArgumentException("host " + h.name() + " names unknown cluster " + h.cluster());
+            }
+            if (!names.add(h.name())) {
+                throw new IllegalArgumentException("host name " + h.name() + " is already the name of a host or cluster");
+            }
+            if (i > 0 && !hosts.get(i - 1).cluster().equals(h.cluster())) {
+                finished.add(hosts.get(i - 1).cluster());
+                if (finished.contains(h.cluster())) {
+                    throw new IllegalArgumentException("hosts of cluster " + h.cluster() + " are not contiguous: host "
+                            + h.name() + " at index " + i + " follows another cluster's hosts");
+                }
             }
         }
     }

@@ -1,0 +1,44 @@
+package org.eventspace.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import org.eventspace.bench.Benchmark;
+import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.comm.pathmap.PathmapBuilder;
+import org.eventspace.comm.pathmap.PathmapConfig;
+import org.eventspace.comm.pathmap.PathmapDescription;
+import org.eventspace.comm.pathmap.PathmapSpec;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code eventspace describe}: which wrapper runs on which host, and which path passes through it. */
+@Command(name = "describe", mixinStandardHelpOptions = true,
+        description = "Print a pathmap (from --config or the --ranks/--hosts/--clusters/--tree shortcuts) as text or JSON.")
+final class DescribeCommand implements Callable<Integer> {
+    @Mixin
+    RunOptions options;
+
+    @Option(names = "--format", defaultValue = "text", description = "text or json (eventspace.pathmap-layout/1). Default: ${DEFAULT-VALUE}.")
+    String format;
+
+    @Option(names = "--save", description = "Also write the pathmap as an eventspace.pathmap/1 configuration file.")
+    Path save;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!format.equals("text") && !format.equals("json")) {
+            throw new UsageError("--format must be text or json, got " + format);
+        }
+        PathmapSpec spec = options.toConfig(Benchmark.GSUM).spec();
+        Pathmap pathmap = PathmapBuilder.build(spec);
+        System.out.print(format.equals("text") ? PathmapDescription.text(pathmap) : PathmapDescription.toJson(pathmap));
+        if (save != null) {
+            Files.writeString(save, PathmapConfig.write(spec));
+        }
+        return EventSpaceCommand.EXIT_OK;
+    }
+}

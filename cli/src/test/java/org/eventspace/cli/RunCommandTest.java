@@ -1,0 +1,102 @@
+package org.eventspace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import picocli.CommandLine;
+
+class RunCommandTest {
+    @TempDir
+    Path dir;
+
+    private final StringWriter err = new StringWriter();
+
+    private int execute(String... args) {
+        CommandLine cli = EventSpaceCommand.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+        cli.setOut(new PrintWriter(new StringWriter(), true));
+        return cli.execute(args);
+    }
+
+    @Test
+    void gsumWritesTheRunContract() throws Exception {
+        Path json = dir.resolve("run.json");
+        int code = execute("run", "gsum", "--ranks", "4", "--hosts", "2", "--transport", "jvm", "--tree", "binary",
+                "--iterations", "500", "--warmup", "100", "--json", json.toString());
+
+        assertThat(code).isZero();
+        JsonNode run = new ObjectMapper().readTree(json.toFile());
+        assertThat(run.path("schema").asText()).isEqualTo("eventspace.run/1");
+        assertThat(run.path("benchmark").asText()).isEqualTo("gsum");
+        assertThat(run.path("ranks").asInt()).isEqualTo(4);
+        assertThat(run.path("hosts").asInt()).isEqualTo(2);
+        assertThat(run.path("transport").asText()).isEqualTo("jvm");
+        assertThat(run.path("tree").asText()).isEqualTo("binary");
+        assertThat(run.path("iterations").asInt()).isEqualTo(500);
+        assertThat(run.path("wall_s").asDouble()).isPositive();
+        JsonNode latency = run.path("allreduce_us");
+        assertThat(latency.path("mean").asDouble()).isPositive();
+        assertThat(latency.path("p50").asDouble()).isPositive();
+        assertThat(latency.path("p99").asDouble()).isGreaterThanOrEqualTo(latency.path("p50").asDouble());
+        assertThat(run.path("result_ok").asBoolean()).isTrue();
+    }
+
+    @Test
+    void computeGsumReportsItsComputeShare() throws Exception {
+        Path json = dir.resolve("compute.json");
+        int code = execute("run", "compute-gsum", "--ranks", "2", "--hosts", "2", "--tree", "kary:2", "--iterations", "300",
+                "--warmup", "200", "--json", json.toString());
+
+        assertThat(code).isZero();
+        JsonNode run = new ObjectMapper().readTree(json.toFile());
+        assertThat(run.path("compute_fraction").asDouble()).isBetween(0.0, 1.0);
+        assertThat(run.path("result_ok").asBoolean()).isTrue();
+    }
+
+    @Test
+    void pingpongReportsOneWayLatency() throws Exception {
+        Path json = dir.resolve("pp.json");
+        int code = execute("run", "pingpong", "--ranks", "2", "--hosts", "2", "--iterations", "300", "--warmup", "50",
+                "--json", json.toString());
+
+        assertThat(code).isZero();
+        JsonNode run = new ObjectMapper().readTree(json.toFile());
+        assertThat(run.path("pingpong_us").path("mean").asDouble()).isPositive();
+        assertThat(run.path("result_ok").asBoolean()).isTrue();
+    }
+
+    @Test
+    void badTreeIsAUsageErrorNamingTheFlag() {
+        int code = execute("run", "gsum", "--tree", "kary:1");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("--tree").contains("kary:1");
+    }
+
+    @Test
+    void unknownBenchmarkIsAUsageError() {
+        assertThat(execute("run", "nosuch")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown benchmark 'nosuch'");
+    }
+
+    @Test
+    void unknownTransportIsAUsageError() {
+        assertThat(execute("run", "gsum", "--transport", "udp")).isEqualTo(2);
+        assertThat(err.toString()).contains("transport");
+    }
+
+    @Test
+    void hostsThatDoNotSplitIntoClustersAreAUsageError() {
+        assertThat(execute("run", "gsum", "--hosts", "3", "--clusters", "2")).isEqualTo(2);
+        assertThat(err.toString()).contains("--clusters");
+    }
+}
