@@ -219,13 +219,15 @@ public final class Gred {
             }
             Thread.onSpinWait();
         }
-        for (int i = policy.yields(); i > 0; i--) {
+        // The timeout counts from here: a yield may cost a whole time slice when the cores are shared, so the
+        // yield phase must not delay the start of the timeout, and stops when the deadline passes.
+        long deadline = policy.deadlineFromNow();
+        for (int i = policy.yields(); i > 0 && System.nanoTime() - deadline < 0; i--) {
             if ((long) LONGS.getAcquire(r, GENERATION) != generation) {
                 return;
             }
             Thread.yield();
         }
-        long deadline = policy.deadlineFromNow();
         parked.set(port, Thread.currentThread());
         try {
             while ((long) LONGS.getVolatile(r, GENERATION) == generation) {
@@ -237,6 +239,12 @@ public final class Gred {
                     // arriver to get there) the timeout of the gred below that really misses one.
                     deadline = policy.deadlineFromNow();
                     continue;
+                }
+                if (Thread.currentThread().isInterrupted()) {
+                    // An interrupted thread's park returns at once; rather than spin to the deadline, give up the
+                    // round for everyone: this contributor is leaving it.
+                    fail(new CommException("gred " + name + ": a contributor on port " + port + " was interrupted while waiting"));
+                    return;
                 }
                 if (left <= 0) {
                     fail(new CommException("gred " + name + ": timed out after " + policy.timeoutNanos() / 1_000_000

@@ -37,7 +37,8 @@ public final class Signal {
     /**
      * Waits until the value differs from {@code seen} or {@code deadlineNanos} passes.
      *
-     * @return the new value, or {@code seen} if the deadline passed first.
+     * @return the new value, or {@code seen} if the deadline passed first or the waiting thread is interrupted
+     *         (its interrupt flag stays set, so the caller can tell the two apart).
      */
     public long awaitChange(long seen, int waiterIndex, WaitPolicy policy, long deadlineNanos) {
         long v;
@@ -47,7 +48,8 @@ public final class Signal {
             }
             Thread.onSpinWait();
         }
-        for (int i = policy.yields(); i > 0; i--) {
+        // A yield may cost a whole time slice when the cores are shared: stop yielding at the deadline.
+        for (int i = policy.yields(); i > 0 && System.nanoTime() - deadlineNanos < 0; i--) {
             if ((v = value) != seen) {
                 return v;
             }
@@ -61,7 +63,7 @@ public final class Signal {
                     return v;
                 }
                 long left = deadlineNanos - System.nanoTime();
-                if (left <= 0) {
+                if (left <= 0 || self.isInterrupted()) {
                     return seen;
                 }
                 LockSupport.parkNanos(this, left);

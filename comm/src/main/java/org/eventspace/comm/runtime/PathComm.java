@@ -174,14 +174,18 @@ public final class PathComm implements Comm {
     }
 
     private void checkRoot(int root) {
-        if (root < 0 || root >= size) {
-            throw new IllegalArgumentException("root must be a rank 0.." + (size - 1) + ", root=" + root);
+        checkRank("root", root);
+    }
+
+    private void checkRank(String role, int rank) {
+        if (rank < 0 || rank >= size) {
+            throw new IllegalArgumentException(role + " must be a rank 0.." + (size - 1) + ", " + role + "=" + rank);
         }
     }
 
     @Override
     public void send(int dest, long[] data, int count) {
-        checkRoot(dest);
+        checkRank("dest", dest);
         Wrapper path = sendPaths[dest];
         if (path == null) {
             path = host.pointToPoint(host.pathmap().spec().hostOf(dest), mailbox(rank, dest));
@@ -194,7 +198,7 @@ public final class PathComm implements Comm {
 
     @Override
     public int recv(int source, long[] into) {
-        checkRoot(source);
+        checkRank("source", source);
         Element element = recvElements[source];
         if (element == null) {
             element = host.pointToPointElement(mailbox(source, rank));

@@ -48,6 +48,13 @@ final class InJvmLink implements Link, Runnable {
         long got = toClient.get();
         while (got != sent) {
             got = toClient.awaitChange(got, 0, policy, deadline);
+            if (got != sent && System.nanoTime() - deadline >= 0 && server.isAlive() && !closed) {
+                // The service thread has the request and runs the rest of the path, whose greds keep their own
+                // timeouts: it will answer with the result or with their failure. Giving up here first would
+                // replace the failure that names the stalled gred with "no reply".
+                deadline = policy.deadlineFromNow();
+                continue;
+            }
             if (got != sent && System.nanoTime() - deadline >= 0) {
                 throw new CommException("hop " + name + ": no reply within " + policy.timeoutNanos() / 1_000_000 + " ms");
             }
@@ -65,7 +72,9 @@ final class InJvmLink implements Link, Runnable {
         long served = 0;
         while (!closed) {
             long seen = toServer.awaitChange(served, 0, policy, policy.deadlineFromNow());
-            if (seen == served) {
+            if (seen == served || closed) {
+                // close() advances the signal only to wake us: the request buffer still holds the last
+                // exchange, which must not be served a second time.
                 continue;
             }
             try {
