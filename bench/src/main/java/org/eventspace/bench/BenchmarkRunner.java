@@ -8,7 +8,8 @@ public final class BenchmarkRunner {
     public static RunReport run(RunConfig config) {
         return switch (config.transport()) {
             case "jvm" -> InJvmRunner.run(config);
-            default -> throw new IllegalArgumentException("transport " + config.transport() + " is not available yet");
+            case "tcp" -> TcpRunner.run(config);
+            default -> throw new IllegalArgumentException("unknown transport " + config.transport());
         };
     }
 }

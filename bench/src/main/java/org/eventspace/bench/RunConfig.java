@@ -1,6 +1,7 @@
 package org.eventspace.bench;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.pathmap.Pathmap;
@@ -17,10 +18,20 @@ import org.eventspace.comm.pathmap.TreeShape;
  * @param warmup      untimed iterations before them (JIT, connections, caches).
  * @param timeout     how long a collective may wait for a missing rank before the run fails.
  * @param payloadWords words per allreduce (1 = the 8-byte value of gsum) or per ping-pong message.
+ * @param poll        how TCP hops wait for a frame: {@code spin} (poll the socket, then block), {@code block}, or
+ *                    {@code auto} (spin only if every rank and service thread of the job has a core).
  */
 public record RunConfig(Benchmark benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
-                        Duration timeout, int payloadWords) {
+                        Duration timeout, int payloadWords, String poll) {
+    public RunConfig(Benchmark benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
+                     Duration timeout, int payloadWords) {
+        this(benchmark, spec, transport, iterations, warmup, timeout, payloadWords, "auto");
+    }
+
     public RunConfig {
+        if (!List.of("auto", "spin", "yield", "block").contains(poll)) {
+            throw new IllegalArgumentException("poll must be auto, spin, yield or block, poll=" + poll);
+        }
         if (!transport.equals("jvm") && !transport.equals("tcp")) {
             throw new IllegalArgumentException("transport must be jvm or tcp, transport=" + transport);
         }

@@ -31,7 +31,13 @@ public final class RunReport {
     private final List<String> errors = new ArrayList<>();
 
     public RunReport(RunConfig config, List<RankResult> ranks) {
+        this(config, ranks, List.of());
+    }
+
+    /** A report with errors found outside the ranks (a host process that died, a malformed result). */
+    public RunReport(RunConfig config, List<RankResult> ranks, List<String> outsideErrors) {
         this.config = config;
+        errors.addAll(outsideErrors);
         this.ranks = List.copyOf(ranks);
         long maxWall = 0;
         double worstPerOp = 0;
@@ -60,7 +66,7 @@ public final class RunReport {
                 wallSum += r.wallNanos();
             }
         }
-        this.resultOk = ok;
+        this.resultOk = ok && outsideErrors.isEmpty();
         this.meanUs = worstPerOp / 1_000.0;
         this.wallSeconds = maxWall / 1e9;
         this.computeFraction = wallSum == 0 ? 0 : (double) compute / wallSum;

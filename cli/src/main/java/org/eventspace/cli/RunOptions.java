@@ -46,6 +46,10 @@ final class RunOptions {
             defaultValue = "30")
     double timeoutSeconds;
 
+    @Option(names = "--poll", description = "TCP hops: spin (poll the socket, then block), block, or auto (spin if every thread has a core). Default: ${DEFAULT-VALUE}.",
+            defaultValue = "auto")
+    String poll;
+
     @Option(names = "--json", description = "Write the eventspace.run/1 report to this file.")
     Path json;
 
@@ -74,7 +78,7 @@ final class RunOptions {
         }
         try {
             return new RunConfig(benchmark, spec, transport, iterations, warmup,
-                    Duration.ofMillis((long) (timeoutSeconds * 1000)), bytes / 8);
+                    Duration.ofMillis((long) (timeoutSeconds * 1000)), bytes / 8, poll);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }

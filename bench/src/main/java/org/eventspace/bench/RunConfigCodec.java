@@ -1,0 +1,53 @@
+package org.eventspace.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+
+import org.eventspace.comm.pathmap.PathmapConfig;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Carries a {@link RunConfig} from the launching process to its host processes as one command-line word
+ * (base64 of JSON; the pathmap travels as an {@code eventspace.pathmap/1} document).
+ */
+final class RunConfigCodec {
+    private static final String SCHEMA = "eventspace.run-config/1";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private RunConfigCodec() {
+    }
+
+    static String encode(RunConfig config) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("schema", SCHEMA);
+        node.put("benchmark", config.benchmark().label());
+        node.put("pathmap", PathmapConfig.write(config.spec()));
+        node.put("transport", config.transport());
+        node.put("iterations", config.iterations());
+        node.put("warmup", config.warmup());
+        node.put("timeout_ms", config.timeout().toMillis());
+        node.put("payload_words", config.payloadWords());
+        node.put("poll", config.poll());
+        return Base64.getEncoder().encodeToString(node.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    static RunConfig decode(String word) {
+        try {
+            JsonNode node = JSON.readTree(Base64.getDecoder().decode(word));
+            if (!SCHEMA.equals(node.path("schema").asText())) {
+                throw new IllegalArgumentException("expected schema " + SCHEMA + ", got " + node.path("schema"));
+            }
+            return new RunConfig(Benchmark.parse(node.get("benchmark").asText()),
+                    PathmapConfig.parse(node.get("pathmap").asText(), "run-config pathmap"), node.get("transport").asText(),
+                    node.get("iterations").asInt(), node.get("warmup").asInt(),
+                    Duration.ofMillis(node.get("timeout_ms").asLong()), node.get("payload_words").asInt(),
+                    node.get("poll").asText());
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new IllegalArgumentException("malformed run configuration argument: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package org.eventspace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import picocli.CommandLine;
+
+/** The commands that start real processes or read files: run over TCP, launch, describe with a config. */
+@Timeout(120)
+class JobCommandsTest {
+    @TempDir
+    Path dir;
+
+    private final StringWriter err = new StringWriter();
+
+    private int execute(String... args) {
+        CommandLine cli = EventSpaceCommand.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+        cli.setOut(new PrintWriter(new StringWriter(), true));
+        return cli.execute(args);
+    }
+
+    @Test
+    void gsumOverTcpRunsOneProcessPerHostAndGetsExactSums() throws Exception {
+        Path json = dir.resolve("tcp.json");
+        int code = execute("run", "gsum", "--ranks", "4", "--hosts", "2", "--transport", "tcp", "--tree", "hier:2",
+                "--iterations", "300", "--warmup", "100", "--json", json.toString());
+
+        assertThat(code).as(err.toString()).isZero();
+        JsonNode run = new ObjectMapper().readTree(json.toFile());
+        assertThat(run.path("transport").asText()).isEqualTo("tcp");
+        assertThat(run.path("hosts").asInt()).isEqualTo(2);
+        assertThat(run.path("result_ok").asBoolean()).isTrue();
+        assertThat(run.path("allreduce_us").path("mean").asDouble()).isPositive();
+    }
+
+    @Test
+    void launchStartsHostProcessesThatFindEachOther() {
+        int code = execute("launch", "-n", "2", "--timeout", "100", "--", "org.eventspace.bench.JobExample", "1", "200");
+
+        assertThat(code).as(err.toString()).isZero();
+    }
+
+    @Test
+    void launchOfAnUnknownMainIsAUsageError() {
+        assertThat(execute("launch", "-n", "2", "--", "no.such.Main")).isEqualTo(2);
+        assertThat(err.toString()).contains("no.such.Main");
+    }
+
+    @Test
+    void describeReadsAConfigFile() {
+        Path config = Path.of("..", "examples", "pathmaps", "two-clusters.json");
+        assertThat(config).exists();
+
+        assertThat(execute("describe", "--config", config.toString())).isZero();
+    }
+
+    @Test
+    void aBrokenConfigNamesFileAndLine() throws Exception {
+        Path config = dir.resolve("broken.json");
+        Files.writeString(config, """
+                {
+                  "schema": "eventspace.pathmap/1",
+                  "topology": { "clusters": [ { "name": "c0", "hosts": [ {"name": "h0", "cpus": 2} ] } ] },
+                  "application": { "ranks": 2, "tree": "kary:1" }
+                }
+                """);
+
+        assertThat(execute("run", "gsum", "--config", config.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("broken.json:4:").contains("application.tree");
+    }
+
+    @Test
+    void aMissingConfigIsAUsageError() {
+        assertThat(execute("describe", "--config", dir.resolve("nope.json").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("nope.json");
+    }
+}

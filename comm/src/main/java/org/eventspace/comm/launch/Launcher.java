@@ -1,0 +1,293 @@
+package org.eventspace.comm.launch;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+
+import org.eventspace.comm.transport.tcp.JobSecret;
+
+/**
+ * Runs a job of {@code n} host processes on this machine: starts a {@link Rendezvous} on 127.0.0.1, starts the
+ * processes with {@code ES_HOST}, {@code ES_HOSTS}, {@code ES_RENDEZVOUS} and {@code ES_SECRET} set (see
+ * {@link JobEnvironment}), waits for all of them and collects the result line each reported with
+ * {@link TcpHost#finish(String)}.
+ *
+ * <p>Output: every line a process writes to stdout is copied to this process's stdout prefixed
+ * {@code [host i] }, and likewise for stderr; the last {@value #TAIL_LINES} stderr lines of each process are
+ * also kept in its {@link HostResult} for error reports.
+ *
+ * <p>If a process exits with a non-zero code or the timeout passes, the launcher aborts the job through the
+ * rendezvous (the others' collectives then fail at once), gives them {@link #GRACE} to exit on their own, then
+ * destroys them, and forcibly after another {@link #GRACE}. {@link Result#exitCode()} is 0 if every process
+ * exited with 0, else the code of the first process that failed, or {@value #TIMEOUT_EXIT_CODE} on timeout.
+ *
+ * <p>Threading: {@link #launch} may be called from any thread and blocks until the job ended; it starts two
+ * output threads per process and ends them before returning.
+ */
+public final class Launcher {
+    public static final int TIMEOUT_EXIT_CODE = 124;
+    public static final Duration GRACE = Duration.ofSeconds(3);
+    public static final int TAIL_LINES = 20;
+    private static final long POLL_MILLIS = 10;
+
+    /** What one host process did: its exit code (-1 if it never started), its result line (or null), its last stderr lines. */
+    public record HostResult(int host, int exitCode, String resultLine, List<String> stderrTail) {
+    }
+
+    /** The job's outcome: {@code failure} is null when every host exited with 0. */
+    public record Result(int exitCode, String failure, List<HostResult> hosts) {
+        public boolean succeeded() {
+            return exitCode == 0;
+        }
+
+        /** The result line of every host, by host id; null where a host reported none. */
+        public List<String> resultLines() {
+            List<String> lines = new ArrayList<>();
+            for (HostResult h : hosts) {
+                lines.add(h.resultLine());
+            }
+            return lines;
+        }
+    }
+
+    private Launcher() {
+    }
+
+    /**
+     * Launches {@code n} copies of {@code command}, each with the job variables plus {@code extraEnv}, and waits
+     * at most {@code timeout} for all of them.
+     */
+    public static Result launch(int n, List<String> command, Map<String, String> extraEnv, Duration timeout) {
+        if (n < 1) {
+            throw new IllegalArgumentException("a job needs at least one host process, n=" + n);
+        }
+        if (command.isEmpty()) {
+            throw new IllegalArgumentException("command is empty");
+        }
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be > 0, timeout=" + timeout);
+        }
+        JobSecret secret = JobSecret.random();
+        Process[] processes = new Process[n];
+        List<Thread> pumps = new ArrayList<>();
+        List<Deque<String>> tails = new ArrayList<>();
+        int[] exitCodes = new int[n];
+        java.util.Arrays.fill(exitCodes, -1);
+        String failure = null;
+        int exitCode = 0;
+        try (Rendezvous rendezvous = Rendezvous.start("127.0.0.1", 0, secret, n, timeout)) {
+            int starting = 0;
+            try {
+                for (int h = 0; h < n; h++, starting++) {
+                    ProcessBuilder pb = new ProcessBuilder(command);
+                    pb.environment().putAll(extraEnv);
+                    pb.environment().putAll(JobEnvironment.forHost(h, n, rendezvous.address(), secret));
+                    Deque<String> tail = new ArrayDeque<>();
+                    tails.add(tail);
+                    Process p = pb.start();
+                    processes[h] = p;
+                    p.getOutputStream().close();
+                    pumps.add(pump(p.getInputStream(), System.out, "[host " + h + "] ", null, "es-launch-out-" + h));
+                    pumps.add(pump(p.getErrorStream(), System.err, "[host " + h + "] ", tail, "es-launch-err-" + h));
+                }
+            } catch (IOException e) {
+                failure = "could not start host " + starting + " (" + String.join(" ", command) + "): " + e.getMessage();
+                exitCode = 127;
+            }
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (failure == null) {
+                int running = 0;
+                for (int h = 0; h < n && failure == null; h++) {
+                    Process p = processes[h];
+                    if (p.isAlive()) {
+                        running++;
+                    } else if (exitCodes[h] < 0) {
+                        exitCodes[h] = p.exitValue();
+                        if (exitCodes[h] != 0) {
+                            exitCode = exitCodes[h];
+                            failure = "host " + h + " exited with code " + exitCodes[h];
+                        }
+                    }
+                }
+                if (failure != null || running == 0) {
+                    break;
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    exitCode = TIMEOUT_EXIT_CODE;
+                    failure = "timed out after " + timeout.toMillis() + " ms with hosts " + alive(processes) + " still running";
+                    break;
+                }
+                if (!sleep(POLL_MILLIS)) {
+                    exitCode = TIMEOUT_EXIT_CODE;
+                    failure = "interrupted with hosts " + alive(processes) + " still running";
+                }
+            }
+            if (failure != null) {
+                rendezvous.abort("the launcher stopped the job: " + failure);
+                List<Integer> stopped = stop(processes, exitCodes);
+                if (!stopped.isEmpty()) {
+                    failure += "; hosts " + stopped + " were stopped";
+                }
+            }
+            List<String> results = rendezvous.results();
+            joinAll(pumps);
+            List<HostResult> hostResults = new ArrayList<>();
+            for (int h = 0; h < n; h++) {
+                List<String> tail;
+                if (h < tails.size()) {
+                    synchronized (tails.get(h)) {
+                        tail = List.copyOf(tails.get(h));
+                    }
+                } else {
+                    tail = List.of();
+                }
+                hostResults.add(new HostResult(h, exitCodes[h], results.get(h), tail));
+            }
+            return new Result(exitCode, failure, hostResults);
+        } finally {
+            for (Process p : processes) {
+                if (p != null && p.isAlive()) {
+                    p.destroyForcibly();
+                }
+            }
+        }
+    }
+
+    /**
+     * The command that runs {@code mainClass} in a new JVM with this JVM's class path and the module openings
+     * Agrona needs on Java 17.
+     */
+    public static List<String> javaCommand(String mainClass, List<String> args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add("--add-opens");
+        cmd.add("java.base/jdk.internal.misc=ALL-UNNAMED");
+        cmd.add("--add-opens");
+        cmd.add("java.base/java.nio=ALL-UNNAMED");
+        cmd.add(mainClass);
+        cmd.addAll(args);
+        return cmd;
+    }
+
+    public static List<String> javaCommand(Class<?> mainClass, String... args) {
+        return javaCommand(mainClass.getName(), List.of(args));
+    }
+
+    /** Waits {@link #GRACE} for live processes to exit on their own, then destroys them; returns those it had to stop. */
+    private static List<Integer> stop(Process[] processes, int[] exitCodes) {
+        List<Integer> stopped = new ArrayList<>();
+        waitAll(processes, GRACE);
+        for (int h = 0; h < processes.length; h++) {
+            Process p = processes[h];
+            if (p != null && p.isAlive()) {
+                stopped.add(h);
+                p.descendants().forEach(ProcessHandle::destroy);
+                p.destroy();
+            }
+        }
+        waitAll(processes, GRACE);
+        for (Process p : processes) {
+            if (p != null && p.isAlive()) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+        }
+        waitAll(processes, GRACE);
+        for (int h = 0; h < processes.length; h++) {
+            Process p = processes[h];
+            if (p != null && !p.isAlive() && exitCodes[h] < 0) {
+                exitCodes[h] = p.exitValue();
+            }
+        }
+        return stopped;
+    }
+
+    private static void waitAll(Process[] processes, Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        for (Process p : processes) {
+            if (p == null) {
+                continue;
+            }
+            long left = deadline - System.nanoTime();
+            try {
+                if (left <= 0 || !p.waitFor(left, java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                    return;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static List<Integer> alive(Process[] processes) {
+        List<Integer> list = new ArrayList<>();
+        for (int h = 0; h < processes.length; h++) {
+            if (processes[h] != null && processes[h].isAlive()) {
+                list.add(h);
+            }
+        }
+        return list;
+    }
+
+    private static Thread pump(InputStream in, PrintStream to, String prefix, Deque<String> tail, String name) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    to.println(prefix + line);
+                    if (tail != null) {
+                        synchronized (tail) {
+                            tail.addLast(line);
+                            if (tail.size() > TAIL_LINES) {
+                                tail.removeFirst();
+                            }
+                        }
+                    }
+                }
+            } catch (IOException ignored) {
+                // The process is gone; what it wrote up to here was copied.
+            }
+        }, name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private static void joinAll(List<Thread> threads) {
+        long deadline = System.currentTimeMillis() + GRACE.toMillis();
+        for (Thread t : threads) {
+            long left = deadline - System.currentTimeMillis();
+            if (left <= 0) {
+                return;
+            }
+            try {
+                t.join(left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static boolean sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

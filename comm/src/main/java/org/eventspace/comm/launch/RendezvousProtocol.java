@@ -1,0 +1,62 @@
+package org.eventspace.comm.launch;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Messages between a host process and the {@link Rendezvous}, over one TCP connection per process, written
+ * with {@link DataOutputStream} (big-endian). Every message is an int type followed by its fields; a string is
+ * an int byte count followed by that many bytes of UTF-8.
+ *
+ * <pre>
+ *  process → rendezvous
+ *    HELLO    magic:int version:int secret:byte[32] host:int hosts:int serverHost:string serverPort:int
+ *    BARRIER  name:string               -- released by PASSED once every host sent it
+ *    DONE     resultLine:string         -- one JSON line; released by ALL_DONE once every host sent it
+ *    ABORT    reason:string             -- asks the rendezvous to abort the job
+ *  rendezvous → process
+ *    TABLE    hosts:int (host:string port:int) × hosts   -- once every host said HELLO
+ *    PASSED   name:string
+ *    ALL_DONE
+ *    ABORT    reason:string             -- the job failed; the connection closes after it
+ * </pre>
+ *
+ * A HELLO with a wrong magic, version or secret is not answered: the socket is closed.
+ */
+final class RendezvousProtocol {
+    static final int MAGIC = 0x45535256; // "ESRV"
+    static final int VERSION = 1;
+    static final int MAX_STRING_BYTES = 1 << 20;
+
+    static final int HELLO = 1;
+    static final int BARRIER = 2;
+    static final int DONE = 3;
+    static final int ABORT = 4;
+    static final int TABLE = 10;
+    static final int PASSED = 11;
+    static final int ALL_DONE = 12;
+
+    private RendezvousProtocol() {
+    }
+
+    static void writeString(DataOutputStream out, String s) throws IOException {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        if (b.length > MAX_STRING_BYTES) {
+            throw new IOException("string of " + b.length + " bytes exceeds the rendezvous limit of " + MAX_STRING_BYTES);
+        }
+        out.writeInt(b.length);
+        out.write(b);
+    }
+
+    static String readString(DataInputStream in) throws IOException {
+        int length = in.readInt();
+        if (length < 0 || length > MAX_STRING_BYTES) {
+            throw new IOException("string of " + length + " bytes; expected 0.." + MAX_STRING_BYTES);
+        }
+        byte[] b = new byte[length];
+        in.readFully(b);
+        return new String(b, StandardCharsets.UTF_8);
+    }
+}

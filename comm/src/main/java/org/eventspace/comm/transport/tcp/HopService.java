@@ -1,0 +1,198 @@
+package org.eventspace.comm.transport.tcp;
+
+import static org.eventspace.comm.transport.tcp.FrameLayout.BYTE_ORDER;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.nio.channels.AsynchronousCloseException;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.eventspace.comm.path.CommException;
+import org.eventspace.comm.path.Message;
+import org.eventspace.comm.path.Wrapper;
+import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.comm.runtime.HostRuntime;
+import org.eventspace.comm.transport.Hop;
+
+/**
+ * The thread that serves one accepted TCP hop: checks its handshake, resolves the target wrapper once, then
+ * for every request frame runs the rest of the path ({@code wrapper.call}) and sends back the result, or the
+ * failure's text as a FAILED frame.
+ *
+ * <p>Owned by its {@link TcpServer}: {@link #start()} once; {@link #close()} from any thread.
+ */
+final class HopService implements Runnable {
+    private final TcpServer server;
+    private final FrameChannel channel;
+    private final String remote;
+    private final Thread thread;
+    private String hopName;
+    private int fromHost;
+
+    HopService(TcpServer server, FrameChannel channel, String remote) {
+        this.server = server;
+        this.channel = channel;
+        this.remote = remote;
+        this.thread = new Thread(this, "es-handshake-" + server.host().hostName() + "-" + remote);
+        thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    Thread thread() {
+        return thread;
+    }
+
+    void close() {
+        channel.close();
+    }
+
+    @Override
+    public void run() {
+        try {
+            Wrapper target = handshake();
+            if (target != null) {
+                serve(target);
+            }
+        } finally {
+            channel.close();
+            server.ended(this);
+        }
+    }
+
+    /** Reads and checks the handshake; returns the wrapper to serve, or null after refusing the connection. */
+    private Wrapper handshake() {
+        HostRuntime host = server.host();
+        long deadline = System.nanoTime() + server.options().connectTimeout().toNanos();
+        UnsafeBuffer b;
+        try {
+            channel.receiveExactly(HandshakeLayout.FIXED_LENGTH, true, deadline);
+            b = channel.frame().buffer();
+            int magic = b.getInt(HandshakeLayout.MAGIC_OFFSET, BYTE_ORDER);
+            if (magic != HandshakeLayout.MAGIC) {
+                return refuse("not an EventSpace handshake (magic 0x" + Integer.toHexString(magic) + ")", false);
+            }
+            int version = b.getInt(HandshakeLayout.VERSION_OFFSET, BYTE_ORDER);
+            if (version != HandshakeLayout.VERSION) {
+                return refuse("protocol version " + version + ", this host speaks " + HandshakeLayout.VERSION, false);
+            }
+            if (!server.secret().matches(b, HandshakeLayout.SECRET_OFFSET)) {
+                return refuse("wrong job secret", false);
+            }
+            int length = b.getInt(HandshakeLayout.LENGTH_OFFSET, BYTE_ORDER);
+            int elementLength = b.getInt(HandshakeLayout.ELEMENT_LENGTH_OFFSET, BYTE_ORDER);
+            if (length < HandshakeLayout.FIXED_LENGTH || length > HandshakeLayout.MAX_LENGTH
+                    || elementLength != length - HandshakeLayout.FIXED_LENGTH) {
+                return refuse("malformed handshake: length=" + length + ", elementLength=" + elementLength, false);
+            }
+            channel.receiveExactly(length, false, deadline);
+        } catch (SocketTimeoutException e) {
+            return refuse("no handshake within " + server.options().connectTimeout().toMillis() + " ms", false);
+        } catch (EOFException e) {
+            return refuse("closed before the end of its handshake", false);
+        } catch (IOException e) {
+            return refuse("handshake failed: " + TcpLink.describe(e), false);
+        }
+        Hop hop = new Hop(b.getInt(HandshakeLayout.FROM_HOST_OFFSET, BYTE_ORDER), b.getInt(HandshakeLayout.TO_HOST_OFFSET, BYTE_ORDER),
+                b.getInt(HandshakeLayout.TARGET_NODE_OFFSET, BYTE_ORDER), b.getInt(HandshakeLayout.TARGET_PORT_OFFSET, BYTE_ORDER),
+                b.getStringWithoutLengthUtf8(HandshakeLayout.ELEMENT_OFFSET, b.getInt(HandshakeLayout.ELEMENT_LENGTH_OFFSET, BYTE_ORDER)));
+        Pathmap pathmap = host.pathmap();
+        int hosts = pathmap.spec().topology().size();
+        if (hop.toHost() != host.host()) {
+            return refuse("hop to host " + hop.toHost() + " arrived at host " + host.host() + " (" + host.hostName() + ")", true);
+        }
+        if (hop.fromHost() < 0 || hop.fromHost() >= hosts || hop.fromHost() == hop.toHost()) {
+            return refuse("hop from host " + hop.fromHost() + ", but the job has hosts 0.." + (hosts - 1)
+                    + " and a hop crosses hosts", true);
+        }
+        if (!hop.isPointToPoint() && hop.targetNode() >= pathmap.nodes().size()) {
+            return refuse("hop to node " + hop.targetNode() + ", but the pathmap has nodes 0.." + (pathmap.nodes().size() - 1), true);
+        }
+        Wrapper target;
+        try {
+            target = host.serve(hop);
+        } catch (RuntimeException e) {
+            return refuse("cannot serve " + hop + ": " + e.getMessage(), true);
+        }
+        hopName = TcpTransport.hopName(pathmap, hop);
+        fromHost = hop.fromHost();
+        thread.setName("es-serve-" + hopName);
+        try {
+            acknowledge(HandshakeLayout.ACK_ACCEPTED, "", deadline);
+        } catch (IOException e) {
+            return refuse("could not acknowledge " + hopName + ": " + TcpLink.describe(e), false);
+        }
+        return target;
+    }
+
+    /** Logs one line, answers an authenticated peer with the reason, and leaves {@link #run()} to close the socket. */
+    private Wrapper refuse(String reason, boolean answer) {
+        if (!channel.isClosed()) {
+            System.err.println("es-tcp " + server.host().hostName() + ": refused connection from " + remote + ": " + reason);
+        }
+        if (answer) {
+            try {
+                acknowledge(HandshakeLayout.ACK_REFUSED, reason, System.nanoTime() + server.options().connectTimeout().toNanos());
+            } catch (IOException ignored) {
+                // The peer learns of the refusal from the closed socket instead.
+            }
+        }
+        return null;
+    }
+
+    private void acknowledge(int status, String reason, long deadline) throws IOException {
+        byte[] text = reason.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        int reasonLength = Math.min(text.length, HandshakeLayout.ACK_MAX_REASON_LENGTH);
+        int length = HandshakeLayout.ACK_FIXED_LENGTH + reasonLength;
+        UnsafeBuffer b = channel.frameFor(length).buffer();
+        b.putInt(HandshakeLayout.ACK_MAGIC_OFFSET, HandshakeLayout.MAGIC, BYTE_ORDER);
+        b.putInt(HandshakeLayout.ACK_STATUS_OFFSET, status, BYTE_ORDER);
+        b.putInt(HandshakeLayout.ACK_REASON_LENGTH_OFFSET, reasonLength, BYTE_ORDER);
+        b.putBytes(HandshakeLayout.ACK_REASON_OFFSET, text, 0, reasonLength);
+        channel.send(length, deadline);
+    }
+
+    /** The duty loop: request frame in, path run, reply frame out, until the connection ends. */
+    private void serve(Wrapper target) {
+        Message message = new Message(1);
+        String why;
+        try {
+            while (channel.receiveFrame(FrameChannel.NO_DEADLINE)) {
+                channel.frame().decodeRequest(message);
+                int length;
+                try {
+                    target.call(message);
+                    if (message.length() > FrameLayout.MAX_WORDS) {
+                        throw new CommException("result of " + message.length() + " words exceeds the largest frame of "
+                                + FrameLayout.MAX_WORDS + " words");
+                    }
+                    length = channel.frameFor(FrameLayout.frameLength(message.length())).encode(message);
+                } catch (RuntimeException e) {
+                    // The path failed below this hop: the caller on the other host gets the reason, the hop lives on.
+                    String text = e.getMessage() == null ? e.toString() : e.getMessage();
+                    length = channel.frameFor(FrameLayout.HEADER_LENGTH + FrameLayout.MAX_ERROR_LENGTH).encodeFailure(message, text);
+                }
+                channel.send(length, FrameChannel.NO_DEADLINE);
+            }
+            why = "connection closed";
+        } catch (AsynchronousCloseException e) {
+            return;
+        } catch (IOException e) {
+            why = TcpLink.describe(e);
+        }
+        if (server.disconnectsExpected() || channel.isClosed()) {
+            return;
+        }
+        HostRuntime host = server.host();
+        String from = host.pathmap().spec().topology().host(fromHost).name();
+        String text = "host " + from + " disconnected from host " + host.hostName() + " while the job was running (hop "
+                + hopName + ", peer " + remote + ": " + why + ")";
+        if (server.firstLoss(fromHost)) {
+            System.err.println("es-tcp " + host.hostName() + ": " + text + "; failing every gred of " + host.hostName());
+        }
+        host.failAll(new CommException(text));
+    }
+}

@@ -1,0 +1,90 @@
+package org.eventspace.comm.transport.tcp;
+
+import java.time.Duration;
+
+/**
+ * How a host's TCP hops are opened and how their threads wait for a frame. Immutable.
+ *
+ * <p>Waiting for a frame first busy-polls the non-blocking channel {@code spinReads} times, then polls it
+ * {@code yieldReads} more times with a {@link Thread#yield()} before each read, then blocks in a selector.
+ * Blocking costs two kernel wake-ups per round trip (a loopback ping-pong takes ~46 µs blocking against ~10 µs
+ * polling on this 2-core VM). Busy-polling only pays when every polling thread has a core of its own: a
+ * 2-host allreduce keeps three threads busy (the rank of each host and the service thread of the root host),
+ * and with two cores pure spinning made it 5–10× slower, because the thread being waited for could not get
+ * a core. Yield-polling gives the core away whenever another thread wants it, so it is the default
+ * ({@link #forThreads} adds busy-polling when the busy threads fit the cores).
+ *
+ * @param bindAddress        address a host's {@link TcpServer} listens on and tells the others to connect to;
+ *                           must name this host (not a wildcard).
+ * @param sendBufferBytes    SO_SNDBUF of every hop socket; 0 keeps the OS default.
+ * @param receiveBufferBytes SO_RCVBUF of every hop socket; 0 keeps the OS default.
+ * @param spinReads          non-blocking reads before yielding; 0 = none.
+ * @param yieldReads         non-blocking reads with a {@link Thread#yield()} before each, before blocking; 0 = none.
+ * @param connectTimeout     bound on connecting a hop and on its handshake.
+ * @param initialFrameBytes  initial size of each hop's direct buffer; it grows when a larger message comes.
+ */
+public record TcpOptions(String bindAddress, int sendBufferBytes, int receiveBufferBytes, int spinReads,
+                         int yieldReads, Duration connectTimeout, int initialFrameBytes) {
+    public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
+    /** Busy reads (~0.5 µs each) when cores are free: covers a loopback round trip several times over. */
+    public static final int DEFAULT_SPIN_READS = 2_000;
+    /** Yielding reads (~1-3 µs each): about a millisecond, long enough for a collective's round trip, not a pause. */
+    public static final int DEFAULT_YIELD_READS = 500;
+
+    public TcpOptions {
+        if (bindAddress == null || bindAddress.isBlank()) {
+            throw new IllegalArgumentException("bindAddress must be an address, bindAddress='" + bindAddress + "'");
+        }
+        if (sendBufferBytes < 0 || receiveBufferBytes < 0) {
+            throw new IllegalArgumentException("socket buffer sizes must be >= 0 (0 = OS default), sendBufferBytes="
+                    + sendBufferBytes + ", receiveBufferBytes=" + receiveBufferBytes);
+        }
+        if (spinReads < 0 || yieldReads < 0) {
+            throw new IllegalArgumentException("spinReads and yieldReads must be >= 0, spinReads=" + spinReads
+                    + ", yieldReads=" + yieldReads);
+        }
+        if (connectTimeout == null || connectTimeout.isNegative() || connectTimeout.isZero()) {
+            throw new IllegalArgumentException("connectTimeout must be > 0, connectTimeout=" + connectTimeout);
+        }
+        if (initialFrameBytes < FrameLayout.HEADER_LENGTH + 8 || initialFrameBytes > FrameLayout.MAX_FRAME_LENGTH) {
+            throw new IllegalArgumentException("initialFrameBytes must be in " + (FrameLayout.HEADER_LENGTH + 8) + ".."
+                    + FrameLayout.MAX_FRAME_LENGTH + ", initialFrameBytes=" + initialFrameBytes);
+        }
+    }
+
+    /** Loopback, OS buffer sizes, yield-polling then blocking, 10 s to connect, 4 KiB frames to start. */
+    public static TcpOptions defaults() {
+        return new TcpOptions(DEFAULT_BIND_ADDRESS, 0, 0, 0, DEFAULT_YIELD_READS, Duration.ofSeconds(10), 4096);
+    }
+
+    /** As {@link #defaults()} but blocking at once: the least CPU, two kernel wake-ups per round trip. */
+    public static TcpOptions blocking() {
+        return defaults().withPolling(0, 0);
+    }
+
+    /**
+     * Adds busy-polling to the defaults if {@code busyThreads}, the threads of the whole machine that may be
+     * running or polling at once (ranks and service threads of every process on it), fit its cores.
+     */
+    public static TcpOptions forThreads(int busyThreads) {
+        return busyThreads <= Runtime.getRuntime().availableProcessors()
+                ? defaults().withPolling(DEFAULT_SPIN_READS, DEFAULT_YIELD_READS)
+                : defaults();
+    }
+
+    public TcpOptions withPolling(int spins, int yields) {
+        return new TcpOptions(bindAddress, sendBufferBytes, receiveBufferBytes, spins, yields, connectTimeout, initialFrameBytes);
+    }
+
+    public TcpOptions withBindAddress(String address) {
+        return new TcpOptions(address, sendBufferBytes, receiveBufferBytes, spinReads, yieldReads, connectTimeout, initialFrameBytes);
+    }
+
+    public TcpOptions withSocketBuffers(int sendBytes, int receiveBytes) {
+        return new TcpOptions(bindAddress, sendBytes, receiveBytes, spinReads, yieldReads, connectTimeout, initialFrameBytes);
+    }
+
+    public TcpOptions withConnectTimeout(Duration timeout) {
+        return new TcpOptions(bindAddress, sendBufferBytes, receiveBufferBytes, spinReads, yieldReads, timeout, initialFrameBytes);
+    }
+}

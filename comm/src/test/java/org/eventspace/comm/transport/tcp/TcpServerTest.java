@@ -1,0 +1,258 @@
+package org.eventspace.comm.transport.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.eventspace.comm.transport.tcp.FrameLayout.BYTE_ORDER;
+
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.eventspace.comm.path.CommException;
+import org.eventspace.comm.path.Message;
+import org.eventspace.comm.path.ReduceOp;
+import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.comm.pathmap.PathmapBuilder;
+import org.eventspace.comm.pathmap.PathmapSpec;
+import org.eventspace.comm.pathmap.Topology;
+import org.eventspace.comm.pathmap.TreeShape;
+import org.eventspace.comm.runtime.CommOptions;
+import org.eventspace.comm.runtime.HostRuntime;
+import org.eventspace.comm.transport.Hop;
+import org.eventspace.comm.transport.Link;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class TcpServerTest {
+    private final Pathmap pathmap = PathmapBuilder.build(PathmapSpec.of(Topology.simulated(1, 2, 2), 2, 1, TreeShape.hier(2)));
+    private final JobSecret secret = JobSecret.random();
+    private final CommOptions options = CommOptions.defaults(2).withTimeout(Duration.ofSeconds(5));
+    private HostRuntime h0;
+    private HostRuntime h1;
+    private TcpServer server;
+    private TcpTransport transport;
+    private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+    private PrintStream originalErr;
+
+    @BeforeEach
+    void start() {
+        originalErr = System.err;
+        System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
+        h0 = new HostRuntime(pathmap, 0, options);
+        h0.build();
+        h1 = new HostRuntime(pathmap, 1, options);
+        server = TcpServer.start(h0, secret, TcpOptions.defaults());
+        transport = new TcpTransport(List.of(server.address(), new InetSocketAddress("127.0.0.1", 1)), secret, TcpOptions.defaults());
+    }
+
+    @AfterEach
+    void stop() {
+        transport.close();
+        server.close();
+        System.setErr(originalErr);
+    }
+
+    private String log() {
+        return stderr.toString(StandardCharsets.UTF_8);
+    }
+
+    /** A handshake for {@code hop} presenting {@code presented}, as a raw client would send it. */
+    private static byte[] handshake(byte[] presented, Hop hop) {
+        byte[] element = hop.element().getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = new byte[HandshakeLayout.FIXED_LENGTH + element.length];
+        UnsafeBuffer b = new UnsafeBuffer(bytes);
+        b.putInt(HandshakeLayout.MAGIC_OFFSET, HandshakeLayout.MAGIC, BYTE_ORDER);
+        b.putInt(HandshakeLayout.VERSION_OFFSET, HandshakeLayout.VERSION, BYTE_ORDER);
+        b.putInt(HandshakeLayout.LENGTH_OFFSET, bytes.length, BYTE_ORDER);
+        b.putBytes(HandshakeLayout.SECRET_OFFSET, presented);
+        b.putInt(HandshakeLayout.FROM_HOST_OFFSET, hop.fromHost(), BYTE_ORDER);
+        b.putInt(HandshakeLayout.TO_HOST_OFFSET, hop.toHost(), BYTE_ORDER);
+        b.putInt(HandshakeLayout.TARGET_NODE_OFFSET, hop.targetNode(), BYTE_ORDER);
+        b.putInt(HandshakeLayout.TARGET_PORT_OFFSET, hop.targetPort(), BYTE_ORDER);
+        b.putInt(HandshakeLayout.ELEMENT_LENGTH_OFFSET, element.length, BYTE_ORDER);
+        b.putBytes(HandshakeLayout.ELEMENT_OFFSET, element);
+        return bytes;
+    }
+
+    /** Sends {@code bytes} on a raw socket and asserts the server closes it without a byte of answer. */
+    private String assertClosedUnanswered(byte[] bytes) throws Exception {
+        try (Socket socket = new Socket()) {
+            socket.connect(server.address(), 2_000);
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write(bytes);
+            socket.getOutputStream().flush();
+            InputStream in = socket.getInputStream();
+            int answer;
+            try {
+                answer = in.read();
+            } catch (SocketException e) {
+                // Closing with our unread bytes in its buffer makes the server's kernel reset the connection.
+                assertThat(e.getMessage()).contains("reset");
+                answer = -1;
+            }
+            assertThat(answer).as("server answer").isEqualTo(-1);
+            return socket.getLocalSocketAddress().toString();
+        }
+    }
+
+    private void awaitLog(String text) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!log().contains(text) && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(log()).contains(text);
+    }
+
+    @Test
+    void wrongSecretIsRefusedClosedAndLogged() throws Exception {
+        byte[] wrong = JobSecret.random().bytes();
+        String client = assertClosedUnanswered(handshake(wrong, Hop.toElement(1, 0, "p2p.1.0")));
+        awaitLog("wrong job secret");
+        assertThat(log()).contains("es-tcp h0: refused connection from " + client + ": wrong job secret");
+        assertThat(log().lines().filter(l -> l.contains("refused"))).hasSize(1);
+        assertThat(h0.elements().contains("p2p.1.0")).as("nothing was served").isFalse();
+        assertThat(server.servedHops()).isZero();
+    }
+
+    @Test
+    void garbageIsRefused() throws Exception {
+        assertClosedUnanswered("GET / HTTP/1.1\r\nHost: x\r\n\r\n".repeat(4).getBytes(StandardCharsets.US_ASCII));
+        awaitLog("not an EventSpace handshake");
+    }
+
+    @Test
+    void wrongVersionIsRefused() throws Exception {
+        byte[] hs = handshake(secret.bytes(), Hop.toElement(1, 0, "p2p.1.0"));
+        new UnsafeBuffer(hs).putInt(HandshakeLayout.VERSION_OFFSET, 99, BYTE_ORDER);
+        assertClosedUnanswered(hs);
+        awaitLog("protocol version 99");
+    }
+
+    @Test
+    void hopForAnotherHostIsRefusedWithItsReason() throws Exception {
+        HostRuntime h2 = new HostRuntime(pathmap, 1, options);
+        TcpTransport misdirected = new TcpTransport(List.of(new InetSocketAddress("127.0.0.1", 1), server.address()), secret,
+                TcpOptions.defaults());
+        // Host 0 asks "host 1" for a hop, but the table points at host 0's server.
+        assertThatThrownBy(() -> misdirected.connect(new HostRuntime(pathmap, 0, options), Hop.toElement(0, 1, "p2p.0.1")))
+                .isInstanceOf(CommException.class)
+                .hasMessageContaining("hop h0->h1:p2p.0.1")
+                .hasMessageContaining("refused: hop to host 1 arrived at host 0");
+        awaitLog("hop to host 1 arrived at host 0");
+        assertThat(h2.elements().contains("p2p.0.1")).isFalse();
+        misdirected.close();
+    }
+
+    @Test
+    void pointToPointExchangeStoresAndReturnsTheSequence() {
+        Link link = transport.connect(h1, Hop.toElement(1, 0, "p2p.1.0"));
+        Message m = new Message(4).op(ReduceOp.SLOT).length(3).word(0, 1).word(1, 2).word(2, 3);
+        link.exchange(m);
+        assertThat(m.sequence()).isEqualTo(0);
+        link.exchange(m);
+        assertThat(m.sequence()).isEqualTo(1);
+        assertThat(h0.elements().get("p2p.1.0").nextSequence()).isEqualTo(2);
+        assertThat(server.servedHops()).isEqualTo(1);
+        assertThat(Thread.getAllStackTraces().keySet()).anyMatch(t -> t.getName().equals("es-serve-h1->h0:p2p.1.0"));
+    }
+
+    @Test
+    void failureOnTheServingHostComesBackAsCommExceptionAndTheHopLivesOn() {
+        Link link = transport.connect(h1, Hop.toElement(1, 0, "p2p.1.0"));
+        Message tooBig = new Message(1).length(HostRuntime.P2P_WORDS + 1000);
+        assertThatThrownBy(() -> link.exchange(tooBig)).isInstanceOf(CommException.class)
+                .hasMessage("hop h1->h0:p2p.1.0 failed on host h0: element p2p.1.0 holds tuples of at most "
+                        + HostRuntime.P2P_WORDS + " words, length=" + (HostRuntime.P2P_WORDS + 1000));
+        Message ok = new Message(1).length(1).word(0, 42);
+        link.exchange(ok);
+        assertThat(ok.word(0)).isEqualTo(42);
+    }
+
+    @Test
+    void largeMessagesGrowTheBuffers() {
+        Link link = transport.connect(h1, Hop.toElement(1, 0, "p2p.1.0"));
+        Message m = new Message(1).length(HostRuntime.P2P_WORDS);
+        for (int i = 0; i < m.length(); i++) {
+            m.word(i, i * 31L);
+        }
+        link.exchange(m);
+        Message read = new Message(1);
+        assertThat(h0.elements().get("p2p.1.0").readNewest(read)).isTrue();
+        assertThat(read.length()).isEqualTo(HostRuntime.P2P_WORDS);
+        assertThat(read.word(HostRuntime.P2P_WORDS - 1)).isEqualTo((HostRuntime.P2P_WORDS - 1) * 31L);
+    }
+
+    @Test
+    void noReplyWithinTheTimeoutFailsTheExchangeAndTheLink() throws Exception {
+        try (ServerSocketChannel silent = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
+            Thread acceptor = new Thread(() -> {
+                try (SocketChannel c = silent.accept()) {
+                    ByteBuffer in = ByteBuffer.allocate(HandshakeLayout.MAX_LENGTH);
+                    c.read(in);
+                    ByteBuffer ack = ByteBuffer.allocate(HandshakeLayout.ACK_FIXED_LENGTH).order(BYTE_ORDER);
+                    ack.putInt(HandshakeLayout.MAGIC).putInt(HandshakeLayout.ACK_ACCEPTED).putInt(0).flip();
+                    c.write(ack);
+                    // Reads the request and never answers, like a host that hangs.
+                    while (c.read(ByteBuffer.allocate(64)) >= 0) {
+                        Thread.onSpinWait();
+                    }
+                } catch (Exception ignored) {
+                    // The test closes the socket.
+                }
+            }, "silent-host");
+            acceptor.setDaemon(true);
+            acceptor.start();
+            Link link = TcpLink.connect("h1->h0:test", "h0", Hop.toElement(1, 0, "x"), (InetSocketAddress) silent.getLocalAddress(),
+                    secret, TcpOptions.defaults(), TimeUnit.MILLISECONDS.toNanos(300));
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> link.exchange(new Message(1).length(1))).isInstanceOf(CommException.class)
+                    .hasMessageContaining("hop h1->h0:test to host h0 at ").hasMessageContaining("no reply within 300 ms");
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertThat(ms).isBetween(250L, 2_000L);
+            assertThatThrownBy(() -> link.exchange(new Message(1))).hasMessageContaining("is unusable: no reply within 300 ms");
+            link.close();
+            acceptor.join(2_000);
+        }
+    }
+
+    @Test
+    void closedServerMakesTheExchangeFailNamingTheHost() {
+        Link link = transport.connect(h1, Hop.toElement(1, 0, "p2p.1.0"));
+        link.exchange(new Message(1).length(1));
+        server.close();
+        assertThatThrownBy(() -> link.exchange(new Message(1).length(1))).isInstanceOf(CommException.class)
+                .hasMessageContaining("hop h1->h0:p2p.1.0 to host h0 at " + server.address());
+    }
+
+    @Test
+    void exchangeAllocatesNothingOnceWarm() {
+        Link link = transport.connect(h1, Hop.toElement(1, 0, "p2p.1.0"));
+        Message m = new Message(8).op(ReduceOp.SLOT).length(8);
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        for (int i = 0; i < 20_000; i++) {
+            link.exchange(m);
+        }
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < 10_000; i++) {
+            m.word(0, i);
+            link.exchange(m);
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertThat(allocated).as("bytes allocated by 10 000 exchanges").isLessThan(1_000);
+    }
+}
