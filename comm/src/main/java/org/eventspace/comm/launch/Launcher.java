@@ -6,12 +6,15 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import org.eventspace.comm.transport.tcp.JobSecret;
 
@@ -81,7 +84,7 @@ public final class Launcher {
         List<Thread> pumps = new ArrayList<>();
         List<Deque<String>> tails = new ArrayList<>();
         int[] exitCodes = new int[n];
-        java.util.Arrays.fill(exitCodes, -1);
+        Arrays.fill(exitCodes, -1);
         String failure = null;
         int exitCode = 0;
         try (Rendezvous rendezvous = Rendezvous.start("127.0.0.1", 0, secret, n, timeout)) {
@@ -168,7 +171,7 @@ public final class Launcher {
      */
     public static List<String> javaCommand(String mainClass, List<String> args) {
         List<String> cmd = new ArrayList<>();
-        cmd.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("--add-opens");
@@ -221,7 +224,7 @@ public final class Launcher {
             }
             long left = deadline - System.nanoTime();
             try {
-                if (left <= 0 || !p.waitFor(left, java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                if (left <= 0 || !p.waitFor(left, TimeUnit.NANOSECONDS)) {
                     return;
                 }
             } catch (InterruptedException e) {

@@ -26,6 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntPredicate;
 
 import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.transport.tcp.JobSecret;
@@ -205,7 +206,7 @@ public final class Rendezvous implements AutoCloseable {
         }
     }
 
-    private List<Integer> missing(java.util.function.IntPredicate present) {
+    private List<Integer> missing(IntPredicate present) {
         List<Integer> list = new ArrayList<>();
         for (int h = 0; h < hosts; h++) {
             if (!present.test(h)) {
@@ -263,7 +264,7 @@ public final class Rendezvous implements AutoCloseable {
             if (version != VERSION) {
                 return refuse(remote, "protocol version " + version + ", this rendezvous speaks " + VERSION, null);
             }
-            byte[] presented = new byte[org.eventspace.comm.transport.tcp.JobSecret.LENGTH];
+            byte[] presented = new byte[JobSecret.LENGTH];
             in.readFully(presented);
             if (!secret.matches(presented)) {
                 return refuse(remote, "wrong job secret", null);

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 import org.eventspace.comm.path.CommException;
@@ -200,7 +201,7 @@ public final class RendezvousClient implements AutoCloseable {
         return abortReason;
     }
 
-    private void awaitLocked(java.util.function.BooleanSupplier condition, String what) {
+    private void awaitLocked(BooleanSupplier condition, String what) {
         long deadline = System.currentTimeMillis() + waitMillis;
         while (!condition.getAsBoolean()) {
             if (abortReason != null) {

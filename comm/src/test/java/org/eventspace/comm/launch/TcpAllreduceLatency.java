@@ -21,9 +21,15 @@ import org.eventspace.comm.transport.tcp.TcpOptions;
  * 8-byte allreduce latency over TCP loopback, 2 host processes × 1 rank, measured as bench/mpi/allreduce.c
  * does: warm-up, then the mean of the timed iterations (the slower host's), every sum checked.
  *
- * <p>Run from the comm module after {@code mvn test-compile}: {@code java -cp <test+main classpath> --add-opens ...
- * org.eventspace.comm.launch.TcpAllreduceLatency spinReads=4000 yieldReads=200 gredSpins=200000}. Without
- * {@code ES_HOST} it launches two copies of itself and prints their JSON lines; with it, it is one host.
+ * <p>Run from the comm module after {@code mvn test-compile}:
+ * <pre>
+ * java -cp target/test-classes:target/classes:$(deps) --add-opens java.base/jdk.internal.misc=ALL-UNNAMED \
+ *     --add-opens java.base/java.nio=ALL-UNNAMED org.eventspace.comm.launch.TcpAllreduceLatency \
+ *     yieldReads=500 gredYields=500 [spinReads=N] [gredSpins=N] [warmup=1000] [iterations=20000] [trees=1]
+ * </pre>
+ * {@code spinReads}/{@code yieldReads} are the {@link TcpOptions} polling counts, {@code gredSpins}/{@code gredYields}
+ * the gred's {@link WaitPolicy}; all default to 0 (block at once). Without {@code ES_HOST} it launches two copies
+ * of itself and prints their JSON lines and a summary; with it, it is one host. Not a test: surefire skips it.
  */
 public final class TcpAllreduceLatency {
     public static void main(String[] args) throws Exception {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,11 +23,47 @@ class TcpHostTest {
 
     @Test
     void twoHostsOverLoopbackGiveExactCollectives() throws Exception {
+        Set<Thread> before = Thread.getAllStackTraces().keySet();
         try (TcpJob job = new TcpJob(2, 2, Duration.ofSeconds(20), TcpOptions.defaults())) {
             List<String> outcomes = job.runRanks(comm -> check(comm));
             assertThat(outcomes).containsOnly("ok");
             job.finishAll();
             assertThat(job.rendezvous.results()).containsExactly("{\"host\":0}", "{\"host\":1}");
+            assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+                    .contains("es-accept-h0", "es-accept-h1", "es-serve-h1->h0:t0.gred.h0.1[1]", "es-serve-h1->h0:t1.gred.h0.1[1]");
+        }
+        // close() ended every thread the job started, within its bound.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        List<String> left;
+        do {
+            left = Thread.getAllStackTraces().keySet().stream().filter(t -> !before.contains(t) && t.isAlive())
+                    .map(Thread::getName).filter(n -> n.startsWith("es-")).toList();
+        } while (!left.isEmpty() && System.nanoTime() < deadline && sleep());
+        assertThat(left).isEmpty();
+    }
+
+    private static boolean sleep() throws InterruptedException {
+        Thread.sleep(10);
+        return true;
+    }
+
+    @Test
+    void fourHostsChainHopsThroughAMultiLevelTree() throws Exception {
+        // hier:2 over 4 hosts: h1 joins h0 and h3 joins h2, then h2's result crosses to h0, so some hops are
+        // served by threads that themselves wait on another hop.
+        try (TcpJob job = new TcpJob(4, 1, Duration.ofSeconds(20), TcpOptions.defaults())) {
+            List<Long> sums = job.runRanks(comm -> {
+                long last = -1;
+                for (int i = 0; i < 300; i++) {
+                    last = comm.allreduce((long) comm.rank() * i, ReduceOp.SUM);
+                    if (last != 6L * i) {
+                        return -1L;
+                    }
+                }
+                return last;
+            });
+            assertThat(sums).containsOnly(6L * 299);
+            job.finishAll();
         }
     }
 

@@ -10,8 +10,8 @@ import static org.eventspace.comm.transport.tcp.FrameLayout.PAYLOAD_OFFSET;
 import static org.eventspace.comm.transport.tcp.FrameLayout.RESERVED_OFFSET;
 import static org.eventspace.comm.transport.tcp.FrameLayout.SEQUENCE_OFFSET;
 import static org.eventspace.comm.transport.tcp.FrameLayout.STATUS_FAILED;
-import static org.eventspace.comm.transport.tcp.FrameLayout.STATUS_OK;
 import static org.eventspace.comm.transport.tcp.FrameLayout.STATUS_OFFSET;
+import static org.eventspace.comm.transport.tcp.FrameLayout.STATUS_OK;
 import static org.eventspace.comm.transport.tcp.FrameLayout.VALUE_TYPE_OFFSET;
 import static org.eventspace.comm.transport.tcp.FrameLayout.WORD_COUNT_OFFSET;
 

@@ -6,6 +6,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.nio.channels.AsynchronousCloseException;
+import java.nio.charset.StandardCharsets;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.eventspace.comm.path.CommException;
@@ -144,7 +145,7 @@ final class HopService implements Runnable {
     }
 
     private void acknowledge(int status, String reason, long deadline) throws IOException {
-        byte[] text = reason.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] text = reason.getBytes(StandardCharsets.UTF_8);
         int reasonLength = Math.min(text.length, HandshakeLayout.ACK_MAX_REASON_LENGTH);
         int length = HandshakeLayout.ACK_FIXED_LENGTH + reasonLength;
         UnsafeBuffer b = channel.frameFor(length).buffer();

@@ -2,6 +2,7 @@ package org.eventspace.comm.transport.tcp;
 
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.HexFormat;
 
 import org.agrona.DirectBuffer;
@@ -76,7 +77,7 @@ public final class JobSecret {
 
     @Override
     public int hashCode() {
-        return java.util.Arrays.hashCode(bytes);
+        return Arrays.hashCode(bytes);
     }
 
     @Override

@@ -6,7 +6,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
-import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 
@@ -139,9 +139,10 @@ final class TcpLink implements Link {
             received = channel.receiveFrame(deadline);
         } catch (SocketTimeoutException e) {
             throw fail("no reply within " + timeoutNanos / 1_000_000 + " ms", e);
-        } catch (AsynchronousCloseException e) {
-            throw fail("closed on this host while waiting for a reply", e);
         } catch (IOException e) {
+            if (e instanceof ClosedChannelException || channel.isClosed()) {
+                throw fail("closed on this host while exchanging", e);
+            }
             throw fail("connection lost (" + describe(e) + ")", e);
         }
         if (!received) {

@@ -7,12 +7,13 @@ import java.time.Duration;
  *
  * <p>Waiting for a frame first busy-polls the non-blocking channel {@code spinReads} times, then polls it
  * {@code yieldReads} more times with a {@link Thread#yield()} before each read, then blocks in a selector.
- * Blocking costs two kernel wake-ups per round trip (a loopback ping-pong takes ~46 µs blocking against ~10 µs
- * polling on this 2-core VM). Busy-polling only pays when every polling thread has a core of its own: a
- * 2-host allreduce keeps three threads busy (the rank of each host and the service thread of the root host),
- * and with two cores pure spinning made it 5–10× slower, because the thread being waited for could not get
- * a core. Yield-polling gives the core away whenever another thread wants it, so it is the default
- * ({@link #forThreads} adds busy-polling when the busy threads fit the cores).
+ * Blocking costs kernel wake-ups on every hand-off: an 8-byte allreduce of 2 host processes × 1 rank over
+ * loopback took 45–64 µs blocking against 19–23 µs yield-polling on this 2-core VM (Open MPI: 8 µs; 11–14 µs
+ * once the JIT finished, see {@code TcpAllreduceLatency}). Busy-polling only pays when every polling thread has
+ * a core of its own: that allreduce keeps three threads busy (the rank of each host and the root host's service
+ * thread), and busy-polling the sockets made it 21–27 µs, spinning in the gred as well ~2 000 µs, because the
+ * thread being waited for could not get a core. Yield-polling gives the core away whenever another thread wants
+ * it, so it is the default; {@link #forThreads} adds busy-polling when the busy threads fit the cores.
  *
  * @param bindAddress        address a host's {@link TcpServer} listens on and tells the others to connect to;
  *                           must name this host (not a wildcard).
