@@ -7,7 +7,8 @@ import org.eventspace.comm.Comm;
 import org.eventspace.comm.path.ReduceOp;
 
 /**
- * The body each rank runs for each benchmark. Every benchmark warms up, meets the others at a barrier, then
+ * The body each rank runs for each benchmark. Every benchmark warms up (in rounds of {@code warmup} iterations
+ * until {@code warmupTime} has passed on every rank), meets the others at a barrier, then
  * times its iterations with one {@link System#nanoTime()} per operation (the end of one is the start of the
  * next), so timing adds one clock read per operation and nothing is allocated in the loop.
  */
@@ -39,13 +40,26 @@ public final class RankBenchmarks {
     public static RankResult gsum(Comm comm, RunConfig config) {
         long[] values = new long[config.payloadWords()];
         Histogram latencies = RankResult.newHistogram();
-        boolean ok = gsumLoop(comm, values, config.warmup(), latencies);
+        boolean ok = true;
+        long warmEnd = System.nanoTime() + config.warmupTime().toNanos();
+        do {
+            ok &= gsumLoop(comm, values, config.warmup(), latencies);
+        } while (keepWarming(comm, warmEnd));
         latencies.reset();
         comm.barrier();
         long start = System.nanoTime();
         ok &= gsumLoop(comm, values, config.iterations(), latencies);
         long wall = System.nanoTime() - start;
         return new RankResult(comm.rank(), wall, config.iterations(), 0, ok, null, latencies);
+    }
+
+    /**
+     * Whether to run another round of warm-up: until every rank has warmed for the configured time, since the
+     * JIT keeps compiling in the background for a while after the first iterations, on the cores the timed
+     * loop needs. All ranks agree through an allreduce, so they run the same number of collectives.
+     */
+    private static boolean keepWarming(Comm comm, long warmEnd) {
+        return comm.allreduce(System.nanoTime() - warmEnd < 0 ? 1L : 0L, ReduceOp.MAX) == 1L;
     }
 
     private static boolean gsumLoop(Comm comm, long[] values, int iterations, Histogram latencies) {
@@ -83,16 +97,19 @@ public final class RankBenchmarks {
         int words = config.payloadWords();
         long[] values = new long[words];
         boolean ok = true;
+        Histogram latencies = RankResult.newHistogram();
+        long warmEnd = System.nanoTime() + config.warmupTime().toNanos();
         int warm = Math.max(config.warmup(), 200);
-        long t0 = System.nanoTime();
-        for (int i = 0; i < warm; i++) {
-            ok &= allreduceChecked(comm, values, words, i);
-        }
-        long allreduceNanos = (System.nanoTime() - t0) / warm;
+        long allreduceNanos;
+        do {
+            long t0 = System.nanoTime();
+            ok &= gsumLoop(comm, values, warm, latencies);
+            allreduceNanos = (System.nanoTime() - t0) / warm;
+        } while (keepWarming(comm, warmEnd));
         int length = (int) comm.allreduce((long) IntegerSort.lengthTakingNanos(allreduceNanos), ReduceOp.MAX);
         IntegerSort sort = new IntegerSort(length, comm.rank());
+        latencies.reset();
         comm.barrier();
-        Histogram latencies = RankResult.newHistogram();
         long compute = 0;
         long start = System.nanoTime();
         long previous = start;
@@ -109,39 +126,58 @@ public final class RankBenchmarks {
         return new RankResult(comm.rank(), previous - start, config.iterations(), compute, ok, null, latencies);
     }
 
-    /** pingpong: rank 0 sends to rank 1, which sends it back; one-way latency is half the round trip. */
+    /**
+     * pingpong: rank 0 sends to rank 1, which sends it back; one-way latency is half the round trip. Warm-up
+     * runs through the same loop; after each warm-up round rank 0 tells rank 1 whether another follows.
+     */
     public static RankResult pingpong(Comm comm, RunConfig config) {
         int words = config.payloadWords();
         long[] buffer = new long[Math.max(words, 1)];
         boolean ok = true;
         Histogram latencies = RankResult.newHistogram();
         int rank = comm.rank();
-        long start = 0;
-        long previous = 0;
+        long wall = 0;
         if (rank <= 1) {
             int peer = 1 - rank;
-            for (int i = -config.warmup(); i < config.iterations(); i++) {
-                if (i == 0) {
-                    start = System.nanoTime();
-                    previous = start;
-                }
+            long warmEnd = System.nanoTime() + config.warmupTime().toNanos();
+            long[] control = new long[1];
+            boolean again;
+            do {
+                ok &= pingpongLoop(comm, peer, buffer, words, config.warmup(), latencies);
                 if (rank == 0) {
-                    Arrays.fill(buffer, 0, words, i);
-                    comm.send(peer, buffer, words);
-                    ok &= comm.recv(peer, buffer) == words && buffer[0] == i + 1L;
+                    control[0] = System.nanoTime() - warmEnd < 0 ? 1 : 0;
+                    comm.send(peer, control, 1);
                 } else {
-                    ok &= comm.recv(peer, buffer) == words && buffer[0] == i;
-                    Arrays.fill(buffer, 0, words, i + 1L);
-                    comm.send(peer, buffer, words);
+                    comm.recv(peer, control);
                 }
-                if (i >= 0) {
-                    long now = System.nanoTime();
-                    latencies.recordValue((now - previous) / 2);
-                    previous = now;
-                }
-            }
+                again = control[0] == 1;
+            } while (again);
+            latencies.reset();
+            long start = System.nanoTime();
+            ok &= pingpongLoop(comm, peer, buffer, words, config.iterations(), latencies);
+            wall = System.nanoTime() - start;
         }
         comm.barrier();
-        return new RankResult(rank, previous - start, rank <= 1 ? config.iterations() : 0, 0, ok, null, latencies);
+        return new RankResult(rank, wall, rank <= 1 ? config.iterations() : 0, 0, ok, null, latencies);
+    }
+
+    private static boolean pingpongLoop(Comm comm, int peer, long[] buffer, int words, int iterations, Histogram latencies) {
+        boolean ok = true;
+        long previous = System.nanoTime();
+        for (int i = 0; i < iterations; i++) {
+            if (comm.rank() == 0) {
+                Arrays.fill(buffer, 0, words, i);
+                comm.send(peer, buffer, words);
+                ok &= comm.recv(peer, buffer) == words && buffer[0] == i + 1L;
+            } else {
+                ok &= comm.recv(peer, buffer) == words && buffer[0] == i;
+                Arrays.fill(buffer, 0, words, i + 1L);
+                comm.send(peer, buffer, words);
+            }
+            long now = System.nanoTime();
+            latencies.recordValue((now - previous) / 2);
+            previous = now;
+        }
+        return ok;
     }
 }

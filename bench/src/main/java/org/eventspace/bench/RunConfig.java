@@ -15,17 +15,22 @@ import org.eventspace.comm.pathmap.TreeShape;
  * @param spec        the pathmap spec the run uses (from flags or a configuration file).
  * @param transport   {@code jvm} (simulated hosts in one process) or {@code tcp} (one process per host).
  * @param iterations  timed iterations.
- * @param warmup      untimed iterations before them (JIT, connections, caches).
+ * @param warmup      untimed iterations before them (JIT, connections, caches), repeated until...
+ * @param warmupTime  ...this much time has passed on every rank.
  * @param timeout     how long a collective may wait for a missing rank before the run fails.
  * @param payloadWords words per allreduce (1 = the 8-byte value of gsum) or per ping-pong message.
- * @param poll        how TCP hops wait for a frame: {@code spin} (poll the socket, then block), {@code block}, or
- *                    {@code auto} (spin only if every rank and service thread of the job has a core).
+ * @param poll        how TCP hops wait for a frame: {@code spin} (busy-poll the socket, then yield, then block),
+ *                    {@code yield} (poll with a yield between reads, then block), {@code block}, or {@code auto}
+ *                    (spin if every rank and service thread of the job has a core, else yield).
  */
 public record RunConfig(Benchmark benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
-                        Duration timeout, int payloadWords, String poll) {
+                        Duration warmupTime, Duration timeout, int payloadWords, String poll) {
+    /** Long enough for the JIT's background compiles of the hot path to finish on this 2-core machine. */
+    public static final Duration DEFAULT_WARMUP_TIME = Duration.ofSeconds(1);
+
     public RunConfig(Benchmark benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
                      Duration timeout, int payloadWords) {
-        this(benchmark, spec, transport, iterations, warmup, timeout, payloadWords, "auto");
+        this(benchmark, spec, transport, iterations, warmup, DEFAULT_WARMUP_TIME, timeout, payloadWords, "auto");
     }
 
     public RunConfig {
@@ -38,8 +43,11 @@ public record RunConfig(Benchmark benchmark, PathmapSpec spec, String transport,
         if (iterations < 1) {
             throw new IllegalArgumentException("iterations must be >= 1, iterations=" + iterations);
         }
-        if (warmup < 0) {
-            throw new IllegalArgumentException("warm-up must be >= 0, warmup=" + warmup);
+        if (warmup < 1) {
+            throw new IllegalArgumentException("warm-up must be >= 1 iteration, warmup=" + warmup);
+        }
+        if (warmupTime.isNegative()) {
+            throw new IllegalArgumentException("warm-up time must be >= 0, warmupTime=" + warmupTime);
         }
         if (payloadWords < 1) {
             throw new IllegalArgumentException("payload must be >= 1 word, words=" + payloadWords);

@@ -29,6 +29,7 @@ final class RunConfigCodec {
         node.put("transport", config.transport());
         node.put("iterations", config.iterations());
         node.put("warmup", config.warmup());
+        node.put("warmup_ms", config.warmupTime().toMillis());
         node.put("timeout_ms", config.timeout().toMillis());
         node.put("payload_words", config.payloadWords());
         node.put("poll", config.poll());
@@ -44,7 +45,7 @@ final class RunConfigCodec {
             return new RunConfig(Benchmark.parse(node.get("benchmark").asText()),
                     PathmapConfig.parse(node.get("pathmap").asText(), "run-config pathmap"), node.get("transport").asText(),
                     node.get("iterations").asInt(), node.get("warmup").asInt(),
-                    Duration.ofMillis(node.get("timeout_ms").asLong()), node.get("payload_words").asInt(),
+                    Duration.ofMillis(node.get("warmup_ms").asLong()), Duration.ofMillis(node.get("timeout_ms").asLong()), node.get("payload_words").asInt(),
                     node.get("poll").asText());
         } catch (java.io.IOException | RuntimeException e) {
             throw new IllegalArgumentException("malformed run configuration argument: " + e.getMessage(), e);

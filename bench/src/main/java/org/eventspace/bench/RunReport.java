@@ -104,6 +104,7 @@ public final class RunReport {
         root.put("trees", config.spec().trees());
         root.put("iterations", config.iterations());
         root.put("warmup", config.warmup());
+        root.put("warmup_s", config.warmupTime().toMillis() / 1000.0);
         root.put("payload_bytes", config.payloadWords() * 8);
         root.put("wall_s", wallSeconds);
         ObjectNode latency = root.putObject(config.benchmark() == Benchmark.PINGPONG ? "pingpong_us" : "allreduce_us");

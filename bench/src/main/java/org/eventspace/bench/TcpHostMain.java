@@ -42,8 +42,8 @@ public final class TcpHostMain {
         CommOptions options = CommOptions.defaults(busy).withTimeout(config.timeout());
         TcpOptions tcp = switch (config.poll()) {
             case "spin" -> TcpOptions.defaults().withPolling(TcpOptions.DEFAULT_SPIN_READS, TcpOptions.DEFAULT_YIELD_READS);
-            case "yield" -> TcpOptions.defaults().withPolling(0, 100_000);
-            case "block" -> TcpOptions.defaults();
+            case "yield" -> TcpOptions.defaults();
+            case "block" -> TcpOptions.blocking();
             default -> TcpOptions.forThreads(busy);
         };
         boolean ok;

@@ -21,7 +21,7 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--iterations", defaultValue = "20000", description = "Iterations per run. Default: ${DEFAULT-VALUE}.")
     int iterations;
 
-    @Option(names = "--warmup", defaultValue = "20000", description = "Warm-up iterations of our runs. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--warmup", defaultValue = "10000", description = "Warm-up iterations of our runs. Default: ${DEFAULT-VALUE}.")
     int warmup;
 
     @Option(names = "--repeats", defaultValue = "3", description = "Interleaved repeats; medians are reported. Default: ${DEFAULT-VALUE}.")

@@ -22,7 +22,8 @@ final class DemoCommand implements Callable<Integer> {
         options.transport = "jvm";
         options.tree = "hier:2";
         options.iterations = 20_000;
-        options.warmup = 2_000;
+        options.warmup = 10_000;
+        options.warmupSeconds = 1;
         options.bytes = 8;
         options.timeoutSeconds = 30;
         options.poll = "auto";

@@ -35,8 +35,12 @@ final class RunOptions {
     int iterations;
 
     @Option(names = "--warmup", description = "Untimed iterations first, through the same loop (JIT). Default: ${DEFAULT-VALUE}.",
-            defaultValue = "20000")
+            defaultValue = "10000")
     int warmup;
+
+    @Option(names = "--warmup-s", description = "Warm up in rounds of --warmup iterations until this many seconds passed (JIT). Default: ${DEFAULT-VALUE}.",
+            defaultValue = "1")
+    double warmupSeconds;
 
     @Option(names = "--bytes", description = "Payload bytes per allreduce or message (multiple of 8). Default: ${DEFAULT-VALUE}.",
             defaultValue = "8")
@@ -46,7 +50,7 @@ final class RunOptions {
             defaultValue = "30")
     double timeoutSeconds;
 
-    @Option(names = "--poll", description = "TCP hops: spin (poll the socket, then block), block, or auto (spin if every thread has a core). Default: ${DEFAULT-VALUE}.",
+    @Option(names = "--poll", description = "TCP hops: spin (busy-poll, then yield, then block), yield (poll with yields, then block), block, or auto (spin if every thread has a core, else yield). Default: ${DEFAULT-VALUE}.",
             defaultValue = "auto")
     String poll;
 
@@ -56,6 +60,9 @@ final class RunOptions {
     RunConfig toConfig(Benchmark benchmark) {
         if (bytes < 8 || bytes % 8 != 0) {
             throw new UsageError("--bytes must be a positive multiple of 8, got " + bytes);
+        }
+        if (warmupSeconds < 0) {
+            throw new UsageError("--warmup-s must be >= 0 seconds, got " + warmupSeconds);
         }
         if (timeoutSeconds <= 0) {
             throw new UsageError("--timeout must be > 0 seconds, got " + timeoutSeconds);
@@ -77,7 +84,7 @@ final class RunOptions {
             }
         }
         try {
-            return new RunConfig(benchmark, spec, transport, iterations, warmup,
+            return new RunConfig(benchmark, spec, transport, iterations, warmup, Duration.ofMillis((long) (warmupSeconds * 1000)),
                     Duration.ofMillis((long) (timeoutSeconds * 1000)), bytes / 8, poll);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());

@@ -31,7 +31,7 @@ class RunCommandTest {
     void gsumWritesTheRunContract() throws Exception {
         Path json = dir.resolve("run.json");
         int code = execute("run", "gsum", "--ranks", "4", "--hosts", "2", "--transport", "jvm", "--tree", "binary",
-                "--iterations", "500", "--warmup", "100", "--json", json.toString());
+                "--iterations", "500", "--warmup", "100", "--warmup-s", "0", "--json", json.toString());
 
         assertThat(code).isZero();
         JsonNode run = new ObjectMapper().readTree(json.toFile());
@@ -54,7 +54,7 @@ class RunCommandTest {
     void computeGsumReportsItsComputeShare() throws Exception {
         Path json = dir.resolve("compute.json");
         int code = execute("run", "compute-gsum", "--ranks", "2", "--hosts", "2", "--tree", "kary:2", "--iterations", "300",
-                "--warmup", "200", "--json", json.toString());
+                "--warmup", "200", "--warmup-s", "0", "--json", json.toString());
 
         assertThat(code).isZero();
         JsonNode run = new ObjectMapper().readTree(json.toFile());
@@ -65,7 +65,7 @@ class RunCommandTest {
     @Test
     void pingpongReportsOneWayLatency() throws Exception {
         Path json = dir.resolve("pp.json");
-        int code = execute("run", "pingpong", "--ranks", "2", "--hosts", "2", "--iterations", "300", "--warmup", "50",
+        int code = execute("run", "pingpong", "--ranks", "2", "--hosts", "2", "--iterations", "300", "--warmup", "50", "--warmup-s", "0",
                 "--json", json.toString());
 
         assertThat(code).isZero();

@@ -2,6 +2,21 @@ package org.eventspace.comm.path;
 
 import java.util.Arrays;
 
+/** Leading padding of a {@link Message}. */
+abstract class MessageLeftPad {
+    long p00, p01, p02, p03, p04, p05, p06, p07;
+}
+
+/** The fields of a {@link Message}, between its paddings. */
+abstract class MessageFields extends MessageLeftPad {
+    ReduceOp op = ReduceOp.SUM;
+    ValueType type = ValueType.LONG;
+    long sequence;
+    int length;
+    long[] words;
+    String element = "";
+}
+
 /**
  * The mutable unit of work that travels down a path and comes back up with the result.
  *
@@ -15,16 +30,20 @@ import java.util.Arrays;
  * <p>Not thread-safe: a message belongs to one thread at a time; handing it to another thread (a service
  * thread of another host) must go through a happens-before edge, as every transport does.
  */
-public final class Message {
-    private ReduceOp op = ReduceOp.SUM;
-    private ValueType type = ValueType.LONG;
-    private long sequence;
-    private int length;
-    private long[] words;
-    private String element = "";
+public final class Message extends MessageFields {
+    /** Trailing padding: with {@link MessageLeftPad}, keeps two ranks' messages off each other's cache lines. */
+    long p10, p11, p12, p13, p14, p15, p16, p17;
 
     public Message(int capacityWords) {
-        words = new long[Math.max(1, capacityWords)];
+        words = paddedWords(Math.max(1, capacityWords));
+    }
+
+    /**
+     * A word array with a cache line of slack after the words asked for: the messages of different ranks are
+     * often allocated one after the other, and are written on every call.
+     */
+    private static long[] paddedWords(int words) {
+        return new long[words + 8];
     }
 
     public ReduceOp op() {
@@ -78,8 +97,8 @@ public final class Message {
         if (length < 0) {
             throw new IllegalArgumentException("length must be >= 0, length=" + length);
         }
-        if (length > words.length) {
-            words = Arrays.copyOf(words, Math.max(length, words.length * 2));
+        if (length > words.length - 8) {
+            words = Arrays.copyOf(words, Math.max(length, 2 * (words.length - 8)) + 8);
         }
         this.length = length;
         return this;

@@ -27,7 +27,12 @@ public final class PathComm implements Comm {
     private final ElementCursor[] recvCursors;
     private final Element[] recvElements;
     private final Message p2p = new Message(1);
-    private long calls;
+    /**
+     * Collective calls made so far, alone in a padded array: ranks' PathComms are made one after another by one
+     * thread, and a counter every rank bumps on every call must not share a cache line with another rank's.
+     */
+    private final long[] calls = new long[2 * PAD + 1];
+    private static final int PAD = 16;
 
     public PathComm(int rank, HostRuntime host) {
         Pathmap pathmap = host.pathmap();
@@ -63,13 +68,13 @@ public final class PathComm implements Comm {
     }
 
     private Message next(ReduceOp op, ValueType type, int length) {
-        Message m = messages[(int) (calls % messages.length)];
+        Message m = messages[(int) (calls[PAD] % messages.length)];
         m.op(op).type(type).length(length);
         return m;
     }
 
     private void run(Message m) {
-        trees[(int) (calls++ % trees.length)].call(m);
+        trees[(int) (calls[PAD]++ % trees.length)].call(m);
     }
 
     @Override
