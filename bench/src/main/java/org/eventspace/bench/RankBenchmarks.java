@@ -107,6 +107,9 @@ public final class RankBenchmarks {
             allreduceNanos = (System.nanoTime() - t0) / warm;
         } while (keepWarming(comm, warmEnd));
         int length = (int) comm.allreduce((long) IntegerSort.lengthTakingNanos(allreduceNanos), ReduceOp.MAX);
+        for (int round = 0; round < CALIBRATION_ROUNDS; round++) {
+            length = calibrate(comm, values, length);
+        }
         IntegerSort sort = new IntegerSort(length, comm.rank());
         latencies.reset();
         comm.barrier();
@@ -124,6 +127,32 @@ public final class RankBenchmarks {
         }
         ok &= sort.checksum() != Long.MIN_VALUE;
         return new RankResult(comm.rank(), previous - start, config.iterations(), compute, ok, null, latencies);
+    }
+
+    private static final int CALIBRATION_ROUNDS = 4;
+    private static final int CALIBRATION_ITERATIONS = 300;
+
+    /**
+     * One round of fitting the sort to the allreduce under the run's real conditions (the other ranks and the
+     * service threads share the cores): time sort and allreduce alternating, scale the length by their ratio,
+     * and agree on the ranks' mean proposal so every rank does the same work. (The largest would overshoot: a
+     * rank's allreduce time includes waiting for the others' sorts.)
+     */
+    private static int calibrate(Comm comm, long[] values, int length) {
+        IntegerSort sort = new IntegerSort(length, comm.rank());
+        long compute = 0;
+        long communicate = 0;
+        for (int i = 0; i < CALIBRATION_ITERATIONS; i++) {
+            long t0 = System.nanoTime();
+            sort.run();
+            long t1 = System.nanoTime();
+            allreduceChecked(comm, values, values.length, i);
+            long t2 = System.nanoTime();
+            compute += t1 - t0;
+            communicate += t2 - t1;
+        }
+        long proposal = Math.max(16, Math.min(1 << 24, (long) (length * (double) communicate / Math.max(1, compute))));
+        return (int) Math.max(16, comm.allreduce(proposal, ReduceOp.SUM) / comm.size());
     }
 
     /**
