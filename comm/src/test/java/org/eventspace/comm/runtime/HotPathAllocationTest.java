@@ -1,0 +1,144 @@
+package org.eventspace.comm.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.eventspace.comm.Comm;
+import org.eventspace.comm.path.ReduceOp;
+import org.eventspace.comm.pathmap.PathmapBuilder;
+import org.eventspace.comm.pathmap.PathmapSpec;
+import org.eventspace.comm.pathmap.Topology;
+import org.eventspace.comm.pathmap.TreeShape;
+import org.eventspace.comm.transport.jvm.InJvmCluster;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The GC-free check of the hot path: once warm, an allreduce (gred join, core store, in-JVM hops and their
+ * service threads) and a send/recv allocate nothing. Measured per thread with the JVM's allocation counters,
+ * so no GC has to happen for a leak to show; a single allocation per call would show as at least 16 bytes x
+ * the calls.
+ */
+@Timeout(120)
+class HotPathAllocationTest {
+    private static final int WARM = 20_000;
+    private static final int CALLS = 10_000;
+    /** Slack for one-off JDK internals (a park's first blocker record); a per-call leak is >= 16 x CALLS. */
+    private static final long SLACK = 4_096;
+
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    @Test
+    void allreduceOnOneHostAllocatesNothing() throws Exception {
+        assertThat(ranksAllocate(2, 1, comm -> comm.allreduce(comm.rank() + 1L, ReduceOp.SUM))).allMatch(b -> b < SLACK);
+    }
+
+    @Test
+    void allreduceAcrossSimulatedHostsAllocatesNothingInRanksOrServiceThreads() throws Exception {
+        List<Long> bytes = ranksAllocate(4, 2, comm -> comm.allreduce(comm.rank() + 1L, ReduceOp.SUM));
+        assertThat(bytes).allMatch(b -> b < SLACK);
+    }
+
+    @Test
+    void arrayAllreduceAndBroadcastAllocateNothing() throws Exception {
+        List<Long> bytes = ranksAllocate(2, 2, new Consumer<Comm>() {
+            final long[] values = new long[16];
+
+            @Override
+            public void accept(Comm comm) {
+                comm.allreduce(values, values.length, ReduceOp.MAX);
+                comm.broadcast(values, 4, 0);
+            }
+        });
+        assertThat(bytes).allMatch(b -> b < SLACK);
+    }
+
+    @Test
+    void pingPongAllocatesNothing() throws Exception {
+        List<Long> bytes = ranksAllocate(2, 2, new Consumer<Comm>() {
+            final long[] buffer = new long[4];
+
+            @Override
+            public void accept(Comm comm) {
+                if (comm.rank() == 0) {
+                    comm.send(1, buffer, 4);
+                    comm.recv(1, buffer);
+                } else {
+                    comm.recv(0, buffer);
+                    comm.send(0, buffer, 4);
+                }
+            }
+        });
+        assertThat(bytes).allMatch(b -> b < SLACK);
+    }
+
+    /**
+     * Runs {@code call} WARM times then CALLS times on every rank; returns the bytes each rank thread allocated
+     * during the CALLS, followed by what every hop service thread allocated over the same span.
+     */
+    private static List<Long> ranksAllocate(int ranks, int hosts, Consumer<Comm> call) throws Exception {
+        PathmapSpec spec = PathmapSpec.of(Topology.simulated(1, hosts, 2), ranks, 2, TreeShape.hier(2));
+        ExecutorService pool = Executors.newFixedThreadPool(ranks);
+        try (InJvmCluster cluster = InJvmCluster.start(PathmapBuilder.build(spec), CommOptions.defaults(ranks + 2 * hosts))) {
+            List<Future<long[]>> futures = new ArrayList<>();
+            for (int r = 0; r < ranks; r++) {
+                Comm comm = cluster.comm(r);
+                futures.add(pool.submit(() -> {
+                    for (int i = 0; i < WARM; i++) {
+                        call.accept(comm);
+                    }
+                    comm.barrier();
+                    long[] service = serviceThreadBytes();
+                    long before = THREADS.getCurrentThreadAllocatedBytes();
+                    for (int i = 0; i < CALLS; i++) {
+                        call.accept(comm);
+                    }
+                    long mine = THREADS.getCurrentThreadAllocatedBytes() - before;
+                    comm.barrier();
+                    long[] serviceAfter = serviceThreadBytes();
+                    long[] out = new long[1 + service.length];
+                    out[0] = mine;
+                    for (int i = 0; i < service.length && i < serviceAfter.length; i++) {
+                        out[1 + i] = serviceAfter[i] - service[i];
+                    }
+                    return out;
+                }));
+            }
+            List<Long> bytes = new ArrayList<>();
+            for (Future<long[]> f : futures) {
+                for (long b : f.get(100, TimeUnit.SECONDS)) {
+                    bytes.add(b);
+                }
+            }
+            return bytes;
+        } finally {
+            pool.shutdownNow();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    /** Allocated bytes of every live hop service thread, in a stable order (by thread id). */
+    private static long[] serviceThreadBytes() {
+        List<Thread> service = new ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith("es-serve-")) {
+                service.add(t);
+            }
+        }
+        service.sort((a, b) -> Long.compare(a.getId(), b.getId()));
+        long[] bytes = new long[service.size()];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = THREADS.getThreadAllocatedBytes(service.get(i).getId());
+        }
+        return bytes;
+    }
+}
