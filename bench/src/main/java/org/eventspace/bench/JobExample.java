@@ -39,7 +39,7 @@ public final class JobExample {
         JobEnvironment env = JobEnvironment.current();
         int ranks = env.hosts() * ranksPerHost;
         Pathmap pathmap = PathmapBuilder.build(RunConfig.shortcut(ranks, env.hosts(), 1, TreeShape.hier(8)));
-        int busy = TcpHostMain.busyThreads(pathmap);
+        int busy = RankThreads.busyThreads(pathmap);
         try (TcpHost host = TcpHost.start(pathmap, env, CommOptions.defaults(busy), TcpOptions.forThreads(busy))) {
             ExecutorService pool = Executors.newFixedThreadPool(ranksPerHost);
             List<Future<Boolean>> ok = new ArrayList<>();

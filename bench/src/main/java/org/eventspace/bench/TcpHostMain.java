@@ -1,20 +1,10 @@
 package org.eventspace.bench;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
-import org.eventspace.comm.Comm;
 import org.eventspace.comm.launch.JobEnvironment;
 import org.eventspace.comm.launch.TcpHost;
-import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
-import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.runtime.CommOptions;
 import org.eventspace.comm.transport.tcp.TcpOptions;
 
@@ -38,7 +28,7 @@ public final class TcpHostMain {
         RunConfig config = RunConfigCodec.decode(args[0]);
         JobEnvironment env = JobEnvironment.current();
         Pathmap pathmap = config.pathmap();
-        int busy = busyThreads(pathmap);
+        int busy = RankThreads.busyThreads(pathmap);
         CommOptions options = CommOptions.defaults(busy).withTimeout(config.timeout());
         TcpOptions tcp = switch (config.poll()) {
             case "spin" -> TcpOptions.defaults().withPolling(TcpOptions.DEFAULT_SPIN_READS, TcpOptions.DEFAULT_YIELD_READS);
@@ -48,7 +38,7 @@ public final class TcpHostMain {
         };
         boolean ok;
         try (TcpHost host = TcpHost.start(pathmap, env, options, tcp)) {
-            List<RankResult> results = runRanks(host, config);
+            List<RankResult> results = RankThreads.run(host.ranks(), host::comm, config);
             ok = results.stream().allMatch(RankResult::resultOk);
             ObjectMapper json = new ObjectMapper();
             ArrayNode line = json.createArrayNode();
@@ -59,54 +49,5 @@ public final class TcpHostMain {
             ok = false;
         }
         System.exit(ok ? 0 : 1);
-    }
-
-    /** Threads of the whole job that may run or poll at once: every rank, and every service thread of a hop. */
-    static int busyThreads(Pathmap pathmap) {
-        int hops = 0;
-        for (Node n : pathmap.nodes()) {
-            if (n.kind().equals(PathmapBuilder.PROXY)) {
-                hops++;
-            }
-        }
-        return pathmap.spec().ranks() + hops;
-    }
-
-    private static List<RankResult> runRanks(TcpHost host, RunConfig config) {
-        List<Integer> ranks = host.ranks();
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, ranks.size()), r -> {
-            Thread t = new Thread(r, "es-rank");
-            t.setDaemon(true);
-            return t;
-        });
-        try {
-            List<Future<RankResult>> futures = new ArrayList<>();
-            for (int rank : ranks) {
-                Comm comm = host.comm(rank);
-                futures.add(pool.submit(() -> RankBenchmarks.run(comm, config)));
-            }
-            List<RankResult> results = new ArrayList<>();
-            for (int i = 0; i < ranks.size(); i++) {
-                results.add(await(futures.get(i), ranks.get(i), config));
-            }
-            return results;
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    private static RankResult await(Future<RankResult> future, int rank, RunConfig config) {
-        try {
-            return future.get(config.timeout().toMillis() * 4 + TimeUnit.MINUTES.toMillis(30), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            return RankResult.failed(rank, cause.getMessage());
-        } catch (TimeoutException e) {
-            future.cancel(true);
-            return RankResult.failed(rank, "did not finish before the run's deadline");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return RankResult.failed(rank, "interrupted");
-        }
     }
 }

@@ -2,8 +2,6 @@ package org.eventspace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -14,20 +12,15 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import picocli.CommandLine;
-
 /** The commands that start real processes or read files: run over TCP, launch, describe with a config. */
 @Timeout(120)
 class JobCommandsTest {
     @TempDir
     Path dir;
 
-    private final StringWriter err = new StringWriter();
+    private final CliHarness cli = new CliHarness();
 
     private int execute(String... args) {
-        CommandLine cli = EventSpaceCommand.commandLine();
-        cli.setErr(new PrintWriter(err, true));
-        cli.setOut(new PrintWriter(new StringWriter(), true));
         return cli.execute(args);
     }
 
@@ -37,7 +30,7 @@ class JobCommandsTest {
         int code = execute("run", "gsum", "--ranks", "4", "--hosts", "2", "--transport", "tcp", "--tree", "hier:2",
                 "--iterations", "300", "--warmup", "100", "--warmup-s", "0", "--json", json.toString());
 
-        assertThat(code).as(err.toString()).isZero();
+        assertThat(code).as(cli.err()).isZero();
         JsonNode run = new ObjectMapper().readTree(json.toFile());
         assertThat(run.path("transport").asText()).isEqualTo("tcp");
         assertThat(run.path("hosts").asInt()).isEqualTo(2);
@@ -49,13 +42,13 @@ class JobCommandsTest {
     void launchStartsHostProcessesThatFindEachOther() {
         int code = execute("launch", "-n", "2", "--timeout", "100", "--", "org.eventspace.bench.JobExample", "1", "200");
 
-        assertThat(code).as(err.toString()).isZero();
+        assertThat(code).as(cli.err()).isZero();
     }
 
     @Test
     void launchOfAnUnknownMainIsAUsageError() {
         assertThat(execute("launch", "-n", "2", "--", "no.such.Main")).isEqualTo(2);
-        assertThat(err.toString()).contains("no.such.Main");
+        assertThat(cli.err()).contains("no.such.Main");
     }
 
     @Test
@@ -78,12 +71,12 @@ class JobCommandsTest {
                 """);
 
         assertThat(execute("run", "gsum", "--config", config.toString())).isEqualTo(2);
-        assertThat(err.toString()).contains("broken.json:4:").contains("application.tree");
+        assertThat(cli.err()).contains("broken.json:4:").contains("application.tree");
     }
 
     @Test
     void aMissingConfigIsAUsageError() {
         assertThat(execute("describe", "--config", dir.resolve("nope.json").toString())).isEqualTo(2);
-        assertThat(err.toString()).contains("nope.json");
+        assertThat(cli.err()).contains("nope.json");
     }
 }

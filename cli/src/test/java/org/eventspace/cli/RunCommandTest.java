@@ -2,8 +2,6 @@ package org.eventspace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
@@ -12,18 +10,13 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import picocli.CommandLine;
-
 class RunCommandTest {
     @TempDir
     Path dir;
 
-    private final StringWriter err = new StringWriter();
+    private final CliHarness cli = new CliHarness();
 
     private int execute(String... args) {
-        CommandLine cli = EventSpaceCommand.commandLine();
-        cli.setErr(new PrintWriter(err, true));
-        cli.setOut(new PrintWriter(new StringWriter(), true));
         return cli.execute(args);
     }
 
@@ -79,24 +72,24 @@ class RunCommandTest {
         int code = execute("run", "gsum", "--tree", "kary:1");
 
         assertThat(code).isEqualTo(2);
-        assertThat(err.toString()).contains("--tree").contains("kary:1");
+        assertThat(cli.err()).contains("--tree").contains("kary:1");
     }
 
     @Test
     void unknownBenchmarkIsAUsageError() {
         assertThat(execute("run", "nosuch")).isEqualTo(2);
-        assertThat(err.toString()).contains("unknown benchmark 'nosuch'");
+        assertThat(cli.err()).contains("unknown benchmark 'nosuch'");
     }
 
     @Test
     void unknownTransportIsAUsageError() {
         assertThat(execute("run", "gsum", "--transport", "udp")).isEqualTo(2);
-        assertThat(err.toString()).contains("transport");
+        assertThat(cli.err()).contains("transport");
     }
 
     @Test
     void hostsThatDoNotSplitIntoClustersAreAUsageError() {
         assertThat(execute("run", "gsum", "--hosts", "3", "--clusters", "2")).isEqualTo(2);
-        assertThat(err.toString()).contains("--clusters");
+        assertThat(cli.err()).contains("--clusters");
     }
 }

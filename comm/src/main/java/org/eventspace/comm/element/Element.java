@@ -1,8 +1,8 @@
 package org.eventspace.comm.element;
 
 import java.nio.ByteBuffer;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -13,6 +13,7 @@ import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.ReduceOp;
 import org.eventspace.comm.path.ValueType;
+import org.eventspace.comm.path.WaitPolicy;
 
 /**
  * A PastSet element: a named, explicitly allocated, bounded buffer of tuples (SPEC §1).
@@ -29,6 +30,9 @@ import org.eventspace.comm.path.ValueType;
  */
 public final class Element {
     private static final int PAD = 16;
+    private static final int READER_SLOTS = 8;
+    /** How long a reader without a slot parks between polls. */
+    private static final long UNSLOTTED_PARK_NANOS = 50_000;
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final String name;
@@ -42,7 +46,13 @@ public final class Element {
      * store, so a write moves one contended cache line besides the slot itself.
      */
     private final long[] state = new long[2 * PAD + 1];
-    private final Set<Thread> parkedReaders = ConcurrentHashMap.newKeySet();
+    /**
+     * Readers parked in {@link #readNext}, in a few fixed slots so that parking and waking allocate nothing; a
+     * reader that finds every slot taken polls with short timed parks instead. A writer looks at the slots only
+     * when {@link #parkedReaders} is non-zero.
+     */
+    private final AtomicReferenceArray<Thread> readerSlots = new AtomicReferenceArray<>(READER_SLOTS);
+    private final AtomicInteger parkedReaders = new AtomicInteger();
 
     Element(String name, int capacity, int maxWords) {
         if (!BitUtil.isPowerOfTwo(capacity)) {
@@ -129,9 +139,12 @@ public final class Element {
         } finally {
             LONGS.setVolatile(state, PAD, locked & ~1L);
         }
-        if (!parkedReaders.isEmpty()) {
-            for (Thread reader : parkedReaders) {
-                LockSupport.unpark(reader);
+        if (parkedReaders.get() != 0) {
+            for (int i = 0; i < READER_SLOTS; i++) {
+                Thread reader = readerSlots.get(i);
+                if (reader != null) {
+                    LockSupport.unpark(reader);
+                }
             }
         }
         message.sequence(sequence);
@@ -166,23 +179,48 @@ public final class Element {
     }
 
     /**
-     * Blocks until the tuple at the cursor is there, then reads it.
+     * Blocks until the tuple at the cursor is there, then reads it: spins a little, then parks.
      *
      * @throws CommException if nothing arrives within {@code timeoutNanos}.
      */
     public void readNext(ElementCursor cursor, Message into, long timeoutNanos) {
+        readNext(cursor, into, new WaitPolicy(10_000, 0, timeoutNanos));
+    }
+
+    /**
+     * Blocks until the tuple at the cursor is there, then reads it, waiting as {@code policy} says: spin, then
+     * yield (until the deadline), then park until a writer wakes this reader.
+     *
+     * @throws CommException if nothing arrives within the policy's timeout.
+     */
+    public void readNext(ElementCursor cursor, Message into, WaitPolicy policy) {
         if (tryReadNext(cursor, into)) {
             return;
         }
-        long deadline = System.nanoTime() + timeoutNanos;
-        for (int i = 0; i < 10_000; i++) {
+        long timeoutNanos = policy.timeoutNanos();
+        for (int i = policy.spins(); i > 0; i--) {
             if (tryReadNext(cursor, into)) {
                 return;
             }
             Thread.onSpinWait();
         }
+        long deadline = System.nanoTime() + timeoutNanos;
+        for (int i = policy.yields(); i > 0 && System.nanoTime() - deadline < 0; i--) {
+            if (tryReadNext(cursor, into)) {
+                return;
+            }
+            Thread.yield();
+        }
         Thread self = Thread.currentThread();
-        parkedReaders.add(self);
+        int slot = -1;
+        for (int i = 0; i < READER_SLOTS && slot < 0; i++) {
+            if (readerSlots.compareAndSet(i, null, self)) {
+                slot = i;
+            }
+        }
+        // The count is raised (a full fence) before the re-check below, and a writer publishes its tuple before it
+        // reads the count: either we see the tuple or the writer sees us and unparks us. No wake-up is lost.
+        parkedReaders.incrementAndGet();
         try {
             while (!tryReadNext(cursor, into)) {
                 long left = deadline - System.nanoTime();
@@ -190,10 +228,13 @@ public final class Element {
                     throw new CommException("element " + name + ": no tuple with sequence " + cursor.next()
                             + " within " + timeoutNanos / 1_000_000 + " ms");
                 }
-                LockSupport.parkNanos(this, left);
+                LockSupport.parkNanos(this, slot >= 0 ? left : Math.min(left, UNSLOTTED_PARK_NANOS));
             }
         } finally {
-            parkedReaders.remove(self);
+            parkedReaders.decrementAndGet();
+            if (slot >= 0) {
+                readerSlots.set(slot, null);
+            }
         }
     }
 

@@ -48,6 +48,35 @@ class HotPathAllocationTest {
         assertThat(bytes).allMatch(b -> b < SLACK);
     }
 
+    /** More threads than cores: waiters yield and park, and the park/wake-up paths must not allocate either. */
+    @Test
+    void oversubscribedAllreduceThatParksAllocatesNothing() throws Exception {
+        List<Long> bytes = ranksAllocate(8, 2, comm -> comm.allreduce(comm.rank() + 1L, ReduceOp.SUM));
+        assertThat(bytes).allMatch(b -> b < SLACK);
+    }
+
+    /** Every exchange lets the other rank fall asleep first, so receivers park in the element every time. */
+    @Test
+    void sendRecvWithParkedReceiversAllocatesNothing() throws Exception {
+        List<Long> bytes = ranksAllocate(2, 1, 2_000, 2_000, new Consumer<Comm>() {
+            final long[] buffer = new long[1];
+
+            @Override
+            public void accept(Comm comm) {
+                if (comm.rank() == 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+                    comm.send(1, buffer, 1);
+                    comm.recv(1, buffer);
+                } else {
+                    comm.recv(0, buffer);
+                    java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+                    comm.send(0, buffer, 1);
+                }
+            }
+        });
+        assertThat(bytes).allMatch(b -> b < SLACK);
+    }
+
     @Test
     void arrayAllreduceAndBroadcastAllocateNothing() throws Exception {
         List<Long> bytes = ranksAllocate(2, 2, new Consumer<Comm>() {
@@ -86,6 +115,11 @@ class HotPathAllocationTest {
      * during the CALLS, followed by what every hop service thread allocated over the same span.
      */
     private static List<Long> ranksAllocate(int ranks, int hosts, Consumer<Comm> call) throws Exception {
+        return ranksAllocate(ranks, hosts, WARM, CALLS, call);
+    }
+
+    private static List<Long> ranksAllocate(int ranks, int hosts, int warm, int calls, Consumer<Comm> call)
+            throws Exception {
         PathmapSpec spec = PathmapSpec.of(Topology.simulated(1, hosts, 2), ranks, 2, TreeShape.hier(2));
         ExecutorService pool = Executors.newFixedThreadPool(ranks);
         try (InJvmCluster cluster = InJvmCluster.start(PathmapBuilder.build(spec), CommOptions.defaults(ranks + 2 * hosts))) {
@@ -93,13 +127,13 @@ class HotPathAllocationTest {
             for (int r = 0; r < ranks; r++) {
                 Comm comm = cluster.comm(r);
                 futures.add(pool.submit(() -> {
-                    for (int i = 0; i < WARM; i++) {
+                    for (int i = 0; i < warm; i++) {
                         call.accept(comm);
                     }
                     comm.barrier();
                     long[] service = serviceThreadBytes();
                     long before = THREADS.getCurrentThreadAllocatedBytes();
-                    for (int i = 0; i < CALLS; i++) {
+                    for (int i = 0; i < calls; i++) {
                         call.accept(comm);
                     }
                     long mine = THREADS.getCurrentThreadAllocatedBytes() - before;
