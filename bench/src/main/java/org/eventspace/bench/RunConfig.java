@@ -22,18 +22,23 @@ import org.eventspace.comm.pathmap.TreeShape;
  * @param poll        how TCP hops wait for a frame: {@code spin} (busy-poll the socket, then yield, then block),
  *                    {@code yield} (poll with a yield between reads, then block), {@code block}, or {@code auto}
  *                    (spin if every rank and service thread of the job has a core, else yield).
+ * @param socketBufferBytes SO_SNDBUF and SO_RCVBUF of every TCP hop; 0 keeps the OS default.
  */
 public record RunConfig(Benchmark benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
-                        Duration warmupTime, Duration timeout, int payloadWords, String poll) {
+                        Duration warmupTime, Duration timeout, int payloadWords, String poll, int socketBufferBytes) {
     /** Long enough for the JIT's background compiles of the hot path to finish on this 2-core machine. */
     public static final Duration DEFAULT_WARMUP_TIME = Duration.ofSeconds(1);
 
     public RunConfig(Benchmark benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
                      Duration timeout, int payloadWords) {
-        this(benchmark, spec, transport, iterations, warmup, DEFAULT_WARMUP_TIME, timeout, payloadWords, "auto");
+        this(benchmark, spec, transport, iterations, warmup, DEFAULT_WARMUP_TIME, timeout, payloadWords, "auto", 0);
     }
 
     public RunConfig {
+        if (socketBufferBytes < 0) {
+            throw new IllegalArgumentException("socket buffer must be >= 0 bytes (0 = OS default), socketBufferBytes="
+                    + socketBufferBytes);
+        }
         if (!List.of("auto", "spin", "yield", "block").contains(poll)) {
             throw new IllegalArgumentException("poll must be auto, spin, yield or block, poll=" + poll);
         }

@@ -33,6 +33,7 @@ final class RunConfigCodec {
         node.put("timeout_ms", config.timeout().toMillis());
         node.put("payload_words", config.payloadWords());
         node.put("poll", config.poll());
+        node.put("socket_buffer_bytes", config.socketBufferBytes());
         return Base64.getEncoder().encodeToString(node.toString().getBytes(StandardCharsets.UTF_8));
     }
 
@@ -46,7 +47,7 @@ final class RunConfigCodec {
                     PathmapConfig.parse(node.get("pathmap").asText(), "run-config pathmap"), node.get("transport").asText(),
                     node.get("iterations").asInt(), node.get("warmup").asInt(),
                     Duration.ofMillis(node.get("warmup_ms").asLong()), Duration.ofMillis(node.get("timeout_ms").asLong()), node.get("payload_words").asInt(),
-                    node.get("poll").asText());
+                    node.get("poll").asText(), node.get("socket_buffer_bytes").asInt());
         } catch (java.io.IOException | RuntimeException e) {
             throw new IllegalArgumentException("malformed run configuration argument: " + e.getMessage(), e);
         }

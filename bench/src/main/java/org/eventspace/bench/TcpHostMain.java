@@ -36,6 +36,7 @@ public final class TcpHostMain {
             case "block" -> TcpOptions.blocking();
             default -> TcpOptions.forThreads(busy);
         };
+        tcp = tcp.withSocketBuffers(config.socketBufferBytes(), config.socketBufferBytes());
         boolean ok;
         try (TcpHost host = TcpHost.start(pathmap, env, options, tcp)) {
             List<RankResult> results = RankThreads.run(host.ranks(), host::comm, config);

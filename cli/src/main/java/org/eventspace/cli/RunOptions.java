@@ -54,12 +54,31 @@ final class RunOptions {
             defaultValue = "auto")
     String poll;
 
+    @Option(names = "--socket-buffer", description = "SO_SNDBUF and SO_RCVBUF of every TCP hop in bytes; 0 keeps the OS default. Default: ${DEFAULT-VALUE}.",
+            defaultValue = "0")
+    int socketBufferBytes;
+
     @Option(names = "--json", description = "Write the eventspace.run/1 report to this file.")
     Path json;
 
     RunConfig toConfig(Benchmark benchmark) {
         if (bytes < 8 || bytes % 8 != 0) {
             throw new UsageError("--bytes must be a positive multiple of 8, got " + bytes);
+        }
+        if (iterations < 1) {
+            throw new UsageError("--iterations must be >= 1, got " + iterations);
+        }
+        if (warmup < 1) {
+            throw new UsageError("--warmup must be >= 1 iteration, got " + warmup);
+        }
+        if (socketBufferBytes < 0) {
+            throw new UsageError("--socket-buffer must be >= 0 bytes (0 keeps the OS default), got " + socketBufferBytes);
+        }
+        if (!java.util.List.of("auto", "spin", "yield", "block").contains(poll)) {
+            throw new UsageError("--poll must be auto, spin, yield or block, got " + poll);
+        }
+        if (!transport.equals("jvm") && !transport.equals("tcp")) {
+            throw new UsageError("--transport must be jvm or tcp, got " + transport);
         }
         if (warmupSeconds < 0) {
             throw new UsageError("--warmup-s must be >= 0 seconds, got " + warmupSeconds);
@@ -85,7 +104,7 @@ final class RunOptions {
         }
         try {
             return new RunConfig(benchmark, spec, transport, iterations, warmup, Duration.ofMillis((long) (warmupSeconds * 1000)),
-                    Duration.ofMillis((long) (timeoutSeconds * 1000)), bytes / 8, poll);
+                    Duration.ofMillis((long) (timeoutSeconds * 1000)), bytes / 8, poll, socketBufferBytes);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
