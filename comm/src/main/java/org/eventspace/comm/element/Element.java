@@ -33,6 +33,8 @@ public final class Element {
     private static final int READER_SLOTS = 8;
     /** How long a reader without a slot parks between polls. */
     private static final long UNSLOTTED_PARK_NANOS = 50_000;
+    /** How long a reader of an exclusive-writer element parks between polls (its writer does not fence). */
+    private static final long EXCLUSIVE_PARK_NANOS = 200_000;
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final String name;
@@ -53,8 +55,15 @@ public final class Element {
      */
     private final AtomicReferenceArray<Thread> readerSlots = new AtomicReferenceArray<>(READER_SLOTS);
     private final AtomicInteger parkedReaders = new AtomicInteger();
+    /**
+     * Whether writes are known never to overlap, each happening-before the next (a tree's core is only ever
+     * called by its gred's last arriver or by its hop's one service thread). Such an element is written with
+     * plain stores and one release, no CAS and no fence, so the write's cache misses overlap with what the
+     * writer does next; its parked readers then wake by polling in {@link #EXCLUSIVE_PARK_NANOS} slices too.
+     */
+    private final boolean exclusiveWriter;
 
-    Element(String name, int capacity, int maxWords) {
+    Element(String name, int capacity, int maxWords, boolean exclusiveWriter) {
         if (!BitUtil.isPowerOfTwo(capacity)) {
             throw new IllegalArgumentException("element " + name + ": capacity must be a power of two, capacity=" + capacity);
         }
@@ -62,6 +71,7 @@ public final class Element {
             throw new IllegalArgumentException("element " + name + ": maxWords must be >= 0, maxWords=" + maxWords);
         }
         this.name = name;
+        this.exclusiveWriter = exclusiveWriter;
         this.capacity = capacity;
         this.maxWords = maxWords;
         this.slotBytes = TupleSlotLayout.slotBytes(maxWords);
@@ -81,6 +91,10 @@ public final class Element {
 
     public int maxWords() {
         return maxWords;
+    }
+
+    public boolean exclusiveWriter() {
+        return exclusiveWriter;
     }
 
     /** Sequence number the next write will get; equals the number of tuples ever written. */
@@ -113,31 +127,27 @@ public final class Element {
             throw new CommException("element " + name + " holds tuples of at most " + maxWords
                     + " words, length=" + length);
         }
-        long locked;
-        while (true) {
-            locked = (long) LONGS.getVolatile(state, PAD);
-            if ((locked & 1) == 0 && LONGS.compareAndSet(state, PAD, locked, locked | 1)) {
-                break;
+        long sequence;
+        if (exclusiveWriter) {
+            sequence = (long) LONGS.getAcquire(state, PAD) >>> 1;
+            writeSlot(sequence, message);
+            LONGS.setRelease(state, PAD, (sequence + 1) << 1);
+        } else {
+            long locked;
+            while (true) {
+                locked = (long) LONGS.getVolatile(state, PAD);
+                if ((locked & 1) == 0 && LONGS.compareAndSet(state, PAD, locked, locked | 1)) {
+                    break;
+                }
+                Thread.onSpinWait();
             }
-            Thread.onSpinWait();
-        }
-        long sequence = locked >>> 1;
-        try {
-            int offset = (int) (sequence & (capacity - 1)) * slotBytes;
-            ring.putLongOrdered(offset + TupleSlotLayout.SEQUENCE_OFFSET, -(sequence + 1));
-            VarHandle.storeStoreFence();
-            ring.putInt(offset + TupleSlotLayout.LENGTH_OFFSET, length);
-            ring.putByte(offset + TupleSlotLayout.OP_OFFSET, (byte) message.op().ordinal());
-            ring.putByte(offset + TupleSlotLayout.TYPE_OFFSET, (byte) message.type().ordinal());
-            long[] words = message.words();
-            int payload = offset + TupleSlotLayout.PAYLOAD_OFFSET;
-            for (int i = 0; i < length; i++) {
-                ring.putLong(payload + i * BitUtil.SIZE_OF_LONG, words[i]);
+            sequence = locked >>> 1;
+            try {
+                writeSlot(sequence, message);
+                locked = (sequence + 1) << 1;
+            } finally {
+                LONGS.setVolatile(state, PAD, locked & ~1L);
             }
-            ring.putLongOrdered(offset + TupleSlotLayout.SEQUENCE_OFFSET, sequence);
-            locked = (sequence + 1) << 1;
-        } finally {
-            LONGS.setVolatile(state, PAD, locked & ~1L);
         }
         if (parkedReaders.get() != 0) {
             for (int i = 0; i < READER_SLOTS; i++) {
@@ -149,6 +159,22 @@ public final class Element {
         }
         message.sequence(sequence);
         return sequence;
+    }
+
+    private void writeSlot(long sequence, Message message) {
+        int length = message.length();
+        int offset = (int) (sequence & (capacity - 1)) * slotBytes;
+        ring.putLongOrdered(offset + TupleSlotLayout.SEQUENCE_OFFSET, -(sequence + 1));
+        VarHandle.storeStoreFence();
+        ring.putInt(offset + TupleSlotLayout.LENGTH_OFFSET, length);
+        ring.putByte(offset + TupleSlotLayout.OP_OFFSET, (byte) message.op().ordinal());
+        ring.putByte(offset + TupleSlotLayout.TYPE_OFFSET, (byte) message.type().ordinal());
+        long[] words = message.words();
+        int payload = offset + TupleSlotLayout.PAYLOAD_OFFSET;
+        for (int i = 0; i < length; i++) {
+            ring.putLong(payload + i * BitUtil.SIZE_OF_LONG, words[i]);
+        }
+        ring.putLongOrdered(offset + TupleSlotLayout.SEQUENCE_OFFSET, sequence);
     }
 
     /**
@@ -228,7 +254,8 @@ public final class Element {
                     throw new CommException("element " + name + ": no tuple with sequence " + cursor.next()
                             + " within " + timeoutNanos / 1_000_000 + " ms");
                 }
-                LockSupport.parkNanos(this, slot >= 0 ? left : Math.min(left, UNSLOTTED_PARK_NANOS));
+                long slice = slot < 0 ? UNSLOTTED_PARK_NANOS : exclusiveWriter ? EXCLUSIVE_PARK_NANOS : left;
+                LockSupport.parkNanos(this, Math.min(left, slice));
             }
         } finally {
             parkedReaders.decrementAndGet();

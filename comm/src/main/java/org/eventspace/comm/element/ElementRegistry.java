@@ -19,12 +19,22 @@ public final class ElementRegistry {
         this.host = host;
     }
 
+    /** Allocates (or returns) an element any number of threads may write at once. */
     public Element allocate(String name, int capacity, int maxWords) {
-        Element element = elements.computeIfAbsent(name, n -> new Element(n, capacity, maxWords));
-        if (element.capacity() != capacity || element.maxWords() != maxWords) {
+        return allocate(name, capacity, maxWords, false);
+    }
+
+    /**
+     * Allocates (or returns) an element; {@code exclusiveWriter} promises that its writes never overlap and each
+     * happens-before the next, which lets them skip the write lock (see {@link Element#exclusiveWriter()}).
+     */
+    public Element allocate(String name, int capacity, int maxWords, boolean exclusiveWriter) {
+        Element element = elements.computeIfAbsent(name, n -> new Element(n, capacity, maxWords, exclusiveWriter));
+        if (element.capacity() != capacity || element.maxWords() != maxWords || element.exclusiveWriter() != exclusiveWriter) {
             throw new IllegalStateException("element " + name + " on host " + host + " already allocated with capacity="
-                    + element.capacity() + ", maxWords=" + element.maxWords() + "; asked capacity=" + capacity
-                    + ", maxWords=" + maxWords);
+                    + element.capacity() + ", maxWords=" + element.maxWords() + ", exclusiveWriter="
+                    + element.exclusiveWriter() + "; asked capacity=" + capacity + ", maxWords=" + maxWords
+                    + ", exclusiveWriter=" + exclusiveWriter);
         }
         return element;
     }

@@ -88,8 +88,10 @@ public final class WrapperKinds {
 
         @Override
         public WrapperInstance create(Node node, HostRuntime host) {
+            // A tree's core is called by one thread at a time, each call after the last (its gred's last arriver,
+            // or its hop's one service thread): the result element needs no write lock.
             Element element = host.elements().allocate(node.property(PathmapBuilder.ELEMENT), RESULT_CAPACITY,
-                    Integer.parseInt(node.property(PathmapBuilder.RESULT_WORDS)));
+                    Integer.parseInt(node.property(PathmapBuilder.RESULT_WORDS)), true);
             return WrapperInstance.single(new Core(element));
         }
     }
