@@ -21,12 +21,14 @@ import org.eventspace.comm.transport.tcp.TcpOptions;
 /**
  * The smallest real EventSpace job: each host process runs {@code ranksPerHost} rank threads that allreduce
  * {@code iterations} times and check the sums. Starts under {@code eventspace launch}, {@code mpirun} or
- * {@code srun} alike — {@link JobEnvironment} reads whichever launcher's variables are set.
+ * {@code srun} alike — {@link JobEnvironment} reads whichever launcher's variables are set; a
+ * {@code --rendezvous host:port} argument wins over {@code ES_RENDEZVOUS}.
  *
  * <pre>
  *   ./eventspace launch -n 3 -- org.eventspace.bench.JobExample 2 1000
  *   mpirun -np 3 -x ES_SECRET=$(openssl rand -hex 32) -x ES_RENDEZVOUS_PORT=47000 \
  *       java -cp cli/target/eventspace.jar org.eventspace.bench.JobExample 2 1000
+ *   srun -n 3 env ES_SECRET=... java -cp eventspace.jar org.eventspace.bench.JobExample 2 1000 --rendezvous node0:47000
  * </pre>
  */
 public final class JobExample {
@@ -34,9 +36,18 @@ public final class JobExample {
     }
 
     public static void main(String[] args) throws Exception {
-        int ranksPerHost = args.length > 0 ? Integer.parseInt(args[0]) : 2;
-        int iterations = args.length > 1 ? Integer.parseInt(args[1]) : 1_000;
-        JobEnvironment env = JobEnvironment.current();
+        List<String> positional = new ArrayList<>();
+        String rendezvous = null;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--rendezvous") && i + 1 < args.length) {
+                rendezvous = args[++i];
+            } else {
+                positional.add(args[i]);
+            }
+        }
+        int ranksPerHost = positional.size() > 0 ? Integer.parseInt(positional.get(0)) : 2;
+        int iterations = positional.size() > 1 ? Integer.parseInt(positional.get(1)) : 1_000;
+        JobEnvironment env = JobEnvironment.from(System.getenv(), rendezvous);
         int ranks = env.hosts() * ranksPerHost;
         Pathmap pathmap = PathmapBuilder.build(RunConfig.shortcut(ranks, env.hosts(), 1, TreeShape.hier(8)));
         int busy = RankThreads.busyThreads(pathmap);

@@ -52,6 +52,12 @@ class JobCommandsTest {
     }
 
     @Test
+    void aRendezvousForNoHostsIsAUsageError() {
+        assertThat(execute("rendezvous", "--hosts", "0")).isEqualTo(2);
+        assertThat(cli.err()).contains("--hosts");
+    }
+
+    @Test
     void describeReadsAConfigFile() {
         Path config = Path.of("..", "examples", "pathmaps", "two-clusters.json");
         assertThat(config).exists();
