@@ -6,6 +6,7 @@ import org.eventspace.bench.Benchmark;
 import org.eventspace.bench.BenchmarkRunner;
 import org.eventspace.bench.RunConfig;
 import org.eventspace.bench.RunReport;
+import org.eventspace.comm.pathmap.PathmapDescription;
 
 import picocli.CommandLine.Command;
 
@@ -31,6 +32,11 @@ final class DemoCommand implements Callable<Integer> {
         RunConfig config = options.toConfig(Benchmark.GSUM);
         System.out.println("EventSpace demo: 8 ranks (threads) on 4 simulated hosts (2 ranks each), hier:2 trees,");
         System.out.println("two identical trees alternated, 8-byte sums; every hop between hosts is handed to that host's service thread.");
+        System.out.println();
+        String layout = PathmapDescription.text(config.pathmap());
+        int tree1 = layout.indexOf("\nTree 1");
+        System.out.println(tree1 > 0 ? layout.substring(0, tree1) : layout);
+        System.out.println("(./eventspace describe --ranks 8 --hosts 4 --tree hier:2 shows every path)");
         System.out.println();
         RunReport report = BenchmarkRunner.run(config);
         System.out.print(report.summary());
