@@ -200,10 +200,14 @@ public final class Gred {
                 result = target;
                 LONGS.setRelease(target, GENERATION, generation + 1);
             }
-        } catch (CommException e) {
+        } catch (RuntimeException e) {
+            // Whatever failed below (a lost hop, a full element, a bug in a wrapper), the waiters must hear of it
+            // now rather than at their timeout.
             LONGS.setRelease(joinLine, COUNT, 0L);
-            fail(e);
-            throw e;
+            CommException cause = e instanceof CommException c ? c
+                    : new CommException("gred " + name + ": the wrapper below failed: " + e, e);
+            fail(cause);
+            throw cause;
         }
         LONGS.setRelease(joinLine, COUNT, 0L);
         LONGS.setVolatile(r, GENERATION, generation + 1);

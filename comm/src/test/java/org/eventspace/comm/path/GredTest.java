@@ -363,6 +363,22 @@ class GredTest {
     }
 
     @Test
+    void anyExceptionBelowReachesTheWaitersAtOnceNotAtTheirTimeout() throws Exception {
+        Gred gred = new Gred("g.bug", 2, m -> {
+            throw new IllegalStateException("a wrapper's bug");
+        }, PARK_AT_ONCE, Gred.ReleaseListener.NONE);
+        List<Thread> threads = new ArrayList<>();
+        List<CompletableFuture<Void>> futures = new ArrayList<>();
+        for (int p = 0; p < 2; p++) {
+            futures.add(contribute(gred, p, longs(ReduceOp.SUM, p), threads));
+        }
+        for (CompletableFuture<Void> f : futures) {
+            assertThat(failureOf(f)).isInstanceOf(CommException.class)
+                    .hasMessageContaining("g.bug").hasMessageContaining("a wrapper's bug");
+        }
+    }
+
+    @Test
     void aGredOfOneCallsNextEveryTime() {
         FakeNext next = new FakeNext(m -> m.word(0, m.word(0) * 10));
         Gred gred = new Gred("solo", 1, next, PARK_AT_ONCE, Gred.ReleaseListener.NONE);
