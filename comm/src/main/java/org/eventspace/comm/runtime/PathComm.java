@@ -15,7 +15,8 @@ import org.eventspace.comm.pathmap.Pathmap;
 
 /**
  * {@link Comm} for one rank: its entry wrapper into each tree, one reusable message per tree, and lazily
- * opened point-to-point paths. Not thread-safe; the collective hot path allocates nothing.
+ * opened point-to-point paths. Not thread-safe; the collective hot path allocates nothing. After a collective
+ * failed, every later collective of this rank fails at once with that failure.
  */
 public final class PathComm implements Comm {
     private final int rank;
@@ -32,6 +33,7 @@ public final class PathComm implements Comm {
      * thread, and a counter every rank bumps on every call must not share a cache line with another rank's.
      */
     private final long[] calls = new long[2 * PAD + 1];
+    private CommException failure;
     private static final int PAD = 16;
 
     public PathComm(int rank, HostRuntime host) {
@@ -74,7 +76,18 @@ public final class PathComm implements Comm {
     }
 
     private void run(Message m) {
-        trees[(int) (calls[PAD]++ % trees.length)].call(m);
+        if (failure != null) {
+            throw new CommException("rank " + rank + ": an earlier collective failed, so the job's collectives cannot go on: "
+                    + failure.getMessage(), failure);
+        }
+        try {
+            trees[(int) (calls[PAD]++ % trees.length)].call(m);
+        } catch (CommException e) {
+            // A collective that lost a member cannot be resumed, and the other trees would each make this rank
+            // wait out their own timeout before saying so: fail every later collective at once.
+            failure = e;
+            throw e;
+        }
     }
 
     @Override

@@ -192,13 +192,13 @@ class CommFailureTest {
                 List<String> messages = o.value();
                 assertThat(messages.get(0)).contains("same collective");
                 assertThat(messages).as("rank %d: every later call fails with the first cause", o.rank())
-                        .allSatisfy(m -> assertThat(m).isEqualTo(messages.get(0)));
+                        .allSatisfy(m -> assertThat(m).contains(messages.get(0)));
             }
         }
     }
 
     @Test
-    void withTwoTreesEachTreeTimesOutOnceAndThenFailsAtOnce() {
+    void afterOneTreeFailedEveryLaterCollectiveFailsAtOnceWithThatFailure() {
         int dead = 3;
         try (InJvmCluster cluster = TestClusters.start(TestClusters.spec(3, 6, 2, TreeShape.hier(2)), TIMEOUT)) {
             List<Outcome<List<String>>> outcomes = RankThreads.run(cluster, Duration.ofSeconds(30), comm -> {
@@ -224,10 +224,10 @@ class CommFailureTest {
                 List<String> m = o.value();
                 assertThat(m).hasSize(6).noneMatch(s -> s.equals("ok"));
                 assertThat(m.get(0)).contains("gred t0.");
-                assertThat(m.get(1)).contains("gred t1.");
-                for (int i = 2; i < 6; i++) {
-                    assertThat(m.get(i)).as("rank %d call %d: the stored failure of its tree", o.rank(), i)
-                            .isEqualTo(m.get(i % 2));
+                for (int i = 1; i < 6; i++) {
+                    // Tree 1 is never entered: the rank does not wait out a second timeout to learn the job is broken.
+                    assertThat(m.get(i)).as("rank %d call %d", o.rank(), i)
+                            .contains("an earlier collective failed").contains(m.get(0));
                 }
             }
         }
