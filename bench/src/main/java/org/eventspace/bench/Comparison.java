@@ -67,7 +67,11 @@ public final class Comparison {
         double[][] theirsP50 = new double[cases.size()][repeats];
         boolean[] ok = new boolean[cases.size()];
         Arrays.fill(ok, true);
+        double[] cacheLine = new double[repeats];
         for (int rep = 0; rep < repeats; rep++) {
+            cacheLine[rep] = CacheLineProbe.roundTripNanos();
+            progress.accept(String.format(Locale.ROOT, "repeat %d/%d  cache-line round trip between two threads: %.0f ns",
+                    rep + 1, repeats, cacheLine[rep]));
             for (int c = 0; c < cases.size(); c++) {
                 Case k = cases.get(c);
                 RunConfig config = new RunConfig(k.benchmark(), RunConfig.shortcut(k.ranks(), k.hosts(), 1, TreeShape.hier(8)),
@@ -90,6 +94,10 @@ public final class Comparison {
         root.put("warmup", warmup);
         root.put("repeats", repeats);
         root.put("cores", Runtime.getRuntime().availableProcessors());
+        ArrayNode probe = root.putArray("cacheline_round_trip_ns");
+        for (double ns : cacheLine) {
+            probe.add(Math.round(ns));
+        }
         root.put("date", Instant.now().toString());
         ArrayNode rows = root.putArray("cases");
         for (int c = 0; c < cases.size(); c++) {
@@ -125,6 +133,8 @@ public final class Comparison {
         }
         out.append(String.format(Locale.ROOT, "medians of %d interleaved repeats, %d iterations each, %d cores%n",
                 report.path("repeats").asInt(), report.path("iterations").asInt(), report.path("cores").asInt()));
+        out.append("cache-line round trip between two threads before each repeat (ns): ")
+                .append(report.path("cacheline_round_trip_ns")).append('\n');
         return out.toString();
     }
 
