@@ -1,0 +1,525 @@
+package org.eventspace.events.dump;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.agrona.collections.LongHashSet;
+import org.eventspace.comm.pathmap.PathmapBuilder;
+import org.eventspace.events.dump.TraceDump.DumpEntry;
+import org.eventspace.events.dump.TraceDump.DumpNode;
+
+/**
+ * The post-mortem latency analysis of the dissertation's appendix paper (§7.1, "Monitoring and Analysis", §3;
+ * SPEC §3), computed from a {@link TraceDump}. Immutable and thread-safe once computed.
+ *
+ * <p>Per wrapper kind, with the paper's names:
+ * <ul>
+ *   <li><b>gred</b>, with contributors i on ports 0..P−1: the collector above port i gives t1,i (down) and t4,i
+ *   (up), the collector between the gred and its parent gives t2 and t3. l is the last arriver (largest t1,i),
+ *   f the first departer (smallest t4,i). Per port: down latency t2 − t1,i, up latency t4,i − t3, total
+ *   (t4,i − t1,i) − (t3 − t2) (the time spent in the gred itself), arrival wait t1,l − t1,i, departure wait
+ *   t4,i − t4,f, and the arrival- and departure-order distributions (how often the port was 1st, 2nd, …; ties
+ *   go to the lower port). For the gred: down latency t2 − t1,l and up latency t4,f − t3.</li>
+ *   <li><b>proxy</b> (an inter-host hop): the two-way latency (t4 − t1) − (t3 − t2), t1/t4 from the collector
+ *   before the stub (caller's host) and t2/t3 from the first collector on the serving host; no timestamps of
+ *   different hosts are ever subtracted from each other, so no clock synchronisation is needed.</li>
+ *   <li><b>core</b>: the store latency t_up − t_down of the collector above it.</li>
+ * </ul>
+ * Tuples of one call join by sequence number (the core's, the same in every collector of one tree). Only calls
+ * present, and not failed, in every collector involved count; the others are counted as dropped (a collector
+ * whose ring overwrote old tuples, or a call cut short by the end of the run). Wrappers without the collectors
+ * the formulas need are listed in {@link #skipped()} with the reason.
+ */
+public final class WrapperLatencies {
+    public static final String SCHEMA = "eventspace.latencies/1";
+
+    /** One contributor port of a gred. Orders: element k counts the calls where the port came (k+1)-th. */
+    public record PortLatencies(int port, String collector, String contributor, LatencySummary down,
+                                LatencySummary up, LatencySummary total, LatencySummary arrivalWait,
+                                LatencySummary departureWait, long[] arrivalOrder, long[] departureOrder) {
+    }
+
+    public record GredLatencies(String gred, String host, int tree, String collectorBelow, long callsJoined,
+                                long callsDropped, LatencySummary down, LatencySummary up, List<PortLatencies> ports) {
+    }
+
+    public record HopLatencies(String proxy, String fromHost, String toHost, int tree, String collectorBefore,
+                               String collectorAfter, long callsJoined, long callsDropped, LatencySummary twoWay) {
+    }
+
+    public record StoreLatencies(String core, String host, int tree, String collector, long callsJoined,
+                                 long callsDropped, LatencySummary store) {
+    }
+
+    private final String source;
+    private final long overwritten;
+    private final List<GredLatencies> greds;
+    private final List<HopLatencies> hops;
+    private final List<StoreLatencies> stores;
+    private final List<String> skipped;
+
+    private WrapperLatencies(String source, long overwritten, List<GredLatencies> greds, List<HopLatencies> hops,
+                             List<StoreLatencies> stores, List<String> skipped) {
+        this.source = source;
+        this.overwritten = overwritten;
+        this.greds = List.copyOf(greds);
+        this.hops = List.copyOf(hops);
+        this.stores = List.copyOf(stores);
+        this.skipped = List.copyOf(skipped);
+    }
+
+    /** Computes every latency the dump's collectors allow. */
+    public static WrapperLatencies of(TraceDump dump) {
+        List<List<DumpNode>> children = new ArrayList<>();
+        List<List<DumpEntry>> entriesAt = new ArrayList<>();
+        for (int i = 0; i < dump.nodes().size(); i++) {
+            children.add(new ArrayList<>());
+            entriesAt.add(new ArrayList<>());
+        }
+        for (DumpNode n : dump.nodes()) {
+            if (n.parent() >= 0 && n.parent() < children.size()) {
+                children.get(n.parent()).add(n);
+            }
+        }
+        for (DumpEntry e : dump.entries()) {
+            if (e.node() >= 0 && e.node() < entriesAt.size()) {
+                entriesAt.get(e.node()).add(e);
+            }
+        }
+        Analysis a = new Analysis(dump, children, entriesAt);
+        for (DumpNode n : dump.nodes()) {
+            switch (n.kind()) {
+                case PathmapBuilder.GRED -> a.gred(n);
+                case PathmapBuilder.PROXY -> a.proxy(n);
+                case PathmapBuilder.CORE -> a.core(n);
+                default -> {
+                }
+            }
+        }
+        long overwritten = 0;
+        for (CollectorTrace c : dump.collectors()) {
+            overwritten = Math.max(overwritten, c.overwritten());
+        }
+        return new WrapperLatencies(dump.directory().toString(), overwritten, a.greds, a.hops, a.stores, a.skipped);
+    }
+
+    /**
+     * The most tuples any one collector's ring overwrote before the dump: calls older than the rings hold are in
+     * no collector, so they are neither joined nor dropped, only not analysed.
+     */
+    public long overwrittenTuplesMax() {
+        return overwritten;
+    }
+
+    public List<GredLatencies> greds() {
+        return greds;
+    }
+
+    public List<HopLatencies> hops() {
+        return hops;
+    }
+
+    public List<StoreLatencies> stores() {
+        return stores;
+    }
+
+    /** Wrappers not analysed, each with the reason (a collector missing from the pathmap or from the dump). */
+    public List<String> skipped() {
+        return skipped;
+    }
+
+    public GredLatencies gred(String name) {
+        return greds.stream().filter(g -> g.gred().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no gred named " + name + " was analysed; greds: "
+                        + greds.stream().map(GredLatencies::gred).toList()));
+    }
+
+    public HopLatencies hop(String proxyName) {
+        return hops.stream().filter(h -> h.proxy().equals(proxyName)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no proxy named " + proxyName + " was analysed; proxies: "
+                        + hops.stream().map(HopLatencies::proxy).toList()));
+    }
+
+    public StoreLatencies store(String coreName) {
+        return stores.stream().filter(s -> s.core().equals(coreName)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no core named " + coreName + " was analysed; cores: "
+                        + stores.stream().map(StoreLatencies::core).toList()));
+    }
+
+    /** Calls present in every one of {@code collectors} (sorted), and how many present in some but not all. */
+    record Join(long[] sequences, long dropped) {
+        static Join of(CollectorTrace... collectors) {
+            LongHashSet union = new LongHashSet();
+            for (CollectorTrace c : collectors) {
+                for (int i = 0; i < c.size(); i++) {
+                    if (!c.failed(i)) {
+                        union.add(c.sequence(i));
+                    }
+                }
+            }
+            long[] joined = new long[union.size()];
+            int n = 0;
+            LongHashSet.LongIterator it = union.iterator();
+            while (it.hasNext()) {
+                long seq = it.nextValue();
+                boolean all = true;
+                for (CollectorTrace c : collectors) {
+                    if (c.indexOf(seq) < 0) {
+                        all = false;
+                        break;
+                    }
+                }
+                if (all) {
+                    joined[n++] = seq;
+                }
+            }
+            long[] sequences = Arrays.copyOf(joined, n);
+            Arrays.sort(sequences);
+            return new Join(sequences, union.size() - n);
+        }
+    }
+
+    /** The walk over the pathmap; not thread-safe, used once. */
+    private static final class Analysis {
+        final TraceDump dump;
+        final List<List<DumpNode>> children;
+        final List<List<DumpEntry>> entriesAt;
+        final List<GredLatencies> greds = new ArrayList<>();
+        final List<HopLatencies> hops = new ArrayList<>();
+        final List<StoreLatencies> stores = new ArrayList<>();
+        final List<String> skipped = new ArrayList<>();
+
+        Analysis(TraceDump dump, List<List<DumpNode>> children, List<List<DumpEntry>> entriesAt) {
+            this.dump = dump;
+            this.children = children;
+            this.entriesAt = entriesAt;
+        }
+
+        /** The trace of the collector node {@code n}, or null with the reason added to {@link #skipped}. */
+        private CollectorTrace trace(DumpNode wrapper, DumpNode n, String role) {
+            CollectorTrace c = dump.collector(n.id());
+            if (c == null) {
+                skipped.add(wrapper.kind() + " " + wrapper.name() + ": " + role + " collector " + n.name()
+                        + " has no readable trace file");
+            }
+            return c;
+        }
+
+        void gred(DumpNode g) {
+            DumpNode below = g.parent() >= 0 ? dump.node(g.parent()) : null;
+            if (below == null || !below.isCollector()) {
+                skipped.add("gred " + g.name() + ": no collector between it and its parent (t2, t3)");
+                return;
+            }
+            DumpNode[] above = new DumpNode[g.arity()];
+            for (DumpNode child : children.get(g.id())) {
+                if (child.isCollector() && child.parentPort() >= 0 && child.parentPort() < above.length) {
+                    above[child.parentPort()] = child;
+                }
+            }
+            for (int p = 0; p < above.length; p++) {
+                if (above[p] == null) {
+                    skipped.add("gred " + g.name() + ": no collector above port " + p + " (t1," + p + ", t4," + p + ")");
+                    return;
+                }
+            }
+            CollectorTrace t23 = trace(g, below, "below");
+            CollectorTrace[] t14 = new CollectorTrace[above.length];
+            CollectorTrace[] all = new CollectorTrace[above.length + 1];
+            boolean missing = t23 == null;
+            for (int p = 0; p < above.length; p++) {
+                t14[p] = trace(g, above[p], "port " + p);
+                missing |= t14[p] == null;
+                all[p] = t14[p];
+            }
+            if (missing) {
+                return;
+            }
+            all[above.length] = t23;
+            Join join = Join.of(all);
+
+            int ports = above.length;
+            LatencySummary.Accumulator gredDown = new LatencySummary.Accumulator();
+            LatencySummary.Accumulator gredUp = new LatencySummary.Accumulator();
+            LatencySummary.Accumulator[][] perPort = new LatencySummary.Accumulator[ports][5];
+            for (LatencySummary.Accumulator[] row : perPort) {
+                for (int k = 0; k < row.length; k++) {
+                    row[k] = new LatencySummary.Accumulator();
+                }
+            }
+            long[][] arrivalOrder = new long[ports][ports];
+            long[][] departureOrder = new long[ports][ports];
+            long[] t1 = new long[ports];
+            long[] t4 = new long[ports];
+            Integer[] order = new Integer[ports];
+            for (long seq : join.sequences()) {
+                int j = t23.indexOf(seq);
+                long t2 = t23.startNs(j);
+                long t3 = t23.endNs(j);
+                for (int p = 0; p < ports; p++) {
+                    int i = t14[p].indexOf(seq);
+                    t1[p] = t14[p].startNs(i);
+                    t4[p] = t14[p].endNs(i);
+                }
+                // Arrival order: by t1,i, ties to the lower port; l is the last of it.
+                for (int p = 0; p < ports; p++) {
+                    order[p] = p;
+                }
+                Arrays.sort(order, (x, y) -> t1[x] != t1[y] ? Long.compare(t1[x], t1[y]) : Integer.compare(x, y));
+                for (int k = 0; k < ports; k++) {
+                    arrivalOrder[order[k]][k]++;
+                }
+                long t1l = t1[order[ports - 1]];
+                // Departure order: by t4,i; f is the first of it.
+                for (int p = 0; p < ports; p++) {
+                    order[p] = p;
+                }
+                Arrays.sort(order, (x, y) -> t4[x] != t4[y] ? Long.compare(t4[x], t4[y]) : Integer.compare(x, y));
+                for (int k = 0; k < ports; k++) {
+                    departureOrder[order[k]][k]++;
+                }
+                long t4f = t4[order[0]];
+                gredDown.add(t2 - t1l);
+                gredUp.add(t4f - t3);
+                for (int p = 0; p < ports; p++) {
+                    perPort[p][0].add(t2 - t1[p]);
+                    perPort[p][1].add(t4[p] - t3);
+                    perPort[p][2].add((t4[p] - t1[p]) - (t3 - t2));
+                    perPort[p][3].add(t1l - t1[p]);
+                    perPort[p][4].add(t4[p] - t4f);
+                }
+            }
+            List<PortLatencies> portLatencies = new ArrayList<>();
+            for (int p = 0; p < ports; p++) {
+                LatencySummary.Accumulator[] a = perPort[p];
+                portLatencies.add(new PortLatencies(p, above[p].name(), contributor(above[p]), a[0].summary(),
+                        a[1].summary(), a[2].summary(), a[3].summary(), a[4].summary(), arrivalOrder[p],
+                        departureOrder[p]));
+            }
+            greds.add(new GredLatencies(g.name(), g.host(), g.tree(), below.name(), join.sequences().length,
+                    join.dropped(), gredDown.summary(), gredUp.summary(), portLatencies));
+        }
+
+        /** Who calls collector {@code c}: a rank (its entry) or the wrapper whose parent it is. */
+        private String contributor(DumpNode c) {
+            List<String> names = new ArrayList<>();
+            for (DumpEntry e : entriesAt.get(c.id())) {
+                names.add("rank " + e.rank());
+            }
+            for (DumpNode n : children.get(c.id())) {
+                names.add(n.name());
+            }
+            return names.isEmpty() ? "?" : String.join(", ", names);
+        }
+
+        void proxy(DumpNode x) {
+            if (x.parent() < 0) {
+                return;   // a root proxy serves point-to-point paths: no hop of a tree to time
+            }
+            DumpNode after = dump.node(x.parent());
+            DumpNode before = null;
+            for (DumpNode child : children.get(x.id())) {
+                if (child.isCollector()) {
+                    before = child;
+                }
+            }
+            if (before == null || !after.isCollector()) {
+                skipped.add("proxy " + x.name() + ": " + (before == null ? "no collector before the stub (t1, t4)"
+                        : "no collector first on the serving host (t2, t3)"));
+                return;
+            }
+            CollectorTrace c14 = trace(x, before, "before-stub");
+            CollectorTrace c23 = trace(x, after, "serving-host");
+            if (c14 == null || c23 == null) {
+                return;
+            }
+            Join join = Join.of(c14, c23);
+            LatencySummary.Accumulator twoWay = new LatencySummary.Accumulator();
+            for (long seq : join.sequences()) {
+                int i = c14.indexOf(seq);
+                int j = c23.indexOf(seq);
+                twoWay.add((c14.endNs(i) - c14.startNs(i)) - (c23.endNs(j) - c23.startNs(j)));
+            }
+            hops.add(new HopLatencies(x.name(), x.host(), after.host(), x.tree(), before.name(), after.name(),
+                    join.sequences().length, join.dropped(), twoWay.summary()));
+        }
+
+        void core(DumpNode k) {
+            boolean any = false;
+            for (DumpNode child : children.get(k.id())) {
+                if (!child.isCollector()) {
+                    continue;
+                }
+                any = true;
+                CollectorTrace c = trace(k, child, "above");
+                if (c == null) {
+                    continue;
+                }
+                Join join = Join.of(c);
+                LatencySummary.Accumulator store = new LatencySummary.Accumulator();
+                for (long seq : join.sequences()) {
+                    int i = c.indexOf(seq);
+                    store.add(c.endNs(i) - c.startNs(i));
+                }
+                stores.add(new StoreLatencies(k.name(), k.host(), k.tree(), child.name(), join.sequences().length,
+                        join.dropped(), store.summary()));
+            }
+            if (!any) {
+                skipped.add("core " + k.name() + ": no collector above it");
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ output
+
+    /** The report for people: every number with its unit (µs with ns precision, counts of calls). */
+    public void printText(PrintWriter out) {
+        out.printf(Locale.ROOT, "Wrapper latencies from %s (dissertation §7.1 §3): %s, %s, %s%n", source,
+                count(greds.size(), "gred"), count(hops.size(), "hop"), count(stores.size(), "core"));
+        if (overwritten > 0) {
+            out.printf(Locale.ROOT, "  only the calls the trace rings still held: up to %s per collector were overwritten%n",
+                    count(overwritten, "older tuple"));
+        }
+        for (GredLatencies g : greds) {
+            out.printf(Locale.ROOT, "%ngred %s @%s, tree %d, %d ports, t2/t3 from %s: %d calls joined, %d dropped%n",
+                    g.gred(), g.host(), g.tree(), g.ports().size(), g.collectorBelow(), g.callsJoined(), g.callsDropped());
+            out.printf(Locale.ROOT, "  down latency  t2 - t1,l   %s%n", text(g.down()));
+            out.printf(Locale.ROOT, "  up latency    t4,f - t3   %s%n", text(g.up()));
+            for (PortLatencies p : g.ports()) {
+                out.printf(Locale.ROOT, "  port %d (%s, t1,i/t4,i from %s)%n", p.port(), p.contributor(), p.collector());
+                out.printf(Locale.ROOT, "    down latency    t2 - t1,i                   %s%n", text(p.down()));
+                out.printf(Locale.ROOT, "    up latency      t4,i - t3                   %s%n", text(p.up()));
+                out.printf(Locale.ROOT, "    total           (t4,i - t1,i) - (t3 - t2)   %s%n", text(p.total()));
+                out.printf(Locale.ROOT, "    arrival wait    t1,l - t1,i                 %s%n", text(p.arrivalWait()));
+                out.printf(Locale.ROOT, "    departure wait  t4,i - t4,f                 %s%n", text(p.departureWait()));
+                out.printf(Locale.ROOT, "    arrival order   %s%n", orderText(p.arrivalOrder()));
+                out.printf(Locale.ROOT, "    departure order %s%n", orderText(p.departureOrder()));
+            }
+        }
+        for (HopLatencies h : hops) {
+            out.printf(Locale.ROOT, "%nproxy %s @%s -> %s, tree %d, t1/t4 from %s, t2/t3 from %s: %d calls joined, %d dropped%n",
+                    h.proxy(), h.fromHost(), h.toHost(), h.tree(), h.collectorBefore(), h.collectorAfter(),
+                    h.callsJoined(), h.callsDropped());
+            out.printf(Locale.ROOT, "  two-way latency  (t4 - t1) - (t3 - t2)   %s%n", text(h.twoWay()));
+        }
+        for (StoreLatencies s : stores) {
+            out.printf(Locale.ROOT, "%ncore %s @%s, tree %d, timed by %s: %d calls joined, %d dropped%n", s.core(),
+                    s.host(), s.tree(), s.collector(), s.callsJoined(), s.callsDropped());
+            out.printf(Locale.ROOT, "  store latency  t_up - t_down   %s%n", text(s.store()));
+        }
+        for (String reason : skipped) {
+            out.println("not analysed: " + reason);
+        }
+        out.flush();
+    }
+
+    private static String text(LatencySummary s) {
+        if (s.count() == 0) {
+            return "no calls";
+        }
+        return String.format(Locale.ROOT, "mean %s  min %s  max %s  (%d calls)", TraceDumpPrinter.micros(s.meanNs()),
+                TraceDumpPrinter.micros(s.minNs()), TraceDumpPrinter.micros(s.maxNs()), s.count());
+    }
+
+    private static String count(long n, String unit) {
+        return n + " " + unit + (n == 1 ? "" : "s");
+    }
+
+    /** 1st, 2nd, 3rd, 4th, …, 11th, 12th, 13th, …, 21st. */
+    static String ordinal(int n) {
+        int tens = n % 100;
+        String suffix = tens >= 11 && tens <= 13 ? "th" : switch (n % 10) {
+            case 1 -> "st";
+            case 2 -> "nd";
+            case 3 -> "rd";
+            default -> "th";
+        };
+        return n + suffix;
+    }
+
+    private static String orderText(long[] counts) {
+        StringBuilder s = new StringBuilder();
+        for (int k = 0; k < counts.length; k++) {
+            s.append(k == 0 ? "" : ", ").append(ordinal(k + 1)).append(' ')
+                    .append(counts[k]).append(counts[k] == 1 ? " call" : " calls");
+        }
+        return s.toString();
+    }
+
+    /** The report for machines, {@value #SCHEMA}, indented: every latency in ns ({@code mean_ns}, {@code min_ns}, {@code max_ns}). */
+    public String toJson() {
+        return toJson(true);
+    }
+
+    /** {@link #toJson()}, indented or on one line (then it ends with a newline all the same). */
+    public String toJson(boolean indent) {
+        ObjectMapper mapper = new ObjectMapper();
+        if (indent) {
+            mapper.enable(SerializationFeature.INDENT_OUTPUT);
+        }
+        ObjectNode root = mapper.createObjectNode().put("schema", SCHEMA).put("dump", source)
+                .put("overwritten_tuples_max", overwritten);
+        ArrayNode g = root.putArray("greds");
+        for (GredLatencies gred : greds) {
+            ObjectNode o = g.addObject().put("gred", gred.gred()).put("host", gred.host()).put("tree", gred.tree())
+                    .put("collector_below", gred.collectorBelow()).put("calls_joined", gred.callsJoined())
+                    .put("calls_dropped", gred.callsDropped());
+            json(o.putObject("down_latency"), gred.down());
+            json(o.putObject("up_latency"), gred.up());
+            ArrayNode ports = o.putArray("ports");
+            for (PortLatencies p : gred.ports()) {
+                ObjectNode po = ports.addObject().put("port", p.port()).put("contributor", p.contributor())
+                        .put("collector", p.collector());
+                json(po.putObject("down_latency"), p.down());
+                json(po.putObject("up_latency"), p.up());
+                json(po.putObject("total"), p.total());
+                json(po.putObject("arrival_wait"), p.arrivalWait());
+                json(po.putObject("departure_wait"), p.departureWait());
+                ArrayNode arrival = po.putArray("arrival_order");
+                Arrays.stream(p.arrivalOrder()).forEach(arrival::add);
+                ArrayNode departure = po.putArray("departure_order");
+                Arrays.stream(p.departureOrder()).forEach(departure::add);
+            }
+        }
+        ArrayNode h = root.putArray("hops");
+        for (HopLatencies hop : hops) {
+            ObjectNode o = h.addObject().put("proxy", hop.proxy()).put("from_host", hop.fromHost())
+                    .put("to_host", hop.toHost()).put("tree", hop.tree()).put("collector_before", hop.collectorBefore())
+                    .put("collector_after", hop.collectorAfter()).put("calls_joined", hop.callsJoined())
+                    .put("calls_dropped", hop.callsDropped());
+            json(o.putObject("two_way_latency"), hop.twoWay());
+        }
+        ArrayNode c = root.putArray("cores");
+        for (StoreLatencies s : stores) {
+            ObjectNode o = c.addObject().put("core", s.core()).put("host", s.host()).put("tree", s.tree())
+                    .put("collector", s.collector()).put("calls_joined", s.callsJoined())
+                    .put("calls_dropped", s.callsDropped());
+            json(o.putObject("store_latency"), s.store());
+        }
+        ArrayNode notAnalysed = root.putArray("skipped");
+        skipped.forEach(notAnalysed::add);
+        try {
+            return mapper.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the latency report as JSON", e);
+        }
+    }
+
+    private static void json(ObjectNode o, LatencySummary s) {
+        o.put("count", s.count());
+        if (s.count() == 0) {
+            o.putNull("mean_ns").putNull("min_ns").putNull("max_ns");
+        } else {
+            o.put("mean_ns", s.meanNs()).put("min_ns", s.minNs()).put("max_ns", s.maxNs());
+        }
+    }
+}
