@@ -1,5 +1,6 @@
 package org.eventspace.bench;
 
+import java.util.List;
 import java.util.stream.IntStream;
 
 import org.eventspace.comm.pathmap.Pathmap;
@@ -8,8 +9,8 @@ import org.eventspace.comm.transport.jvm.InJvmCluster;
 
 /**
  * Runs a benchmark on a simulated cluster in this JVM: one thread per rank, every host with its own elements
- * and service threads. A rank that fails is reported with its error; the run never waits longer than the
- * collective timeout plus the time the iterations may take.
+ * and service threads and, with collectors on, its own event space. A rank that fails is reported with its
+ * error; the run never waits longer than the collective timeout plus the time the iterations may take.
  */
 public final class InJvmRunner {
     private InJvmRunner() {
@@ -18,8 +19,25 @@ public final class InJvmRunner {
     public static RunReport run(RunConfig config) {
         Pathmap pathmap = config.pathmap();
         CommOptions options = CommOptions.defaults(RankThreads.busyThreads(pathmap)).withTimeout(config.timeout());
-        try (InJvmCluster cluster = InJvmCluster.start(pathmap, options)) {
-            return new RunReport(config, RankThreads.run(IntStream.range(0, config.ranks()).boxed().toList(), cluster::comm, config));
+        List<Integer> ranks = IntStream.range(0, config.ranks()).boxed().toList();
+        if (!config.collectors()) {
+            try (InJvmCluster cluster = InJvmCluster.start(pathmap, options)) {
+                return new RunReport(config, RankThreads.run(ranks, cluster::comm, config));
+            }
+        }
+        RunTracing tracing = RunTracing.open(config, pathmap, IntStream.range(0, config.hosts()).boxed().toList(), ranks.size());
+        List<RankResult> results = List.of();
+        try {
+            try (InJvmCluster cluster = InJvmCluster.start(pathmap, tracing.apply(options))) {
+                results = RankThreads.run(ranks, cluster::comm, config, tracing);
+            }
+            // The cluster is closed: its service threads are gone, every tuple is in place.
+            if (config.traceDump() != null) {
+                RunTracing.writePathmap(config.traceDump(), pathmap);
+            }
+            return new RunReport(config, results, List.of(), tracing.results());
+        } finally {
+            tracing.close(RankThreads.allReturned(results));
         }
     }
 }

@@ -17,11 +17,36 @@ public final class RankBenchmarks {
     }
 
     public static RankResult run(Comm comm, RunConfig config) {
+        return run(comm, config, TimedWindow.NONE);
+    }
+
+    /** As {@link #run(Comm, RunConfig)}, telling {@code window} when this rank starts and ends its timed iterations. */
+    public static RankResult run(Comm comm, RunConfig config, TimedWindow window) {
         return switch (config.benchmark()) {
-            case GSUM -> gsum(comm, config);
-            case COMPUTE_GSUM -> computeGsum(comm, config);
-            case PINGPONG -> pingpong(comm, config);
+            case GSUM -> gsum(comm, config, window);
+            case COMPUTE_GSUM -> computeGsum(comm, config, window);
+            case PINGPONG -> pingpong(comm, config, window);
         };
+    }
+
+    /**
+     * Told once per rank when its timed iterations start (after the barrier that lines the ranks up) and once
+     * when they end; never inside the loop. May be called from every rank thread at once.
+     */
+    public interface TimedWindow {
+        TimedWindow NONE = new TimedWindow() {
+            @Override
+            public void started(int rank) {
+            }
+
+            @Override
+            public void ended(int rank) {
+            }
+        };
+
+        void started(int rank);
+
+        void ended(int rank);
     }
 
     /** Rank r contributes r + i in iteration i (in every word); the exact sum is known to every rank. */
@@ -38,6 +63,10 @@ public final class RankBenchmarks {
      * iterations run through the same loop, so the timed ones run code the JIT already compiled.
      */
     public static RankResult gsum(Comm comm, RunConfig config) {
+        return gsum(comm, config, TimedWindow.NONE);
+    }
+
+    static RankResult gsum(Comm comm, RunConfig config, TimedWindow window) {
         long[] values = new long[config.payloadWords()];
         Histogram latencies = RankResult.newHistogram();
         boolean ok = true;
@@ -47,9 +76,11 @@ public final class RankBenchmarks {
         } while (keepWarming(comm, warmEnd));
         latencies.reset();
         comm.barrier();
+        window.started(comm.rank());
         long start = System.nanoTime();
         ok &= gsumLoop(comm, values, config.iterations(), latencies);
         long wall = System.nanoTime() - start;
+        window.ended(comm.rank());
         return new RankResult(comm.rank(), wall, config.iterations(), 0, ok, null, latencies);
     }
 
@@ -94,6 +125,10 @@ public final class RankBenchmarks {
      * ranks agree on it through an allreduce(MAX), so they do equal work.
      */
     public static RankResult computeGsum(Comm comm, RunConfig config) {
+        return computeGsum(comm, config, TimedWindow.NONE);
+    }
+
+    static RankResult computeGsum(Comm comm, RunConfig config, TimedWindow window) {
         int words = config.payloadWords();
         long[] values = new long[words];
         boolean ok = true;
@@ -113,6 +148,7 @@ public final class RankBenchmarks {
         IntegerSort sort = new IntegerSort(length, comm.rank());
         latencies.reset();
         comm.barrier();
+        window.started(comm.rank());
         long compute = 0;
         long start = System.nanoTime();
         long previous = start;
@@ -125,6 +161,7 @@ public final class RankBenchmarks {
             latencies.recordValue(now - sorted);
             previous = now;
         }
+        window.ended(comm.rank());
         ok &= sort.checksum() != Long.MIN_VALUE;
         return new RankResult(comm.rank(), previous - start, config.iterations(), compute, ok, null, latencies);
     }
@@ -160,6 +197,10 @@ public final class RankBenchmarks {
      * runs through the same loop; after each warm-up round rank 0 tells rank 1 whether another follows.
      */
     public static RankResult pingpong(Comm comm, RunConfig config) {
+        return pingpong(comm, config, TimedWindow.NONE);
+    }
+
+    static RankResult pingpong(Comm comm, RunConfig config, TimedWindow window) {
         int words = config.payloadWords();
         long[] buffer = new long[Math.max(words, 1)];
         boolean ok = true;
@@ -182,9 +223,14 @@ public final class RankBenchmarks {
                 again = control[0] == 1;
             } while (again);
             latencies.reset();
+            window.started(rank);
             long start = System.nanoTime();
             ok &= pingpongLoop(comm, peer, buffer, words, config.iterations(), latencies);
             wall = System.nanoTime() - start;
+            window.ended(rank);
+        } else {
+            window.started(rank);
+            window.ended(rank);
         }
         comm.barrier();
         return new RankResult(rank, wall, rank <= 1 ? config.iterations() : 0, 0, ok, null, latencies);

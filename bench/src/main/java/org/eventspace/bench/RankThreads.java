@@ -21,6 +21,9 @@ import org.eventspace.comm.pathmap.PathmapBuilder;
  * rank thread is ended before {@link #run} returns.
  */
 final class RankThreads {
+    /** The error of a rank that outlived the run's deadline (its thread may still be running). */
+    static final String LATE = "did not finish before the run's deadline";
+
     private RankThreads() {
     }
 
@@ -35,7 +38,17 @@ final class RankThreads {
         return pathmap.spec().ranks() + hops;
     }
 
+    /** Whether every rank's thread returned (none is late), so nothing of the run can still call a wrapper. */
+    static boolean allReturned(List<RankResult> results) {
+        return results.stream().noneMatch(r -> LATE.equals(r.error()));
+    }
+
     static List<RankResult> run(List<Integer> ranks, IntFunction<Comm> comms, RunConfig config) {
+        return run(ranks, comms, config, RankBenchmarks.TimedWindow.NONE);
+    }
+
+    static List<RankResult> run(List<Integer> ranks, IntFunction<Comm> comms, RunConfig config,
+                                RankBenchmarks.TimedWindow window) {
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, ranks.size()), r -> {
             Thread t = new Thread(r, "es-rank");
             t.setDaemon(true);
@@ -45,7 +58,7 @@ final class RankThreads {
             List<Future<RankResult>> futures = new ArrayList<>();
             for (int rank : ranks) {
                 Comm comm = comms.apply(rank);
-                futures.add(pool.submit(() -> RankBenchmarks.run(comm, config)));
+                futures.add(pool.submit(() -> RankBenchmarks.run(comm, config, window)));
             }
             long deadline = System.nanoTime() + config.timeout().toNanos() * 4 + TimeUnit.MINUTES.toNanos(30);
             List<RankResult> results = new ArrayList<>();
@@ -66,7 +79,7 @@ final class RankThreads {
             return RankResult.failed(rank, cause.getMessage());
         } catch (TimeoutException e) {
             future.cancel(true);
-            return RankResult.failed(rank, "did not finish before the run's deadline");
+            return RankResult.failed(rank, LATE);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return RankResult.failed(rank, "interrupted");

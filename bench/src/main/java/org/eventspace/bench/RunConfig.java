@@ -1,7 +1,10 @@
 package org.eventspace.bench;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+
+import org.eventspace.events.CollectorPlacement;
 
 import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.pathmap.Pathmap;
@@ -23,9 +26,15 @@ import org.eventspace.comm.pathmap.TreeShape;
  *                    {@code yield} (poll with a yield between reads, then block), {@code block}, or {@code auto}
  *                    (spin if every rank and service thread of the job has a core, else yield).
  * @param socketBufferBytes SO_SNDBUF and SO_RCVBUF of every TCP hop; 0 keeps the OS default.
+ * @param collectors  whether every edge of every tree gets an event collector ({@link CollectorPlacement}) and
+ *                    every host an event space (issue 3: on unless turned off).
+ * @param traceDump   directory the trace buffers are memory-mapped in ({@code host-<id>/}) and
+ *                    {@code pathmap.json} is written to, or null for in-memory buffers; absolute, and only
+ *                    with collectors on.
  */
 public record RunConfig(Benchmark benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
-                        Duration warmupTime, Duration timeout, int payloadWords, String poll, int socketBufferBytes) {
+                        Duration warmupTime, Duration timeout, int payloadWords, String poll, int socketBufferBytes,
+                        boolean collectors, Path traceDump) {
     /** Long enough for the JIT's background compiles of the hot path to finish on this 2-core machine. */
     public static final Duration DEFAULT_WARMUP_TIME = Duration.ofSeconds(1);
 
@@ -34,7 +43,20 @@ public record RunConfig(Benchmark benchmark, PathmapSpec spec, String transport,
         this(benchmark, spec, transport, iterations, warmup, DEFAULT_WARMUP_TIME, timeout, payloadWords, "auto", 0);
     }
 
+    /** Collectors on, buffers in memory. */
+    public RunConfig(Benchmark benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
+                     Duration warmupTime, Duration timeout, int payloadWords, String poll, int socketBufferBytes) {
+        this(benchmark, spec, transport, iterations, warmup, warmupTime, timeout, payloadWords, poll, socketBufferBytes,
+                true, null);
+    }
+
     public RunConfig {
+        if (traceDump != null && !collectors) {
+            throw new IllegalArgumentException("a trace dump needs collectors on, traceDump=" + traceDump);
+        }
+        if (traceDump != null) {
+            traceDump = traceDump.toAbsolutePath().normalize();
+        }
         if (socketBufferBytes < 0) {
             throw new IllegalArgumentException("socket buffer must be >= 0 bytes (0 = OS default), socketBufferBytes="
                     + socketBufferBytes);
@@ -75,8 +97,16 @@ public record RunConfig(Benchmark benchmark, PathmapSpec spec, String transport,
         return PathmapSpec.of(Topology.simulated(clusters, hosts / clusters, cpus), ranks, 2, shape);
     }
 
+    /** The pathmap the run uses: the spec's trees, with a collector on every edge when collectors are on. */
     public Pathmap pathmap() {
-        return PathmapBuilder.build(spec);
+        Pathmap plain = PathmapBuilder.build(spec);
+        return collectors ? CollectorPlacement.place(plain) : plain;
+    }
+
+    /** The same run with collectors on or off (and no trace dump when off). */
+    public RunConfig withCollectors(boolean on) {
+        return new RunConfig(benchmark, spec, transport, iterations, warmup, warmupTime, timeout, payloadWords, poll,
+                socketBufferBytes, on, on ? traceDump : null);
     }
 
     public int ranks() {

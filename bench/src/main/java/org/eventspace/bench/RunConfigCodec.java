@@ -34,6 +34,10 @@ final class RunConfigCodec {
         node.put("payload_words", config.payloadWords());
         node.put("poll", config.poll());
         node.put("socket_buffer_bytes", config.socketBufferBytes());
+        node.put("collectors", config.collectors());
+        if (config.traceDump() != null) {
+            node.put("trace_dump", config.traceDump().toString());
+        }
         return Base64.getEncoder().encodeToString(node.toString().getBytes(StandardCharsets.UTF_8));
     }
 
@@ -47,7 +51,8 @@ final class RunConfigCodec {
                     PathmapConfig.parse(node.get("pathmap").asText(), "run-config pathmap"), node.get("transport").asText(),
                     node.get("iterations").asInt(), node.get("warmup").asInt(),
                     Duration.ofMillis(node.get("warmup_ms").asLong()), Duration.ofMillis(node.get("timeout_ms").asLong()), node.get("payload_words").asInt(),
-                    node.get("poll").asText(), node.get("socket_buffer_bytes").asInt());
+                    node.get("poll").asText(), node.get("socket_buffer_bytes").asInt(), node.get("collectors").asBoolean(),
+                    node.hasNonNull("trace_dump") ? java.nio.file.Path.of(node.get("trace_dump").asText()) : null);
         } catch (java.io.IOException | RuntimeException e) {
             throw new IllegalArgumentException("malformed run configuration argument: " + e.getMessage(), e);
         }

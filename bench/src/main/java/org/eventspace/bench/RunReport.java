@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 
 import org.HdrHistogram.Histogram;
+import org.eventspace.events.CollectorPlacement;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -18,6 +19,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * <p>Mean latency is wall time / iterations of the slowest rank (the way the Open MPI baseline reports it,
  * so the two compare), except for compute-gsum, whose iterations include the sort: there it is the mean of
  * the timed allreduce calls; p50/p99/max come from every rank's per-operation histogram merged.
+ *
+ * <p>With collectors on, {@code collectors} reports what the event spaces recorded ({@link HostTrace} per host):
+ * {@code count} collector nodes in the pathmap, {@code tuples_written} over the whole run summed over hosts,
+ * {@code bytes_per_call} the trace bytes (40 B a tuple) recorded per timed call summed over hosts, its maximum
+ * over hosts {@code bytes_per_call_busiest_host} (the paper's 252 bytes, §6.1), and
+ * {@code buffer_bytes_per_host} the most any host allocated for its buffers. With collectors off it is
+ * {@code {"count": 0}}.
  */
 public final class RunReport {
     public static final String SCHEMA = "eventspace.run/1";
@@ -31,6 +39,8 @@ public final class RunReport {
     private final boolean resultOk;
     private final double computeFraction;
     private final List<String> errors = new ArrayList<>();
+    private final List<HostTrace> traces;
+    private final int collectorCount;
 
     public RunReport(RunConfig config, List<RankResult> ranks) {
         this(config, ranks, List.of());
@@ -38,7 +48,14 @@ public final class RunReport {
 
     /** A report with errors found outside the ranks (a host process that died, a malformed result). */
     public RunReport(RunConfig config, List<RankResult> ranks, List<String> outsideErrors) {
+        this(config, ranks, outsideErrors, List.of());
+    }
+
+    /** A report with what each host's event space recorded (empty with collectors off). */
+    public RunReport(RunConfig config, List<RankResult> ranks, List<String> outsideErrors, List<HostTrace> traces) {
         this.config = config;
+        this.traces = List.copyOf(traces);
+        this.collectorCount = config.collectors() ? CollectorPlacement.count(config.pathmap()) : 0;
         errors.addAll(outsideErrors);
         this.ranks = List.copyOf(ranks);
         long maxWall = 0;
@@ -96,6 +113,70 @@ public final class RunReport {
         return config;
     }
 
+    /** What each host's event space recorded, by host; empty with collectors off. */
+    public List<HostTrace> traces() {
+        return traces;
+    }
+
+    public long tuplesWritten() {
+        return traces.stream().mapToLong(HostTrace::tuplesWritten).sum();
+    }
+
+    /** Trace bytes recorded per timed call, summed over the hosts that know it; -1 if none does. */
+    public double bytesPerCall() {
+        double sum = -1;
+        for (HostTrace t : traces) {
+            double b = t.bytesPerCall(config.iterations());
+            if (b >= 0) {
+                sum = Math.max(sum, 0) + b;
+            }
+        }
+        return sum;
+    }
+
+    public double bytesPerCallBusiestHost() {
+        return traces.stream().mapToDouble(t -> t.bytesPerCall(config.iterations())).max().orElse(-1);
+    }
+
+    public long bufferBytesPerHost() {
+        return traces.stream().mapToLong(HostTrace::bufferBytes).max().orElse(0);
+    }
+
+    private void collectorsJson(ObjectNode root) {
+        ObjectNode collectors = root.putObject("collectors");
+        collectors.put("count", collectorCount);
+        if (!config.collectors()) {
+            return;
+        }
+        collectors.put("tuples_written", tuplesWritten());
+        putBytes(collectors, "bytes_per_call", bytesPerCall());
+        putBytes(collectors, "bytes_per_call_busiest_host", bytesPerCallBusiestHost());
+        collectors.put("buffer_bytes_per_host", bufferBytesPerHost());
+        collectors.put("hosts_reporting", traces.size());
+        if (config.traceDump() != null) {
+            collectors.put("trace_dump", config.traceDump().toString());
+        } else {
+            collectors.putNull("trace_dump");
+        }
+        ArrayNode hosts = collectors.putArray("per_host");
+        for (HostTrace t : traces) {
+            ObjectNode h = hosts.addObject();
+            h.put("host", t.host());
+            h.put("collectors", t.collectors());
+            h.put("tuples_written", t.tuplesWritten());
+            putBytes(h, "bytes_per_call", t.bytesPerCall(config.iterations()));
+            h.put("buffer_bytes", t.bufferBytes());
+        }
+    }
+
+    private static void putBytes(ObjectNode node, String field, double bytes) {
+        if (bytes < 0) {
+            node.putNull(field);
+        } else {
+            node.put(field, Math.round(bytes * 10) / 10.0);
+        }
+    }
+
     public ObjectNode toJson(ObjectMapper json) {
         ObjectNode root = json.createObjectNode();
         root.put("schema", SCHEMA);
@@ -120,6 +201,7 @@ public final class RunReport {
             root.put("compute_fraction", computeFraction);
             root.put("iteration_us", iterationUs);
         }
+        collectorsJson(root);
         root.put("result_ok", resultOk);
         ArrayNode errs = root.putArray("errors");
         errors.forEach(errs::add);
@@ -144,6 +226,13 @@ public final class RunReport {
         if (config.benchmark() == Benchmark.COMPUTE_GSUM) {
             out.append(String.format(Locale.ROOT, "  iteration (sort + allreduce): %.2f µs, compute share: %.1f %% of rank time%n",
                     iterationUs, computeFraction * 100));
+        }
+        if (config.collectors()) {
+            out.append(String.format(Locale.ROOT, "  collectors: %d, %d tuples written, %.1f B per call (busiest host %.1f B), "
+                    + "buffers %d KiB per host%s%n", collectorCount, tuplesWritten(), bytesPerCall(), bytesPerCallBusiestHost(),
+                    bufferBytesPerHost() / 1024, config.traceDump() != null ? ", trace dump in " + config.traceDump() : ""));
+        } else {
+            out.append("  collectors: off\n");
         }
         out.append("  results: ").append(resultOk ? "every rank got the exact expected value" : "WRONG").append('\n');
         for (String e : errors) {

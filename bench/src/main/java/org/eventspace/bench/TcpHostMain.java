@@ -1,5 +1,6 @@
 package org.eventspace.bench;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.eventspace.comm.launch.JobEnvironment;
@@ -10,11 +11,14 @@ import org.eventspace.comm.transport.tcp.TcpOptions;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * One host process of a TCP benchmark run: joins the job named by the environment (ES_* variables from the
- * launcher, or mpirun/Slurm/PMI), runs its ranks as threads and reports their results as one JSON line.
- * Exit code 0 when every local rank got the right results, 1 otherwise.
+ * launcher, or mpirun/Slurm/PMI), runs its ranks as threads and reports their results as one JSON line,
+ * {@code {"ranks": [rank results], "trace": host trace or absent}}. With collectors on, the host has its own
+ * event space (trace files in {@code <traceDump>/host-<id>/} with a dump). Exit code 0 when every local rank
+ * got the right results, 1 otherwise.
  */
 public final class TcpHostMain {
     private TcpHostMain() {
@@ -37,17 +41,41 @@ public final class TcpHostMain {
             default -> TcpOptions.forThreads(busy);
         };
         tcp = tcp.withSocketBuffers(config.socketBufferBytes(), config.socketBufferBytes());
+        List<Integer> local = new ArrayList<>();
+        for (int r = 0; r < config.ranks(); r++) {
+            if (pathmap.spec().hostOf(r) == env.host()) {
+                local.add(r);
+            }
+        }
         boolean ok;
-        try (TcpHost host = TcpHost.start(pathmap, env, options, tcp)) {
-            List<RankResult> results = RankThreads.run(host.ranks(), host::comm, config);
-            ok = results.stream().allMatch(RankResult::resultOk);
-            ObjectMapper json = new ObjectMapper();
-            ArrayNode line = json.createArrayNode();
-            results.forEach(r -> line.add(r.toJson(json)));
-            host.finish(line.toString());
+        RunTracing tracing = null;
+        List<RankResult> results = List.of();
+        try {
+            if (config.collectors()) {
+                tracing = RunTracing.open(config, pathmap, List.of(env.host()), local.size());
+                options = tracing.apply(options);
+            }
+            try (TcpHost host = TcpHost.start(pathmap, env, options, tcp)) {
+                results = RankThreads.run(local, host::comm, config, tracing != null ? tracing : RankBenchmarks.TimedWindow.NONE);
+                ok = results.stream().allMatch(RankResult::resultOk);
+                ObjectMapper json = new ObjectMapper();
+                ObjectNode line = json.createObjectNode();
+                ArrayNode ranks = line.putArray("ranks");
+                results.forEach(r -> ranks.add(r.toJson(json)));
+                if (tracing != null) {
+                    // Every local rank returned; a tuple a service thread of this host writes for a remote rank's
+                    // last call may still be on its way (at most one per serving collector).
+                    line.set("trace", tracing.results().get(0).toJson(json));
+                }
+                host.finish(line.toString());
+            }
         } catch (RuntimeException e) {
             System.err.println("host " + env.host() + ": " + e.getMessage());
             ok = false;
+        } finally {
+            if (tracing != null) {
+                tracing.close(RankThreads.allReturned(results));
+            }
         }
         System.exit(ok ? 0 : 1);
     }

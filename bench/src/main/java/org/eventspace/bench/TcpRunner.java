@@ -12,7 +12,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Runs a benchmark with one process per host on this machine, joined by TCP: launches {@link TcpHostMain} once
- * per host through the {@link Launcher} (secret, rendezvous), and merges the rank results each host reports.
+ * per host through the {@link Launcher} (secret, rendezvous), and merges the rank results (and, with
+ * collectors on, the event-space figures) each host reports. With a trace dump, each host process writes its
+ * own {@code host-<id>/} trace files and this process writes {@code pathmap.json}.
  * A host that fails is reported with its exit code and last lines of output; nothing already measured by the
  * others is dropped.
  */
@@ -25,6 +27,7 @@ public final class TcpRunner {
         List<String> command = Launcher.javaCommand(TcpHostMain.class.getName(), List.of(RunConfigCodec.encode(config)));
         Launcher.Result result = Launcher.launch(config.hosts(), command, Map.of(), limit);
         List<RankResult> ranks = new ArrayList<>();
+        List<HostTrace> traces = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         ObjectMapper json = new ObjectMapper();
         for (Launcher.HostResult host : result.hosts()) {
@@ -34,8 +37,12 @@ public final class TcpRunner {
                 continue;
             }
             try {
-                for (JsonNode rank : json.readTree(host.resultLine())) {
+                JsonNode line = json.readTree(host.resultLine());
+                for (JsonNode rank : line.path("ranks")) {
                     ranks.add(RankResult.fromJson(rank));
+                }
+                if (line.hasNonNull("trace")) {
+                    traces.add(HostTrace.fromJson(line.get("trace")));
                 }
             } catch (java.io.IOException | IllegalArgumentException e) {
                 errors.add("host " + host.host() + " sent a malformed result: " + e.getMessage());
@@ -45,6 +52,10 @@ public final class TcpRunner {
             errors.add(result.failure());
         }
         ranks.sort((a, b) -> Integer.compare(a.rank(), b.rank()));
-        return new RunReport(config, ranks, errors);
+        traces.sort((a, b) -> Integer.compare(a.host(), b.host()));
+        if (config.traceDump() != null) {
+            RunTracing.writePathmap(config.traceDump(), config.pathmap());
+        }
+        return new RunReport(config, ranks, errors, traces);
     }
 }

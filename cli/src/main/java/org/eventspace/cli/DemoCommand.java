@@ -29,6 +29,7 @@ final class DemoCommand implements Callable<Integer> {
         options.timeoutSeconds = 30;
         options.poll = "auto";
         options.socketBufferBytes = 0;
+        options.collectors = "on";
         RunConfig config = options.toConfig(Benchmark.GSUM);
         System.out.println("EventSpace demo: 8 ranks (threads) on 4 simulated hosts (2 ranks each), hier:2 trees,");
         System.out.println("two identical trees alternated, 8-byte sums; every hop between hosts is handed to that host's service thread.");

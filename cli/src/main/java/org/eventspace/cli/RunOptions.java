@@ -61,6 +61,14 @@ final class RunOptions {
     @Option(names = "--json", description = "Write the eventspace.run/1 report to this file.")
     Path json;
 
+    @Option(names = "--collectors", description = "on: an event collector on every edge of every tree, a trace buffer each, "
+            + "an event space per host; off: none. Default: ${DEFAULT-VALUE}.", defaultValue = "on")
+    String collectors;
+
+    @Option(names = "--trace-dump", paramLabel = "DIR", description = "Keep the trace buffers as memory-mapped files in "
+            + "DIR/host-<id>/ and write DIR/pathmap.json (needs --collectors on).")
+    Path traceDump;
+
     RunConfig toConfig(Benchmark benchmark) {
         if (bytes < 8 || bytes % 8 != 0) {
             throw new UsageError("--bytes must be a positive multiple of 8, got " + bytes);
@@ -83,6 +91,15 @@ final class RunOptions {
         if (warmupSeconds < 0) {
             throw new UsageError("--warmup-s must be >= 0 seconds, got " + warmupSeconds);
         }
+        if (!collectors.equals("on") && !collectors.equals("off")) {
+            throw new UsageError("--collectors must be on or off, got " + collectors);
+        }
+        if (traceDump != null && collectors.equals("off")) {
+            throw new UsageError("--trace-dump " + traceDump + " needs --collectors on");
+        }
+        if (traceDump != null && java.nio.file.Files.exists(traceDump) && !java.nio.file.Files.isDirectory(traceDump)) {
+            throw new UsageError("--trace-dump must be a directory, " + traceDump + " is a file");
+        }
         if (timeoutSeconds <= 0) {
             throw new UsageError("--timeout must be > 0 seconds, got " + timeoutSeconds);
         }
@@ -104,7 +121,8 @@ final class RunOptions {
         }
         try {
             return new RunConfig(benchmark, spec, transport, iterations, warmup, Duration.ofMillis((long) (warmupSeconds * 1000)),
-                    Duration.ofMillis((long) (timeoutSeconds * 1000)), bytes / 8, poll, socketBufferBytes);
+                    Duration.ofMillis((long) (timeoutSeconds * 1000)), bytes / 8, poll, socketBufferBytes,
+                    collectors.equals("on"), traceDump);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The {@code collector} kind on a real host runtime: one host, two ranks, one flat tree, with a collector
- * node put by hand in front of each gred port (the pathmap builder's insertion is a later step of issue 3)
+ * node put by hand in front of each gred port (runs use {@link CollectorPlacement}; this keeps the kind alone)
  * and one below the gred. Both ranks' tuples of one allreduce carry the core's sequence, the collector below
  * the gred sits inside both contributors' intervals (paper §4.1: t1,i ≤ t2 ≤ t3 ≤ t4,i).
  */
