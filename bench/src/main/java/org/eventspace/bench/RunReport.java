@@ -205,12 +205,22 @@ public final class RunReport {
         root.put("result_ok", resultOk);
         ArrayNode errs = root.putArray("errors");
         errors.forEach(errs::add);
+        putMachine(root);
+        root.put("date", Instant.now().toString());
+        return root;
+    }
+
+    /** {@code "machine": {cores, java, os}}, as every benchmark document has it. */
+    public static void putMachine(ObjectNode root) {
         ObjectNode machine = root.putObject("machine");
         machine.put("cores", Runtime.getRuntime().availableProcessors());
         machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
-        root.put("date", Instant.now().toString());
-        return root;
+    }
+
+    /** compute-gsum: the slowest rank's time per iteration (sort + allreduce) in µs; for gsum the same as {@link #meanUs}. */
+    public double iterationUs() {
+        return iterationUs;
     }
 
     /** The summary for people: every number with its unit. */

@@ -1,6 +1,5 @@
-package org.eventspace.events.jmh;
+package org.eventspace.bench.jmh;
 
-import java.util.Collection;
 import java.util.concurrent.TimeUnit;
 
 import org.eventspace.comm.path.Message;
@@ -20,13 +19,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.profile.GCProfiler;
-import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.Options;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
  * The cost of one event collector on the path (issue 3's bar: at most its two clock reads plus 15 ns, and 0
@@ -34,8 +26,12 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * {@link EventCollector#call} around a next wrapper that does nothing, {@link #bufferWrite} the tuple store
  * alone, {@link #nanoTime} and {@link #twoNanoTimes} the clock.
  *
- * <p>Run with {@link #main} (GC profiler on, prints ns/op and B/op); it lives with the tests so that its JMH
- * annotation processing never touches the module's artifact, and surefire never runs it (no {@code Test} suffix).
+ * <p>{@code eventspace bench collector} runs {@link #collectorCall} and {@link #nanoTime} with the GC profiler
+ * ({@link CollectorCost}); the annotations are the defaults of a run by JMH's own main
+ * ({@code java -cp cli/target/eventspace.jar org.openjdk.jmh.Main CollectorWriteBenchmark -prof gc -jvmArgsAppend
+ * "--add-opens java.base/jdk.internal.misc=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED"}: Agrona's
+ * buffers need them in the forked JVM), which also runs the other two. It lives in bench's main sources because the CLI runs it: JMH forks a JVM with the
+ * current class path, so the benchmark and its generated harness must be in the shaded jar.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -77,23 +73,5 @@ public class CollectorWriteBenchmark {
     public long twoNanoTimes() {
         long down = System.nanoTime();
         return System.nanoTime() - down;
-    }
-
-    public static void main(String[] args) throws RunnerException {
-        Options options = new OptionsBuilder()
-                .include(CollectorWriteBenchmark.class.getName() + "\\.")
-                .addProfiler(GCProfiler.class)
-                .build();
-        Collection<RunResult> results = new Runner(options).run();
-        System.out.println();
-        System.out.printf("%-16s %12s %12s %12s%n", "benchmark", "ns/op", "± ns/op", "B/op");
-        for (RunResult run : results) {
-            Result<?> primary = run.getPrimaryResult();
-            Result<?> alloc = run.getSecondaryResults().get("gc.alloc.rate.norm");
-            String name = run.getParams().getBenchmark();
-            System.out.printf("%-16s %12.2f %12.2f %12s%n", name.substring(name.lastIndexOf('.') + 1),
-                    primary.getScore(), primary.getScoreError(),
-                    alloc == null ? "n/a" : String.format("%.3f", alloc.getScore()));
-        }
     }
 }

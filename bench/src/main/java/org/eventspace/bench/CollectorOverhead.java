@@ -1,0 +1,177 @@
+package org.eventspace.bench;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * What the event collectors cost a whole benchmark (issue 3's overhead bars): the same run with collectors off
+ * and on, alternated {@code repeats} times (off, on, off, on, …) so that the machine's slow drifts hit both
+ * sides alike, as the {@code eventspace.bench-overhead/1} document.
+ *
+ * <p>Each pair gives {@code (on − off) / off × 100} of the allreduce mean ({@link RunReport#meanUs}); the
+ * document quotes the median over the pairs, their minimum and maximum, and the interquartile range (the
+ * 75th minus the 25th percentile of the pairs, interpolated linearly between closest ranks) as the spread.
+ * compute-gsum also gets the same for its iteration time (sort + allreduce, {@link RunReport#iterationUs}),
+ * which is what an application sees.
+ *
+ * <p>Not thread-safe; runs one benchmark at a time.
+ */
+public final class CollectorOverhead {
+    public static final String SCHEMA = "eventspace.bench-overhead/1";
+
+    private final RunConfig config;
+    private final int repeats;
+    private final Function<RunConfig, RunReport> runner;
+
+    public CollectorOverhead(RunConfig config, int repeats) {
+        this(config, repeats, BenchmarkRunner::run);
+    }
+
+    /** With a runner of our own (tests). */
+    public CollectorOverhead(RunConfig config, int repeats, Function<RunConfig, RunReport> runner) {
+        if (config.benchmark() != Benchmark.GSUM && config.benchmark() != Benchmark.COMPUTE_GSUM) {
+            throw new IllegalArgumentException("overhead is measured on gsum or compute-gsum, benchmark="
+                    + config.benchmark().label());
+        }
+        if (repeats < 1) {
+            throw new IllegalArgumentException("repeats must be >= 1, repeats=" + repeats);
+        }
+        this.config = config;
+        this.repeats = repeats;
+        this.runner = runner;
+    }
+
+    /** Runs off, on, off, on, … {@code repeats} times each and returns the document; one line per run to {@code progress}. */
+    public ObjectNode run(ObjectMapper json, Consumer<String> progress) {
+        boolean compute = config.benchmark() == Benchmark.COMPUTE_GSUM;
+        double[] offUs = new double[repeats];
+        double[] onUs = new double[repeats];
+        double[] offIterationUs = new double[repeats];
+        double[] onIterationUs = new double[repeats];
+        boolean ok = true;
+        List<String> errors = new ArrayList<>();
+        JsonNode collectors = null;
+        for (int rep = 0; rep < repeats; rep++) {
+            for (boolean on : new boolean[] {false, true}) {
+                RunReport report = runner.apply(config.withCollectors(on));
+                ok &= report.resultOk();
+                for (String e : report.errors()) {
+                    errors.add(String.format(Locale.ROOT, "repeat %d, collectors %s: %s", rep + 1, on ? "on" : "off", e));
+                }
+                (on ? onUs : offUs)[rep] = report.meanUs();
+                (on ? onIterationUs : offIterationUs)[rep] = report.iterationUs();
+                if (on) {
+                    collectors = report.toJson(json).path("collectors");
+                }
+                progress.accept(String.format(Locale.ROOT, "repeat %d/%d  collectors %-3s  allreduce mean %9.3f µs%s%s",
+                        rep + 1, repeats, on ? "on" : "off", report.meanUs(),
+                        compute ? String.format(Locale.ROOT, "  iteration %9.3f µs", report.iterationUs()) : "",
+                        report.resultOk() ? "" : "  WRONG RESULT"));
+            }
+        }
+        ObjectNode root = json.createObjectNode();
+        root.put("schema", SCHEMA);
+        root.put("benchmark", config.benchmark().label());
+        root.put("ranks", config.ranks());
+        root.put("hosts", config.hosts());
+        root.put("clusters", config.spec().topology().clusters().size());
+        root.put("transport", config.transport());
+        root.put("tree", config.spec().shape().toString());
+        root.put("trees", config.spec().trees());
+        root.put("iterations", config.iterations());
+        root.put("warmup", config.warmup());
+        root.put("warmup_s", config.warmupTime().toMillis() / 1000.0);
+        root.put("payload_bytes", config.payloadWords() * 8);
+        root.put("poll", config.poll());
+        root.put("repeats", repeats);
+        root.put("metric", "allreduce_us.mean");
+        putSeries(root, offUs, onUs);
+        if (compute) {
+            ObjectNode iteration = root.putObject("iteration");
+            iteration.put("metric", "iteration_us");
+            putSeries(iteration, offIterationUs, onIterationUs);
+        }
+        root.set("collectors", collectors);
+        root.put("result_ok", ok);
+        ArrayNode errs = root.putArray("errors");
+        errors.forEach(errs::add);
+        RunReport.putMachine(root);
+        root.put("date", Instant.now().toString());
+        return root;
+    }
+
+    private static void putSeries(ObjectNode node, double[] offUs, double[] onUs) {
+        ArrayNode off = node.putArray("off_us");
+        ArrayNode on = node.putArray("on_us");
+        ArrayNode pairs = node.putArray("overhead_pct_pairs");
+        double[] pct = new double[offUs.length];
+        for (int i = 0; i < pct.length; i++) {
+            pct[i] = (onUs[i] - offUs[i]) / offUs[i] * 100;
+            off.add(round(offUs[i], 6));
+            on.add(round(onUs[i], 6));
+            pairs.add(round(pct[i], 3));
+        }
+        node.put("overhead_pct", round(quantile(pct, 0.5), 3));
+        node.put("overhead_pct_min", round(quantile(pct, 0), 3));
+        node.put("overhead_pct_max", round(quantile(pct, 1), 3));
+        node.put("overhead_pct_iqr", round(quantile(pct, 0.75) - quantile(pct, 0.25), 3));
+    }
+
+    /** The q-quantile, interpolated linearly between closest ranks (R's type 7; q = 0.5 is the median). */
+    static double quantile(double[] values, double q) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        double h = (sorted.length - 1) * q;
+        int lo = (int) Math.floor(h);
+        int hi = Math.min(lo + 1, sorted.length - 1);
+        return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+    }
+
+    private static double round(double value, int decimals) {
+        double scale = Math.pow(10, decimals);
+        return Math.round(value * scale) / scale;
+    }
+
+    /** The summary for people: every number with its unit. */
+    public static String summary(JsonNode report) {
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(Locale.ROOT, "collector overhead, %s: %d ranks on %d host(s), transport %s, tree %s × %d, "
+                        + "%d iterations, %d interleaved repeats (off, on, …)%n",
+                report.path("benchmark").asText(), report.path("ranks").asInt(), report.path("hosts").asInt(),
+                report.path("transport").asText(), report.path("tree").asText(), report.path("trees").asInt(),
+                report.path("iterations").asInt(), report.path("repeats").asInt()));
+        series(out, "allreduce mean", report);
+        if (report.has("iteration")) {
+            series(out, "iteration (sort + allreduce)", report.path("iteration"));
+        }
+        JsonNode c = report.path("collectors");
+        if (c.has("tuples_written")) {
+            out.append(String.format(Locale.ROOT, "  collectors (last on-run): %d, %.1f B recorded per call (busiest host %.1f B), "
+                            + "buffers %d KiB per host%n", c.path("count").asInt(), c.path("bytes_per_call").asDouble(),
+                    c.path("bytes_per_call_busiest_host").asDouble(), c.path("buffer_bytes_per_host").asLong() / 1024));
+        }
+        out.append("  results: ").append(report.path("result_ok").asBoolean()
+                ? "every rank got the exact expected value in every run" : "WRONG").append('\n');
+        for (JsonNode e : report.path("errors")) {
+            out.append("  error: ").append(e.asText()).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static void series(StringBuilder out, String label, JsonNode node) {
+        out.append(String.format(Locale.ROOT, "  %s: off %s µs, on %s µs%n", label, node.path("off_us"), node.path("on_us")));
+        out.append(String.format(Locale.ROOT, "    overhead: median %+.2f %% (min %+.2f %%, max %+.2f %%, IQR %.2f %% points)%n",
+                node.path("overhead_pct").asDouble(), node.path("overhead_pct_min").asDouble(),
+                node.path("overhead_pct_max").asDouble(), node.path("overhead_pct_iqr").asDouble()));
+    }
+}

@@ -1,0 +1,111 @@
+package org.eventspace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * {@code bench overhead} and {@code bench collector}: the contract's JSON fields, on settings small enough for
+ * {@code verify} (what they measure is in docs/BENCHMARKS.md, not asserted here: this machine is too noisy).
+ */
+class BenchCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private final CliHarness cli = new CliHarness();
+
+    @Test
+    void overheadAlternatesOffAndOnAndReportsTheMedianAndSpread() throws Exception {
+        Path json = dir.resolve("overhead.json");
+        int code = cli.execute("bench", "overhead", "--benchmark", "gsum", "--ranks", "2", "--hosts", "1", "--transport", "jvm",
+                "--repeats", "2", "--iterations", "300", "--warmup", "100", "--warmup-s", "0", "--json", json.toString());
+
+        assertThat(code).as(cli.err()).isZero();
+        JsonNode report = JSON.readTree(json.toFile());
+        assertThat(report.path("schema").asText()).isEqualTo("eventspace.bench-overhead/1");
+        assertThat(report.path("benchmark").asText()).isEqualTo("gsum");
+        assertThat(report.path("ranks").asInt()).isEqualTo(2);
+        assertThat(report.path("hosts").asInt()).isEqualTo(1);
+        assertThat(report.path("transport").asText()).isEqualTo("jvm");
+        assertThat(report.path("iterations").asInt()).isEqualTo(300);
+        assertThat(report.path("repeats").asInt()).isEqualTo(2);
+        assertThat(report.path("off_us")).hasSize(2);
+        assertThat(report.path("on_us")).hasSize(2);
+        assertThat(report.path("overhead_pct_pairs")).hasSize(2);
+        for (int i = 0; i < 2; i++) {
+            double off = report.path("off_us").get(i).asDouble();
+            double on = report.path("on_us").get(i).asDouble();
+            assertThat(off).isPositive();
+            assertThat(on).isPositive();
+            assertThat(report.path("overhead_pct_pairs").get(i).asDouble())
+                    .isCloseTo((on - off) / off * 100, org.assertj.core.data.Offset.offset(0.01 + Math.abs(on - off) / off));
+        }
+        double min = report.path("overhead_pct_min").asDouble();
+        double max = report.path("overhead_pct_max").asDouble();
+        // Two pairs: the median is their mean, the IQR half their distance.
+        assertThat(report.path("overhead_pct").asDouble()).isCloseTo((min + max) / 2, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(report.path("overhead_pct_iqr").asDouble()).isCloseTo((max - min) / 2, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(report.has("iteration")).isFalse();
+        assertThat(report.path("collectors").path("count").asInt()).isPositive();
+        assertThat(report.path("collectors").path("tuples_written").asLong()).isPositive();
+        assertThat(report.path("result_ok").asBoolean()).isTrue();
+    }
+
+    @Test
+    void overheadOfComputeGsumAlsoReportsTheIterationTime() throws Exception {
+        Path json = dir.resolve("compute.json");
+        int code = cli.execute("bench", "overhead", "--benchmark", "compute-gsum", "--repeats", "1", "--iterations", "200",
+                "--warmup", "100", "--warmup-s", "0", "--json", json.toString());
+
+        assertThat(code).as(cli.err()).isZero();
+        JsonNode iteration = JSON.readTree(json.toFile()).path("iteration");
+        assertThat(iteration.path("metric").asText()).isEqualTo("iteration_us");
+        assertThat(iteration.path("off_us")).hasSize(1);
+        assertThat(iteration.path("on_us")).hasSize(1);
+        assertThat(iteration.has("overhead_pct")).isTrue();
+    }
+
+    @Test
+    void overheadRefusesABenchmarkOtherThanGsumOrComputeGsum() {
+        assertThat(cli.execute("bench", "overhead", "--benchmark", "pingpong", "--repeats", "1")).isEqualTo(2);
+        assertThat(cli.err()).contains("--benchmark must be gsum or compute-gsum, got pingpong");
+        assertThat(cli.execute("bench", "overhead", "--benchmark", "allgather")).isEqualTo(2);
+        assertThat(cli.execute("bench", "overhead", "--repeats", "0")).isEqualTo(2);
+    }
+
+    @Test
+    void collectorRunsJmhAndWritesCollectorAndClockCosts() throws Exception {
+        Path json = dir.resolve("collector.json");
+        int code = cli.execute("bench", "collector", "--warmup-iterations", "1", "--iterations", "1", "--time-s", "0.2",
+                "--forks", "0", "--json", json.toString());
+
+        assertThat(code).as(cli.err()).isZero();
+        JsonNode report = JSON.readTree(json.toFile());
+        assertThat(report.path("schema").asText()).isEqualTo("eventspace.bench-collector/1");
+        double op = report.path("ns_per_op").asDouble();
+        double clock = report.path("clock_ns").asDouble();
+        assertThat(op).isPositive();
+        assertThat(clock).isPositive();
+        assertThat(report.path("bytes_allocated_per_op").isNumber()).isTrue();
+        assertThat(report.path("overhead_over_two_clocks_ns").asDouble())
+                .isCloseTo(op - 2 * clock, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(report.path("jmh").path("iterations").asInt()).isEqualTo(1);
+        assertThat(report.path("jmh").path("forked").asBoolean()).isFalse();
+        assertThat(report.path("machine").path("cores").asInt()).isPositive();
+    }
+
+    @Test
+    void collectorRefusesBadJmhSettings() {
+        assertThat(cli.execute("bench", "collector", "--iterations", "0")).isEqualTo(2);
+        assertThat(cli.err()).contains("iterations must be >= 1");
+        assertThat(cli.execute("bench", "collector", "--time-s", "0")).isEqualTo(2);
+    }
+}
