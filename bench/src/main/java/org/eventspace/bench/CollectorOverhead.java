@@ -81,17 +81,7 @@ public final class CollectorOverhead {
         }
         ObjectNode root = json.createObjectNode();
         root.put("schema", SCHEMA);
-        root.put("benchmark", config.benchmark().label());
-        root.put("ranks", config.ranks());
-        root.put("hosts", config.hosts());
-        root.put("clusters", config.spec().topology().clusters().size());
-        root.put("transport", config.transport());
-        root.put("tree", config.spec().shape().toString());
-        root.put("trees", config.spec().trees());
-        root.put("iterations", config.iterations());
-        root.put("warmup", config.warmup());
-        root.put("warmup_s", config.warmupTime().toMillis() / 1000.0);
-        root.put("payload_bytes", config.payloadWords() * 8);
+        RunReport.putConfig(root, config);
         root.put("poll", config.poll());
         root.put("repeats", repeats);
         root.put("metric", "allreduce_us.mean");

@@ -177,9 +177,8 @@ public final class RunReport {
         }
     }
 
-    public ObjectNode toJson(ObjectMapper json) {
-        ObjectNode root = json.createObjectNode();
-        root.put("schema", SCHEMA);
+    /** The fields that say what was run, shared by every report about runs. */
+    static void putConfig(ObjectNode root, RunConfig config) {
         root.put("benchmark", config.benchmark().label());
         root.put("ranks", config.ranks());
         root.put("hosts", config.hosts());
@@ -191,6 +190,12 @@ public final class RunReport {
         root.put("warmup", config.warmup());
         root.put("warmup_s", config.warmupTime().toMillis() / 1000.0);
         root.put("payload_bytes", config.payloadWords() * 8);
+    }
+
+    public ObjectNode toJson(ObjectMapper json) {
+        ObjectNode root = json.createObjectNode();
+        root.put("schema", SCHEMA);
+        putConfig(root, config);
         root.put("wall_s", wallSeconds);
         ObjectNode latency = root.putObject(config.benchmark() == Benchmark.PINGPONG ? "pingpong_us" : "allreduce_us");
         latency.put("mean", meanUs);
