@@ -18,7 +18,7 @@ public final class InJvmRunner {
 
     public static RunReport run(RunConfig config) {
         Pathmap pathmap = config.pathmap();
-        CommOptions options = CommOptions.defaults(RankThreads.busyThreads(pathmap)).withTimeout(config.timeout());
+        CommOptions options = CommOptions.defaults(pathmap.busyThreads()).withTimeout(config.timeout());
         List<Integer> ranks = IntStream.range(0, config.ranks()).boxed().toList();
         if (!config.collectors()) {
             try (InJvmCluster cluster = InJvmCluster.start(pathmap, options)) {

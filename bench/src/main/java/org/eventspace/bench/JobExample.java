@@ -50,7 +50,7 @@ public final class JobExample {
         JobEnvironment env = JobEnvironment.from(System.getenv(), rendezvous);
         int ranks = env.hosts() * ranksPerHost;
         Pathmap pathmap = PathmapBuilder.build(RunConfig.shortcut(ranks, env.hosts(), 1, TreeShape.hier(8)));
-        int busy = RankThreads.busyThreads(pathmap);
+        int busy = pathmap.busyThreads();
         try (TcpHost host = TcpHost.start(pathmap, env, CommOptions.defaults(busy), TcpOptions.forThreads(busy))) {
             ExecutorService pool = Executors.newFixedThreadPool(ranksPerHost);
             List<Future<Boolean>> ok = new ArrayList<>();

@@ -11,9 +11,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.IntFunction;
 
 import org.eventspace.comm.Comm;
-import org.eventspace.comm.pathmap.Node;
-import org.eventspace.comm.pathmap.Pathmap;
-import org.eventspace.comm.pathmap.PathmapBuilder;
 
 /**
  * Runs a benchmark's ranks as threads of this process and collects what each measured. A rank that throws is
@@ -25,17 +22,6 @@ final class RankThreads {
     static final String LATE = "did not finish before the run's deadline";
 
     private RankThreads() {
-    }
-
-    /** Threads of the whole job that may run or poll at once: every rank, and every service thread of a hop. */
-    static int busyThreads(Pathmap pathmap) {
-        int hops = 0;
-        for (Node n : pathmap.nodes()) {
-            if (n.kind().equals(PathmapBuilder.PROXY)) {
-                hops++;
-            }
-        }
-        return pathmap.spec().ranks() + hops;
     }
 
     /** Whether every rank's thread returned (none is late), so nothing of the run can still call a wrapper. */

@@ -32,7 +32,7 @@ public final class TcpHostMain {
         RunConfig config = RunConfigCodec.decode(args[0]);
         JobEnvironment env = JobEnvironment.current();
         Pathmap pathmap = config.pathmap();
-        int busy = RankThreads.busyThreads(pathmap);
+        int busy = pathmap.busyThreads();
         CommOptions options = CommOptions.defaults(busy).withTimeout(config.timeout());
         TcpOptions tcp = switch (config.poll()) {
             case "spin" -> TcpOptions.defaults().withPolling(TcpOptions.DEFAULT_SPIN_READS, TcpOptions.DEFAULT_YIELD_READS);

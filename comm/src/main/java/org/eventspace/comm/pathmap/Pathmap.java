@@ -97,6 +97,20 @@ public final class Pathmap {
         return list;
     }
 
+    /**
+     * Threads of the whole job that may run or poll at once: every rank, and the service thread of every hop
+     * (proxy). What a wait policy needs to know to choose between spinning and parking.
+     */
+    public int busyThreads() {
+        int hops = 0;
+        for (Node n : nodes) {
+            if (n.kind().equals(PathmapBuilder.PROXY)) {
+                hops++;
+            }
+        }
+        return spec.ranks() + hops;
+    }
+
     /** Longest path, in wrappers, over all ranks and trees. */
     public int depth() {
         int depth = 0;

@@ -3,20 +3,18 @@ package org.eventspace.comm.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import org.eventspace.comm.Comm;
 import org.eventspace.comm.path.ReduceOp;
+import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.pathmap.PathmapBuilder;
-import org.eventspace.comm.pathmap.PathmapSpec;
-import org.eventspace.comm.pathmap.Topology;
 import org.eventspace.comm.pathmap.TreeShape;
+import org.eventspace.comm.testing.RankThreads;
+import org.eventspace.comm.testing.TestClusters;
 import org.eventspace.comm.transport.jvm.InJvmCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -114,49 +112,42 @@ class HotPathAllocationTest {
      * Runs {@code call} WARM times then CALLS times on every rank; returns the bytes each rank thread allocated
      * during the CALLS, followed by what every hop service thread allocated over the same span.
      */
-    private static List<Long> ranksAllocate(int ranks, int hosts, Consumer<Comm> call) throws Exception {
+    private static List<Long> ranksAllocate(int ranks, int hosts, Consumer<Comm> call) {
         return ranksAllocate(ranks, hosts, WARM, CALLS, call);
     }
 
-    private static List<Long> ranksAllocate(int ranks, int hosts, int warm, int calls, Consumer<Comm> call)
-            throws Exception {
-        PathmapSpec spec = PathmapSpec.of(Topology.simulated(1, hosts, 2), ranks, 2, TreeShape.hier(2));
-        ExecutorService pool = Executors.newFixedThreadPool(ranks);
-        try (InJvmCluster cluster = InJvmCluster.start(PathmapBuilder.build(spec), CommOptions.defaults(ranks + 2 * hosts))) {
-            List<Future<long[]>> futures = new ArrayList<>();
-            for (int r = 0; r < ranks; r++) {
-                Comm comm = cluster.comm(r);
-                futures.add(pool.submit(() -> {
-                    for (int i = 0; i < warm; i++) {
-                        call.accept(comm);
-                    }
-                    comm.barrier();
-                    long[] service = serviceThreadBytes();
-                    long before = THREADS.getCurrentThreadAllocatedBytes();
-                    for (int i = 0; i < calls; i++) {
-                        call.accept(comm);
-                    }
-                    long mine = THREADS.getCurrentThreadAllocatedBytes() - before;
-                    comm.barrier();
-                    long[] serviceAfter = serviceThreadBytes();
-                    long[] out = new long[1 + service.length];
-                    out[0] = mine;
-                    for (int i = 0; i < service.length && i < serviceAfter.length; i++) {
-                        out[1 + i] = serviceAfter[i] - service[i];
-                    }
-                    return out;
-                }));
-            }
+    private static List<Long> ranksAllocate(int ranks, int hosts, int warm, int calls, Consumer<Comm> call) {
+        // Counting two busy threads per host (not the pathmap's count) keeps two ranks on one host in the yield
+        // policy, so that the parked-receiver case really parks.
+        Pathmap pathmap = PathmapBuilder.build(TestClusters.spec(hosts, ranks, 2, TreeShape.hier(2)));
+        try (InJvmCluster cluster = InJvmCluster.start(pathmap, CommOptions.defaults(ranks + 2 * hosts))) {
+            List<long[]> perRank = RankThreads.values(cluster, Duration.ofSeconds(100), comm -> {
+                for (int i = 0; i < warm; i++) {
+                    call.accept(comm);
+                }
+                comm.barrier();
+                long[] service = serviceThreadBytes();
+                long before = THREADS.getCurrentThreadAllocatedBytes();
+                for (int i = 0; i < calls; i++) {
+                    call.accept(comm);
+                }
+                long mine = THREADS.getCurrentThreadAllocatedBytes() - before;
+                comm.barrier();
+                long[] serviceAfter = serviceThreadBytes();
+                long[] out = new long[1 + service.length];
+                out[0] = mine;
+                for (int i = 0; i < service.length && i < serviceAfter.length; i++) {
+                    out[1 + i] = serviceAfter[i] - service[i];
+                }
+                return out;
+            });
             List<Long> bytes = new ArrayList<>();
-            for (Future<long[]> f : futures) {
-                for (long b : f.get(100, TimeUnit.SECONDS)) {
+            for (long[] rank : perRank) {
+                for (long b : rank) {
                     bytes.add(b);
                 }
             }
             return bytes;
-        } finally {
-            pool.shutdownNow();
-            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         }
     }
 

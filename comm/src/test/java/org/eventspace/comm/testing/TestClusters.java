@@ -3,7 +3,6 @@ package org.eventspace.comm.testing;
 import java.time.Duration;
 import java.util.Map;
 
-import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.pathmap.PathmapSpec;
@@ -33,24 +32,13 @@ public final class TestClusters {
         return PathmapSpec.of(Topology.simulated(1, hosts, 2), ranks, trees, shape);
     }
 
-    /** Threads that may be busy at once: one per rank and one service thread per proxy (hop). */
-    public static int busyThreads(Pathmap pathmap) {
-        int proxies = 0;
-        for (Node n : pathmap.nodes()) {
-            if (n.kind().equals(PathmapBuilder.PROXY)) {
-                proxies++;
-            }
-        }
-        return pathmap.spec().ranks() + proxies;
-    }
-
     public static InJvmCluster start(PathmapSpec spec) {
         Pathmap pathmap = PathmapBuilder.build(spec);
-        return InJvmCluster.start(pathmap, CommOptions.defaults(busyThreads(pathmap)));
+        return InJvmCluster.start(pathmap, CommOptions.defaults(pathmap.busyThreads()));
     }
 
     public static InJvmCluster start(PathmapSpec spec, Duration timeout) {
         Pathmap pathmap = PathmapBuilder.build(spec);
-        return InJvmCluster.start(pathmap, CommOptions.defaults(busyThreads(pathmap)).withTimeout(timeout));
+        return InJvmCluster.start(pathmap, CommOptions.defaults(pathmap.busyThreads()).withTimeout(timeout));
     }
 }
