@@ -25,6 +25,7 @@ public final class PathComm implements Comm {
     private final Wrapper[] trees;
     private final Message[] messages;
     private final Wrapper[] sendPaths;
+    private final String[] sendMailboxes;
     private final ElementCursor[] recvCursors;
     private final Element[] recvElements;
     private final Message p2p = new Message(1);
@@ -50,6 +51,7 @@ public final class PathComm implements Comm {
             messages[t] = new Message(1);
         }
         this.sendPaths = new Wrapper[size];
+        this.sendMailboxes = new String[size];
         this.recvCursors = new ElementCursor[size];
         this.recvElements = new Element[size];
     }
@@ -206,10 +208,12 @@ public final class PathComm implements Comm {
         checkRank("dest", dest);
         Wrapper path = sendPaths[dest];
         if (path == null) {
-            path = host.pointToPoint(host.pathmap().spec().hostOf(dest), mailbox(rank, dest));
+            sendMailboxes[dest] = mailbox(rank, dest);
+            path = host.pointToPoint(host.pathmap().spec().hostOf(dest), sendMailboxes[dest]);
             sendPaths[dest] = path;
         }
-        p2p.op(ReduceOp.SLOT).type(ValueType.LONG).length(count);
+        // The element name marks the message as a send for the wrappers it passes (a collector's op type).
+        p2p.op(ReduceOp.SLOT).type(ValueType.LONG).element(sendMailboxes[dest]).length(count);
         System.arraycopy(data, 0, p2p.words(), 0, count);
         path.call(p2p);
     }
