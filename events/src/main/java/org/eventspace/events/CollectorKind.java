@@ -3,6 +3,8 @@ package org.eventspace.events;
 import java.util.function.Function;
 
 import org.eventspace.comm.pathmap.Node;
+import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.runtime.HostRuntime;
 import org.eventspace.comm.runtime.WrapperInstance;
 import org.eventspace.comm.runtime.WrapperKind;
@@ -44,7 +46,43 @@ public final class CollectorKind implements WrapperKind {
         TraceBuffer buffer = capacity == null
                 ? space.allocate(collectorId, node.name())
                 : space.allocate(collectorId, node.name(), intProperty(node, CAPACITY, capacity));
-        return WrapperInstance.single(new EventCollector(collectorId, buffer, host.downstream(node)));
+        return WrapperInstance.single(new EventCollector(collectorId, buffer, host.downstream(node),
+                clockSharing(host.pathmap(), node)));
+    }
+
+    /**
+     * Which readings {@code collector} may share across a gred: only where every feeder of that gred is a
+     * collector on the same host, so the reading offered from above is always this call's (a stale reading from
+     * a waiter's earlier call can never be taken).
+     */
+    static EventCollector.ClockSharing clockSharing(Pathmap pathmap, Node collector) {
+        boolean above = !collector.isRoot() && sharesAround(pathmap, pathmap.node(collector.parent()));
+        boolean below = false;
+        for (Node caller : pathmap.children(collector.id())) {
+            below = caller.host() == collector.host() && sharesAround(pathmap, caller);
+        }
+        if (above && below) {
+            return EventCollector.ClockSharing.BETWEEN_GREDS;
+        }
+        return above ? EventCollector.ClockSharing.ABOVE_GRED
+                : below ? EventCollector.ClockSharing.BELOW_GRED : EventCollector.ClockSharing.NONE;
+    }
+
+    /** A gred all of whose ports are fed by collectors on its host, and whose downstream is one. */
+    private static boolean sharesAround(Pathmap pathmap, Node gred) {
+        if (!gred.kind().equals(PathmapBuilder.GRED) || gred.isRoot() || !pathmap.entriesAt(gred.id()).isEmpty()) {
+            return false;
+        }
+        Node downstream = pathmap.node(gred.parent());
+        if (!downstream.kind().equals(NAME) || downstream.host() != gred.host()) {
+            return false;
+        }
+        for (Node feeder : pathmap.children(gred.id())) {
+            if (!feeder.kind().equals(NAME) || feeder.host() != gred.host()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int intProperty(Node node, String key, String value) {

@@ -13,6 +13,20 @@ import org.agrona.BitUtil;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
+/** Leading padding of a {@link TraceBuffer}'s writer position. */
+abstract class TraceBufferLeftPad {
+    long p00, p01, p02, p03, p04, p05, p06, p07;
+}
+
+/**
+ * The writer's own copy of the write position: the writer never reads the shared header to write. It is
+ * padded: every write stores it, and two collectors' buffers are often allocated one after the other, so
+ * unpadded their positions would share a cache line that two cores write on every call.
+ */
+abstract class TraceBufferWriterPosition extends TraceBufferLeftPad {
+    long position;
+}
+
 /**
  * A temporal trace buffer: one wait-free writer, any number of readers, each with its own cursor.
  *
@@ -41,7 +55,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Agrona's {@code AtomicBuffer}: positions are tuple counts, a lagging reader resumes at the oldest tuple
  * still held, and what it skipped is {@code oldest − cursor} exactly.
  */
-public final class TraceBuffer implements AutoCloseable {
+public final class TraceBuffer extends TraceBufferWriterPosition implements AutoCloseable {
     /** Collector id in the header of a buffer not bound to one collector. */
     public static final int NO_COLLECTOR = -1;
     public static final int MIN_CAPACITY = 2;
@@ -54,8 +68,8 @@ public final class TraceBuffer implements AutoCloseable {
     private final int collectorId;
     private final Path file;
     private final MappedByteBuffer mapped;
-    /** The writer's own copy of the write position: the writer never reads the shared header to write. */
-    private long position;
+    /** Trailing padding: with {@link TraceBufferLeftPad}, keeps the writer's position off other objects' lines. */
+    long p10, p11, p12, p13, p14, p15, p16, p17;
 
     private TraceBuffer(UnsafeBuffer buffer, int capacity, int collectorId, Path file, MappedByteBuffer mapped) {
         this.buffer = buffer;

@@ -91,8 +91,51 @@ class CollectorKindTest {
             assertThat(times[i][0]).as("t1,%d <= t2", i).isLessThanOrEqualTo(t2);
             assertThat(times[i][1]).as("t4,%d >= t3", i).isGreaterThanOrEqualTo(t3);
         }
+        // Clock sharing across the gred: the collector below took the last arriver's t1 as its t2 and handed its
+        // t3 back as that arriver's t4, so one of the two contributors shares both readings.
+        int last = times[0][0] == t2 ? 0 : 1;
+        assertThat(times[last][0]).as("t2 is the last arriver's t1").isEqualTo(t2);
+        assertThat(times[last][1]).as("the last arriver's t4 is t3").isEqualTo(t3);
+        assertThat(times[1 - last][0]).as("the waiter arrived first").isLessThanOrEqualTo(t2);
         host.close();
         space.close();
+    }
+
+    @Test
+    void clockReadingsAreSharedOnlyAcrossGredsEveryFeederOfWhichIsACollector() {
+        Pathmap plain = PathmapBuilder.build(PathmapSpec.of(Topology.simulated(1, 2, 2), 4, 1, TreeShape.hier(2)));
+        Pathmap all = CollectorPlacement.place(plain);
+        Map<EventCollector.ClockSharing, Integer> seen = new java.util.EnumMap<>(EventCollector.ClockSharing.class);
+        for (Node n : all.nodes()) {
+            if (!n.kind().equals(CollectorKind.NAME)) {
+                continue;
+            }
+            EventCollector.ClockSharing sharing = CollectorKind.clockSharing(all, n);
+            seen.merge(sharing, 1, Integer::sum);
+            Node callee = all.node(n.parent());
+            boolean callsGred = callee.kind().equals(PathmapBuilder.GRED);
+            boolean calledByGred = all.children(n.id()).stream().anyMatch(c -> c.kind().equals(PathmapBuilder.GRED));
+            switch (sharing) {
+                case ABOVE_GRED -> assertThat(callsGred && !calledByGred).as(n.name()).isTrue();
+                case BELOW_GRED -> assertThat(calledByGred && !callsGred).as(n.name()).isTrue();
+                case BETWEEN_GREDS -> assertThat(callsGred && calledByGred).as(n.name()).isTrue();
+                case NONE -> assertThat(callsGred || calledByGred).as(n.name() + ": next to a gred yet shares nothing")
+                        .isFalse();
+            }
+        }
+        // Ranks enter above greds; the root host's gred calls the root gred through a collector; the far side of a
+        // hop (run by the hop's service thread) is above the root gred, and below the other host's gred is the
+        // collector before the proxy.
+        assertThat(seen).containsOnlyKeys(EventCollector.ClockSharing.ABOVE_GRED, EventCollector.ClockSharing.BETWEEN_GREDS,
+                EventCollector.ClockSharing.BELOW_GRED);
+
+        // Collectors only around proxies: no gred has collectors on all its feeders, so nothing is shared.
+        Pathmap proxiesOnly = CollectorPlacement.place(plain, CollectorSettings.ALL.withKinds(java.util.Set.of(PathmapBuilder.PROXY)));
+        for (Node n : proxiesOnly.nodes()) {
+            if (n.kind().equals(CollectorKind.NAME)) {
+                assertThat(CollectorKind.clockSharing(proxiesOnly, n)).as(n.name()).isEqualTo(EventCollector.ClockSharing.NONE);
+            }
+        }
     }
 
     @Test

@@ -15,6 +15,8 @@ abstract class MessageFields extends MessageLeftPad {
     int length;
     long[] words;
     String element = "";
+    long downClock;
+    long upClock;
 }
 
 /**
@@ -113,12 +115,45 @@ public final class Message extends MessageFields {
         return this;
     }
 
-    /** Copies header and payload of {@code source} into this message. */
+    /**
+     * Hands a clock reading to the next wrapper below that takes one ({@link #takeDownClock}); 0 means none.
+     *
+     * <p>Why a message carries clock readings: two event collectors that meet across a gred's last arriver read
+     * the clock within a join of each other, so the one below may take the reading of the one above instead of
+     * paying for its own (issue 3: one read shared at a wrapper boundary). Only wrappers that know they are
+     * placed so use these; a message crossing hosts never carries them ({@link #copyFrom} clears them).
+     */
+    public void offerDownClock(long nanos) {
+        downClock = nanos;
+    }
+
+    /** The reading offered from above and not yet taken, or 0; clears it. */
+    public long takeDownClock() {
+        long t = downClock;
+        downClock = 0;
+        return t;
+    }
+
+    /** Hands a clock reading back up to the wrapper above that takes one ({@link #takeUpClock}); 0 means none. */
+    public void offerUpClock(long nanos) {
+        upClock = nanos;
+    }
+
+    /** The reading offered from below and not yet taken, or 0; clears it. */
+    public long takeUpClock() {
+        long t = upClock;
+        upClock = 0;
+        return t;
+    }
+
+    /** Copies header and payload of {@code source} into this message; clock readings stay on their host. */
     public Message copyFrom(Message source) {
         op = source.op;
         type = source.type;
         sequence = source.sequence;
         element = source.element;
+        downClock = 0;
+        upClock = 0;
         length(source.length);
         System.arraycopy(source.words, 0, words, 0, source.length);
         return this;
