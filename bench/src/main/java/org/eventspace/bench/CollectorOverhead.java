@@ -22,7 +22,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * document quotes the median over the pairs, their minimum and maximum, and the interquartile range (the
  * 75th minus the 25th percentile of the pairs, interpolated linearly between closest ranks) as the spread.
  * compute-gsum also gets the same for its iteration time (sort + allreduce, {@link RunReport#iterationUs}),
- * which is what an application sees.
+ * which is what an application sees. compute-gsum calibrates its sort in the first off-run and every later run
+ * sorts that many ints (unless the config fixes a length), so off and on runs do the same work.
  *
  * <p>Not thread-safe; runs one benchmark at a time.
  */
@@ -61,9 +62,13 @@ public final class CollectorOverhead {
         boolean ok = true;
         List<String> errors = new ArrayList<>();
         JsonNode collectors = null;
+        RunConfig base = config;
         for (int rep = 0; rep < repeats; rep++) {
             for (boolean on : new boolean[] {false, true}) {
-                RunReport report = runner.apply(config.withCollectors(on));
+                RunReport report = runner.apply(base.withCollectors(on));
+                if (compute && base.sortLength() == 0 && report.sortLength() > 0) {
+                    base = base.withSortLength(report.sortLength());
+                }
                 ok &= report.resultOk();
                 for (String e : report.errors()) {
                     errors.add(String.format(Locale.ROOT, "repeat %d, collectors %s: %s", rep + 1, on ? "on" : "off", e));
@@ -84,6 +89,9 @@ public final class CollectorOverhead {
         RunReport.putConfig(root, config);
         root.put("poll", config.poll());
         root.put("repeats", repeats);
+        if (compute) {
+            root.put("sort_length", base.sortLength());
+        }
         root.put("metric", "allreduce_us.mean");
         putSeries(root, offUs, onUs);
         if (compute) {

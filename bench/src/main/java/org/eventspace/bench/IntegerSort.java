@@ -7,6 +7,8 @@ import java.util.Arrays;
  * nothing per run; {@link #checksum()} keeps the JIT from dropping the work.
  */
 final class IntegerSort {
+    /** The longest array a run may sort: 64 MiB of ints. */
+    static final int MAX_LENGTH = 1 << 24;
     private final int[] data;
     private int state;
     private long checksum;
@@ -41,14 +43,14 @@ final class IntegerSort {
     static int lengthTakingNanos(long targetNanos) {
         int length = 16;
         long took = timeSort(length);
-        while (took < targetNanos && length < (1 << 24)) {
+        while (took < targetNanos && length < MAX_LENGTH) {
             length *= 2;
             took = timeSort(length);
         }
         if (took <= 0) {
             return length;
         }
-        return (int) Math.max(16, Math.min(1 << 24, (long) length * targetNanos / took));
+        return (int) Math.max(16, Math.min(MAX_LENGTH, (long) length * targetNanos / took));
     }
 
     private static long timeSort(int length) {

@@ -141,9 +141,14 @@ public final class RankBenchmarks {
             ok &= gsumLoop(comm, values, warm, latencies);
             allreduceNanos = (System.nanoTime() - t0) / warm;
         } while (keepWarming(comm, warmEnd));
-        int length = (int) comm.allreduce((long) IntegerSort.lengthTakingNanos(allreduceNanos), ReduceOp.MAX);
+        // A fixed length still runs the calibration rounds, unused: they are the sort loop's JIT warm-up, and
+        // without it the compiler thread takes a core from a rank in the timed loop (time slices of ms).
+        int fixed = config.sortLength();
+        int length = fixed > 0 ? fixed
+                : (int) comm.allreduce((long) IntegerSort.lengthTakingNanos(allreduceNanos), ReduceOp.MAX);
         for (int round = 0; round < CALIBRATION_ROUNDS; round++) {
-            length = calibrate(comm, values, length);
+            int proposal = calibrate(comm, values, length);
+            length = fixed > 0 ? fixed : proposal;
         }
         IntegerSort sort = new IntegerSort(length, comm.rank());
         latencies.reset();
@@ -163,7 +168,7 @@ public final class RankBenchmarks {
         }
         window.ended(comm.rank());
         ok &= sort.checksum() != Long.MIN_VALUE;
-        return new RankResult(comm.rank(), previous - start, config.iterations(), compute, ok, null, latencies);
+        return new RankResult(comm.rank(), previous - start, config.iterations(), compute, ok, null, latencies, length);
     }
 
     private static final int CALIBRATION_ROUNDS = 4;

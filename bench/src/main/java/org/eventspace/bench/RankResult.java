@@ -12,11 +12,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * What one rank measured: its wall time over the timed iterations, its per-operation latencies (ns), the
- * time it spent computing, and whether every result it got was the exact expected one. Travels from host
- * processes to the launcher as one JSON object.
+ * time it spent computing (and, for compute-gsum, how many ints each sort took), and whether every result it
+ * got was the exact expected one. Travels from host processes to the launcher as one JSON object.
  */
 public record RankResult(int rank, long wallNanos, int iterations, long computeNanos, boolean resultOk, String error,
-                         Histogram latencies) {
+                         Histogram latencies, int sortLength) {
+    /** A result without a sort (gsum, pingpong). */
+    public RankResult(int rank, long wallNanos, int iterations, long computeNanos, boolean resultOk, String error,
+                      Histogram latencies) {
+        this(rank, wallNanos, iterations, computeNanos, resultOk, error, latencies, 0);
+    }
+
     /** Latencies up to 10 s at 2 significant digits: a few tens of KB per rank, no resizing while recording. */
     public static Histogram newHistogram() {
         return new Histogram(10_000_000_000L, 2);
@@ -32,6 +38,7 @@ public record RankResult(int rank, long wallNanos, int iterations, long computeN
         node.put("wall_ns", wallNanos);
         node.put("iterations", iterations);
         node.put("compute_ns", computeNanos);
+        node.put("sort_length", sortLength);
         node.put("result_ok", resultOk);
         if (error != null) {
             node.put("error", error);
@@ -48,7 +55,8 @@ public record RankResult(int rank, long wallNanos, int iterations, long computeN
             Histogram histogram = Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(bytes), 0);
             return new RankResult(node.get("rank").asInt(), node.get("wall_ns").asLong(), node.get("iterations").asInt(),
                     node.get("compute_ns").asLong(), node.get("result_ok").asBoolean(),
-                    node.hasNonNull("error") ? node.get("error").asText() : null, histogram);
+                    node.hasNonNull("error") ? node.get("error").asText() : null, histogram,
+                    node.path("sort_length").asInt(0));
         } catch (DataFormatException | RuntimeException e) {
             throw new IllegalArgumentException("malformed rank result " + node, e);
         }

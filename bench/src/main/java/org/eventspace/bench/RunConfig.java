@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 
 import org.eventspace.events.CollectorPlacement;
+import org.eventspace.events.CollectorSettings;
 
 import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.pathmap.Pathmap;
@@ -31,10 +32,16 @@ import org.eventspace.comm.pathmap.TreeShape;
  * @param traceDump   directory the trace buffers are memory-mapped in ({@code host-<id>/}) and
  *                    {@code pathmap.json} is written to, or null for in-memory buffers; absolute, and only
  *                    with collectors on.
+ * @param collectorSettings with collectors on, around which wrapper kinds and in which trees they go and how
+ *                    many tuples each buffer holds ({@link CollectorSettings#ALL}: every edge, the default).
+ * @param sortLength  compute-gsum: ints each iteration sorts; 0 calibrates it in the warm-up so a sort takes
+ *                    about as long as an allreduce. A fixed length makes two runs do equal work (the off and
+ *                    on runs of {@code bench overhead}).
  */
 public record RunConfig(Benchmark benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
                         Duration warmupTime, Duration timeout, int payloadWords, String poll, int socketBufferBytes,
-                        boolean collectors, Path traceDump) {
+                        boolean collectors, Path traceDump, CollectorSettings collectorSettings,
+                        int sortLength) {
     /** Long enough for the JIT's background compiles of the hot path to finish on this 2-core machine. */
     public static final Duration DEFAULT_WARMUP_TIME = Duration.ofSeconds(1);
 
@@ -50,7 +57,26 @@ public record RunConfig(Benchmark benchmark, PathmapSpec spec, String transport,
                 true, null);
     }
 
+    /** Calibrated sort length. */
+    public RunConfig(Benchmark benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
+                     Duration warmupTime, Duration timeout, int payloadWords, String poll, int socketBufferBytes,
+                     boolean collectors, Path traceDump) {
+        this(benchmark, spec, transport, iterations, warmup, warmupTime, timeout, payloadWords, poll, socketBufferBytes,
+                collectors, traceDump, CollectorSettings.ALL, 0);
+    }
+
     public RunConfig {
+        java.util.Objects.requireNonNull(collectorSettings, "collectorSettings");
+        for (int tree : collectorSettings.trees()) {
+            if (tree >= spec.trees()) {
+                throw new IllegalArgumentException("collectors asked for tree " + tree + " but the pathmap has "
+                        + spec.trees() + " trees (0.." + (spec.trees() - 1) + ")");
+            }
+        }
+        if (sortLength < 0 || sortLength > IntegerSort.MAX_LENGTH) {
+            throw new IllegalArgumentException("sort length must be 0 (calibrate) or 1.." + IntegerSort.MAX_LENGTH
+                    + " ints, sortLength=" + sortLength);
+        }
         if (traceDump != null && !collectors) {
             throw new IllegalArgumentException("a trace dump needs collectors on, traceDump=" + traceDump);
         }
@@ -100,13 +126,25 @@ public record RunConfig(Benchmark benchmark, PathmapSpec spec, String transport,
     /** The pathmap the run uses: the spec's trees, with a collector on every edge when collectors are on. */
     public Pathmap pathmap() {
         Pathmap plain = PathmapBuilder.build(spec);
-        return collectors ? CollectorPlacement.place(plain) : plain;
+        return collectors ? CollectorPlacement.place(plain, collectorSettings) : plain;
     }
 
     /** The same run with collectors on or off (and no trace dump when off). */
     public RunConfig withCollectors(boolean on) {
         return new RunConfig(benchmark, spec, transport, iterations, warmup, warmupTime, timeout, payloadWords, poll,
-                socketBufferBytes, on, on ? traceDump : null);
+                socketBufferBytes, on, on ? traceDump : null, collectorSettings, sortLength);
+    }
+
+    /** The same run with compute-gsum sorting {@code length} ints (0: calibrate). */
+    public RunConfig withSortLength(int length) {
+        return new RunConfig(benchmark, spec, transport, iterations, warmup, warmupTime, timeout, payloadWords, poll,
+                socketBufferBytes, collectors, traceDump, collectorSettings, length);
+    }
+
+    /** The same run with collectors placed by {@code settings}. */
+    public RunConfig withCollectorSettings(CollectorSettings settings) {
+        return new RunConfig(benchmark, spec, transport, iterations, warmup, warmupTime, timeout, payloadWords, poll,
+                socketBufferBytes, collectors, traceDump, settings, sortLength);
     }
 
     public int ranks() {

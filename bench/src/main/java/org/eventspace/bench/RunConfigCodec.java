@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Base64;
 
 import org.eventspace.comm.pathmap.PathmapConfig;
+import org.eventspace.events.CollectorSettings;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -35,10 +36,23 @@ final class RunConfigCodec {
         node.put("poll", config.poll());
         node.put("socket_buffer_bytes", config.socketBufferBytes());
         node.put("collectors", config.collectors());
+        node.put("sort_length", config.sortLength());
+        ObjectNode collect = node.putObject("collector_settings");
+        config.collectorSettings().kinds().stream().sorted().forEach(collect.putArray("kinds")::add);
+        config.collectorSettings().trees().stream().sorted().forEach(collect.putArray("trees")::add);
+        collect.put("capacity", config.collectorSettings().capacity());
         if (config.traceDump() != null) {
             node.put("trace_dump", config.traceDump().toString());
         }
         return Base64.getEncoder().encodeToString(node.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static CollectorSettings collectorSettings(JsonNode node) {
+        java.util.Set<String> kinds = new java.util.HashSet<>();
+        node.path("kinds").forEach(k -> kinds.add(k.asText()));
+        java.util.Set<Integer> trees = new java.util.HashSet<>();
+        node.path("trees").forEach(t -> trees.add(t.asInt()));
+        return new CollectorSettings(kinds, trees, node.get("capacity").asInt());
     }
 
     static RunConfig decode(String word) {
@@ -52,7 +66,8 @@ final class RunConfigCodec {
                     node.get("iterations").asInt(), node.get("warmup").asInt(),
                     Duration.ofMillis(node.get("warmup_ms").asLong()), Duration.ofMillis(node.get("timeout_ms").asLong()), node.get("payload_words").asInt(),
                     node.get("poll").asText(), node.get("socket_buffer_bytes").asInt(), node.get("collectors").asBoolean(),
-                    node.hasNonNull("trace_dump") ? java.nio.file.Path.of(node.get("trace_dump").asText()) : null);
+                    node.hasNonNull("trace_dump") ? java.nio.file.Path.of(node.get("trace_dump").asText()) : null,
+                    collectorSettings(node.get("collector_settings")), node.get("sort_length").asInt());
         } catch (java.io.IOException | RuntimeException e) {
             throw new IllegalArgumentException("malformed run configuration argument: " + e.getMessage(), e);
         }

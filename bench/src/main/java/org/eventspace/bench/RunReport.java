@@ -7,6 +7,7 @@ import java.util.Locale;
 
 import org.HdrHistogram.Histogram;
 import org.eventspace.events.CollectorPlacement;
+import org.eventspace.events.CollectorSettings;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -35,6 +36,7 @@ public final class RunReport {
     private final Histogram merged = RankResult.newHistogram();
     private final double meanUs;
     private final double iterationUs;
+    private final int sortLength;
     private final double wallSeconds;
     private final boolean resultOk;
     private final double computeFraction;
@@ -62,6 +64,7 @@ public final class RunReport {
         double worstPerOp = 0;
         long compute = 0;
         long wallSum = 0;
+        int sort = 0;
         boolean ok = ranks.size() == config.ranks();
         if (!ok) {
             errors.add("expected results from " + config.ranks() + " ranks, got " + ranks.size());
@@ -83,6 +86,7 @@ public final class RunReport {
                 worstPerOp = Math.max(worstPerOp, perOp);
                 compute += r.computeNanos();
                 wallSum += r.wallNanos();
+                sort = Math.max(sort, r.sortLength());
             }
         }
         this.resultOk = ok && outsideErrors.isEmpty();
@@ -91,6 +95,12 @@ public final class RunReport {
         this.meanUs = config.benchmark() == Benchmark.COMPUTE_GSUM ? merged.getMean() / 1_000.0 : iterationUs;
         this.wallSeconds = maxWall / 1e9;
         this.computeFraction = wallSum == 0 ? 0 : (double) compute / wallSum;
+        this.sortLength = sort;
+    }
+
+    /** compute-gsum: ints each sort took (the ranks agree on it); 0 for other benchmarks. */
+    public int sortLength() {
+        return sortLength;
     }
 
     public boolean resultOk() {
@@ -145,6 +155,13 @@ public final class RunReport {
     private void collectorsJson(ObjectNode root) {
         ObjectNode collectors = root.putObject("collectors");
         collectors.put("count", collectorCount);
+        if (config.collectors()) {
+            CollectorSettings settings = config.collectorSettings();
+            ArrayNode kinds = collectors.putArray("kinds");
+            settings.kinds().stream().sorted().forEach(kinds::add);
+            ArrayNode trees = collectors.putArray("trees");
+            settings.trees().stream().sorted().forEach(trees::add);
+        }
         if (!config.collectors()) {
             return;
         }
@@ -205,6 +222,7 @@ public final class RunReport {
         if (config.benchmark() == Benchmark.COMPUTE_GSUM) {
             root.put("compute_fraction", computeFraction);
             root.put("iteration_us", iterationUs);
+            root.put("sort_length", sortLength);
         }
         collectorsJson(root);
         root.put("result_ok", resultOk);

@@ -6,7 +6,9 @@ import java.time.Duration;
 import org.eventspace.bench.Benchmark;
 import org.eventspace.bench.RunConfig;
 import org.eventspace.comm.pathmap.PathmapSpec;
+import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.pathmap.TreeShape;
+import org.eventspace.events.CollectorSettings;
 
 import picocli.CommandLine.Option;
 
@@ -69,6 +71,23 @@ final class RunOptions {
             + "DIR/host-<id>/ and write DIR/pathmap.json (needs --collectors on).")
     Path traceDump;
 
+    @Option(names = "--collect-kinds", split = ",", paramLabel = "KIND", description = "With collectors on: only on edges "
+            + "that touch a wrapper of these kinds (gred, proxy, core, …), e.g. gred gives t1/t4 above and t2/t3 below "
+            + "every gred. Default: every kind.")
+    java.util.List<String> collectKinds = new java.util.ArrayList<>();
+
+    @Option(names = "--collect-trees", split = ",", paramLabel = "TREE", description = "With collectors on: only in these "
+            + "trees (0-based). Default: every tree.")
+    java.util.List<Integer> collectTrees = new java.util.ArrayList<>();
+
+    @Option(names = "--collector-capacity", paramLabel = "TUPLES", description = "Tuples per collector buffer, a power of "
+            + "two; 0 keeps the event space's default. Default: ${DEFAULT-VALUE}.", defaultValue = "0")
+    int collectorCapacity;
+
+    @Option(names = "--sort-length", paramLabel = "INTS", description = "compute-gsum: ints each iteration sorts; 0 "
+            + "calibrates it so a sort takes about an allreduce. Default: ${DEFAULT-VALUE}.", defaultValue = "0")
+    int sortLength;
+
     RunConfig toConfig(Benchmark benchmark) {
         if (bytes < 8 || bytes % 8 != 0) {
             throw new UsageError("--bytes must be a positive multiple of 8, got " + bytes);
@@ -119,10 +138,22 @@ final class RunOptions {
                 throw new UsageError("--ranks/--hosts/--clusters: " + e.getMessage());
             }
         }
+        for (String kind : collectKinds) {
+            if (!java.util.List.of(PathmapBuilder.GRED, PathmapBuilder.PROXY, PathmapBuilder.CORE).contains(kind)) {
+                throw new UsageError("--collect-kinds: unknown wrapper kind '" + kind + "'; expected gred, proxy or core");
+            }
+        }
+        CollectorSettings settings;
+        try {
+            settings = new CollectorSettings(new java.util.HashSet<>(collectKinds), new java.util.HashSet<>(collectTrees),
+                    collectorCapacity);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--collect-kinds/--collect-trees/--collector-capacity: " + e.getMessage());
+        }
         try {
             return new RunConfig(benchmark, spec, transport, iterations, warmup, Duration.ofMillis((long) (warmupSeconds * 1000)),
                     Duration.ofMillis((long) (timeoutSeconds * 1000)), bytes / 8, poll, socketBufferBytes,
-                    collectors.equals("on"), traceDump);
+                    collectors.equals("on"), traceDump, settings, sortLength);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }

@@ -31,7 +31,8 @@ class RunCollectorsTest {
 
     private final CliHarness cli = new CliHarness();
 
-    private JsonNode run(String transport, String collectors, Path dump, int ranks, int iterations) throws IOException {
+    private JsonNode run(String transport, String collectors, Path dump, int ranks, int iterations, String... extra)
+            throws IOException {
         Path json = dir.resolve(transport + "-" + collectors + ".json");
         List<String> args = new java.util.ArrayList<>(List.of("run", "gsum", "--ranks", Integer.toString(ranks), "--hosts", "2",
                 "--transport", transport, "--collectors", collectors, "--iterations", Integer.toString(iterations),
@@ -39,6 +40,7 @@ class RunCollectorsTest {
         if (dump != null) {
             args.addAll(List.of("--trace-dump", dump.toString()));
         }
+        args.addAll(List.of(extra));
         int code = cli.execute(args.toArray(String[]::new));
         assertThat(code).as(cli.err()).isZero();
         JsonNode run = JSON.readTree(json.toFile());
@@ -98,6 +100,25 @@ class RunCollectorsTest {
         assertThat(Files.exists(dump.resolve("pathmap.json"))).isTrue();
         assertThat(traceFiles(dump.resolve("host-0"))).hasSize(6);
         assertThat(traceFiles(dump.resolve("host-1"))).hasSize(2);
+    }
+
+    @Test
+    void collectorsCanBeLimitedToKindsAndTrees() throws Exception {
+        // Around proxies only: per tree the collector before h1's stub and the one serving its hop on h0.
+        JsonNode proxies = run("jvm", "on", null, 4, 200, "--collect-kinds", "proxy").path("collectors");
+        assertThat(proxies.path("count").asInt()).isEqualTo(4);
+        assertThat(proxies.path("kinds").toString()).isEqualTo("[\"proxy\"]");
+        assertThat(proxies.path("tuples_written").asLong()).isEqualTo((200 + 100 + 2) * 2L);
+
+        // Tree 0 only: its 8 collectors, passed by every other call (gsum alternates the two trees).
+        JsonNode tree0 = run("jvm", "on", null, 4, 200, "--collect-trees", "0").path("collectors");
+        assertThat(tree0.path("count").asInt()).isEqualTo(8);
+        assertThat(tree0.path("trees").toString()).isEqualTo("[0]");
+
+        assertThat(cli.execute("run", "gsum", "--collect-kinds", "gred,foo")).isEqualTo(2);
+        assertThat(cli.err()).contains("--collect-kinds: unknown wrapper kind 'foo'");
+        assertThat(cli.execute("run", "gsum", "--collect-trees", "2")).isEqualTo(2);
+        assertThat(cli.err()).contains("tree 2").contains("2 trees");
     }
 
     @Test
