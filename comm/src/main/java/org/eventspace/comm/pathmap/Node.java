@@ -8,7 +8,8 @@ import java.util.Map;
  * @param id         index in {@link Pathmap#nodes()}.
  * @param name       readable, unique name, e.g. {@code t0.gred.h1.0}.
  * @param kind       wrapper kind ({@code gred}, {@code proxy}, {@code core}, …), resolved by {@code WrapperKinds}.
- * @param tree       the application tree it belongs to, or -1 for point-to-point wrappers.
+ * @param tree       the application tree it belongs to, -1 for point-to-point wrappers, -2 for the wrappers of
+ *                   an event scope (roots of their own, called only by the scope's own wrappers).
  * @param host       host it runs on (a proxy runs on the caller's host and forwards to its parent's host).
  * @param parent     the node it calls going down, or -1 for a root.
  * @param parentPort the port of the parent it calls (a gred has one port per contributor).

@@ -162,7 +162,12 @@ public final class HostRuntime implements AutoCloseable {
         return instance(parent.id()).port(node.parentPort());
     }
 
-    synchronized void connectLater(Proxy proxy) {
+    /**
+     * Registers a proxy that a wrapper kind made while this host builds (phase 1); {@link #connect} opens its hop
+     * and attaches the link (phase 2). For kinds whose wrappers call nodes on other hosts without a proxy node of
+     * the pathmap between them, e.g. an event scope's gather calling its children.
+     */
+    public synchronized void connectLater(Proxy proxy) {
         pendingProxies.add(proxy);
     }
 

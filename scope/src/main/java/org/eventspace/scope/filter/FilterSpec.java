@@ -1,0 +1,171 @@
+package org.eventspace.scope.filter;
+
+import java.util.Objects;
+
+/**
+ * A scope filter as configured: the command-line text validated once into an immutable value, from which every
+ * node of a scope makes its own instance ({@link #newInstance()}), so all instances agree without talking
+ * (ToM §2.2: the same filter is loaded on every intermediate node). {@link #text()} is the canonical text, which
+ * {@link #parse} turns back into an equal spec; it is what a front-end sends to the hosts.
+ *
+ * <pre>
+ *   concat                     every record, concatenated         {@link ConcatFilter}
+ *   max:FIELD | min:FIELD      per event the record with the largest/smallest FIELD (value, rank, round)
+ *                                                                 {@link ReduceByFieldFilter}
+ *   stats                      per event count, mean, sd, min, max {@link StatsFilter}
+ *   hist:BINS                  per event a histogram, BINS 1..65536, pipelined 3 phases {@link HistFilter}
+ *   class:all | class:comm | class:REGEX   functional classes     {@link ClassFilter}
+ * </pre>
+ */
+public sealed interface FilterSpec {
+    /** The canonical command-line text. */
+    String text();
+
+    /** A fresh instance for one scope node. */
+    ScopeFilter newInstance();
+
+    /**
+     * Parses the command-line text of a filter. The text is taken as is (no trimming; everything after
+     * {@code class:} is the scheme, colons included).
+     *
+     * @throws IllegalArgumentException naming the text and what was expected.
+     */
+    static FilterSpec parse(String text) {
+        Objects.requireNonNull(text, "filter text");
+        int colon = text.indexOf(':');
+        String kind = colon < 0 ? text : text.substring(0, colon);
+        String argument = colon < 0 ? null : text.substring(colon + 1);
+        try {
+            return switch (kind) {
+                case "concat" -> noArgument(argument, new Concat());
+                case "stats" -> noArgument(argument, new Stats());
+                case "max", "min" -> new ReduceByField(
+                        kind.equals("max") ? ReduceByFieldFilter.Extreme.MAX : ReduceByFieldFilter.Extreme.MIN,
+                        field(argument));
+                case "hist" -> new Hist(bins(argument));
+                case "class" -> {
+                    if (argument == null) {
+                        throw new IllegalArgumentException("expected class:SCHEME with SCHEME all, comm or a"
+                                + " regular expression");
+                    }
+                    yield new Classify(ClassScheme.parse(argument));
+                }
+                default -> throw new IllegalArgumentException("expected one of concat, max:FIELD, min:FIELD, stats,"
+                        + " hist:BINS, class:SCHEME");
+            };
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("bad filter '" + text + "': " + e.getMessage(), e);
+        }
+    }
+
+    private static FilterSpec noArgument(String argument, FilterSpec spec) {
+        if (argument != null) {
+            throw new IllegalArgumentException("expected " + spec.text() + " with no argument");
+        }
+        return spec;
+    }
+
+    private static ReduceByFieldFilter.Field field(String argument) {
+        if (argument != null) {
+            for (ReduceByFieldFilter.Field field : ReduceByFieldFilter.Field.values()) {
+                if (field.text().equals(argument)) {
+                    return field;
+                }
+            }
+        }
+        throw new IllegalArgumentException("expected max:FIELD or min:FIELD with FIELD one of value, rank, round");
+    }
+
+    private static int bins(String argument) {
+        int bins;
+        try {
+            bins = Integer.parseInt(Objects.requireNonNullElse(argument, ""));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("expected hist:BINS with BINS an integer 1.." + HistFilter.MAX_BINS);
+        }
+        if (bins < 1 || bins > HistFilter.MAX_BINS) {
+            throw new IllegalArgumentException("bins must be 1.." + HistFilter.MAX_BINS + ", bins=" + bins);
+        }
+        return bins;
+    }
+
+    /** {@code concat}. */
+    record Concat() implements FilterSpec {
+        @Override
+        public String text() {
+            return ConcatFilter.NAME;
+        }
+
+        @Override
+        public ScopeFilter newInstance() {
+            return new ConcatFilter();
+        }
+    }
+
+    /** {@code max:FIELD} or {@code min:FIELD}. */
+    record ReduceByField(ReduceByFieldFilter.Extreme extreme, ReduceByFieldFilter.Field field) implements FilterSpec {
+        public ReduceByField {
+            Objects.requireNonNull(extreme, "extreme");
+            Objects.requireNonNull(field, "field");
+        }
+
+        @Override
+        public String text() {
+            return extreme.text() + ":" + field.text();
+        }
+
+        @Override
+        public ScopeFilter newInstance() {
+            return new ReduceByFieldFilter(extreme, field);
+        }
+    }
+
+    /** {@code stats}. */
+    record Stats() implements FilterSpec {
+        @Override
+        public String text() {
+            return StatsFilter.NAME;
+        }
+
+        @Override
+        public ScopeFilter newInstance() {
+            return new StatsFilter();
+        }
+    }
+
+    /** {@code hist:BINS}. */
+    record Hist(int bins) implements FilterSpec {
+        public Hist {
+            if (bins < 1 || bins > HistFilter.MAX_BINS) {
+                throw new IllegalArgumentException("bins must be 1.." + HistFilter.MAX_BINS + ", bins=" + bins);
+            }
+        }
+
+        @Override
+        public String text() {
+            return "hist:" + bins;
+        }
+
+        @Override
+        public ScopeFilter newInstance() {
+            return new HistFilter(bins);
+        }
+    }
+
+    /** {@code class:SCHEME}. */
+    record Classify(ClassScheme scheme) implements FilterSpec {
+        public Classify {
+            Objects.requireNonNull(scheme, "scheme");
+        }
+
+        @Override
+        public String text() {
+            return "class:" + scheme.text();
+        }
+
+        @Override
+        public ScopeFilter newInstance() {
+            return new ClassFilter(scheme);
+        }
+    }
+}

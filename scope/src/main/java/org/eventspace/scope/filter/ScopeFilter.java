@@ -1,0 +1,43 @@
+package org.eventspace.scope.filter;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An up-stream/down-stream filter of an event scope (ToM §3 and §4; EventSpace §4's reduce/filter wrappers).
+ * One instance per scope node; a node calls it from one thread at a time, round after round, so an instance may
+ * keep state between rounds (a pipelined histogram keeps a round's records at the leaves until its bounds come
+ * down). Instances are made on every host from the same {@link FilterSpec}, so they agree without talking.
+ *
+ * <p>One round, seen from the front-end: {@link #command} makes the packet sent down; every inner node passes
+ * {@link #down} of it to its children; every leaf answers {@link #leaf} over the records its host produced for
+ * the round; every inner node combines its children's answers with {@link #up}; the front-end's node does the
+ * same and the front-end turns the root packet into {@link #result}.
+ */
+public interface ScopeFilter {
+    /** The filter's name as given on the command line, e.g. {@code hist:32}. */
+    String name();
+
+    /**
+     * The command for round {@code round}. {@code previousRoot} is what the root returned for the previous
+     * round, null before the first: a multi-phase filter puts the next phase of an earlier round in it.
+     */
+    Packet command(long round, Packet previousRoot);
+
+    /** What a node passes to its children for {@code command}; by default the command itself. */
+    default Packet down(Packet command) {
+        return command;
+    }
+
+    /** At a leaf: this round's records on the leaf's host, in production order, to one packet for the parent. */
+    Packet leaf(Packet command, List<ScopeRecord> records);
+
+    /** At an inner node: the children's packets for {@code command}, in child order, to one packet for the parent. */
+    Packet up(Packet command, List<Packet> fromChildren);
+
+    /**
+     * The front-end's reading of a root packet: field name to a JSON-able value (numbers, strings, lists and
+     * maps of them). Empty while a pipelined filter has no complete round yet.
+     */
+    Map<String, Object> result(Packet root);
+}
