@@ -7,6 +7,9 @@ import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.runtime.CommOptions;
 import org.eventspace.comm.transport.jvm.InJvmCluster;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 /**
  * Runs a benchmark on a simulated cluster in this JVM: one thread per rank, every host with its own elements
  * and service threads and, with collectors on, its own event space. A rank that fails is reported with its
@@ -28,14 +31,19 @@ public final class InJvmRunner {
         RunTracing tracing = RunTracing.open(config, pathmap, IntStream.range(0, config.hosts()).boxed().toList(), ranks.size());
         List<RankResult> results = List.of();
         try {
+            JsonNode scope = null;
             try (InJvmCluster cluster = InJvmCluster.start(pathmap, tracing.apply(options))) {
+                ScopeMonitor monitor = config.scope() != null ? ScopeMonitor.start(config.scope(), cluster.host(0)) : null;
                 results = RankThreads.run(ranks, cluster::comm, config, tracing);
+                if (monitor != null) {
+                    scope = monitor.stop(new ObjectMapper(), config.timeout().toMillis() * 2);
+                }
             }
             // The cluster is closed: its service threads are gone, every tuple is in place.
             if (config.traceDump() != null) {
                 RunTracing.writePathmap(config.traceDump(), pathmap);
             }
-            return new RunReport(config, results, List.of(), tracing.results());
+            return new RunReport(config, results, List.of(), tracing.results(), scope);
         } finally {
             tracing.close(RankThreads.allReturned(results));
         }

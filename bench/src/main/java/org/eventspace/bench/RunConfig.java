@@ -6,6 +6,7 @@ import java.util.List;
 
 import org.eventspace.events.CollectorPlacement;
 import org.eventspace.events.CollectorSettings;
+import org.eventspace.scope.ScopeBuilder;
 
 import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.pathmap.Pathmap;
@@ -37,11 +38,13 @@ import org.eventspace.comm.pathmap.TreeShape;
  * @param sortLength  compute-gsum: ints each iteration sorts; 0 calibrates it in the warm-up so a sort takes
  *                    about as long as an allreduce. A fixed length makes two runs do equal work (the off and
  *                    on runs of {@code bench overhead}).
+ * @param scope       the event scope laid over the hosts and pulled while the ranks run, or null for none; needs
+ *                    collectors on (its leaves read the trace buffers).
  */
 public record RunConfig(Benchmark benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
                         Duration warmupTime, Duration timeout, int payloadWords, String poll, int socketBufferBytes,
                         boolean collectors, Path traceDump, CollectorSettings collectorSettings,
-                        int sortLength) {
+                        int sortLength, RunScope scope) {
     /** Long enough for the JIT's background compiles of the hot path to finish on this 2-core machine. */
     public static final Duration DEFAULT_WARMUP_TIME = Duration.ofSeconds(1);
 
@@ -62,10 +65,13 @@ public record RunConfig(Benchmark benchmark, PathmapSpec spec, String transport,
                      Duration warmupTime, Duration timeout, int payloadWords, String poll, int socketBufferBytes,
                      boolean collectors, Path traceDump) {
         this(benchmark, spec, transport, iterations, warmup, warmupTime, timeout, payloadWords, poll, socketBufferBytes,
-                collectors, traceDump, CollectorSettings.ALL, 0);
+                collectors, traceDump, CollectorSettings.ALL, 0, null);
     }
 
     public RunConfig {
+        if (scope != null && !collectors) {
+            throw new IllegalArgumentException("an event scope reads the trace buffers and needs collectors on, scope=" + scope);
+        }
         java.util.Objects.requireNonNull(collectorSettings, "collectorSettings");
         for (int tree : collectorSettings.trees()) {
             if (tree >= spec.trees()) {
@@ -126,25 +132,32 @@ public record RunConfig(Benchmark benchmark, PathmapSpec spec, String transport,
     /** The pathmap the run uses: the spec's trees, with a collector on every edge when collectors are on. */
     public Pathmap pathmap() {
         Pathmap plain = PathmapBuilder.build(spec);
-        return collectors ? CollectorPlacement.place(plain, collectorSettings) : plain;
+        Pathmap traced = collectors ? CollectorPlacement.place(plain, collectorSettings) : plain;
+        return scope != null ? ScopeBuilder.add(traced, scope.toSpec(timeout)) : traced;
     }
 
     /** The same run with collectors on or off (and no trace dump when off). */
     public RunConfig withCollectors(boolean on) {
         return new RunConfig(benchmark, spec, transport, iterations, warmup, warmupTime, timeout, payloadWords, poll,
-                socketBufferBytes, on, on ? traceDump : null, collectorSettings, sortLength);
+                socketBufferBytes, on, on ? traceDump : null, collectorSettings, sortLength, on ? scope : null);
     }
 
     /** The same run with compute-gsum sorting {@code length} ints (0: calibrate). */
     public RunConfig withSortLength(int length) {
         return new RunConfig(benchmark, spec, transport, iterations, warmup, warmupTime, timeout, payloadWords, poll,
-                socketBufferBytes, collectors, traceDump, collectorSettings, length);
+                socketBufferBytes, collectors, traceDump, collectorSettings, length, scope);
     }
 
     /** The same run with collectors placed by {@code settings}. */
     public RunConfig withCollectorSettings(CollectorSettings settings) {
         return new RunConfig(benchmark, spec, transport, iterations, warmup, warmupTime, timeout, payloadWords, poll,
-                socketBufferBytes, collectors, traceDump, settings, sortLength);
+                socketBufferBytes, collectors, traceDump, settings, sortLength, scope);
+    }
+
+    /** The same run with event scope {@code newScope} (null: none). */
+    public RunConfig withScope(RunScope newScope) {
+        return new RunConfig(benchmark, spec, transport, iterations, warmup, warmupTime, timeout, payloadWords, poll,
+                socketBufferBytes, collectors, traceDump, collectorSettings, sortLength, newScope);
     }
 
     public int ranks() {

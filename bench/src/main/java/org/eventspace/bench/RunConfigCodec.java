@@ -41,6 +41,13 @@ final class RunConfigCodec {
         config.collectorSettings().kinds().stream().sorted().forEach(collect.putArray("kinds")::add);
         config.collectorSettings().trees().stream().sorted().forEach(collect.putArray("trees")::add);
         collect.put("capacity", config.collectorSettings().capacity());
+        if (config.scope() != null) {
+            ObjectNode scope = node.putObject("scope");
+            scope.put("shape", config.scope().shape());
+            scope.put("gather", config.scope().gather());
+            scope.put("filter", config.scope().filter());
+            scope.put("interval_ms", config.scope().intervalMs());
+        }
         if (config.traceDump() != null) {
             node.put("trace_dump", config.traceDump().toString());
         }
@@ -67,7 +74,10 @@ final class RunConfigCodec {
                     Duration.ofMillis(node.get("warmup_ms").asLong()), Duration.ofMillis(node.get("timeout_ms").asLong()), node.get("payload_words").asInt(),
                     node.get("poll").asText(), node.get("socket_buffer_bytes").asInt(), node.get("collectors").asBoolean(),
                     node.hasNonNull("trace_dump") ? java.nio.file.Path.of(node.get("trace_dump").asText()) : null,
-                    collectorSettings(node.get("collector_settings")), node.get("sort_length").asInt());
+                    collectorSettings(node.get("collector_settings")), node.get("sort_length").asInt(),
+                    node.hasNonNull("scope") ? new RunScope(node.get("scope").get("shape").asText(),
+                            node.get("scope").get("gather").asText(), node.get("scope").get("filter").asText(),
+                            node.get("scope").get("interval_ms").asInt()) : null);
         } catch (java.io.IOException | RuntimeException e) {
             throw new IllegalArgumentException("malformed run configuration argument: " + e.getMessage(), e);
         }

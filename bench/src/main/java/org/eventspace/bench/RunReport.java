@@ -9,6 +9,7 @@ import org.HdrHistogram.Histogram;
 import org.eventspace.events.CollectorPlacement;
 import org.eventspace.events.CollectorSettings;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -37,6 +38,7 @@ public final class RunReport {
     private final double meanUs;
     private final double iterationUs;
     private final int sortLength;
+    private final JsonNode scope;
     private final double wallSeconds;
     private final boolean resultOk;
     private final double computeFraction;
@@ -55,10 +57,22 @@ public final class RunReport {
 
     /** A report with what each host's event space recorded (empty with collectors off). */
     public RunReport(RunConfig config, List<RankResult> ranks, List<String> outsideErrors, List<HostTrace> traces) {
+        this(config, ranks, outsideErrors, traces, null);
+    }
+
+    /** With the {@code scope} block the front-end's {@link ScopeMonitor} reported, or null without a scope. */
+    public RunReport(RunConfig config, List<RankResult> ranks, List<String> outsideErrors, List<HostTrace> traces,
+                     JsonNode scope) {
         this.config = config;
+        this.scope = scope;
         this.traces = List.copyOf(traces);
         this.collectorCount = config.collectors() ? CollectorPlacement.count(config.pathmap()) : 0;
         errors.addAll(outsideErrors);
+        if (config.scope() != null && scope == null) {
+            errors.add("the event scope's front-end reported nothing");
+        } else if (scope != null && scope.hasNonNull("error")) {
+            errors.add("scope: " + scope.get("error").asText());
+        }
         this.ranks = List.copyOf(ranks);
         long maxWall = 0;
         double worstPerOp = 0;
@@ -89,7 +103,7 @@ public final class RunReport {
                 sort = Math.max(sort, r.sortLength());
             }
         }
-        this.resultOk = ok && outsideErrors.isEmpty();
+        this.resultOk = ok && errors.isEmpty();
         this.iterationUs = worstPerOp / 1_000.0;
         // compute-gsum's iterations include the sort; its allreduce latency is the per-call mean.
         this.meanUs = config.benchmark() == Benchmark.COMPUTE_GSUM ? merged.getMean() / 1_000.0 : iterationUs;
@@ -225,6 +239,9 @@ public final class RunReport {
             root.put("sort_length", sortLength);
         }
         collectorsJson(root);
+        if (scope != null) {
+            root.set("scope", scope);
+        }
         root.put("result_ok", resultOk);
         ArrayNode errs = root.putArray("errors");
         errors.forEach(errs::add);
@@ -266,6 +283,9 @@ public final class RunReport {
                     bufferBytesPerHost() / 1024, config.traceDump() != null ? ", trace dump in " + config.traceDump() : ""));
         } else {
             out.append("  collectors: off\n");
+        }
+        if (scope != null) {
+            out.append(ScopeMonitor.summary(scope));
         }
         out.append("  results: ").append(resultOk ? "every rank got the exact expected value" : "WRONG").append('\n');
         for (String e : errors) {

@@ -15,6 +15,8 @@ import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.pathmap.PathmapDescription;
 import org.eventspace.comm.runtime.CommOptions;
 import org.eventspace.comm.runtime.WrapperKinds;
+import org.eventspace.scope.ScopeHost;
+import org.eventspace.scope.ScopeKinds;
 import org.eventspace.events.CollectorKind;
 import org.eventspace.events.CollectorPlacement;
 import org.eventspace.events.EventSpace;
@@ -81,9 +83,13 @@ final class RunTracing implements RankBenchmarks.TimedWindow, AutoCloseable {
         }
     }
 
-    /** {@code options} with the {@code collector} kind writing into these event spaces. */
+    /**
+     * {@code options} with the {@code collector} kind writing into these event spaces and, when the pathmap has an
+     * event scope, the scope's kinds reading them.
+     */
     CommOptions apply(CommOptions options) {
-        return options.withKinds(WrapperKinds.builtIn().with(new CollectorKind(host -> spaces.get(host.host()))));
+        WrapperKinds kinds = WrapperKinds.builtIn().with(new CollectorKind(host -> spaces.get(host.host())));
+        return options.withKinds(ScopeKinds.with(kinds, host -> ScopeHost.of(spaces.get(host.host()))));
     }
 
     @Override

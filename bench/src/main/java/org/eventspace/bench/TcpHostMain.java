@@ -56,10 +56,17 @@ public final class TcpHostMain {
                 options = tracing.apply(options);
             }
             try (TcpHost host = TcpHost.start(pathmap, env, options, tcp)) {
+                // The front-end host pulls the event scope while the ranks run; the other hosts serve its hops until
+                // every host finished, so its last pulls, made before this host finishes, still reach them.
+                ScopeMonitor monitor = config.scope() != null && env.host() == 0
+                        ? ScopeMonitor.start(config.scope(), host.runtime()) : null;
                 results = RankThreads.run(local, host::comm, config, tracing != null ? tracing : RankBenchmarks.TimedWindow.NONE);
                 ok = results.stream().allMatch(RankResult::resultOk);
                 ObjectMapper json = new ObjectMapper();
                 ObjectNode line = json.createObjectNode();
+                if (monitor != null) {
+                    line.set("scope", monitor.stop(json, config.timeout().toMillis() * 2));
+                }
                 ArrayNode ranks = line.putArray("ranks");
                 results.forEach(r -> ranks.add(r.toJson(json)));
                 if (tracing != null) {

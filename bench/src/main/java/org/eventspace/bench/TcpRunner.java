@@ -29,6 +29,7 @@ public final class TcpRunner {
         List<RankResult> ranks = new ArrayList<>();
         List<HostTrace> traces = new ArrayList<>();
         List<String> errors = new ArrayList<>();
+        JsonNode scope = null;
         ObjectMapper json = new ObjectMapper();
         for (Launcher.HostResult host : result.hosts()) {
             if (host.resultLine() == null) {
@@ -40,6 +41,9 @@ public final class TcpRunner {
                 JsonNode line = json.readTree(host.resultLine());
                 for (JsonNode rank : line.path("ranks")) {
                     ranks.add(RankResult.fromJson(rank));
+                }
+                if (line.hasNonNull("scope")) {
+                    scope = line.get("scope");
                 }
                 if (line.hasNonNull("trace")) {
                     traces.add(HostTrace.fromJson(line.get("trace")));
@@ -56,6 +60,6 @@ public final class TcpRunner {
         if (config.traceDump() != null) {
             RunTracing.writePathmap(config.traceDump(), config.pathmap());
         }
-        return new RunReport(config, ranks, errors, traces);
+        return new RunReport(config, ranks, errors, traces, scope);
     }
 }

@@ -18,7 +18,7 @@ class RunConfigCodecTest {
     void roundTripKeepsEveryField() {
         RunConfig config = new RunConfig(Benchmark.COMPUTE_GSUM, RunConfig.shortcut(4, 2, 1, TreeShape.hier(2)), "tcp",
                 500, 20, Duration.ofMillis(300), Duration.ofSeconds(7), 2, "yield", 65536, true, Path.of("/tmp/dump"),
-                new CollectorSettings(Set.of(PathmapBuilder.GRED), Set.of(1), 256), 1234);
+                new CollectorSettings(Set.of(PathmapBuilder.GRED), Set.of(1), 256), 1234, new RunScope("kary:2", "par:2", "hist:8"));
 
         RunConfig back = RunConfigCodec.decode(RunConfigCodec.encode(config));
 

@@ -17,10 +17,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code eventspace bench collector|overhead}: what the event collectors cost (issue 3's bars). */
+/**
+ * {@code eventspace bench collector|overhead|offload}: what the event collectors cost (issue 3's bars) and ToM's
+ * offload benchmark through an event scope (issue 4).
+ */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "What the event collectors cost: one collector write (JMH), or whole runs with collectors off and on.",
-        subcommands = {BenchCommand.Collector.class, BenchCommand.Overhead.class})
+        description = "What the event collectors cost: one collector write (JMH), or whole runs with collectors off and on; "
+                + "ToM's offload benchmark through an event scope.",
+        subcommands = {BenchCommand.Collector.class, BenchCommand.Overhead.class, BenchCommand.Offload.class})
 final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -69,6 +73,91 @@ final class BenchCommand implements Runnable {
             if (json != null) {
                 ObjectMapper mapper = json();
                 mapper.writeValue(json.toFile(), CollectorCost.toJson(measured, settings, mapper));
+            }
+            return EventSpaceCommand.EXIT_OK;
+        }
+    }
+
+    /** {@code eventspace bench offload}: ToM §5.2's offload benchmark over a sweep of configurations. */
+    @Command(name = "offload", mixinStandardHelpOptions = true,
+            description = "ToM's offload benchmark (§5.2, Figure 8): ranks alternate work(period), an offload of a profile of "
+                    + "E events into an event scope, and a barrier, while host 0 pulls the scope back to back; prints "
+                    + "avg_offload_us (mean over rounds of the worst rank's offload + barrier) for every combination of the "
+                    + "comma-separated values given. --json writes eventspace.bench-offload/1.")
+    static final class Offload implements Callable<Integer> {
+        @Option(names = "--ranks", split = ",", defaultValue = "64", description = "Ranks (threads). Default: ${DEFAULT-VALUE}.")
+        java.util.List<Integer> ranks;
+
+        @Option(names = "--hosts", defaultValue = "0",
+                description = "Simulated hosts, the scope's leaves; 0: one per 4 ranks. Default: ${DEFAULT-VALUE}.")
+        int hosts;
+
+        @Option(names = "--fanout", split = ",", defaultValue = "2,4,8", description = "The scope's fan-out (hier:F). Default: ${DEFAULT-VALUE}.")
+        java.util.List<Integer> fanouts;
+
+        @Option(names = "--period-us", split = ",", defaultValue = "100,1000,10000",
+                description = "Work between offloads in µs (ToM's profile period). Default: ${DEFAULT-VALUE}.")
+        java.util.List<Integer> periods;
+
+        @Option(names = "--events", defaultValue = "20", description = "Events per profile. Default: ${DEFAULT-VALUE}.")
+        int events;
+
+        @Option(names = "--reduce", split = ",", defaultValue = "none,hist",
+                description = "none (concatenate) or hist (ToM's 3-phase histogram). Default: ${DEFAULT-VALUE}.")
+        java.util.List<String> reduces;
+
+        @Option(names = "--bins", defaultValue = "16", description = "Histogram bins with --reduce hist. Default: ${DEFAULT-VALUE}.")
+        int bins;
+
+        @Option(names = "--gather", defaultValue = "seq", description = "seq or par:N. Default: ${DEFAULT-VALUE}.")
+        String gather;
+
+        @Option(names = "--iterations", defaultValue = "200", description = "Timed rounds per configuration. Default: ${DEFAULT-VALUE}.")
+        int iterations;
+
+        @Option(names = "--buffer-profiles", defaultValue = "2",
+                description = "Profiles per rank a host's push buffer holds before offloads block. Default: ${DEFAULT-VALUE}.")
+        int bufferProfiles;
+
+        @Option(names = "--timeout", defaultValue = "60", description = "Seconds anything may wait. Default: ${DEFAULT-VALUE}.")
+        double timeoutSeconds;
+
+        @Option(names = "--json", description = "Write the eventspace.bench-offload/1 report to this file.")
+        Path json;
+
+        @Override
+        public Integer call() throws Exception {
+            java.util.List<org.eventspace.bench.OffloadBenchmark.Config> configs = new java.util.ArrayList<>();
+            for (int r : ranks) {
+                for (int f : fanouts) {
+                    for (String reduce : reduces) {
+                        for (int p : periods) {
+                            try {
+                                configs.add(new org.eventspace.bench.OffloadBenchmark.Config(r, hosts > 0 ? hosts : Math.max(1, r / 4),
+                                        f, p, events, reduce, bins, gather, iterations, bufferProfiles,
+                                        java.time.Duration.ofMillis((long) (timeoutSeconds * 1000))));
+                            } catch (IllegalArgumentException e) {
+                                throw new UsageError("bench offload: " + e.getMessage());
+                            }
+                        }
+                    }
+                }
+            }
+            try {
+                org.eventspace.scope.GatherMode.parse(gather);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError("--gather: " + e.getMessage());
+            }
+            java.util.List<org.eventspace.bench.OffloadBenchmark.Result> results = new java.util.ArrayList<>();
+            for (org.eventspace.bench.OffloadBenchmark.Config c : configs) {
+                org.eventspace.bench.OffloadBenchmark.Result r = org.eventspace.bench.OffloadBenchmark.run(c);
+                System.err.println(org.eventspace.bench.OffloadBenchmark.line(r));
+                results.add(r);
+            }
+            System.out.print(org.eventspace.bench.OffloadBenchmark.summary(results));
+            if (json != null) {
+                ObjectMapper mapper = json();
+                mapper.writeValue(json.toFile(), org.eventspace.bench.OffloadBenchmark.toJson(results, mapper));
             }
             return EventSpaceCommand.EXIT_OK;
         }

@@ -5,6 +5,7 @@ import java.time.Duration;
 
 import org.eventspace.bench.Benchmark;
 import org.eventspace.bench.RunConfig;
+import org.eventspace.bench.RunScope;
 import org.eventspace.comm.pathmap.PathmapSpec;
 import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.pathmap.TreeShape;
@@ -88,6 +89,24 @@ final class RunOptions {
             + "calibrates it so a sort takes about an allreduce. Default: ${DEFAULT-VALUE}.", defaultValue = "0")
     int sortLength;
 
+    @Option(names = "--scope", paramLabel = "SHAPE", description = "Lay an event scope over the hosts (flat, kary:K or "
+            + "hier:K) and pull it from host 0 while the ranks run; its figures go to the report's scope block. Needs "
+            + "--collectors on.")
+    String scope;
+
+    @Option(names = "--gather", paramLabel = "seq|par:N", description = "With --scope: gathers read their children in "
+            + "the calling thread (seq) or with N helper threads each (par:N). Default: ${DEFAULT-VALUE}.", defaultValue = "seq")
+    String gather;
+
+    @Option(names = "--filter", paramLabel = "FILTER", description = "With --scope: concat, stats, hist:BINS, "
+            + "class:all|comm|REGEX, max:FIELD or min:FIELD (FIELD value|rank|round). Default: ${DEFAULT-VALUE}.",
+            defaultValue = "concat")
+    String filter;
+
+    @Option(names = "--scope-interval-ms", paramLabel = "MS", description = "With --scope: pause between two pulls; 0 "
+            + "pulls back to back. Default: ${DEFAULT-VALUE}.", defaultValue = "0")
+    int scopeIntervalMs;
+
     RunConfig toConfig(Benchmark benchmark) {
         if (bytes < 8 || bytes % 8 != 0) {
             throw new UsageError("--bytes must be a positive multiple of 8, got " + bytes);
@@ -143,6 +162,17 @@ final class RunOptions {
                 throw new UsageError("--collect-kinds: unknown wrapper kind '" + kind + "'; expected gred, proxy or core");
             }
         }
+        RunScope runScope = null;
+        if (scope != null) {
+            if (collectors.equals("off")) {
+                throw new UsageError("--scope " + scope + " reads the trace buffers and needs --collectors on");
+            }
+            try {
+                runScope = new RunScope(scope, gather, filter, scopeIntervalMs);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError("--scope/--gather/--filter: " + e.getMessage());
+            }
+        }
         CollectorSettings settings;
         try {
             settings = new CollectorSettings(new java.util.HashSet<>(collectKinds), new java.util.HashSet<>(collectTrees),
@@ -153,7 +183,7 @@ final class RunOptions {
         try {
             return new RunConfig(benchmark, spec, transport, iterations, warmup, Duration.ofMillis((long) (warmupSeconds * 1000)),
                     Duration.ofMillis((long) (timeoutSeconds * 1000)), bytes / 8, poll, socketBufferBytes,
-                    collectors.equals("on"), traceDump, settings, sortLength);
+                    collectors.equals("on"), traceDump, settings, sortLength, runScope);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }

@@ -108,4 +108,21 @@ class BenchCommandTest {
         assertThat(cli.err()).contains("iterations must be >= 1");
         assertThat(cli.execute("bench", "collector", "--time-s", "0")).isEqualTo(2);
     }
+
+    @Test
+    void offloadSweepsEveryCombinationAndWritesAvgOffloadForEach() throws Exception {
+        Path json = dir.resolve("offload.json");
+        int code = cli.execute("bench", "offload", "--ranks", "8", "--hosts", "2", "--fanout", "2,4", "--period-us", "0,100",
+                "--events", "4", "--reduce", "none,hist", "--iterations", "5", "--json", json.toString());
+
+        assertThat(code).as(cli.err()).isZero();
+        JsonNode report = JSON.readTree(json.toFile());
+        assertThat(report.path("schema").asText()).isEqualTo("eventspace.bench-offload/1");
+        assertThat(report.path("configurations")).hasSize(8).allSatisfy(c -> {
+            assertThat(c.path("avg_offload_us").asDouble()).isPositive();
+            assertThat(c.path("records_gathered").asLong()).isEqualTo(c.path("records_produced").asLong());
+        });
+        assertThat(cli.execute("bench", "offload", "--reduce", "squash")).isEqualTo(2);
+        assertThat(cli.err()).contains("reduce=squash");
+    }
 }

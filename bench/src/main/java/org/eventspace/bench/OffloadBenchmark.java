@@ -1,0 +1,344 @@
+package org.eventspace.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+import org.eventspace.comm.Comm;
+import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.comm.pathmap.PathmapBuilder;
+import org.eventspace.comm.pathmap.PathmapSpec;
+import org.eventspace.comm.pathmap.TreeShape;
+import org.eventspace.comm.runtime.CommOptions;
+import org.eventspace.comm.runtime.WrapperKinds;
+import org.eventspace.comm.transport.jvm.InJvmCluster;
+import org.eventspace.scope.EventScope;
+import org.eventspace.scope.PushBuffer;
+import org.eventspace.scope.ScopeBuilder;
+import org.eventspace.scope.ScopeHost;
+import org.eventspace.scope.ScopeKinds;
+import org.eventspace.scope.ScopeRound;
+import org.eventspace.scope.ScopeSpec;
+import org.eventspace.scope.filter.ScopeRecord;
+
+/**
+ * ToM's offload benchmark (ToM paper §5.2, Figure 8): every rank alternates {@code work(usecs)}, an offload of a
+ * profile of E events into the event scope, and a barrier, while the front-end pulls rounds through the scope as
+ * fast as it can. {@code avg.time} — here {@code avg_offload_us} — is the mean over the rounds of the worst
+ * (largest) offload-plus-barrier time any rank suffered in that round, so the knee where the offload rate passes
+ * the scope's service rate shows as a jump (the producers block on a full push buffer).
+ *
+ * <p>How it maps to ours: a rank's offload is {@link PushBuffer#offer(List)} into its host's push buffer
+ * ({@link PushBuffer.Policy#BLOCK}: back-pressure, as ToM's blocking send); the scope is a tree of {@code fanout}
+ * over the hosts ({@code hier:F}: intra-host first), gathered sequentially or by helper threads, with the
+ * concatenating filter ({@code reduce none}) or ToM's 3-phase histogram ({@code reduce hist}); the barrier is the
+ * application's own (a tree of the job's pathmap). {@code work} sleeps rather than spins: 64 ranks share 2 cores
+ * here, and a spinning work loop would take the cores the scope needs — ToM's ranks each had a CPU.
+ *
+ * <p>Not thread-safe; one configuration at a time. Every thread it starts is ended before {@link #run} returns.
+ */
+public final class OffloadBenchmark {
+    /** Rounds before the timed ones: JIT, connections, the scope's first pulls. */
+    public static final int WARMUP_ROUNDS = 20;
+    /** The front-end's pause after a pull that found nothing. */
+    static final long IDLE_PULL_PAUSE_NANOS = 20_000;
+
+    /**
+     * One configuration.
+     *
+     * @param ranks      application ranks (threads), block-mapped over {@code hosts} simulated hosts.
+     * @param hosts      simulated hosts; one scope leaf and one push buffer each.
+     * @param fanout     the scope's fan-out ({@code hier:F}).
+     * @param periodUs   work between two offloads, µs (ToM's profile period).
+     * @param events     events per profile (ToM: 20).
+     * @param reduce     {@code none} (concatenate) or {@code hist} (3-phase histogram).
+     * @param bins       histogram bins with {@code reduce hist}.
+     * @param gather     {@code seq} or {@code par:N}.
+     * @param iterations timed rounds.
+     * @param bufferProfiles profiles a host's push buffer holds per rank before producers block.
+     * @param timeout    how long anything may wait before the run fails.
+     */
+    public record Config(int ranks, int hosts, int fanout, int periodUs, int events, String reduce, int bins,
+                         String gather, int iterations, int bufferProfiles, Duration timeout) {
+        public Config {
+            if (ranks < 2 || hosts < 1 || hosts > ranks) {
+                throw new IllegalArgumentException("need ranks >= 2 and 1 <= hosts <= ranks, ranks=" + ranks + ", hosts=" + hosts);
+            }
+            if (fanout < 2) {
+                throw new IllegalArgumentException("fan-out must be >= 2, fanout=" + fanout);
+            }
+            if (periodUs < 0 || events < 1 || iterations < 1 || bufferProfiles < 1 || bins < 1) {
+                throw new IllegalArgumentException("need period >= 0 µs and events, iterations, buffer profiles, bins >= 1; "
+                        + "periodUs=" + periodUs + ", events=" + events + ", iterations=" + iterations
+                        + ", bufferProfiles=" + bufferProfiles + ", bins=" + bins);
+            }
+            if (!reduce.equals("none") && !reduce.equals("hist")) {
+                throw new IllegalArgumentException("reduce must be none or hist, reduce=" + reduce);
+            }
+        }
+
+        String filter() {
+            return reduce.equals("hist") ? "hist:" + bins : "concat";
+        }
+    }
+
+    /**
+     * What one configuration measured.
+     *
+     * @param avgOffloadUs mean over the timed rounds of the worst offload + barrier time of any rank, µs.
+     * @param barrierUs    the same rounds' worst barrier-only time, measured before the scope starts, µs: the
+     *                     floor {@code avgOffloadUs} cannot go below.
+     * @param pulls        rounds the front-end pulled while the ranks ran.
+     * @param pullUs       mean time of one pull, µs (the scope's service time).
+     */
+    public record Result(Config config, double avgOffloadUs, double barrierUs, long pulls, double pullUs,
+                         long recordsProduced, long recordsGathered, long recordsDropped, long bytesMoved) {
+        public double gatherRate() {
+            return recordsProduced == 0 ? 1.0 : (double) recordsGathered / recordsProduced;
+        }
+    }
+
+    private OffloadBenchmark() {
+    }
+
+    public static Result run(Config config) {
+        PathmapSpec spec = RunConfig.shortcut(config.ranks(), config.hosts(), 1, TreeShape.hier(8));
+        ScopeSpec scopeSpec = ScopeSpec.builder().shape(TreeShape.hier(config.fanout())).gather(config.gather())
+                .filter(config.filter()).frontEnd(0).timeout(config.timeout()).build();
+        Pathmap pathmap = ScopeBuilder.add(PathmapBuilder.build(spec), scopeSpec);
+        int ranksPerHost = (config.ranks() + config.hosts() - 1) / config.hosts();
+        PushBuffer[] buffers = new PushBuffer[config.hosts()];
+        for (int h = 0; h < buffers.length; h++) {
+            buffers[h] = new PushBuffer("h" + h, config.bufferProfiles() * config.events() * ranksPerHost,
+                    PushBuffer.Policy.BLOCK, config.timeout());
+        }
+        CommOptions options = CommOptions.defaults(pathmap.busyThreads()).withTimeout(config.timeout())
+                .withKinds(ScopeKinds.with(WrapperKinds.builtIn(), host -> ScopeHost.pushing(buffers[host.host()])));
+        String[] names = new String[config.events()];
+        for (int e = 0; e < names.length; e++) {
+            names[e] = String.format(Locale.ROOT, "event_%02d", e);
+        }
+        int rounds = WARMUP_ROUNDS + config.iterations();
+        long[][] offload = new long[config.ranks()][rounds];
+        long[][] barrier = new long[config.ranks()][rounds];
+        try (InJvmCluster cluster = InJvmCluster.start(pathmap, options);
+             EventScope scope = EventScope.on(cluster.host(0))) {
+            scope.open();
+            AtomicBoolean ranksDone = new AtomicBoolean();
+            AtomicBoolean pulling = new AtomicBoolean();
+            AtomicReference<Throwable> frontEndError = new AtomicReference<>();
+            // Written by the front-end thread, read after it ended (join).
+            long[] pulls = new long[1];
+            long[] pullNanos = new long[1];
+            long[] gathered = new long[1];
+            long[] bytes = new long[1];
+            Thread frontEnd = new Thread(() -> {
+                try {
+                    while (!ranksDone.get()) {
+                        if (!pulling.get()) {
+                            LockSupport.parkNanos(100_000);
+                            continue;
+                        }
+                        long t0 = System.nanoTime();
+                        ScopeRound r = scope.pull();
+                        pullNanos[0] += System.nanoTime() - t0;
+                        pulls[0]++;
+                        gathered[0] += r.recordsGathered();
+                        bytes[0] += r.bytesMoved();
+                        if (r.recordsGathered() == 0) {
+                            // Nothing was offloaded since the last pull: wait a little instead of spinning a core the
+                            // 64 ranks share (ToM's front-end blocks on its stream until a packet arrives).
+                            LockSupport.parkNanos(IDLE_PULL_PAUSE_NANOS);
+                        }
+                    }
+                } catch (Throwable t) {
+                    frontEndError.set(t);
+                }
+            }, "es-offload-front-end");
+            frontEnd.setDaemon(true);
+            frontEnd.start();
+            List<String> errors = runRanks(cluster, config, names, offload, barrier, pulling, buffers);
+            ranksDone.set(true);
+            frontEnd.join(config.timeout().toMillis() * 2);
+            if (frontEnd.isAlive()) {
+                frontEnd.interrupt();
+                throw new IllegalStateException("offload front-end did not stop within " + config.timeout().toMillis() * 2 + " ms");
+            }
+            if (frontEndError.get() != null) {
+                throw new IllegalStateException("offload front-end failed: " + frontEndError.get().getMessage(), frontEndError.get());
+            }
+            if (!errors.isEmpty()) {
+                throw new IllegalStateException("offload benchmark failed: " + String.join("; ", errors));
+            }
+            // Drain what the ranks pushed last, so the accounting covers every record (the pipelined histogram needs
+            // one more round to finish its last).
+            for (int i = 0; i < 2; i++) {
+                ScopeRound last = scope.pull();
+                gathered[0] += last.recordsGathered();
+                bytes[0] += last.bytesMoved();
+            }
+            long produced = 0;
+            long dropped = 0;
+            for (PushBuffer b : buffers) {
+                produced += b.offered();
+                dropped += b.dropped();
+            }
+            return new Result(config, worstPerRoundMeanUs(offload, WARMUP_ROUNDS), worstPerRoundMeanUs(barrier, WARMUP_ROUNDS),
+                    pulls[0], pulls[0] == 0 ? 0 : pullNanos[0] / 1e3 / pulls[0], produced, gathered[0], dropped, bytes[0]);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /**
+     * Each rank: first {@code rounds} barrier-only rounds (the floor), then, with the front-end pulling, {@code rounds}
+     * of work, offload, barrier.
+     */
+    private static List<String> runRanks(InJvmCluster cluster, Config config, String[] names, long[][] offload,
+                                         long[][] barrier, AtomicBoolean pulling, PushBuffer[] buffers) {
+        int rounds = offload[0].length;
+        Pathmap pathmap = cluster.pathmap();
+        ExecutorService pool = Executors.newFixedThreadPool(config.ranks(), r -> {
+            Thread t = new Thread(r, "es-offload-rank");
+            t.setDaemon(true);
+            return t;
+        });
+        List<String> errors = new ArrayList<>();
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int rank = 0; rank < config.ranks(); rank++) {
+                int r = rank;
+                Comm comm = cluster.comm(rank);
+                PushBuffer buffer = buffers[pathmap.spec().hostOf(rank)];
+                futures.add(pool.submit(() -> {
+                    long workNanos = config.periodUs() * 1_000L;
+                    for (int i = 0; i < rounds; i++) {
+                        work(workNanos);
+                        long t0 = System.nanoTime();
+                        comm.barrier();
+                        barrier[r][i] = System.nanoTime() - t0;
+                    }
+                    if (r == 0) {
+                        pulling.set(true);
+                    }
+                    comm.barrier();
+                    List<ScopeRecord> profile = new ArrayList<>(names.length);
+                    for (int i = 0; i < rounds; i++) {
+                        work(workNanos);
+                        long t0 = System.nanoTime();
+                        profile.clear();
+                        for (int e = 0; e < names.length; e++) {
+                            // A value per event that differs by rank and event, as a profile's times would.
+                            profile.add(new ScopeRecord(r, names[e], i, (e + 1) * 10.0 + (r * 7 + i) % 13));
+                        }
+                        buffer.offer(profile);
+                        comm.barrier();
+                        offload[r][i] = System.nanoTime() - t0;
+                    }
+                    return null;
+                }));
+            }
+            long deadline = System.nanoTime() + config.timeout().toNanos()
+                    + 3L * rounds * (config.periodUs() * 1_000L + config.timeout().toNanos() / 10);
+            for (int rank = 0; rank < futures.size(); rank++) {
+                try {
+                    futures.get(rank).get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    errors.add("rank " + rank + ": " + (e.getCause() == null ? e : e.getCause()).getMessage());
+                } catch (java.util.concurrent.TimeoutException e) {
+                    errors.add("rank " + rank + ": " + RankThreads.LATE);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    errors.add("interrupted");
+                    break;
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return errors;
+    }
+
+    /** ToM's {@code work(usecs)}, sleeping (see the class comment); a period of 0 does no work at all. */
+    private static void work(long nanos) {
+        long end = System.nanoTime() + nanos;
+        for (long left = nanos; left > 0; left = end - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    public static final String SCHEMA = "eventspace.bench-offload/1";
+
+    /** One configuration's line for people. */
+    public static String line(Result r) {
+        Config c = r.config();
+        return String.format(Locale.ROOT, "ranks %3d  hosts %3d  fanout %2d  period %7d µs  events %3d  reduce %-4s  "
+                        + "avg_offload %10.1f µs  (barrier alone %8.1f µs)  pulls %6d of %8.1f µs  gather rate %.3f",
+                c.ranks(), c.hosts(), c.fanout(), c.periodUs(), c.events(), c.reduce(), r.avgOffloadUs(), r.barrierUs(),
+                r.pulls(), r.pullUs(), r.gatherRate());
+    }
+
+    public static String summary(List<Result> results) {
+        StringBuilder out = new StringBuilder("ToM offload benchmark: mean over rounds of the worst rank's offload + barrier\n");
+        for (Result r : results) {
+            out.append("  ").append(line(r)).append('\n');
+        }
+        return out.toString();
+    }
+
+    public static com.fasterxml.jackson.databind.node.ObjectNode toJson(List<Result> results,
+                                                                        com.fasterxml.jackson.databind.ObjectMapper json) {
+        com.fasterxml.jackson.databind.node.ObjectNode root = json.createObjectNode();
+        root.put("schema", SCHEMA);
+        com.fasterxml.jackson.databind.node.ArrayNode list = root.putArray("configurations");
+        for (Result r : results) {
+            Config c = r.config();
+            com.fasterxml.jackson.databind.node.ObjectNode n = list.addObject();
+            n.put("ranks", c.ranks());
+            n.put("hosts", c.hosts());
+            n.put("fanout", c.fanout());
+            n.put("period_us", c.periodUs());
+            n.put("events", c.events());
+            n.put("reduce", c.reduce());
+            n.put("bins", c.bins());
+            n.put("gather", c.gather());
+            n.put("iterations", c.iterations());
+            n.put("buffer_profiles", c.bufferProfiles());
+            n.put("avg_offload_us", r.avgOffloadUs());
+            n.put("barrier_only_us", r.barrierUs());
+            n.put("pulls", r.pulls());
+            n.put("pull_us_mean", r.pullUs());
+            n.put("records_produced", r.recordsProduced());
+            n.put("records_gathered", r.recordsGathered());
+            n.put("records_dropped", r.recordsDropped());
+            n.put("gather_rate", r.gatherRate());
+            n.put("bytes_moved", r.bytesMoved());
+        }
+        RunReport.putMachine(root);
+        root.put("date", java.time.Instant.now().toString());
+        return root;
+    }
+
+    /** Mean over the rounds from {@code from} of the largest value any rank had in that round, in µs. */
+    static double worstPerRoundMeanUs(long[][] perRank, int from) {
+        int rounds = perRank[0].length;
+        double sum = 0;
+        for (int i = from; i < rounds; i++) {
+            long worst = 0;
+            for (long[] rank : perRank) {
+                worst = Math.max(worst, rank[i]);
+            }
+            sum += worst;
+        }
+        return sum / Math.max(1, rounds - from) / 1_000.0;
+    }
+}

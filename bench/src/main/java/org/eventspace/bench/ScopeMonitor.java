@@ -1,0 +1,181 @@
+package org.eventspace.bench;
+
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.eventspace.comm.runtime.HostRuntime;
+import org.eventspace.scope.EventScope;
+import org.eventspace.scope.ScopeRound;
+import org.eventspace.scope.filter.FilterSpec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * A run's event-scope front-end (issue 4): on the front-end host, one thread pulls rounds through the scope back
+ * to back while the ranks run — the EventSpace paper's front-end gathering continuously, so that whether the scope
+ * keeps up with the collectors shows as its gather rate (§6, Table 2) — then drains what is left and closes the
+ * stream. {@link #start} and {@link #stop} are called from one thread; the pulling thread is ended by
+ * {@link #stop} within a bounded time.
+ */
+final class ScopeMonitor {
+    /**
+     * Pulls after the ranks ended: one reads what they wrote last, one more completes a pipelined filter's last
+     * round (ToM's histogram carries round r's bounds in round r+1).
+     */
+    static final int FINAL_PULLS = 2;
+
+    private final RunScope spec;
+    private final EventScope scope;
+    private final boolean pipelined;
+    private final AtomicBoolean running = new AtomicBoolean();
+    private Thread thread;
+    private volatile Throwable failure;
+    // Written by the pulling thread until it ends, read after join (happens-before through join).
+    private long rounds;
+    private long produced;
+    private long gathered;
+    private long dropped;
+    private long rawBytes;
+    private long roundNanos;
+    private long[] bytesPerLevel = new long[0];
+    private long previousGathered;
+    private Map<String, Object> lastResult = Map.of();
+    private long lastResultRound = -1;
+
+    private ScopeMonitor(RunScope spec, EventScope scope) {
+        this.spec = spec;
+        this.scope = scope;
+        this.pipelined = FilterSpec.parse(spec.filter()) instanceof FilterSpec.Hist;
+    }
+
+    /** Opens the scope on {@code frontEnd} (INIT reaches every node) and starts pulling. */
+    static ScopeMonitor start(RunScope spec, HostRuntime frontEnd) {
+        ScopeMonitor monitor = new ScopeMonitor(spec, EventScope.on(frontEnd));
+        monitor.scope.open();
+        monitor.running.set(true);
+        monitor.thread = new Thread(monitor::pullWhileRunning, "es-scope-front-end");
+        monitor.thread.setDaemon(true);
+        monitor.thread.start();
+        return monitor;
+    }
+
+    private void pullWhileRunning() {
+        try {
+            long interval = TimeUnit.MILLISECONDS.toNanos(spec.intervalMs());
+            while (running.get()) {
+                pullOnce();
+                long until = System.nanoTime() + interval;
+                for (long left = interval; left > 0 && running.get(); left = until - System.nanoTime()) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(this, Math.min(left, TimeUnit.MILLISECONDS.toNanos(10)));
+                }
+            }
+        } catch (Throwable t) {
+            failure = t;
+        }
+    }
+
+    private void pullOnce() {
+        ScopeRound r = scope.pull();
+        rounds++;
+        produced += r.recordsProduced();
+        gathered += r.recordsGathered();
+        dropped += r.recordsDropped();
+        rawBytes += r.rawBytes();
+        roundNanos += r.roundNanos();
+        long[] levels = r.bytesPerLevel();
+        if (levels.length > bytesPerLevel.length) {
+            bytesPerLevel = java.util.Arrays.copyOf(bytesPerLevel, levels.length);
+        }
+        for (int i = 0; i < levels.length; i++) {
+            bytesPerLevel[i] += levels[i];
+        }
+        // The last round that had data: a pipelined filter's result is the previous round's.
+        long dataOfResult = pipelined ? previousGathered : r.recordsGathered();
+        if (!r.result().isEmpty() && dataOfResult > 0) {
+            lastResult = r.result();
+            lastResultRound = r.round();
+        }
+        previousGathered = r.recordsGathered();
+    }
+
+    /**
+     * Stops pulling, drains with {@link #FINAL_PULLS} more rounds and closes the stream (FIN/FINACK). Call once
+     * every rank of the job returned and before any host closes.
+     *
+     * @return the {@code scope} block of the run report.
+     */
+    ObjectNode stop(ObjectMapper json, long timeoutMillis) {
+        running.set(false);
+        try {
+            thread.join(TimeUnit.MILLISECONDS.toMillis(timeoutMillis));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        ObjectNode node = json.createObjectNode();
+        String error = null;
+        if (thread.isAlive()) {
+            thread.interrupt();
+            error = "the scope front-end did not finish its round within " + timeoutMillis + " ms";
+        } else if (failure != null) {
+            error = "scope round failed: " + failure.getMessage();
+        } else {
+            try {
+                for (int i = 0; i < FINAL_PULLS; i++) {
+                    pullOnce();
+                }
+            } catch (RuntimeException e) {
+                error = "final scope round failed: " + e.getMessage();
+            }
+        }
+        try {
+            scope.close();
+        } catch (RuntimeException e) {
+            error = error != null ? error : "closing the scope failed: " + e.getMessage();
+        }
+        node.put("shape", spec.shape());
+        node.put("gather", spec.gather());
+        node.put("filter", spec.filter());
+        node.put("interval_ms", spec.intervalMs());
+        node.put("rounds", rounds);
+        node.put("records_produced", produced);
+        node.put("records_gathered", gathered);
+        node.put("records_dropped", dropped);
+        node.put("gather_rate", produced == 0 ? 1.0 : (double) gathered / produced);
+        node.put("raw_bytes", rawBytes);
+        ArrayNode levels = node.putArray("bytes_per_level");
+        for (long b : bytesPerLevel) {
+            levels.add(b);
+        }
+        node.put("round_us_mean", rounds == 0 ? 0 : roundNanos / 1e3 / rounds);
+        node.put("result_round", lastResultRound);
+        node.set("result", json.valueToTree(lastResult));
+        if (error != null) {
+            node.put("error", error);
+        }
+        return node;
+    }
+
+    /** The people's summary line of a {@code scope} block, units on every number. */
+    static String summary(JsonNode scope) {
+        StringBuilder out = new StringBuilder(String.format(java.util.Locale.ROOT,
+                "  scope %s, gather %s, filter %s: %d rounds of %.1f µs; %d records produced, %d gathered, %d dropped "
+                        + "(gather rate %.2f %%); bytes per level %s%n",
+                scope.path("shape").asText(), scope.path("gather").asText(), scope.path("filter").asText(),
+                scope.path("rounds").asLong(), scope.path("round_us_mean").asDouble(), scope.path("records_produced").asLong(),
+                scope.path("records_gathered").asLong(), scope.path("records_dropped").asLong(),
+                100 * scope.path("gather_rate").asDouble(), scope.path("bytes_per_level")));
+        JsonNode result = scope.path("result");
+        if (result.has("classes")) {
+            out.append(String.format(java.util.Locale.ROOT, "  classes (round %d): %d, reduction factor %.2f%n",
+                    scope.path("result_round").asLong(), result.path("classes").asInt(), result.path("reduction_factor").asDouble()));
+        }
+        if (scope.has("error")) {
+            out.append("  scope error: ").append(scope.path("error").asText()).append('\n');
+        }
+        return out.toString();
+    }
+}
