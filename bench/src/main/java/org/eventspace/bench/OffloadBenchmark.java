@@ -295,12 +295,23 @@ public final class OffloadBenchmark {
         return out.toString();
     }
 
-    public static com.fasterxml.jackson.databind.node.ObjectNode toJson(List<Result> results,
+    /**
+     * The run of {@code runs} (one configuration, several sweeps) whose {@code avg_offload_us} is the median (the
+     * lower middle one for an even count), so that every figure reported comes from one real run.
+     */
+    public static Result median(List<Result> runs) {
+        List<Result> sorted = new ArrayList<>(runs);
+        sorted.sort((a, b) -> Double.compare(a.avgOffloadUs(), b.avgOffloadUs()));
+        return sorted.get((sorted.size() - 1) / 2);
+    }
+
+    public static com.fasterxml.jackson.databind.node.ObjectNode toJson(List<Result> results, List<List<Result>> runs,
                                                                         com.fasterxml.jackson.databind.ObjectMapper json) {
         com.fasterxml.jackson.databind.node.ObjectNode root = json.createObjectNode();
         root.put("schema", SCHEMA);
         com.fasterxml.jackson.databind.node.ArrayNode list = root.putArray("configurations");
-        for (Result r : results) {
+        for (int i = 0; i < results.size(); i++) {
+            Result r = results.get(i);
             Config c = r.config();
             com.fasterxml.jackson.databind.node.ObjectNode n = list.addObject();
             n.put("ranks", c.ranks());
@@ -314,6 +325,8 @@ public final class OffloadBenchmark {
             n.put("iterations", c.iterations());
             n.put("buffer_profiles", c.bufferProfiles());
             n.put("avg_offload_us", r.avgOffloadUs());
+            com.fasterxml.jackson.databind.node.ArrayNode all = n.putArray("avg_offload_us_runs");
+            runs.get(i).forEach(x -> all.add(x.avgOffloadUs()));
             n.put("barrier_only_us", r.barrierUs());
             n.put("pulls", r.pulls());
             n.put("pull_us_mean", r.pullUs());

@@ -122,11 +122,18 @@ final class BenchCommand implements Runnable {
         @Option(names = "--timeout", defaultValue = "60", description = "Seconds anything may wait. Default: ${DEFAULT-VALUE}.")
         double timeoutSeconds;
 
+        @Option(names = "--repeats", defaultValue = "1",
+                description = "Sweeps, one after the other; each configuration reports the median over them. Default: ${DEFAULT-VALUE}.")
+        int repeats;
+
         @Option(names = "--json", description = "Write the eventspace.bench-offload/1 report to this file.")
         Path json;
 
         @Override
         public Integer call() throws Exception {
+            if (repeats < 1) {
+                throw new UsageError("--repeats must be >= 1, got " + repeats);
+            }
             java.util.List<org.eventspace.bench.OffloadBenchmark.Config> configs = new java.util.ArrayList<>();
             for (int r : ranks) {
                 for (int f : fanouts) {
@@ -148,16 +155,26 @@ final class BenchCommand implements Runnable {
             } catch (IllegalArgumentException e) {
                 throw new UsageError("--gather: " + e.getMessage());
             }
+            // Whole sweeps one after the other, so a slow spell of the machine hits every configuration alike.
+            java.util.List<java.util.List<org.eventspace.bench.OffloadBenchmark.Result>> runs = new java.util.ArrayList<>();
+            for (int i = 0; i < configs.size(); i++) {
+                runs.add(new java.util.ArrayList<>());
+            }
+            for (int rep = 0; rep < repeats; rep++) {
+                for (int i = 0; i < configs.size(); i++) {
+                    org.eventspace.bench.OffloadBenchmark.Result r = org.eventspace.bench.OffloadBenchmark.run(configs.get(i));
+                    System.err.println("sweep " + (rep + 1) + "/" + repeats + "  " + org.eventspace.bench.OffloadBenchmark.line(r));
+                    runs.get(i).add(r);
+                }
+            }
             java.util.List<org.eventspace.bench.OffloadBenchmark.Result> results = new java.util.ArrayList<>();
-            for (org.eventspace.bench.OffloadBenchmark.Config c : configs) {
-                org.eventspace.bench.OffloadBenchmark.Result r = org.eventspace.bench.OffloadBenchmark.run(c);
-                System.err.println(org.eventspace.bench.OffloadBenchmark.line(r));
-                results.add(r);
+            for (java.util.List<org.eventspace.bench.OffloadBenchmark.Result> of : runs) {
+                results.add(org.eventspace.bench.OffloadBenchmark.median(of));
             }
             System.out.print(org.eventspace.bench.OffloadBenchmark.summary(results));
             if (json != null) {
                 ObjectMapper mapper = json();
-                mapper.writeValue(json.toFile(), org.eventspace.bench.OffloadBenchmark.toJson(results, mapper));
+                mapper.writeValue(json.toFile(), org.eventspace.bench.OffloadBenchmark.toJson(results, runs, mapper));
             }
             return EventSpaceCommand.EXIT_OK;
         }

@@ -91,11 +91,6 @@ public final class ClassFilter implements ScopeFilter {
     }
 
     @Override
-    public Packet command(long round, Packet previousRoot) {
-        return Packet.of(Packet.PULL, round);
-    }
-
-    @Override
     public Packet leaf(Packet command, List<ScopeRecord> records) {
         PacketChecks.requirePull(name, command);
         long rawWords = 0;

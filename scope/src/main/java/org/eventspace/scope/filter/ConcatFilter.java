@@ -28,11 +28,6 @@ public final class ConcatFilter implements ScopeFilter {
     }
 
     @Override
-    public Packet command(long round, Packet previousRoot) {
-        return Packet.of(Packet.PULL, round);
-    }
-
-    @Override
     public Packet leaf(Packet command, List<ScopeRecord> records) {
         PacketChecks.requirePull(NAME, command);
         return Packet.ofRecords(RECORDS, command.round(), records);

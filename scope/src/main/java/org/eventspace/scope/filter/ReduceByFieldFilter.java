@@ -76,11 +76,6 @@ public final class ReduceByFieldFilter implements ScopeFilter {
     }
 
     @Override
-    public Packet command(long round, Packet previousRoot) {
-        return Packet.of(Packet.PULL, round);
-    }
-
-    @Override
     public Packet leaf(Packet command, List<ScopeRecord> records) {
         PacketChecks.requirePull(name, command);
         TreeMap<String, ScopeRecord> kept = new TreeMap<>();

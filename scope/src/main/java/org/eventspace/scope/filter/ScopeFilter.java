@@ -22,7 +22,10 @@ public interface ScopeFilter {
      * The command for round {@code round}. {@code previousRoot} is what the root returned for the previous
      * round, null before the first: a multi-phase filter puts the next phase of an earlier round in it.
      */
-    Packet command(long round, Packet previousRoot);
+    default Packet command(long round, Packet previousRoot) {
+        // A one-phase filter: a plain data request; the leaves answer over this round's records.
+        return Packet.of(Packet.PULL, round);
+    }
 
     /** What a node passes to its children for {@code command}; by default the command itself. */
     default Packet down(Packet command) {

@@ -37,11 +37,6 @@ public final class StatsFilter implements ScopeFilter {
     }
 
     @Override
-    public Packet command(long round, Packet previousRoot) {
-        return Packet.of(Packet.PULL, round);
-    }
-
-    @Override
     public Packet leaf(Packet command, List<ScopeRecord> records) {
         PacketChecks.requirePull(NAME, command);
         TreeMap<String, EventStatistics> byEvent = new TreeMap<>();
