@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 import org.eventspace.bench.Benchmark;
+import org.eventspace.bench.RunConfig;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.pathmap.PathmapConfig;
@@ -19,6 +20,9 @@ import picocli.CommandLine.Option;
 @Command(name = "describe", mixinStandardHelpOptions = true,
         description = "Print a pathmap (from --config or the --ranks/--hosts/--clusters/--tree shortcuts) as text or JSON.")
 final class DescribeCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec command;
+
     @Mixin
     RunOptions options;
 
@@ -28,14 +32,21 @@ final class DescribeCommand implements Callable<Integer> {
     @Option(names = "--save", description = "Also write the pathmap as an eventspace.pathmap/1 configuration file.")
     Path save;
 
+    @Option(names = "--as-run", description = "Describe the pathmap a run with these flags uses: with its event collectors "
+            + "(--collectors, --collect-kinds, --collect-trees) and its event scope (--scope, --gather, --filter) as wrappers.")
+    boolean asRun;
+
     @Override
     public Integer call() throws Exception {
         if (!format.equals("text") && !format.equals("json")) {
             throw new UsageError("--format must be text or json, got " + format);
         }
-        PathmapSpec spec = options.toConfig(Benchmark.GSUM).spec();
-        Pathmap pathmap = PathmapBuilder.build(spec);
-        System.out.print(format.equals("text") ? PathmapDescription.text(pathmap) : PathmapDescription.toJson(pathmap));
+        RunConfig config = options.toConfig(Benchmark.GSUM);
+        PathmapSpec spec = config.spec();
+        Pathmap pathmap = asRun ? config.pathmap() : PathmapBuilder.build(spec);
+        java.io.PrintWriter out = command.commandLine().getOut();
+        out.print(format.equals("text") ? PathmapDescription.text(pathmap) : PathmapDescription.toJson(pathmap));
+        out.flush();
         if (save != null) {
             Files.writeString(save, PathmapConfig.write(spec));
         }

@@ -66,6 +66,26 @@ class JobCommandsTest {
     }
 
     @Test
+    void describeAsRunShowsTheCollectorsAndTheScope() throws Exception {
+        CliHarness plain = new CliHarness();
+        assertThat(plain.execute("describe", "--ranks", "4", "--hosts", "2", "--format", "json")).isZero();
+        CliHarness asRun = new CliHarness();
+        assertThat(asRun.execute("describe", "--ranks", "4", "--hosts", "2", "--as-run", "--scope", "flat", "--format", "json"))
+                .as(asRun.err()).isZero();
+
+        com.fasterxml.jackson.databind.JsonNode without = new com.fasterxml.jackson.databind.ObjectMapper().readTree(plain.out());
+        com.fasterxml.jackson.databind.JsonNode with = new com.fasterxml.jackson.databind.ObjectMapper().readTree(asRun.out());
+        java.util.Map<String, Integer> kinds = new java.util.TreeMap<>();
+        with.path("nodes").forEach(n -> kinds.merge(n.path("kind").asText(), 1, Integer::sum));
+        assertThat(without.path("nodes").findValuesAsText("kind")).doesNotContain("collector", "scope.leaf");
+        // 4 ranks on 2 hosts, hier:8, 2 trees: 8 collectors per tree; a flat scope: a leaf per host and the root.
+        assertThat(kinds).containsEntry("collector", 16).containsEntry("scope.leaf", 2).containsEntry("scope.gather", 1);
+
+        assertThat(execute("describe", "--as-run", "--scope", "pyramid")).isEqualTo(2);
+        assertThat(cli.err()).contains("pyramid");
+    }
+
+    @Test
     void aBrokenConfigNamesFileAndLine() throws Exception {
         Path config = dir.resolve("broken.json");
         Files.writeString(config, """
