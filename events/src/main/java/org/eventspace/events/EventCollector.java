@@ -35,14 +35,16 @@ public final class EventCollector implements Wrapper {
         /** Reads the clock twice per call. */
         NONE,
         /**
-         * Calls a gred: offers its t1 to the collector below the gred and, when its caller turned out to be the
-         * last arriver, takes that collector's t3 as its t4. Waiters read their own t4.
+         * Calls a gred: when its caller turned out to be the last arriver, takes the t3 of the collector below the
+         * gred as its t4 (t3 was read just before the release, so t3 ≤ t4,i still holds for every waiter). Waiters
+         * read their own t4.
          */
         ABOVE_GRED,
         /**
-         * Is called by a gred (so only by its last arriver): takes the last arriver's t1 as its t2 and offers its
-         * t3 back up as the last arriver's t4. The last arriver's down latency (its join) and up latency (its
-         * release) then read 0 and the collector costs one clock read on the critical path instead of four.
+         * Is called by a gred (so only by its last arriver): offers its t3 back up as the last arriver's t4, so the
+         * last arriver reads the clock three times per gred instead of four, and its up latency (its release)
+         * reads 0. Its t2 it reads itself: t2 must follow every contributor's t1 (SPEC §3, t1,i ≤ t2), and the
+         * thread that completes a join is not always the one that read its t1 last (a preempted arriver).
          */
         BELOW_GRED,
         /** Both: between two greds on one host. */
@@ -71,11 +73,7 @@ public final class EventCollector implements Wrapper {
     public void call(Message message) {
         boolean below = sharing == ClockSharing.BELOW_GRED || sharing == ClockSharing.BETWEEN_GREDS;
         boolean above = sharing == ClockSharing.ABOVE_GRED || sharing == ClockSharing.BETWEEN_GREDS;
-        long shared = below ? message.takeDownClock() : 0;
-        long down = shared != 0 ? shared : System.nanoTime();
-        if (above) {
-            message.offerDownClock(down);
-        }
+        long down = System.nanoTime();
         try {
             next.call(message);
         } catch (RuntimeException e) {

@@ -15,7 +15,6 @@ abstract class MessageFields extends MessageLeftPad {
     int length;
     long[] words;
     String element = "";
-    long downClock;
     long upClock;
 }
 
@@ -116,25 +115,13 @@ public final class Message extends MessageFields {
     }
 
     /**
-     * Hands a clock reading to the next wrapper below that takes one ({@link #takeDownClock}); 0 means none.
+     * Hands a clock reading back up to the wrapper above that takes one ({@link #takeUpClock}); 0 means none.
      *
-     * <p>Why a message carries clock readings: two event collectors that meet across a gred's last arriver read
-     * the clock within a join of each other, so the one below may take the reading of the one above instead of
-     * paying for its own (issue 3: one read shared at a wrapper boundary). Only wrappers that know they are
-     * placed so use these; a message crossing hosts never carries them ({@link #copyFrom} clears them).
+     * <p>Why a message carries a clock reading: the event collector below a gred reads t3 just before the gred
+     * releases its waiters, and the last arriver, whose message it is, would read its t4 right after; it may take
+     * that reading instead of paying for its own (issue 3: one read shared at a wrapper boundary). Only wrappers
+     * that know they are placed so use it; a message crossing hosts never carries it ({@link #copyFrom} clears it).
      */
-    public void offerDownClock(long nanos) {
-        downClock = nanos;
-    }
-
-    /** The reading offered from above and not yet taken, or 0; clears it. */
-    public long takeDownClock() {
-        long t = downClock;
-        downClock = 0;
-        return t;
-    }
-
-    /** Hands a clock reading back up to the wrapper above that takes one ({@link #takeUpClock}); 0 means none. */
     public void offerUpClock(long nanos) {
         upClock = nanos;
     }
@@ -146,13 +133,12 @@ public final class Message extends MessageFields {
         return t;
     }
 
-    /** Copies header and payload of {@code source} into this message; clock readings stay on their host. */
+    /** Copies header and payload of {@code source} into this message; a clock reading stays on its host. */
     public Message copyFrom(Message source) {
         op = source.op;
         type = source.type;
         sequence = source.sequence;
         element = source.element;
-        downClock = 0;
         upClock = 0;
         length(source.length);
         System.arraycopy(source.words, 0, words, 0, source.length);
