@@ -116,6 +116,30 @@ public record RunConfig(Benchmark benchmark, PathmapSpec spec, String transport,
         }
     }
 
+    /**
+     * The shortcut with {@code idlePerCluster} more hosts in every cluster that run no ranks — resources an event
+     * scope may use ({@link RunScope#toSpec}); the ranks are block-mapped over the other hosts.
+     */
+    public static PathmapSpec shortcut(int ranks, int hosts, int clusters, TreeShape shape, int idlePerCluster) {
+        PathmapSpec busy = shortcut(ranks, hosts, clusters, shape);
+        if (idlePerCluster < 0) {
+            throw new IllegalArgumentException("idle hosts per cluster must be >= 0, idlePerCluster=" + idlePerCluster);
+        }
+        if (idlePerCluster == 0) {
+            return busy;
+        }
+        int perCluster = hosts / clusters;
+        int cpus = busy.topology().host(0).cpus();
+        Topology topology = Topology.simulated(clusters, perCluster + idlePerCluster, cpus);
+        int[] mapping = busy.rankHosts();
+        for (int r = 0; r < mapping.length; r++) {
+            int cluster = mapping[r] / perCluster;
+            mapping[r] = cluster * (perCluster + idlePerCluster) + mapping[r] % perCluster;
+        }
+        return new PathmapSpec(topology, ranks, busy.trees(), shape, java.util.Map.of(), mapping, 0,
+                PathmapSpec.DEFAULT_RESULT_WORDS);
+    }
+
     /** The usual shortcut: {@code ranks} ranks block-mapped over {@code hosts} hosts in {@code clusters} clusters, 2 trees. */
     public static PathmapSpec shortcut(int ranks, int hosts, int clusters, TreeShape shape) {
         if (hosts < 1 || clusters < 1 || hosts % clusters != 0) {
@@ -133,7 +157,7 @@ public record RunConfig(Benchmark benchmark, PathmapSpec spec, String transport,
     public Pathmap pathmap() {
         Pathmap plain = PathmapBuilder.build(spec);
         Pathmap traced = collectors ? CollectorPlacement.place(plain, collectorSettings) : plain;
-        return scope != null ? ScopeBuilder.add(traced, scope.toSpec(timeout)) : traced;
+        return scope != null ? ScopeBuilder.add(traced, scope.toSpec(timeout, spec)) : traced;
     }
 
     /** The same run with collectors on or off (and no trace dump when off). */

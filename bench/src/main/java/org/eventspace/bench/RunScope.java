@@ -3,6 +3,10 @@ package org.eventspace.bench;
 import java.time.Duration;
 import java.util.Objects;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import org.eventspace.comm.pathmap.PathmapSpec;
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.scope.GatherMode;
 import org.eventspace.scope.ScopeSpec;
@@ -36,8 +40,23 @@ public record RunScope(String shape, String gather, String filter, int intervalM
         FilterSpec.parse(filter);
     }
 
-    /** The scope's spec, with the run's timeout as its own. */
-    public ScopeSpec toSpec(Duration timeout) {
-        return ScopeSpec.builder().shape(shape).gather(gather).filter(filter).frontEnd(0).timeout(timeout).build();
+    /**
+     * The scope's spec over the job {@code job}, with the run's timeout as its own: a leaf on every host that runs
+     * ranks, and the hosts that run none given to the scope as its additional resources (ToM §3; EventSpace §6.2:
+     * gathers moved to unused hosts), which take the inner gathers of their cluster.
+     */
+    public ScopeSpec toSpec(Duration timeout, PathmapSpec job) {
+        java.util.TreeSet<Integer> rankHosts = new java.util.TreeSet<>();
+        for (int r = 0; r < job.ranks(); r++) {
+            rankHosts.add(job.hostOf(r));
+        }
+        List<Integer> idle = new ArrayList<>();
+        for (int h = 0; h < job.topology().size(); h++) {
+            if (!rankHosts.contains(h)) {
+                idle.add(h);
+            }
+        }
+        return ScopeSpec.builder().shape(shape).gather(gather).filter(filter).frontEnd(0).timeout(timeout)
+                .leafHosts(List.copyOf(rankHosts)).extraHosts(idle).build();
     }
 }

@@ -107,6 +107,11 @@ final class RunOptions {
             + "pulls back to back. Default: ${DEFAULT-VALUE}.", defaultValue = "0")
     int scopeIntervalMs;
 
+    @Option(names = "--scope-hosts", paramLabel = "N", description = "With --scope: N more hosts in every cluster that "
+            + "run no ranks and take the scope's inner gathers (ToM's additional resources). Default: ${DEFAULT-VALUE}.",
+            defaultValue = "0")
+    int scopeHosts;
+
     RunConfig toConfig(Benchmark benchmark) {
         if (bytes < 8 || bytes % 8 != 0) {
             throw new UsageError("--bytes must be a positive multiple of 8, got " + bytes);
@@ -143,6 +148,10 @@ final class RunOptions {
         }
         PathmapSpec spec;
         if (config != null) {
+            if (scopeHosts != 0) {
+                throw new UsageError("--scope-hosts does not go with --config: give the file hosts that run no ranks, "
+                        + "and the scope uses them");
+            }
             spec = ConfigFiles.readPathmap(config);
         } else {
             TreeShape shape;
@@ -152,7 +161,13 @@ final class RunOptions {
                 throw new UsageError("--tree: " + e.getMessage());
             }
             try {
-                spec = RunConfig.shortcut(ranks, hosts, clusters, shape);
+                if (scopeHosts < 0) {
+                    throw new UsageError("--scope-hosts must be >= 0, got " + scopeHosts);
+                }
+                if (scopeHosts > 0 && scope == null) {
+                    throw new UsageError("--scope-hosts " + scopeHosts + " gives hosts to an event scope and needs --scope");
+                }
+                spec = RunConfig.shortcut(ranks, hosts, clusters, shape, scopeHosts);
             } catch (IllegalArgumentException e) {
                 throw new UsageError("--ranks/--hosts/--clusters: " + e.getMessage());
             }

@@ -103,7 +103,32 @@ class RunScopeTest {
     }
 
     @Test
+    void hostsThatRunNoRanksTakeTheScopesInnerGathers() throws Exception {
+        JsonNode run = run("scope-hosts", "--ranks", "8", "--hosts", "4", "--clusters", "2", "--iterations", "300",
+                "--scope", "hier:2", "--scope-hosts", "1", "--filter", "stats");
+        assertThat(run.path("hosts").asInt()).as("4 hosts with ranks and 1 idle host in each of 2 clusters").isEqualTo(6);
+        JsonNode scope = run.path("scope");
+        assertThat(scope.path("records_produced").asLong()).isEqualTo(run.path("collectors").path("tuples_written").asLong());
+        assertThat(scope.path("records_gathered").asLong() + scope.path("records_dropped").asLong())
+                .isEqualTo(scope.path("records_produced").asLong());
+
+        CliHarness describe = new CliHarness();
+        assertThat(describe.execute("describe", "--ranks", "8", "--hosts", "4", "--clusters", "2", "--as-run", "--scope",
+                "hier:2", "--scope-hosts", "1", "--format", "json")).as(describe.err()).isZero();
+        java.util.Map<String, String> gathers = new java.util.TreeMap<>();
+        JSON.readTree(describe.out()).path("nodes").forEach(n -> {
+            if (n.path("kind").asText().equals("scope.gather")) {
+                gathers.put(n.path("name").asText(), n.path("host").asText());
+            }
+        });
+        // h2 and h5 run no ranks: each takes its cluster's gather; the root stays with the front-end on h0.
+        assertThat(gathers.values()).containsExactlyInAnyOrder("h2", "h5", "h0");
+    }
+
+    @Test
     void badScopeFlagsAreUsageErrors() {
+        assertThat(cli.execute("run", "gsum", "--scope-hosts", "1")).isEqualTo(2);
+        assertThat(cli.err()).contains("--scope-hosts 1 gives hosts to an event scope and needs --scope");
         assertThat(cli.execute("run", "gsum", "--scope", "flat", "--collectors", "off")).isEqualTo(2);
         assertThat(cli.err()).contains("--scope flat reads the trace buffers and needs --collectors on");
         assertThat(cli.execute("run", "gsum", "--scope", "flat", "--filter", "hist:0")).isEqualTo(2);
