@@ -1,13 +1,16 @@
 package org.eventspace.bench;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -28,6 +31,10 @@ import org.eventspace.scope.ScopeKinds;
 import org.eventspace.scope.ScopeRound;
 import org.eventspace.scope.ScopeSpec;
 import org.eventspace.scope.filter.ScopeRecord;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * ToM's offload benchmark (ToM paper §5.2, Figure 8): every rank alternates {@code work(usecs)}, an offload of a
@@ -65,9 +72,11 @@ public final class OffloadBenchmark {
      * @param iterations timed rounds.
      * @param bufferProfiles profiles a host's push buffer holds per rank before producers block.
      * @param timeout    how long anything may wait before the run fails.
+     * @param spinWork   {@code work(usecs)} spins on the clock, as ToM's did, instead of sleeping: for machines with a
+     *                   core per rank.
      */
     public record Config(int ranks, int hosts, int fanout, int periodUs, int events, String reduce, int bins,
-                         String gather, int iterations, int bufferProfiles, Duration timeout) {
+                         String gather, int iterations, int bufferProfiles, Duration timeout, boolean spinWork) {
         public Config {
             if (ranks < 2 || hosts < 1 || hosts > ranks) {
                 throw new IllegalArgumentException("need ranks >= 2 and 1 <= hosts <= ranks, ranks=" + ranks + ", hosts=" + hosts);
@@ -83,6 +92,12 @@ public final class OffloadBenchmark {
             if (!reduce.equals("none") && !reduce.equals("hist")) {
                 throw new IllegalArgumentException("reduce must be none or hist, reduce=" + reduce);
             }
+        }
+
+        /** Sleeping work. */
+        public Config(int ranks, int hosts, int fanout, int periodUs, int events, String reduce, int bins, String gather,
+                      int iterations, int bufferProfiles, Duration timeout) {
+            this(ranks, hosts, fanout, periodUs, events, reduce, bins, gather, iterations, bufferProfiles, timeout, false);
         }
 
         String filter() {
@@ -221,8 +236,9 @@ public final class OffloadBenchmark {
                 PushBuffer buffer = buffers[pathmap.spec().hostOf(rank)];
                 futures.add(pool.submit(() -> {
                     long workNanos = config.periodUs() * 1_000L;
+                    boolean spin = config.spinWork();
                     for (int i = 0; i < rounds; i++) {
-                        work(workNanos);
+                        work(workNanos, spin);
                         long t0 = System.nanoTime();
                         comm.barrier();
                         barrier[r][i] = System.nanoTime() - t0;
@@ -233,7 +249,7 @@ public final class OffloadBenchmark {
                     comm.barrier();
                     List<ScopeRecord> profile = new ArrayList<>(names.length);
                     for (int i = 0; i < rounds; i++) {
-                        work(workNanos);
+                        work(workNanos, spin);
                         long t0 = System.nanoTime();
                         profile.clear();
                         for (int e = 0; e < names.length; e++) {
@@ -252,9 +268,9 @@ public final class OffloadBenchmark {
             for (int rank = 0; rank < futures.size(); rank++) {
                 try {
                     futures.get(rank).get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     errors.add("rank " + rank + ": " + (e.getCause() == null ? e : e.getCause()).getMessage());
-                } catch (java.util.concurrent.TimeoutException e) {
+                } catch (TimeoutException e) {
                     errors.add("rank " + rank + ": " + RankThreads.LATE);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
@@ -268,11 +284,15 @@ public final class OffloadBenchmark {
         return errors;
     }
 
-    /** ToM's {@code work(usecs)}, sleeping (see the class comment); a period of 0 does no work at all. */
-    private static void work(long nanos) {
+    /** ToM's {@code work(usecs)}: sleeping (see the class comment) or spinning on the clock; 0 does no work. */
+    private static void work(long nanos, boolean spin) {
         long end = System.nanoTime() + nanos;
         for (long left = nanos; left > 0; left = end - System.nanoTime()) {
-            LockSupport.parkNanos(left);
+            if (spin) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(left);
+            }
         }
     }
 
@@ -305,15 +325,15 @@ public final class OffloadBenchmark {
         return sorted.get((sorted.size() - 1) / 2);
     }
 
-    public static com.fasterxml.jackson.databind.node.ObjectNode toJson(List<Result> results, List<List<Result>> runs,
-                                                                        com.fasterxml.jackson.databind.ObjectMapper json) {
-        com.fasterxml.jackson.databind.node.ObjectNode root = json.createObjectNode();
+    public static ObjectNode toJson(List<Result> results, List<List<Result>> runs,
+                                                                        ObjectMapper json) {
+        ObjectNode root = json.createObjectNode();
         root.put("schema", SCHEMA);
-        com.fasterxml.jackson.databind.node.ArrayNode list = root.putArray("configurations");
+        ArrayNode list = root.putArray("configurations");
         for (int i = 0; i < results.size(); i++) {
             Result r = results.get(i);
             Config c = r.config();
-            com.fasterxml.jackson.databind.node.ObjectNode n = list.addObject();
+            ObjectNode n = list.addObject();
             n.put("ranks", c.ranks());
             n.put("hosts", c.hosts());
             n.put("fanout", c.fanout());
@@ -324,8 +344,9 @@ public final class OffloadBenchmark {
             n.put("gather", c.gather());
             n.put("iterations", c.iterations());
             n.put("buffer_profiles", c.bufferProfiles());
+            n.put("work", c.spinWork() ? "spin" : "sleep");
             n.put("avg_offload_us", r.avgOffloadUs());
-            com.fasterxml.jackson.databind.node.ArrayNode all = n.putArray("avg_offload_us_runs");
+            ArrayNode all = n.putArray("avg_offload_us_runs");
             runs.get(i).forEach(x -> all.add(x.avgOffloadUs()));
             n.put("barrier_only_us", r.barrierUs());
             n.put("pulls", r.pulls());
@@ -337,7 +358,7 @@ public final class OffloadBenchmark {
             n.put("bytes_moved", r.bytesMoved());
         }
         RunReport.putMachine(root);
-        root.put("date", java.time.Instant.now().toString());
+        root.put("date", Instant.now().toString());
         return root;
     }
 

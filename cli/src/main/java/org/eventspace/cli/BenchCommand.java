@@ -1,12 +1,17 @@
 package org.eventspace.cli;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.eventspace.bench.Benchmark;
 import org.eventspace.bench.CollectorOverhead;
+import org.eventspace.bench.OffloadBenchmark;
 import org.eventspace.bench.RunConfig;
 import org.eventspace.bench.jmh.CollectorCost;
+import org.eventspace.scope.GatherMode;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -86,25 +91,25 @@ final class BenchCommand implements Runnable {
                     + "comma-separated values given. --json writes eventspace.bench-offload/1.")
     static final class Offload implements Callable<Integer> {
         @Option(names = "--ranks", split = ",", defaultValue = "64", description = "Ranks (threads). Default: ${DEFAULT-VALUE}.")
-        java.util.List<Integer> ranks;
+        List<Integer> ranks;
 
         @Option(names = "--hosts", defaultValue = "0",
                 description = "Simulated hosts, the scope's leaves; 0: one per 4 ranks. Default: ${DEFAULT-VALUE}.")
         int hosts;
 
         @Option(names = "--fanout", split = ",", defaultValue = "2,4,8", description = "The scope's fan-out (hier:F). Default: ${DEFAULT-VALUE}.")
-        java.util.List<Integer> fanouts;
+        List<Integer> fanouts;
 
         @Option(names = "--period-us", split = ",", defaultValue = "100,1000,10000",
                 description = "Work between offloads in µs (ToM's profile period). Default: ${DEFAULT-VALUE}.")
-        java.util.List<Integer> periods;
+        List<Integer> periods;
 
         @Option(names = "--events", defaultValue = "20", description = "Events per profile. Default: ${DEFAULT-VALUE}.")
         int events;
 
         @Option(names = "--reduce", split = ",", defaultValue = "none,hist",
                 description = "none (concatenate) or hist (ToM's 3-phase histogram). Default: ${DEFAULT-VALUE}.")
-        java.util.List<String> reduces;
+        List<String> reduces;
 
         @Option(names = "--bins", defaultValue = "16", description = "Histogram bins with --reduce hist. Default: ${DEFAULT-VALUE}.")
         int bins;
@@ -122,6 +127,10 @@ final class BenchCommand implements Runnable {
         @Option(names = "--timeout", defaultValue = "60", description = "Seconds anything may wait. Default: ${DEFAULT-VALUE}.")
         double timeoutSeconds;
 
+        @Option(names = "--work", defaultValue = "sleep", description = "How a rank works between offloads: sleep (lets "
+                + "the scope run when ranks outnumber cores) or spin (ToM's busy loop, for a core per rank). Default: ${DEFAULT-VALUE}.")
+        String work;
+
         @Option(names = "--repeats", defaultValue = "1",
                 description = "Sweeps, one after the other; each configuration reports the median over them. Default: ${DEFAULT-VALUE}.")
         int repeats;
@@ -134,15 +143,18 @@ final class BenchCommand implements Runnable {
             if (repeats < 1) {
                 throw new UsageError("--repeats must be >= 1, got " + repeats);
             }
-            java.util.List<org.eventspace.bench.OffloadBenchmark.Config> configs = new java.util.ArrayList<>();
+            if (!work.equals("sleep") && !work.equals("spin")) {
+                throw new UsageError("--work must be sleep or spin, got " + work);
+            }
+            List<OffloadBenchmark.Config> configs = new ArrayList<>();
             for (int r : ranks) {
                 for (int f : fanouts) {
                     for (String reduce : reduces) {
                         for (int p : periods) {
                             try {
-                                configs.add(new org.eventspace.bench.OffloadBenchmark.Config(r, hosts > 0 ? hosts : Math.max(1, r / 4),
+                                configs.add(new OffloadBenchmark.Config(r, hosts > 0 ? hosts : Math.max(1, r / 4),
                                         f, p, events, reduce, bins, gather, iterations, bufferProfiles,
-                                        java.time.Duration.ofMillis((long) (timeoutSeconds * 1000))));
+                                        Duration.ofMillis((long) (timeoutSeconds * 1000)), work.equals("spin")));
                             } catch (IllegalArgumentException e) {
                                 throw new UsageError("bench offload: " + e.getMessage());
                             }
@@ -151,30 +163,30 @@ final class BenchCommand implements Runnable {
                 }
             }
             try {
-                org.eventspace.scope.GatherMode.parse(gather);
+                GatherMode.parse(gather);
             } catch (IllegalArgumentException e) {
                 throw new UsageError("--gather: " + e.getMessage());
             }
             // Whole sweeps one after the other, so a slow spell of the machine hits every configuration alike.
-            java.util.List<java.util.List<org.eventspace.bench.OffloadBenchmark.Result>> runs = new java.util.ArrayList<>();
+            List<List<OffloadBenchmark.Result>> runs = new ArrayList<>();
             for (int i = 0; i < configs.size(); i++) {
-                runs.add(new java.util.ArrayList<>());
+                runs.add(new ArrayList<>());
             }
             for (int rep = 0; rep < repeats; rep++) {
                 for (int i = 0; i < configs.size(); i++) {
-                    org.eventspace.bench.OffloadBenchmark.Result r = org.eventspace.bench.OffloadBenchmark.run(configs.get(i));
-                    System.err.println("sweep " + (rep + 1) + "/" + repeats + "  " + org.eventspace.bench.OffloadBenchmark.line(r));
+                    OffloadBenchmark.Result r = OffloadBenchmark.run(configs.get(i));
+                    System.err.println("sweep " + (rep + 1) + "/" + repeats + "  " + OffloadBenchmark.line(r));
                     runs.get(i).add(r);
                 }
             }
-            java.util.List<org.eventspace.bench.OffloadBenchmark.Result> results = new java.util.ArrayList<>();
-            for (java.util.List<org.eventspace.bench.OffloadBenchmark.Result> of : runs) {
-                results.add(org.eventspace.bench.OffloadBenchmark.median(of));
+            List<OffloadBenchmark.Result> results = new ArrayList<>();
+            for (List<OffloadBenchmark.Result> of : runs) {
+                results.add(OffloadBenchmark.median(of));
             }
-            System.out.print(org.eventspace.bench.OffloadBenchmark.summary(results));
+            System.out.print(OffloadBenchmark.summary(results));
             if (json != null) {
                 ObjectMapper mapper = json();
-                mapper.writeValue(json.toFile(), org.eventspace.bench.OffloadBenchmark.toJson(results, runs, mapper));
+                mapper.writeValue(json.toFile(), OffloadBenchmark.toJson(results, runs, mapper));
             }
             return EventSpaceCommand.EXIT_OK;
         }

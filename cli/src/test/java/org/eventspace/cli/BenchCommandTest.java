@@ -113,7 +113,7 @@ class BenchCommandTest {
     void offloadSweepsEveryCombinationAndWritesAvgOffloadForEach() throws Exception {
         Path json = dir.resolve("offload.json");
         int code = cli.execute("bench", "offload", "--ranks", "8", "--hosts", "2", "--fanout", "2,4", "--period-us", "0,100",
-                "--events", "4", "--reduce", "none,hist", "--iterations", "5", "--repeats", "2", "--json", json.toString());
+                "--events", "4", "--reduce", "none,hist", "--iterations", "5", "--repeats", "2", "--work", "spin", "--json", json.toString());
 
         assertThat(code).as(cli.err()).isZero();
         JsonNode report = JSON.readTree(json.toFile());
@@ -123,6 +123,9 @@ class BenchCommandTest {
             assertThat(c.path("records_gathered").asLong()).isEqualTo(c.path("records_produced").asLong());
             assertThat(c.path("avg_offload_us_runs")).hasSize(2).anyMatch(v -> v.asDouble() == c.path("avg_offload_us").asDouble());
         });
+        assertThat(report.path("configurations").get(0).path("work").asText()).isEqualTo("spin");
+        assertThat(cli.execute("bench", "offload", "--work", "nap")).isEqualTo(2);
+        assertThat(cli.err()).contains("--work must be sleep or spin, got nap");
         assertThat(cli.execute("bench", "offload", "--reduce", "squash")).isEqualTo(2);
         assertThat(cli.err()).contains("reduce=squash");
     }
