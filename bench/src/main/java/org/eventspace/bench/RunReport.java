@@ -117,6 +117,11 @@ public final class RunReport {
         return sortLength;
     }
 
+    /** The {@code scope} block the front-end reported, or null for a run without a scope. */
+    public JsonNode scope() {
+        return scope;
+    }
+
     public boolean resultOk() {
         return resultOk;
     }

@@ -1,5 +1,8 @@
 package org.eventspace.cli;
 
+import java.util.Locale;
+
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.concurrent.Callable;
 
 import org.eventspace.bench.Benchmark;
@@ -30,6 +33,11 @@ final class DemoCommand implements Callable<Integer> {
         options.poll = "auto";
         options.socketBufferBytes = 0;
         options.collectors = "on";
+        // An event scope over the 4 hosts, pulled every 200 ms: per event, statistics across the ranks.
+        options.scope = "hier:2";
+        options.gather = "seq";
+        options.filter = "stats";
+        options.scopeIntervalMs = 200;
         RunConfig config = options.toConfig(Benchmark.GSUM);
         System.out.println("EventSpace demo: 8 ranks (threads) on 4 simulated hosts (2 ranks each), hier:2 trees,");
         System.out.println("two identical trees alternated, 8-byte sums; every hop between hosts is handed to that host's service thread.");
@@ -41,6 +49,24 @@ final class DemoCommand implements Callable<Integer> {
         System.out.println();
         RunReport report = BenchmarkRunner.run(config);
         System.out.print(report.summary());
+        JsonNode scope = report.scope();
+        if (scope != null && scope.path("result").has("events")) {
+            System.out.println();
+            System.out.printf(Locale.ROOT, "What the event scope saw in its last round with data (round %d): t_up - t_down per "
+                    + "collector role, statistics across ranks%n", scope.path("result_round").asLong());
+            System.out.printf(Locale.ROOT, "  %-52s %8s %9s %9s %9s %9s%n", "event (op, path from the collector down)",
+                    "tuples", "mean µs", "sd µs", "min µs", "max µs");
+            // A rank's whole allreduce first, then the parts below greds and hops.
+            java.util.List<java.util.Map.Entry<String, JsonNode>> events = new java.util.ArrayList<>();
+            scope.path("result").path("events").fields().forEachRemaining(events::add);
+            events.sort(java.util.Comparator.comparing((java.util.Map.Entry<String, JsonNode> e) -> !e.getKey().contains(" rank>"))
+                    .thenComparing(java.util.Map.Entry::getKey));
+            events.forEach(e -> System.out.printf(Locale.ROOT,
+                    "  %-52s %8d %9.2f %9.2f %9.2f %9.2f%n", e.getKey(), e.getValue().path("count").asLong(),
+                    e.getValue().path("mean").asDouble(), e.getValue().path("sd").asDouble(),
+                    e.getValue().path("min").asDouble(), e.getValue().path("max").asDouble()));
+            System.out.println("(rank>… is a rank's whole allreduce; gred>… and proxy>… are the parts below a gred or a hop)");
+        }
         return report.resultOk() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
     }
 }
