@@ -21,7 +21,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * stream. {@link #start} and {@link #stop} are called from one thread; the pulling thread is ended by
  * {@link #stop} within a bounded time.
  */
-final class ScopeMonitor {
+public final class ScopeMonitor {
     /**
      * Pulls after the ranks ended: one reads what they wrote last, one more completes a pipelined filter's last
      * round (ToM's histogram carries round r's bounds in round r+1).
@@ -53,7 +53,7 @@ final class ScopeMonitor {
     }
 
     /** Opens the scope on {@code frontEnd} (INIT reaches every node) and starts pulling. */
-    static ScopeMonitor start(RunScope spec, HostRuntime frontEnd) {
+    public static ScopeMonitor start(RunScope spec, HostRuntime frontEnd) {
         ScopeMonitor monitor = new ScopeMonitor(spec, EventScope.on(frontEnd));
         monitor.scope.open();
         monitor.running.set(true);
@@ -108,7 +108,7 @@ final class ScopeMonitor {
      *
      * @return the {@code scope} block of the run report.
      */
-    ObjectNode stop(ObjectMapper json, long timeoutMillis) {
+    public ObjectNode stop(ObjectMapper json, long timeoutMillis) {
         running.set(false);
         try {
             thread.join(TimeUnit.MILLISECONDS.toMillis(timeoutMillis));
@@ -159,8 +159,34 @@ final class ScopeMonitor {
         return node;
     }
 
+    /**
+     * A {@code stats} result as a table for people: per event (op and path shape) the tuples and the mean, sd, min
+     * and max of t_up − t_down in µs across ranks, a rank's whole allreduce first; empty for other filters.
+     */
+    public static String statsTable(JsonNode scope) {
+        if (scope == null || !scope.path("result").has("events") || !scope.path("filter").asText().equals("stats")) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder(String.format(java.util.Locale.ROOT,
+                "What the event scope saw in its last round with data (round %d): t_up - t_down per collector role, "
+                        + "statistics across ranks%n  %-52s %8s %9s %9s %9s %9s%n", scope.path("result_round").asLong(),
+                "event (op, path from the collector down)", "tuples", "mean µs", "sd µs", "min µs", "max µs"));
+        java.util.List<Map.Entry<String, JsonNode>> events = new java.util.ArrayList<>();
+        scope.path("result").path("events").fields().forEachRemaining(events::add);
+        events.sort(java.util.Comparator.comparing((Map.Entry<String, JsonNode> e) -> !e.getKey().contains(" rank>"))
+                .thenComparing(Map.Entry::getKey));
+        for (Map.Entry<String, JsonNode> e : events) {
+            JsonNode v = e.getValue();
+            out.append(String.format(java.util.Locale.ROOT, "  %-52s %8d %9.2f %9.2f %9.2f %9.2f%n", e.getKey(),
+                    v.path("count").asLong(), v.path("mean").asDouble(), v.path("sd").asDouble(), v.path("min").asDouble(),
+                    v.path("max").asDouble()));
+        }
+        out.append("(rank>… is a rank's whole allreduce; gred>… and proxy>… are the parts below a gred or a hop)\n");
+        return out.toString();
+    }
+
     /** The people's summary line of a {@code scope} block, units on every number. */
-    static String summary(JsonNode scope) {
+    public static String summary(JsonNode scope) {
         StringBuilder out = new StringBuilder(String.format(java.util.Locale.ROOT,
                 "  scope %s, gather %s, filter %s: %d rounds of %.1f µs; %d records produced, %d gathered, %d dropped "
                         + "(gather rate %.2f %%); bytes per level %s%n",

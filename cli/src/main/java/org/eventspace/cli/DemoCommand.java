@@ -1,14 +1,13 @@
 package org.eventspace.cli;
 
-import java.util.Locale;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.concurrent.Callable;
 
 import org.eventspace.bench.Benchmark;
 import org.eventspace.bench.BenchmarkRunner;
 import org.eventspace.bench.RunConfig;
 import org.eventspace.bench.RunReport;
+import org.eventspace.bench.ScopeMonitor;
 import org.eventspace.comm.pathmap.PathmapDescription;
 
 import picocli.CommandLine.Command;
@@ -49,23 +48,10 @@ final class DemoCommand implements Callable<Integer> {
         System.out.println();
         RunReport report = BenchmarkRunner.run(config);
         System.out.print(report.summary());
-        JsonNode scope = report.scope();
-        if (scope != null && scope.path("result").has("events")) {
+        String table = ScopeMonitor.statsTable(report.scope());
+        if (!table.isEmpty()) {
             System.out.println();
-            System.out.printf(Locale.ROOT, "What the event scope saw in its last round with data (round %d): t_up - t_down per "
-                    + "collector role, statistics across ranks%n", scope.path("result_round").asLong());
-            System.out.printf(Locale.ROOT, "  %-52s %8s %9s %9s %9s %9s%n", "event (op, path from the collector down)",
-                    "tuples", "mean µs", "sd µs", "min µs", "max µs");
-            // A rank's whole allreduce first, then the parts below greds and hops.
-            java.util.List<java.util.Map.Entry<String, JsonNode>> events = new java.util.ArrayList<>();
-            scope.path("result").path("events").fields().forEachRemaining(events::add);
-            events.sort(java.util.Comparator.comparing((java.util.Map.Entry<String, JsonNode> e) -> !e.getKey().contains(" rank>"))
-                    .thenComparing(java.util.Map.Entry::getKey));
-            events.forEach(e -> System.out.printf(Locale.ROOT,
-                    "  %-52s %8d %9.2f %9.2f %9.2f %9.2f%n", e.getKey(), e.getValue().path("count").asLong(),
-                    e.getValue().path("mean").asDouble(), e.getValue().path("sd").asDouble(),
-                    e.getValue().path("min").asDouble(), e.getValue().path("max").asDouble()));
-            System.out.println("(rank>… is a rank's whole allreduce; gred>… and proxy>… are the parts below a gred or a hop)");
+            System.out.print(table);
         }
         return report.resultOk() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
     }

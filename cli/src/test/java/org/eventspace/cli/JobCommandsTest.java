@@ -46,6 +46,26 @@ class JobCommandsTest {
     }
 
     @Test
+    void aLaunchedJobIsMonitoredByAScopeThatProcessZeroPulls() {
+        java.io.PrintStream stdout = System.out;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        int code;
+        try {
+            System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+            code = execute("launch", "-n", "2", "--timeout", "100", "--", "org.eventspace.bench.JobExample", "1", "300",
+                    "--monitor");
+        } finally {
+            System.setOut(stdout);
+        }
+        String out = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(code).as(cli.err() + out).isZero();
+        // Rank 0's path stays on h0; rank 1's crosses the hop: both whole allreduces reach process 0's front-end.
+        assertThat(out).contains("filter stats").contains("0 dropped")
+                .containsPattern("allreduce-sum rank>gred>core +\\d+")
+                .containsPattern("allreduce-sum rank>proxy>gred>core +\\d+");
+    }
+
+    @Test
     void launchOfAnUnknownMainIsAUsageError() {
         assertThat(execute("launch", "-n", "2", "--", "no.such.Main")).isEqualTo(2);
         assertThat(cli.err()).contains("no.such.Main");
