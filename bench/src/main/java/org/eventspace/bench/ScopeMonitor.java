@@ -7,7 +7,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.eventspace.comm.runtime.HostRuntime;
 import org.eventspace.scope.EventScope;
 import org.eventspace.scope.ScopeRound;
-import org.eventspace.scope.filter.FilterSpec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,7 +29,6 @@ public final class ScopeMonitor {
 
     private final RunScope spec;
     private final EventScope scope;
-    private final boolean pipelined;
     private final AtomicBoolean running = new AtomicBoolean();
     private Thread thread;
     private volatile Throwable failure;
@@ -42,14 +40,14 @@ public final class ScopeMonitor {
     private long rawBytes;
     private long roundNanos;
     private long[] bytesPerLevel = new long[0];
-    private long previousGathered;
+    /** Records gathered by each round, kept for the pipeline's depth: a result may describe an earlier round. */
+    private final Map<Long, Long> gatheredByRound = new java.util.HashMap<>();
     private Map<String, Object> lastResult = Map.of();
     private long lastResultRound = -1;
 
     private ScopeMonitor(RunScope spec, EventScope scope) {
         this.spec = spec;
         this.scope = scope;
-        this.pipelined = FilterSpec.parse(spec.filter()) instanceof FilterSpec.Hist;
     }
 
     /** Opens the scope on {@code frontEnd} (INIT reaches every node) and starts pulling. */
@@ -93,13 +91,16 @@ public final class ScopeMonitor {
         for (int i = 0; i < levels.length; i++) {
             bytesPerLevel[i] += levels[i];
         }
-        // The last round that had data: a pipelined filter's result is the previous round's.
-        long dataOfResult = pipelined ? previousGathered : r.recordsGathered();
-        if (!r.result().isEmpty() && dataOfResult > 0) {
+        // Keep the last result that describes a round with data. Every filter names the round its result is of: a
+        // pipelined filter's (ToM's histogram, the classes with their histograms) is an earlier round's.
+        gatheredByRound.put(r.round(), r.recordsGathered());
+        gatheredByRound.remove(r.round() - 4);
+        Object described = r.result().get("round");
+        long round = described instanceof Number n ? n.longValue() : r.round();
+        if (!r.result().isEmpty() && gatheredByRound.getOrDefault(round, 0L) > 0) {
             lastResult = r.result();
-            lastResultRound = r.round();
+            lastResultRound = round;
         }
-        previousGathered = r.recordsGathered();
     }
 
     /**
