@@ -1,69 +1,141 @@
 package org.eventspace.scope.filter;
 
+import static org.eventspace.scope.filter.HistFilter.NO_ROUND;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * {@code class:SCHEME}: ToM's ClassFilter (§4.3), functional classification of ranks. Global statistics "lose
- * considerable spatial distribution information" when ranks play different roles; so each rank gets a class id,
- * a hash of the names of its events that the {@link ClassScheme} selects, ranks with equal ids are one class, and
- * the statistics are kept per class and per event. Complete profile information is kept: a class's statistics
- * cover <em>all</em> events of its ranks, the scheme only decides who is grouped with whom. Stateless; an instance
- * may be shared by threads.
+ * {@code class:SCHEME}: ToM's ClassFilter (§4.3), functional classification of ranks with a histogram per class and
+ * event. Global statistics and histograms "lose considerable spatial distribution information" when ranks play
+ * different roles: imbalance <em>within</em> a class and <em>across</em> classes look alike. So each rank gets a
+ * class id, a hash of the names of its events that the {@link ClassScheme} selects, ranks with equal ids are one
+ * class, and "within these classes distributed histogramming using the 3-Phase approach is carried out". Complete
+ * profile information is kept: a class covers <em>all</em> events of its ranks, the scheme only decides who is
+ * grouped with whom.
  *
  * <p><b>Class id</b> ({@link #classId}): 64-bit FNV-1a over the selected names, sorted, each name's UTF-8 bytes
  * followed by the byte 0xFF. ToM hashes the concatenated names; the separator (a byte UTF-8 never contains) keeps
  * {a, bc} and {ab, c} apart. Ranks whose selected sets differ but hash alike would share a class — with 64 bits
  * and a few thousand distinct sets that chance is below 1e-12, and a class's ranklist still names its members.
- * A rank is assumed to produce all of a round's records on one host (one leaf), as it does.
+ * A rank is assumed to produce all of a round's records on one host (one leaf), as it does. Records of a host
+ * (rank −1: a collector inside the tree) have no rank to classify; they count only as raw data.
+ *
+ * <p><b>The 3 phases over (class, event) keys.</b> A class id is known at the leaf as soon as a rank's records
+ * are, but the bins of a class's event need that key's <em>global</em> minimum and maximum (ToM §4.2), so the
+ * histograms are pipelined exactly as {@link HistFilter}'s: round r's command carries round r−1's bounds, one
+ * traversal does Phase C of round r−1 and Phase A of round r. The leaves reuse HistFilter itself rather than a copy:
+ * each leaf classifies its ranks, rewrites every record's event to the key {@code <class id, 16 hex digits>|<event>}
+ * and hands the keyed records to a {@link HistFilter} of its own, which keeps them for one round and bins them with
+ * {@link HistFilter#bin} when the bounds come (or drops them if the front-end skipped that round). The commands are
+ * HistFilter's ({@code HistFilter.boundsCommand}) over those keys.
+ *
+ * <p><b>A round's classes travel with its histograms.</b> A leaf also keeps the round's classes (ranklists and
+ * per-event statistics) and sends them up in the next traversal, beside the bins. So the root packet of round r+1
+ * holds round r's classes <em>and</em> histograms and describes itself: the front-end needs no memory of earlier
+ * roots, a consumer reads a round's classes and distribution in one result, and the reduction factor measures the
+ * one packet that carries them. The cost is the same one-round latency as HistFilter's: the result is
+ * {@linkplain Map#of() empty} after the first round, and a flush round whose leaves pass no records
+ * ({@code command(R, rootOfRoundR−1)}, then {@code leaf(command, List.of())}) completes round R−1.
+ *
+ * <p><b>Why the layout is not HistFilter's packet beside a class packet.</b> ToM §4.3 trades classification
+ * detail against "the extra data that it generates", and its reduction factor is the measure. HistFilter's packet
+ * repeats every key's name and bounds and spends a word per bin count; beside a class packet that names the same
+ * keys, a few ranks' worth of records (the two-role job at 8 ranks) would cost twice their raw size. Here a key's
+ * name travels once, its bounds are not sent up at all — the histogram's minimum and maximum are its statistics'
+ * (the global Phase A bounds of a round are exactly the merged minimum and maximum of that round's records) — and
+ * the bin counts are {@code PackedCounts} (a byte each below 128).
  *
  * <p><b>Per class</b>: the ranklist as strided runs ({@code RankList}: even ranks are one run, so a class's size
- * in the packet does not grow with its rank count) and per event the mergeable statistics of {@link StatsFilter}
- * (count, mean, M2, min, max; merged exactly for count/min/max and by Chan's formula for mean and M2). ToM also
- * histograms within classes with the 3-phase approach; here the per-class measures are one-phase statistics, so a
- * classification costs one traversal per round (a per-class {@link HistFilter} would compose on top).
+ * in the packet does not grow with its rank count), per event the mergeable statistics of {@link StatsFilter}
+ * (count, mean, M2, min, max; merged exactly for count/min/max and by Chan's formula for mean and M2) and BINS bin
+ * counts, added element by element up the tree.
  *
  * <p><b>Reduction factor</b> (ToM §4.3: "the total non-reduced data size divided by data size with reduction"):
  * the non-reduced size is what {@link ConcatFilter} would move to the root for the round, the encoded length of
- * one packet holding all raw records; the reduced size is the encoded length of this filter's root packet. Each
- * leaf counts its raw records' encoded words and the counts are summed up the tree.
+ * one packet holding all its raw records (host records included); the reduced size is the encoded length of the
+ * root packet that carries the round's classes and histograms. Each leaf counts its raw records' encoded words
+ * and sends the count up with the classes. That root packet also carries the next round's Phase A (its keys and
+ * bounds), as HistFilter's does; a flush round's carries none.
  *
- * <p><b>Packets up</b> (tag {@link #CLASSES}, the command's round), classes sorted by id (signed), events of a
- * class sorted by name:
+ * <p><b>Command</b>: HistFilter's ({@code HistFilter.boundsCommand}), tag {@link Packet#PULL}, round r:
+ * {@code longs[0]} the round b = r−1 the bounds are for (−1 for none), one name record per key
+ * {@code <class id hex>|<event>}, {@code doubles[2i], doubles[2i+1]} the minimum and maximum of key i.
+ *
+ * <p><b>Packets up</b> (tag {@link #CLASSES}, round r), Phase C's classes of round b first, then Phase A's keys of
+ * round r; classes sorted by id (signed), a class's events by name:
  * <pre>
- *   longs:   [0] raw record words below this node  [1] C classes
- *            then per class: id, R runs, E events, R × (first, last, stride), E counts
- *   doubles: per class, per event: mean, M2, min, max
- *   records: per class, per event: a name record (rank −1, value 0)
+ *   longs:   [0] b, the round the classes describe (−1 while the pipeline fills: then C = 0)
+ *            [1] raw record words of round b below this node   [2] C classes of round b   [3] A classes of round r
+ *            then per class of round b: id, R runs, E events, R × (first, last, stride), E counts
+ *            then per class of round r: id, E events
+ *            then the rest: the bin counts of every (class, event) of round b in the order above, BINS each,
+ *            {@code PackedCounts}
+ *   doubles: per event of each class of round b: mean, M2, min, max (min, max: the bounds its bins used)
+ *            per event of each class of round r: min, max (Phase A)
+ *   records: per event of each class of round b a name record (round b), then of each class of round r (round r)
  * </pre>
  *
- * <p><b>Result</b>: {@code round}, {@code scheme}, {@code classes} (how many), {@code raw_bytes},
- * {@code reduced_bytes}, {@code reduction_factor}, and {@code class_list}: per class {id (16 hex digits),
- * rank_count, members (runs as text: {@code 3}, {@code 0-7}, {@code 0-126/2}), events: event → {count, mean, sd,
- * min, max}}.
+ * <p><b>Result</b> (round r ≥ 1; empty at round 0): {@code round} (b = r−1), {@code scheme}, {@code bins},
+ * {@code classes} (how many), {@code raw_bytes}, {@code reduced_bytes}, {@code reduction_factor}, and
+ * {@code class_list}: per class {id (16 hex digits), rank_count, members (runs as text: {@code 3}, {@code 0-7},
+ * {@code 0-126/2}), events: event → {count, mean, sd, min, max}, histograms: event → {min, max, count, bins:
+ * [count per bin]}}, bins by {@link HistFilter#bin} over [min, max].
+ *
+ * <p><b>State.</b> Only leaves keep state: one round of classes and keyed records. Not thread-safe: one scope
+ * node calls its instance from one thread ({@link ScopeFilter}).
  */
 public final class ClassFilter implements ScopeFilter {
     /** Tag of the packets this filter sends up. */
     public static final int CLASSES = Packet.FIRST_FILTER_TAG + 4;
+    /** Bins per (class, event) histogram of a filter made from {@code class:SCHEME}. */
+    public static final int DEFAULT_BINS = 16;
+    /** Between the class id and the event name in a histogram key. */
+    public static final char KEY_SEPARATOR = '|';
 
     private static final long FNV_OFFSET_BASIS = 0xcbf29ce484222325L;
     private static final long FNV_PRIME = 0x100000001b3L;
     private static final int NAME_SEPARATOR = 0xFF;
 
-    private static final int RAW_WORDS = 0;
-    private static final int CLASS_COUNT = 1;
-    private static final int FIRST_CLASS = 2;
+    private static final int BINNED_ROUND = 0;
+    private static final int RAW_WORDS = 1;
+    private static final int BINNED_CLASSES = 2;
+    private static final int PHASE_A_CLASSES = 3;
+    private static final int FIRST_CLASS = 4;
+    /** Longs before a binned class's runs: id, runs, events. */
+    private static final int BINNED_CLASS_HEADER = 3;
+    /** Longs of a Phase A class: id, events. */
+    private static final int PHASE_A_CLASS_HEADER = 2;
+    /** Doubles per Phase A event: minimum, maximum. */
+    private static final int BOUNDS = 2;
 
     private final ClassScheme scheme;
+    private final int bins;
     private final String name;
+    /** Leaf: the 3-phase histogram over (class, event) keys; it keeps the round's keyed records until Phase C. */
+    private final HistFilter histograms;
+    /** Leaf state: the round whose classes wait for their histograms, those classes, and its raw record words. */
+    private long keptRound = NO_ROUND;
+    private TreeMap<Long, FunctionalClass> keptClasses = new TreeMap<>();
+    private long keptRawWords;
 
+    /** A filter with {@link #DEFAULT_BINS} bins per histogram, as {@code class:SCHEME} makes. */
     public ClassFilter(ClassScheme scheme) {
-        this.scheme = scheme;
+        this(scheme, DEFAULT_BINS);
+    }
+
+    /** A filter with {@code bins} bins per (class, event) histogram, 1..{@link HistFilter#MAX_BINS}. */
+    public ClassFilter(ClassScheme scheme, int bins) {
+        this.scheme = Objects.requireNonNull(scheme, "scheme");
+        this.histograms = new HistFilter(bins);
+        this.bins = bins;
         this.name = "class:" + scheme.text();
     }
 
@@ -71,6 +143,11 @@ public final class ClassFilter implements ScopeFilter {
         return scheme;
     }
 
+    public int bins() {
+        return bins;
+    }
+
+    /** {@code class:SCHEME}; the bins are not part of it (the command line has no syntax for them). */
     @Override
     public String name() {
         return name;
@@ -90,20 +167,60 @@ public final class ClassFilter implements ScopeFilter {
         return hash;
     }
 
+    /** The histogram key of {@code event} in class {@code id}: {@code <id, 16 hex digits>|<event>}. */
+    static String histogramKey(long id, String event) {
+        return keyPrefix(id) + event;
+    }
+
+    private static String keyPrefix(long id) {
+        return String.format("%016x", id) + KEY_SEPARATOR;
+    }
+
+    @Override
+    public Packet command(long round, Packet previousRoot) {
+        if (previousRoot == null) {
+            return HistFilter.boundsCommand(round, NO_ROUND, List.of(), new double[0]);
+        }
+        if (previousRoot.tag() != CLASSES || previousRoot.round() >= round) {
+            throw new IllegalArgumentException(name + ": previousRoot must be a class packet (tag " + CLASSES
+                    + ") of a round before " + round + ", tag=" + previousRoot.tag() + ", round="
+                    + previousRoot.round());
+        }
+        Sections root = new Sections();
+        read(previousRoot, -1, root);
+        List<String> keys = new ArrayList<>();
+        List<double[]> minMax = new ArrayList<>();
+        root.phaseA.forEach((id, events) -> {
+            String prefix = keyPrefix(id);
+            events.forEach((event, bounds) -> {
+                keys.add(prefix + event);
+                minMax.add(bounds);
+            });
+        });
+        double[] bounds = new double[BOUNDS * keys.size()];
+        for (int i = 0; i < keys.size(); i++) {
+            bounds[BOUNDS * i] = minMax.get(i)[0];
+            bounds[BOUNDS * i + 1] = minMax.get(i)[1];
+        }
+        return HistFilter.boundsCommand(round, previousRoot.round(), keys, bounds);
+    }
+
     @Override
     public Packet leaf(Packet command, List<ScopeRecord> records) {
         PacketChecks.requirePull(name, command);
+        long boundsRound = boundsRound(command);
+        // Phase A of this round: classify the ranks, then key each rank's records by (class, event).
         long rawWords = 0;
         Map<Integer, List<ScopeRecord>> byRank = new LinkedHashMap<>();
         for (ScopeRecord record : records) {
             rawWords += PacketCodec.encodedLength(record);
-            // A record of a host (rank −1: a collector inside the tree, not on a rank's path) has no rank to
-            // classify; it still counts as raw data a concatenating gather would have moved.
             if (record.rank() >= 0) {
                 byRank.computeIfAbsent(record.rank(), r -> new ArrayList<>()).add(record);
             }
         }
+        Sections out = new Sections();
         TreeMap<Long, FunctionalClass> classes = new TreeMap<>();
+        List<ScopeRecord> keyed = new ArrayList<>(records.size());
         for (Map.Entry<Integer, List<ScopeRecord>> rank : byRank.entrySet()) {
             TreeSet<String> selected = new TreeSet<>();
             for (ScopeRecord record : rank.getValue()) {
@@ -111,49 +228,104 @@ public final class ClassFilter implements ScopeFilter {
                     selected.add(record.event());
                 }
             }
-            FunctionalClass c = classes.computeIfAbsent(classId(selected), id -> new FunctionalClass());
+            long id = classId(selected);
+            String prefix = keyPrefix(id);
+            FunctionalClass c = classes.computeIfAbsent(id, x -> new FunctionalClass());
+            TreeMap<String, double[]> bounds = out.phaseA.computeIfAbsent(id, x -> new TreeMap<>());
             c.ranks.add(rank.getKey());
             for (ScopeRecord record : rank.getValue()) {
-                c.events.computeIfAbsent(record.event(), e -> new EventStatistics()).add(record.value());
+                c.events.computeIfAbsent(record.event(), e -> new ClassEvent()).statistics.add(record.value());
+                bounds.merge(record.event(), new double[] {record.value(), record.value()}, ClassFilter::widen);
+                keyed.add(new ScopeRecord(record.rank(), prefix + record.event(), record.round(), record.value()));
             }
         }
-        return packet(command.round(), rawWords, classes);
+        Packet binnedKeys = histogramsLeaf(command, keyed);
+        // Phase C of the bounds' round: the kept classes get the bins of their keys. If the front-end skipped
+        // that round, HistFilter dropped the kept records unbinned and the kept classes go with them.
+        out.binnedRound = boundsRound;
+        if (boundsRound != NO_ROUND && keptRound == boundsRound) {
+            Map<String, long[]> counts = histograms.binnedCounts(binnedKeys);
+            keptClasses.forEach((id, c) -> {
+                String prefix = keyPrefix(id);
+                c.events.forEach((event, e) -> e.bins = Objects.requireNonNull(counts.get(prefix + event),
+                        "HistFilter binned no key " + prefix + event));
+            });
+            out.binned.putAll(keptClasses);
+            out.rawWords = keptRawWords;
+        }
+        keptRound = command.round();
+        keptClasses = classes;
+        keptRawWords = rawWords;
+        return packet(command.round(), out);
+    }
+
+    private Packet histogramsLeaf(Packet command, List<ScopeRecord> keyed) {
+        try {
+            return histograms.leaf(command, keyed);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(name + ": " + e.getMessage(), e);
+        }
     }
 
     @Override
     public Packet up(Packet command, List<Packet> fromChildren) {
         PacketChecks.requirePull(name, command);
-        long rawWords = 0;
-        TreeMap<Long, FunctionalClass> classes = new TreeMap<>();
+        Sections merged = new Sections();
+        merged.binnedRound = boundsRound(command);
         for (int i = 0; i < fromChildren.size(); i++) {
             Packet child = fromChildren.get(i);
             PacketChecks.requireChild(name, command, i, child, CLASSES);
-            rawWords += mergeInto(classes, child, i);
+            long binnedRound = read(child, i, merged);
+            if (binnedRound != merged.binnedRound) {
+                throw PacketChecks.malformed(name, i, "classes of round " + merged.binnedRound + " (the command's"
+                        + " bounds)", "classes of round " + binnedRound);
+            }
         }
-        return packet(command.round(), rawWords, classes);
+        return packet(command.round(), merged);
     }
 
     @Override
     public Map<String, Object> result(Packet root) {
-        TreeMap<Long, FunctionalClass> classes = new TreeMap<>();
-        long rawWords = mergeInto(classes, root, -1);
-        long rawBytes = (long) PacketLayout.WORD_BYTES * (PacketLayout.HEADER_WORDS + rawWords);
+        Sections s = new Sections();
+        long round = read(root, -1, s);
+        if (round == NO_ROUND) {
+            return Map.of();
+        }
+        long rawBytes = (long) PacketLayout.WORD_BYTES * (PacketLayout.HEADER_WORDS + s.rawWords);
         long reducedBytes = (long) PacketLayout.WORD_BYTES * PacketCodec.encodedLength(root);
-        List<Map<String, Object>> classList = new ArrayList<>(classes.size());
-        classes.forEach((id, c) -> {
+        List<Map<String, Object>> classList = new ArrayList<>(s.binned.size());
+        s.binned.forEach((id, c) -> {
             Map<String, Object> events = new TreeMap<>();
-            c.events.forEach((event, statistics) -> events.put(event, statistics.toResult()));
+            Map<String, Object> histogramsOfClass = new TreeMap<>();
+            c.events.forEach((event, e) -> {
+                Map<String, Object> statistics = e.statistics.toResult();
+                events.put(event, statistics);
+                List<Long> counts = new ArrayList<>(bins);
+                for (long count : e.bins) {
+                    counts.add(count);
+                }
+                Map<String, Object> histogram = new LinkedHashMap<>();
+                histogram.put("min", statistics.get("min"));
+                histogram.put("max", statistics.get("max"));
+                histogram.put("count", statistics.get("count"));
+                histogram.put("bins", counts);
+                histogramsOfClass.put(event, histogram);
+            });
             Map<String, Object> entry = new LinkedHashMap<>();
             entry.put("id", String.format("%016x", id));
             entry.put("rank_count", c.ranks.size());
             entry.put("members", RankList.text(c.ranks.runs()));
             entry.put("events", events);
+            entry.put("histograms", histogramsOfClass);
             classList.add(entry);
         });
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("round", root.round());
+        out.put("round", round);
         out.put("scheme", scheme.text());
-        out.put("classes", classes.size());
+        out.put("bins", bins);
+        out.put("classes", s.binned.size());
         out.put("raw_bytes", rawBytes);
         out.put("reduced_bytes", reducedBytes);
         out.put("reduction_factor", (double) rawBytes / reducedBytes);
@@ -161,83 +333,191 @@ public final class ClassFilter implements ScopeFilter {
         return out;
     }
 
-    /** A functional class while it is being built or merged: its ranks and its per-event statistics. */
+    /** A functional class while it is being built or merged: its ranks and its events. */
     private static final class FunctionalClass {
         final RankList ranks = new RankList();
-        final TreeMap<String, EventStatistics> events = new TreeMap<>();
+        final TreeMap<String, ClassEvent> events = new TreeMap<>();
     }
 
-    private static Packet packet(long round, long rawWords, TreeMap<Long, FunctionalClass> classes) {
+    /** One event of a class: its statistics and, once binned (Phase C), its bin counts. */
+    private static final class ClassEvent {
+        final EventStatistics statistics = new EventStatistics();
+        long[] bins;
+    }
+
+    /** A packet's content: Phase C's classes of the binned round and Phase A's bounds per class and event. */
+    private static final class Sections {
+        long binnedRound = NO_ROUND;
+        long rawWords;
+        final TreeMap<Long, FunctionalClass> binned = new TreeMap<>();
+        final TreeMap<Long, TreeMap<String, double[]>> phaseA = new TreeMap<>();
+    }
+
+    private static double[] widen(double[] held, double[] next) {
+        held[0] = Math.min(held[0], next[0]);
+        held[1] = Math.max(held[1], next[1]);
+        return held;
+    }
+
+    private long boundsRound(Packet command) {
+        long[] longs = command.longs();
+        if (longs.length != 1 || longs[0] < NO_ROUND) {
+            throw new IllegalArgumentException(name + ": malformed command for round " + command.round()
+                    + ": expected 1 long (the bounds' round, -1 for none), found " + Arrays.toString(longs));
+        }
+        return longs[0];
+    }
+
+    private Packet packet(long round, Sections s) {
         int longCount = FIRST_CLASS;
-        int eventCount = 0;
-        List<long[]> runs = new ArrayList<>(classes.size());
-        for (FunctionalClass c : classes.values()) {
+        int binnedEvents = 0;
+        List<long[]> runs = new ArrayList<>(s.binned.size());
+        for (FunctionalClass c : s.binned.values()) {
             long[] r = c.ranks.runs();
             runs.add(r);
-            longCount += 3 + r.length + c.events.size();
-            eventCount += c.events.size();
+            longCount += BINNED_CLASS_HEADER + r.length + c.events.size();
+            binnedEvents += c.events.size();
         }
-        long[] longs = new long[longCount];
-        double[] doubles = new double[eventCount * EventStatistics.DOUBLES];
-        List<ScopeRecord> names = new ArrayList<>(eventCount);
-        longs[RAW_WORDS] = rawWords;
-        longs[CLASS_COUNT] = classes.size();
+        int phaseAEvents = 0;
+        for (TreeMap<String, double[]> events : s.phaseA.values()) {
+            longCount += PHASE_A_CLASS_HEADER;
+            phaseAEvents += events.size();
+        }
+        long[] counts = new long[binnedEvents * bins];
+        double[] doubles = new double[binnedEvents * EventStatistics.DOUBLES + phaseAEvents * BOUNDS];
+        List<ScopeRecord> names = new ArrayList<>(binnedEvents + phaseAEvents);
+        // The classes and Phase A first; the packed bins, whose length depends on the counts, after them.
         int at = FIRST_CLASS;
         int event = 0;
+        int d = 0;
+        long[] sections = new long[longCount];
+        sections[BINNED_ROUND] = s.binnedRound;
+        sections[RAW_WORDS] = s.rawWords;
+        sections[BINNED_CLASSES] = s.binned.size();
+        sections[PHASE_A_CLASSES] = s.phaseA.size();
         int classIndex = 0;
-        for (Map.Entry<Long, FunctionalClass> e : classes.entrySet()) {
+        for (Map.Entry<Long, FunctionalClass> e : s.binned.entrySet()) {
             FunctionalClass c = e.getValue();
             long[] r = runs.get(classIndex++);
-            longs[at++] = e.getKey();
-            longs[at++] = r.length / RankList.RUN_LONGS;
-            longs[at++] = c.events.size();
-            System.arraycopy(r, 0, longs, at, r.length);
+            sections[at++] = e.getKey();
+            sections[at++] = r.length / RankList.RUN_LONGS;
+            sections[at++] = c.events.size();
+            System.arraycopy(r, 0, sections, at, r.length);
             at += r.length;
-            for (Map.Entry<String, EventStatistics> s : c.events.entrySet()) {
-                names.add(NameRecords.of(s.getKey(), round));
-                s.getValue().write(longs, at++, doubles, event++ * EventStatistics.DOUBLES);
+            for (Map.Entry<String, ClassEvent> ce : c.events.entrySet()) {
+                names.add(NameRecords.of(ce.getKey(), s.binnedRound));
+                ce.getValue().statistics.write(sections, at++, doubles, d);
+                d += EventStatistics.DOUBLES;
+                System.arraycopy(ce.getValue().bins, 0, counts, event++ * bins, bins);
             }
         }
+        for (Map.Entry<Long, TreeMap<String, double[]>> e : s.phaseA.entrySet()) {
+            sections[at++] = e.getKey();
+            sections[at++] = e.getValue().size();
+            for (Map.Entry<String, double[]> b : e.getValue().entrySet()) {
+                names.add(NameRecords.of(b.getKey(), round));
+                doubles[d++] = b.getValue()[0];
+                doubles[d++] = b.getValue()[1];
+            }
+        }
+        long[] longs = Arrays.copyOf(sections, at + PackedCounts.words(counts));
+        PackedCounts.pack(counts, longs, at);
         return new Packet(CLASSES, round, longs, doubles, names);
     }
 
-    /** Merges a packet's classes into {@code classes} in order; returns its raw record words. */
-    private long mergeInto(TreeMap<Long, FunctionalClass> classes, Packet packet, int child) {
+    /**
+     * Merges a packet's sections into {@code into} ({@code child} −1: the root) and returns the round its classes
+     * describe.
+     */
+    private long read(Packet packet, int child, Sections into) {
         long[] longs = packet.longs();
+        double[] doubles = packet.doubles();
         List<ScopeRecord> names = packet.records();
-        if (longs.length < FIRST_CLASS || longs[CLASS_COUNT] < 0 || longs[RAW_WORDS] < 0) {
-            throw malformed(child, "raw words >= 0 and a class count >= 0", longs.length + " longs");
+        if (longs.length < FIRST_CLASS || longs[BINNED_ROUND] < NO_ROUND || longs[RAW_WORDS] < 0
+                || longs[BINNED_CLASSES] < 0 || longs[PHASE_A_CLASSES] < 0
+                || (longs[BINNED_ROUND] == NO_ROUND && longs[BINNED_CLASSES] != 0)) {
+            throw malformed(child, "a header of " + FIRST_CLASS + " longs: binned round >= -1, raw words >= 0, class"
+                    + " counts >= 0, no classes for round -1", Arrays.toString(Arrays.copyOf(longs,
+                    Math.min(longs.length, FIRST_CLASS))));
         }
         int at = FIRST_CLASS;
         int event = 0;
-        for (long k = 0; k < longs[CLASS_COUNT]; k++) {
-            if (at + 3 > longs.length) {
+        int d = 0;
+        List<ClassEvent> binnedEvents = new ArrayList<>();
+        List<Long> eventCounts = new ArrayList<>();
+        for (long k = 0; k < longs[BINNED_CLASSES]; k++) {
+            if (at + BINNED_CLASS_HEADER > longs.length) {
                 throw malformed(child, "the header of class " + k + " at long " + at, longs.length + " longs");
             }
             long id = longs[at];
             long runCount = longs[at + 1];
             long eventCount = longs[at + 2];
-            at += 3;
+            at += BINNED_CLASS_HEADER;
             if (runCount < 0 || eventCount < 0 || at + runCount * RankList.RUN_LONGS + eventCount > longs.length
                     || event + eventCount > names.size()
-                    || (event + eventCount) * EventStatistics.DOUBLES > packet.doubles().length) {
+                    || d + eventCount * EventStatistics.DOUBLES > doubles.length) {
                 throw malformed(child, "class " + k + " with runs and events within the packet", runCount + " runs, "
                         + eventCount + " events at long " + at + " of " + longs.length);
             }
-            FunctionalClass c = classes.computeIfAbsent(id, x -> new FunctionalClass());
+            FunctionalClass c = into.binned.computeIfAbsent(id, x -> new FunctionalClass());
             at = c.ranks.addRuns(longs, at, (int) runCount, name, child);
             for (long i = 0; i < eventCount; i++) {
-                c.events.computeIfAbsent(names.get(event).event(), x -> new EventStatistics())
-                        .merge(longs, at++, packet.doubles(), event * EventStatistics.DOUBLES);
-                event++;
+                ClassEvent e = c.events.computeIfAbsent(names.get(event++).event(), x -> new ClassEvent());
+                e.statistics.merge(longs, at, doubles, d);
+                binnedEvents.add(e);
+                eventCounts.add(longs[at++]);
+                d += EventStatistics.DOUBLES;
             }
         }
-        if (at != longs.length || event != names.size() || event * EventStatistics.DOUBLES != packet.doubles().length) {
-            throw malformed(child, at + " longs, " + event + " names and " + event * EventStatistics.DOUBLES
-                    + " doubles for " + longs[CLASS_COUNT] + " classes", longs.length + " longs, " + names.size()
-                    + " names and " + packet.doubles().length + " doubles");
+        for (long k = 0; k < longs[PHASE_A_CLASSES]; k++) {
+            if (at + PHASE_A_CLASS_HEADER > longs.length) {
+                throw malformed(child, "the header of Phase A class " + k + " at long " + at, longs.length
+                        + " longs");
+            }
+            long id = longs[at];
+            long eventCount = longs[at + 1];
+            at += PHASE_A_CLASS_HEADER;
+            if (eventCount < 0 || event + eventCount > names.size() || d + eventCount * BOUNDS > doubles.length) {
+                throw malformed(child, "Phase A class " + k + " with events within the packet", eventCount
+                        + " events from name " + event + " of " + names.size());
+            }
+            TreeMap<String, double[]> bounds = into.phaseA.computeIfAbsent(id, x -> new TreeMap<>());
+            for (long i = 0; i < eventCount; i++) {
+                bounds.merge(names.get(event++).event(), new double[] {doubles[d], doubles[d + 1]},
+                        ClassFilter::widen);
+                d += BOUNDS;
+            }
         }
-        return longs[RAW_WORDS];
+        if (event != names.size() || d != doubles.length) {
+            throw malformed(child, event + " names and " + d + " doubles for " + longs[BINNED_CLASSES] + " + "
+                    + longs[PHASE_A_CLASSES] + " classes", names.size() + " names and " + doubles.length + " doubles");
+        }
+        long[] counts;
+        try {
+            counts = PackedCounts.unpack(longs, at, longs.length, binnedEvents.size() * bins);
+        } catch (IllegalArgumentException e) {
+            throw malformed(child, binnedEvents.size() + " × " + bins + " packed bin counts from long " + at,
+                    e.getMessage());
+        }
+        for (int i = 0; i < binnedEvents.size(); i++) {
+            long sum = 0;
+            for (int k = 0; k < bins; k++) {
+                sum += counts[i * bins + k];
+            }
+            if (sum != eventCounts.get(i)) {
+                throw malformed(child, "bins of binned event " + i + " summing to its count " + eventCounts.get(i),
+                        "a sum of " + sum);
+            }
+            ClassEvent e = binnedEvents.get(i);
+            if (e.bins == null) {
+                e.bins = new long[bins];
+            }
+            for (int k = 0; k < bins; k++) {
+                e.bins[k] += counts[i * bins + k];
+            }
+        }
+        into.rawWords += longs[RAW_WORDS];
+        return longs[BINNED_ROUND];
     }
 
     private IllegalArgumentException malformed(int child, String expected, String found) {

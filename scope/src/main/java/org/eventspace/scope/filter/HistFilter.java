@@ -119,7 +119,7 @@ public final class HistFilter implements ScopeFilter {
     @Override
     public Packet command(long round, Packet previousRoot) {
         if (previousRoot == null) {
-            return new Packet(Packet.PULL, round, new long[] {NO_ROUND}, new double[0], List.of());
+            return boundsCommand(round, NO_ROUND, List.of(), new double[0]);
         }
         if (previousRoot.tag() != HISTOGRAMS || previousRoot.round() >= round) {
             throw new IllegalArgumentException(name + ": previousRoot must be a histogram packet (tag " + HISTOGRAMS
@@ -127,14 +127,47 @@ public final class HistFilter implements ScopeFilter {
                     + previousRoot.round());
         }
         Sections root = sections(previousRoot, -1);
-        long boundsRound = previousRoot.round();
-        List<ScopeRecord> names = new ArrayList<>(root.phaseAEvents);
+        List<String> events = new ArrayList<>(root.phaseAEvents);
         for (int j = 0; j < root.phaseAEvents; j++) {
-            names.add(NameRecords.of(previousRoot.records().get(root.binnedEvents + j).event(), boundsRound));
+            events.add(previousRoot.records().get(root.binnedEvents + j).event());
         }
         double[] bounds = Arrays.copyOfRange(previousRoot.doubles(), 2 * root.binnedEvents,
                 2 * (root.binnedEvents + root.phaseAEvents));
+        return boundsCommand(round, previousRoot.round(), events, bounds);
+    }
+
+    /**
+     * Phase B: the command of {@code round} carrying the global bounds of {@code boundsRound} ({@link #NO_ROUND}
+     * and no events for none), {@code bounds[2i]}, {@code bounds[2i+1]} the minimum and maximum of
+     * {@code events.get(i)}. One place for the command's layout, so that a filter composing this one over its own
+     * keys ({@link ClassFilter}, ToM §4.3) sends leaves exactly what {@link #leaf} reads.
+     */
+    static Packet boundsCommand(long round, long boundsRound, List<String> events, double[] bounds) {
+        if (bounds.length != 2 * events.size() || boundsRound < NO_ROUND
+                || (boundsRound == NO_ROUND && !events.isEmpty())) {
+            throw new IllegalArgumentException("bounds of round " + boundsRound + " must be 2 doubles per event,"
+                    + " none for round " + NO_ROUND + ", events=" + events.size() + ", doubles=" + bounds.length);
+        }
+        List<ScopeRecord> names = new ArrayList<>(events.size());
+        for (String event : events) {
+            names.add(NameRecords.of(event, boundsRound));
+        }
         return new Packet(Packet.PULL, round, new long[] {boundsRound}, bounds, names);
+    }
+
+    /**
+     * The Phase C bin counts of a packet of this filter by event, BINS counts each (the longs from index 3 of the
+     * layout above); empty when the packet binned nothing. For a filter that composes this one at its leaves and
+     * moves the counts in a layout of its own ({@link ClassFilter}).
+     */
+    Map<String, long[]> binnedCounts(Packet packet) {
+        Sections s = sections(packet, -1);
+        Map<String, long[]> counts = new HashMap<>(2 * s.binnedEvents);
+        for (int i = 0; i < s.binnedEvents; i++) {
+            int from = BIN_COUNTS + i * bins;
+            counts.put(packet.records().get(i).event(), Arrays.copyOfRange(packet.longs(), from, from + bins));
+        }
+        return counts;
     }
 
     @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -19,30 +20,40 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * ToM's ClassFilter (§4.3) on random data, random trees and each kind of scheme equals a central grouping of the
- * ranks by the set of their selected event names: the same classes with the same members, each class with the
- * central statistics of its ranks' records, and byte counts that are the encoded lengths of the concatenating
- * gather's root packet and of the filter's own root packet.
+ * ToM's ClassFilter (§4.3) on random data, random trees and each kind of scheme, pipelined over 3–5 rounds and
+ * flushed, equals a central grouping of each round's ranks by the set of their selected event names: the same
+ * classes with the same members, each class with the central statistics of its ranks' records and, per event, the
+ * central histogram of those records (the class's global minimum and maximum of the event, {@link HistFilter#bin}),
+ * bin for bin; and byte counts that are the encoded lengths of the concatenating gather's root packet for the
+ * round and of the filter's root packet that carries it.
  */
 class ClassFilterProperties {
     static final List<String> SCHEMES = List.of("all", "comm", "^(MPI|io)", "compute|Patch", "zzz");
     private static final Pattern RUN = Pattern.compile("^(-?\\d+)(?:-(-?\\d+)(?:/(\\d+))?)?$");
 
     @Property(tries = 250)
-    void classesEqualTheCentralGrouping(@ForAll long seed,
-                                        @ForAll @IntRange(min = 1, max = 40) int ranks,
-                                        @ForAll @IntRange(min = 1, max = 12) int hosts,
-                                        @ForAll @IntRange(min = 1, max = 3) int rounds,
-                                        @ForAll @IntRange(min = 0, max = 4) int schemeIndex) {
+    void pipelinedClassesAndHistogramsEqualTheCentralGrouping(@ForAll long seed,
+                                                             @ForAll @IntRange(min = 1, max = 40) int ranks,
+                                                             @ForAll @IntRange(min = 1, max = 12) int hosts,
+                                                             @ForAll @IntRange(min = 3, max = 5) int rounds,
+                                                             @ForAll @IntRange(min = 0, max = 4) int schemeIndex,
+                                                             @ForAll @IntRange(min = 1, max = ClassFilter.DEFAULT_BINS) int bins) {
         Random random = new Random(seed);
         Workload workload = Workload.random(random, ranks, hosts, rounds);
         ClassScheme scheme = ClassScheme.parse(SCHEMES.get(schemeIndex));
-        ScopeTreeSimulator tree = ScopeTreeSimulator.random(hosts, new FilterSpec.Classify(scheme), random);
+        // The command line's class:SCHEME has DEFAULT_BINS; other bin counts come from the API's constructor.
+        ScopeTreeSimulator tree = ScopeTreeSimulator.random(hosts, () -> new ClassFilter(scheme, bins), random);
 
-        for (int r = 0; r < rounds; r++) {
+        for (int r = 0; r <= rounds; r++) { // round `rounds` has no records: it flushes round rounds−1
             int round = r;
             Map<String, Object> result = tree.round(round, host -> workload.recordsOf(round, host));
-            List<ScopeRecord> records = workload.rounds().get(r);
+            if (r == 0) {
+                assertThat(result).as("pipeline filling").isEmpty();
+                continue;
+            }
+            List<ScopeRecord> records = workload.rounds().get(r - 1);
+            assertThat(result.get("round")).isEqualTo((long) (r - 1));
+            assertThat(result.get("bins")).isEqualTo(bins);
 
             Map<Set<String>, Set<Integer>> central = centralClasses(records, scheme);
             List<Map<String, Object>> classList = classList(result);
@@ -59,14 +70,42 @@ class ClassFilterProperties {
                 assertThat(c.get("rank_count")).isEqualTo(members.size());
                 List<ScopeRecord> ofClass = records.stream().filter(x -> members.contains(x.rank())).toList();
                 StatsFilterProperties.assertStatistics(events(c), ofClass);
+                assertThat(histograms(c)).as("histograms of class %s, round %d", members, r - 1)
+                        .isEqualTo(centralHistograms(ofClass, bins));
             }
             assertThat(memberSets).isEqualTo(new HashSet<>(central.values()));
-            long rawBytes = 8L * PacketCodec.encodedLength(Packet.ofRecords(ConcatFilter.RECORDS, r, records));
+            long rawBytes = 8L * PacketCodec.encodedLength(Packet.ofRecords(ConcatFilter.RECORDS, r - 1, records));
             long reducedBytes = 8L * PacketCodec.encodedLength(tree.lastRoot());
             assertThat(result.get("raw_bytes")).isEqualTo(rawBytes);
             assertThat(result.get("reduced_bytes")).isEqualTo(reducedBytes);
             assertThat(result.get("reduction_factor")).isEqualTo((double) rawBytes / reducedBytes);
         }
+    }
+
+    /** Per event of {@code records}: {min, max, count, bins} over the event's global minimum and maximum. */
+    static Map<String, Object> centralHistograms(List<ScopeRecord> records, int bins) {
+        TreeMap<String, List<Double>> byEvent = new TreeMap<>();
+        for (ScopeRecord record : records) {
+            byEvent.computeIfAbsent(record.event(), e -> new ArrayList<>()).add(record.value());
+        }
+        Map<String, Object> histograms = new TreeMap<>();
+        byEvent.forEach((event, values) -> {
+            double min = values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+            double max = values.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+            long[] counts = new long[bins];
+            values.forEach(v -> counts[HistFilter.bin(v, min, max, bins)]++);
+            List<Long> countList = new ArrayList<>();
+            for (long count : counts) {
+                countList.add(count);
+            }
+            Map<String, Object> histogram = new LinkedHashMap<>();
+            histogram.put("min", min);
+            histogram.put("max", max);
+            histogram.put("count", (long) values.size());
+            histogram.put("bins", countList);
+            histograms.put(event, histogram);
+        });
+        return histograms;
     }
 
     @Property(tries = 200)
@@ -124,6 +163,11 @@ class ClassFilterProperties {
     @SuppressWarnings("unchecked")
     static Map<String, Map<String, Object>> events(Map<String, Object> classEntry) {
         return (Map<String, Map<String, Object>>) classEntry.get("events");
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Map<String, Object>> histograms(Map<String, Object> classEntry) {
+        return (Map<String, Map<String, Object>>) classEntry.get("histograms");
     }
 
     @SuppressWarnings("unchecked")

@@ -22,10 +22,16 @@ class ClassFilterTest {
         return records;
     }
 
-    /** 4 ranks per host under a fan-out-8 tree. */
+    /**
+     * 4 ranks per host under a fan-out-8 tree: round 0 with the records, then a flush round, whose result is
+     * round 0's classes and histograms (the first result is empty while the pipeline fills).
+     */
     private static Map<String, Object> classify(String spec, List<ScopeRecord> records, int ranks) {
         ScopeTreeSimulator tree = ScopeTreeSimulator.kary(Math.max(1, ranks / 4), 8, FilterSpec.parse(spec));
-        return tree.round(0, host -> records.subList(host * 2 * 4, host * 2 * 4 + 2 * 4));
+        assertThat(tree.round(0, host -> records.subList(host * 2 * 4, host * 2 * 4 + 2 * 4))).isEmpty();
+        Map<String, Object> result = tree.round(1, host -> List.of());
+        assertThat(result.get("round")).isEqualTo(0L);
+        return result;
     }
 
     @Test
@@ -45,6 +51,18 @@ class ClassFilterTest {
                 .containsExactly("MPI_Allreduce()", "compute_a", "compute_b");
         assertThat(ClassFilterProperties.events(only).get("compute_a")).containsEntry("count", 16L)
                 .containsEntry("min", 1000.0).containsEntry("max", 1030.0);
+        // ...and so do its histograms, over the class's own range of each event (ToM §4.3). compute_a is
+        // 1000, 1002, ..., 1030: one value a bin of 16. MPI_Allreduce() is 50 + r mod 5: 7, 7, 6, 6, 6 ranks at
+        // 50..54, in bins 0, 4, 8, 12 and (the maximum) 15.
+        assertThat(ClassFilterProperties.histograms(only).keySet())
+                .containsExactly("MPI_Allreduce()", "compute_a", "compute_b");
+        assertThat(ClassFilterProperties.histograms(only).get("compute_a")).isEqualTo(Map.of("min", 1000.0,
+                "max", 1030.0, "count", 16L, "bins", List.of(1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L,
+                        1L, 1L)));
+        assertThat(ClassFilterProperties.histograms(only).get("MPI_Allreduce()")).isEqualTo(Map.of("min", 50.0,
+                "max", 54.0, "count", 32L, "bins", List.of(7L, 0L, 0L, 0L, 7L, 0L, 0L, 0L, 6L, 0L, 0L, 0L, 6L, 0L,
+                        0L, 6L)));
+        assertThat(all.get("bins")).isEqualTo(ClassFilter.DEFAULT_BINS);
     }
 
     @Test
@@ -110,12 +128,17 @@ class ClassFilterTest {
                     .flatMap(c -> ClassFilterProperties.events(c).values().stream())
                     .mapToLong(s -> (long) s.get("count")).sum();
             assertThat(counted).isEqualTo(records.size());
+            long binned = ClassFilterProperties.classList(result).stream()
+                    .flatMap(c -> ClassFilterProperties.histograms(c).values().stream())
+                    .flatMap(h -> ((List<?>) h.get("bins")).stream()).mapToLong(b -> (long) b).sum();
+            assertThat(binned).isEqualTo(records.size());
         }
     }
 
     private static Map<String, Object> uintah(String spec, ScopeRecord[] records) {
         ScopeTreeSimulator tree = ScopeTreeSimulator.kary(64, 8, FilterSpec.parse(spec));
-        return tree.round(0, host -> java.util.Arrays.stream(records).filter(x -> x.rank() == host).toList());
+        tree.round(0, host -> java.util.Arrays.stream(records).filter(x -> x.rank() == host).toList());
+        return tree.round(1, host -> List.of());
     }
 
     private static Set<Integer> rangeSet(int first, int last) {
@@ -152,25 +175,177 @@ class ClassFilterTest {
         assertThat(ClassFilter.classId(List.of("a"))).isEqualTo(h);
     }
 
+    /**
+     * The pipeline by hand (ToM §4.2's 3 phases over (class, event) keys): round 0 fills it, round 1's command
+     * carries round 0's bounds per class and event and its result is round 0's classes with their histograms, a
+     * flush round completes round 1, and a round past the flush reports no classes.
+     */
+    @Test
+    void eachRoundDeliversThePreviousRoundsClassesWithTheirHistograms() {
+        ClassFilter left = new ClassFilter(ClassScheme.ALL, 2);
+        ClassFilter right = new ClassFilter(ClassScheme.ALL, 2);
+        ClassFilter root = new ClassFilter(ClassScheme.ALL, 2);
+        ClassFilter frontEnd = new ClassFilter(ClassScheme.ALL, 2);
+        long xy = ClassFilter.classId(List.of("x", "y"));
+        long x = ClassFilter.classId(List.of("x"));
+
+        // Round 0: rank 0 plays {x, y}, ranks 1 and 2 play {x}; Phase A only.
+        Packet c0 = frontEnd.command(0, null);
+        Packet r0 = root.up(c0, List.of(
+                left.leaf(c0, List.of(rec(0, "x", 0, 1.0), rec(0, "y", 0, 5.0))),
+                right.leaf(c0, List.of(rec(1, "x", 0, 3.0), rec(2, "x", 0, 2.0)))));
+        assertThat(frontEnd.result(r0)).isEmpty();
+
+        // Round 1: the command carries round 0's bounds per (class, event).
+        Packet c1 = frontEnd.command(1, r0);
+        assertThat(c1.longs()).containsExactly(0);
+        Map<String, List<Double>> bounds = new java.util.TreeMap<>();
+        for (int i = 0; i < c1.records().size(); i++) {
+            bounds.put(c1.records().get(i).event(), List.of(c1.doubles()[2 * i], c1.doubles()[2 * i + 1]));
+        }
+        assertThat(bounds).isEqualTo(Map.of(ClassFilter.histogramKey(xy, "x"), List.of(1.0, 1.0),
+                ClassFilter.histogramKey(xy, "y"), List.of(5.0, 5.0),
+                ClassFilter.histogramKey(x, "x"), List.of(2.0, 3.0)));
+        Packet r1 = root.up(c1, List.of(
+                left.leaf(c1, List.of(rec(0, "x", 1, 10.0), rec(-1, "host", 1, 7.0))),
+                right.leaf(c1, List.of(rec(1, "x", 1, 20.0)))));
+        Map<String, Object> round0 = frontEnd.result(r1);
+        assertThat(round0).containsEntry("round", 0L).containsEntry("bins", 2).containsEntry("classes", 2);
+        assertThat(classEntry(round0, xy)).containsEntry("members", List.of("0"))
+                .containsEntry("histograms", Map.of("x", histogram(1.0, 1.0, 1, 0), "y", histogram(5.0, 5.0, 1, 0)));
+        assertThat(classEntry(round0, x)).containsEntry("members", List.of("1-2"))
+                .containsEntry("histograms", Map.of("x", histogram(2.0, 3.0, 1, 1)));
+        assertThat(round0.get("raw_bytes")).isEqualTo(8L * PacketCodec.encodedLength(Packet.ofRecords(
+                ConcatFilter.RECORDS, 0, List.of(rec(0, "x", 0, 1.0), rec(0, "y", 0, 5.0), rec(1, "x", 0, 3.0),
+                        rec(2, "x", 0, 2.0)))));
+
+        // Flush: round 1's ranks 0 and 1 both play {x}; the host record is raw data but in no class.
+        Packet c2 = frontEnd.command(2, r1);
+        Packet r2 = root.up(c2, List.of(left.leaf(c2, List.of()), right.leaf(c2, List.of())));
+        Map<String, Object> round1 = frontEnd.result(r2);
+        assertThat(round1).containsEntry("round", 1L).containsEntry("classes", 1);
+        assertThat(classEntry(round1, x)).containsEntry("members", List.of("0-1"))
+                .containsEntry("histograms", Map.of("x", histogram(10.0, 20.0, 1, 1)));
+        assertThat(round1.get("raw_bytes")).isEqualTo(8L * PacketCodec.encodedLength(Packet.ofRecords(
+                ConcatFilter.RECORDS, 1, List.of(rec(0, "x", 1, 10.0), rec(-1, "host", 1, 7.0),
+                        rec(1, "x", 1, 20.0)))));
+
+        Packet c3 = frontEnd.command(3, r2);
+        Packet r3 = root.up(c3, List.of(left.leaf(c3, List.of()), right.leaf(c3, List.of())));
+        assertThat(frontEnd.result(r3)).containsEntry("round", 2L).containsEntry("classes", 0)
+                .containsEntry("class_list", List.of());
+    }
+
+    @Test
+    void aSkippedRoundDropsTheKeptClassesAndTheLeafKeepsOnlyOneRound() {
+        ClassFilter leaf = new ClassFilter(ClassScheme.ALL, 1);
+        ClassFilter frontEnd = new ClassFilter(ClassScheme.ALL, 1);
+        Packet r0 = leaf.leaf(frontEnd.command(0, null), List.of(rec(0, "x", 0, 1.0)));
+        leaf.leaf(frontEnd.command(1, r0), List.of(rec(0, "x", 1, 2.0)));
+
+        // The front-end lost round 1's root and sends round 0's bounds again with round 2's command.
+        Map<String, Object> result = frontEnd.result(leaf.leaf(frontEnd.command(2, r0), List.of()));
+
+        assertThat(result).containsEntry("round", 0L).containsEntry("classes", 0).containsEntry("raw_bytes",
+                8L * PacketLayout.HEADER_WORDS);
+    }
+
+    /**
+     * In steady state a root packet also carries the next round's Phase A (its keys and bounds), so it is bigger
+     * than a flush round's; it still does not grow with the ranks, so the factor grows with them.
+     */
+    @Test
+    void steadyStateRootPacketsDoNotGrowWithTheRanks() {
+        double previous = 0;
+        Long size = null;
+        for (int ranks : new int[] {8, 32, 128}) {
+            ScopeTreeSimulator tree = ScopeTreeSimulator.kary(ranks / 4, 8, FilterSpec.parse("class:all"));
+            Map<String, Object> result = Map.of();
+            for (int round = 0; round < 4; round++) {
+                List<ScopeRecord> records = twoRoles(ranks, round);
+                result = tree.round(round, host -> records.subList(host * 8, host * 8 + 8));
+            }
+            assertThat(result.get("round")).isEqualTo(2L);
+            assertThat(result.get("classes")).isEqualTo(2);
+            long reduced = (long) result.get("reduced_bytes");
+            double factor = (double) result.get("reduction_factor");
+            if (size != null) {
+                assertThat(reduced).as("%d ranks", ranks).isEqualTo(size);
+                assertThat(factor).as("%d ranks", ranks).isGreaterThan(Math.max(previous, 1.0));
+            }
+            size = reduced;
+            previous = factor;
+        }
+    }
+
+    @Test
+    void binsComeFromTheApiAndTheSpecMakesTheDefault() {
+        assertThat(((ClassFilter) FilterSpec.parse("class:a:b").newInstance()).bins()).isEqualTo(ClassFilter.DEFAULT_BINS);
+        assertThat(new ClassFilter(ClassScheme.COMMUNICATION, 5)).satisfies(f -> {
+            assertThat(f.bins()).isEqualTo(5);
+            assertThat(f.name()).isEqualTo("class:comm");
+        });
+        assertThatThrownBy(() -> new ClassFilter(ClassScheme.ALL, 0)).hasMessage("bins must be 1..65536, bins=0");
+    }
+
     @Test
     void mixedUpPacketsFailNamingTheChild() {
         ClassFilter filter = new ClassFilter(ClassScheme.ALL);
-        Packet c2 = filter.command(2, null);
-        Packet good = filter.leaf(c2, List.of(rec(0, "x", 2, 1)));
-        long[] longs = good.longs().clone();
-        longs[3] = 5; // five runs claimed, one present
-        Packet tooManyRuns = new Packet(ClassFilter.CLASSES, 2, longs, good.doubles(), good.records());
-        long[] badRun = good.longs().clone();
-        badRun[7] = 0; // stride 0
-        Packet zeroStride = new Packet(ClassFilter.CLASSES, 2, badRun, good.doubles(), good.records());
+        ClassFilter leaf = new ClassFilter(ClassScheme.ALL);
+        Packet c1 = filter.command(1, leaf.leaf(filter.command(0, null), List.of(rec(0, "x", 0, 1))));
+        // Round 0's class {x} of rank 0 with 16 bins, then round 1's Phase A class:
+        // longs [0] 0  [1] raw  [2] 1  [3] 1  [4] id  [5] 1 run  [6] 1 event  [7..9] 0, 0, 1  [10] count 1
+        //       [11] id  [12] 1 event  [13..14] 16 packed bins
+        Packet good = leaf.leaf(c1, List.of(rec(0, "x", 1, 2)));
+        assertThat(good.longs()).hasSize(15);
+        Packet tooManyRuns = withLong(good, 5, 5);
+        Packet zeroStride = withLong(good, 9, 0);
+        Packet countTwo = withLong(good, 10, 2);
+        Packet binsCut = new Packet(ClassFilter.CLASSES, 1, java.util.Arrays.copyOf(good.longs(), 14), good.doubles(),
+                good.records());
 
-        assertThatThrownBy(() -> filter.up(c2, List.of(good, tooManyRuns)))
+        assertThat(filter.up(c1, List.of(good, good))).isNotNull();
+        assertThatThrownBy(() -> filter.up(c1, List.of(good, tooManyRuns)))
                 .hasMessageStartingWith("class:all: malformed packet from child 1: expected class 0 with runs and"
                         + " events within the packet");
-        assertThatThrownBy(() -> filter.up(c2, List.of(zeroStride)))
+        assertThatThrownBy(() -> filter.up(c1, List.of(zeroStride)))
                 .hasMessage("class:all: malformed packet from child 0: expected a rank run first<=last, stride>=1,"
                         + " found first=0, last=0, stride=0");
-        assertThatThrownBy(() -> filter.up(c2, List.of(Packet.of(ClassFilter.CLASSES, 1))))
-                .hasMessage("class:all: child 0 sent tag 104 for round 1, expected tag 104 for round 2");
+        assertThatThrownBy(() -> filter.up(c1, List.of(countTwo)))
+                .hasMessage("class:all: malformed packet from child 0: expected bins of binned event 0 summing to"
+                        + " its count 2, found a sum of 1");
+        assertThatThrownBy(() -> filter.up(c1, List.of(binsCut)))
+                .hasMessage("class:all: malformed packet from child 0: expected 1 × 16 packed bin counts from long"
+                        + " 13, found count 8 of 16 runs past the end of the 1 words");
+        assertThatThrownBy(() -> filter.up(c1, List.of(Packet.of(ClassFilter.CLASSES, 0))))
+                .hasMessage("class:all: child 0 sent tag 104 for round 0, expected tag 104 for round 1");
+        assertThatThrownBy(() -> filter.up(filter.command(1, null), List.of(good)))
+                .hasMessage("class:all: malformed packet from child 0: expected classes of round -1 (the command's"
+                        + " bounds), found classes of round 0");
+        assertThatThrownBy(() -> filter.command(1, good)).hasMessageContaining("of a round before 1");
+        assertThatThrownBy(() -> filter.leaf(Packet.of(Packet.PULL, 3), List.of()))
+                .hasMessage("class:all: malformed command for round 3: expected 1 long (the bounds' round, -1 for"
+                        + " none), found []");
+    }
+
+    private static Packet withLong(Packet packet, int index, long value) {
+        long[] longs = packet.longs().clone();
+        longs[index] = value;
+        return new Packet(packet.tag(), packet.round(), longs, packet.doubles(), packet.records());
+    }
+
+    private static Map<String, Object> classEntry(Map<String, Object> result, long id) {
+        return ClassFilterProperties.classList(result).stream().filter(c -> c.get("id").equals(String.format("%016x", id)))
+                .findFirst().orElseThrow(() -> new AssertionError("no class " + Long.toHexString(id) + " in " + result));
+    }
+
+    private static Map<String, Object> histogram(double min, double max, long... bins) {
+        List<Long> counts = new ArrayList<>();
+        long total = 0;
+        for (long b : bins) {
+            counts.add(b);
+            total += b;
+        }
+        return Map.of("min", min, "max", max, "count", total, "bins", counts);
     }
 }
