@@ -2,7 +2,6 @@ package org.eventspace.scope.filter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,26 +55,12 @@ class HistFilterProperties {
 
     /** The histograms of one round computed over all its records at once, in the shape of the filter's result. */
     static Map<String, Object> central(List<ScopeRecord> records, int bins, long round) {
-        TreeMap<String, List<Double>> byEvent = new TreeMap<>();
-        for (ScopeRecord record : records) {
-            byEvent.computeIfAbsent(record.event(), e -> new ArrayList<>()).add(record.value());
-        }
+        // The per-event histograms the class filter's property checks too, each tagged with its round.
         Map<String, Object> events = new TreeMap<>();
-        byEvent.forEach((event, values) -> {
-            double min = values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
-            double max = values.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
-            long[] counts = new long[bins];
-            values.forEach(v -> counts[HistFilter.bin(v, min, max, bins)]++);
-            List<Long> countList = new ArrayList<>();
-            for (long c : counts) {
-                countList.add(c);
-            }
-            Map<String, Object> histogram = new LinkedHashMap<>();
+        ClassFilterProperties.centralHistograms(records, bins).forEach((event, h) -> {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> histogram = new LinkedHashMap<>((Map<String, Object>) h);
             histogram.put("round", round);
-            histogram.put("min", min);
-            histogram.put("max", max);
-            histogram.put("count", (long) values.size());
-            histogram.put("bins", countList);
             events.put(event, histogram);
         });
         Map<String, Object> out = new LinkedHashMap<>();
