@@ -26,6 +26,11 @@ public final class ScopeMonitor {
      * round (ToM's histogram carries round r's bounds in round r+1).
      */
     static final int FINAL_PULLS = 2;
+    /**
+     * Pause after a pull that gathered nothing, when pulling back to back: an idle scope (a one-host job between
+     * calls, a job that stopped) would otherwise spin a core the ranks need, a million empty rounds a second.
+     */
+    static final long IDLE_PAUSE_NANOS = 20_000;
 
     private final RunScope spec;
     private final EventScope scope;
@@ -65,7 +70,11 @@ public final class ScopeMonitor {
         try {
             long interval = TimeUnit.MILLISECONDS.toNanos(spec.intervalMs());
             while (running.get()) {
+                long gatheredBefore = gathered;
                 pullOnce();
+                if (interval == 0 && gathered == gatheredBefore) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(this, IDLE_PAUSE_NANOS);
+                }
                 long until = System.nanoTime() + interval;
                 for (long left = interval; left > 0 && running.get(); left = until - System.nanoTime()) {
                     java.util.concurrent.locks.LockSupport.parkNanos(this, Math.min(left, TimeUnit.MILLISECONDS.toNanos(10)));
