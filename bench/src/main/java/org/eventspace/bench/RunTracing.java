@@ -15,6 +15,7 @@ import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.pathmap.PathmapDescription;
 import org.eventspace.comm.runtime.CommOptions;
 import org.eventspace.comm.runtime.WrapperKinds;
+import org.eventspace.events.PointToPointCollectors;
 import org.eventspace.scope.ScopeHost;
 import org.eventspace.scope.ScopeKinds;
 import org.eventspace.events.CollectorKind;
@@ -88,7 +89,8 @@ final class RunTracing implements RankBenchmarks.TimedWindow, AutoCloseable {
      * event scope, the scope's kinds reading them.
      */
     CommOptions apply(CommOptions options) {
-        WrapperKinds kinds = WrapperKinds.builtIn().with(new CollectorKind(host -> spaces.get(host.host())));
+        WrapperKinds kinds = WrapperKinds.builtIn().with(new CollectorKind(host -> spaces.get(host.host())))
+                .withPointToPoint(new PointToPointCollectors(host -> spaces.get(host.host())));
         return options.withKinds(ScopeKinds.with(kinds, host -> ScopeHost.of(spaces.get(host.host()))));
     }
 

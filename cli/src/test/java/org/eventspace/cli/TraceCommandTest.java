@@ -72,4 +72,27 @@ class TraceCommandTest {
         Files.writeString(dir.resolve("pathmap.json"), PathmapDescription.toJson(
                 PathmapBuilder.build(PathmapSpec.of(Topology.simulated(1, 1, 2), 2, 1, TreeShape.FLAT))));
     }
+
+    @Test
+    void pointToPointSendsOfARealRunAreDumpedAndTheirHopsTimed() throws Exception {
+        Path dump = dir.resolve("pingpong");
+        assertThat(execute("run", "pingpong", "--ranks", "2", "--hosts", "2", "--iterations", "200", "--warmup", "100",
+                "--warmup-s", "0", "--trace-dump", dump.toString())).as(err.toString()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        out.getBuffer().setLength(0);
+
+        assertThat(execute("trace", "dump", dump.toString(), "--format", "jsonl", "--latencies")).as(err.toString())
+                .isEqualTo(EventSpaceCommand.EXIT_OK);
+        com.fasterxml.jackson.databind.JsonNode latencies = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(out.toString());
+        java.util.Map<String, Long> joined = new java.util.TreeMap<>();
+        latencies.path("hops").forEach(h -> joined.put(h.path("proxy").asText(), h.path("calls_joined").asLong()));
+        // Each rank sent at least 300 messages to the other; a 256-tuple ring on each side keeps the last 256.
+        assertThat(joined).containsEntry("p2p.0.1", (long) org.eventspace.events.PointToPointCollectors.CAPACITY)
+                .containsEntry("p2p.1.0", (long) org.eventspace.events.PointToPointCollectors.CAPACITY);
+        latencies.path("hops").forEach(h -> {
+            if (h.path("proxy").asText().startsWith("p2p.")) {
+                assertThat(h.path("two_way_latency").path("min_ns").asLong()).as(h.toString()).isPositive();
+            }
+        });
+    }
 }

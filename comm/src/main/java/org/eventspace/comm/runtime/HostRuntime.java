@@ -119,7 +119,8 @@ public final class HostRuntime implements AutoCloseable {
             throw new IllegalArgumentException("hop to host " + hop.toHost() + " arrived at host " + host);
         }
         if (hop.isPointToPoint()) {
-            return new Core(pointToPointElement(hop.element()));
+            return options.kinds().pointToPoint().wrap(this, hop.element(), PointToPointWrappers.Side.SERVE,
+                    new Core(pointToPointElement(hop.element())));
         }
         if (!built) {
             throw new IllegalStateException("host " + hostName() + " was asked to serve " + hop + " before it was built");
@@ -133,8 +134,9 @@ public final class HostRuntime implements AutoCloseable {
 
     /** The wrapper a rank on this host calls to write into {@code element} on {@code toHost}. */
     public Wrapper pointToPoint(int toHost, String element) {
+        PointToPointWrappers wrappers = options.kinds().pointToPoint();
         if (toHost == host) {
-            return new Core(pointToPointElement(element));
+            return wrappers.wrap(this, element, PointToPointWrappers.Side.SEND, new Core(pointToPointElement(element)));
         }
         if (transport == null) {
             throw new IllegalStateException("host " + hostName() + " is not connected");
@@ -143,7 +145,7 @@ public final class HostRuntime implements AutoCloseable {
         Link link = transport.connect(this, proxy.hop());
         links.add(link);
         proxy.attach(link);
-        return proxy;
+        return wrappers.wrap(this, element, PointToPointWrappers.Side.SEND, proxy);
     }
 
     public Element pointToPointElement(String name) {

@@ -17,9 +17,11 @@ public final class WrapperKinds {
     public static final int RESULT_CAPACITY = 16;
 
     private final Map<String, WrapperKind> kinds;
+    private final PointToPointWrappers pointToPoint;
 
-    private WrapperKinds(Map<String, WrapperKind> kinds) {
+    private WrapperKinds(Map<String, WrapperKind> kinds, PointToPointWrappers pointToPoint) {
         this.kinds = Map.copyOf(kinds);
+        this.pointToPoint = pointToPoint;
     }
 
     /** gred, proxy and core. */
@@ -28,13 +30,25 @@ public final class WrapperKinds {
         put(map, new GredKind());
         put(map, new ProxyKind());
         put(map, new CoreKind());
-        return new WrapperKinds(map);
+        return new WrapperKinds(map, PointToPointWrappers.NONE);
     }
 
     public WrapperKinds with(WrapperKind kind) {
         Map<String, WrapperKind> map = new LinkedHashMap<>(kinds);
         put(map, kind);
-        return new WrapperKinds(map);
+        return new WrapperKinds(map, pointToPoint);
+    }
+
+    /** A copy whose point-to-point paths, built on demand outside the pathmap, go through {@code wrappers}. */
+    public WrapperKinds withPointToPoint(PointToPointWrappers wrappers) {
+        if (wrappers == null) {
+            throw new IllegalArgumentException("point-to-point wrappers must not be null; use PointToPointWrappers.NONE");
+        }
+        return new WrapperKinds(kinds, wrappers);
+    }
+
+    public PointToPointWrappers pointToPoint() {
+        return pointToPoint;
     }
 
     public WrapperKind get(String name) {

@@ -18,6 +18,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.eventspace.comm.pathmap.PathmapDescription;
 import org.eventspace.events.CollectorKind;
+import org.eventspace.events.CollectorPlacement;
+import org.eventspace.events.PointToPointCollectors;
 import org.eventspace.events.EventSpace;
 import org.eventspace.events.TraceBufferReader;
 import org.eventspace.events.TraceTupleFlyweight;
@@ -94,7 +96,7 @@ public final class TraceDump {
         }
         List<DumpNode> nodes = new ArrayList<>();
         List<DumpEntry> entries = new ArrayList<>();
-        parsePathmap(pathmapFile, nodes, entries);
+        Map<Integer, String> hostNames = parsePathmap(pathmapFile, nodes, entries);
 
         Map<String, DumpNode> byFileName = new HashMap<>();
         for (DumpNode n : nodes) {
@@ -118,6 +120,12 @@ public final class TraceDump {
         for (Path file : files) {
             DumpNode node = byFileName.get(file.getFileName().toString());
             if (node == null) {
+                node = pointToPointNode(file, nodes.size(), hostNames);
+                if (node != null) {
+                    nodes.add(node);
+                }
+            }
+            if (node == null) {
                 errors.add("trace file " + file + ": no collector node in " + PATHMAP_FILE + " has this file name "
                         + "(<collectorId>.<node name>" + TRACE_SUFFIX + ")");
                 continue;
@@ -138,7 +146,40 @@ public final class TraceDump {
         return new TraceDump(directory, nodes, entries, collectors, errors);
     }
 
-    private static void parsePathmap(Path file, List<DumpNode> nodes, List<DumpEntry> entries) throws IOException {
+    /** {@code <collectorId>.p2p.<src>.<dst>.send|serve.trace}: a point-to-point collector's file (PointToPointCollectors). */
+    private static final java.util.regex.Pattern POINT_TO_POINT_FILE =
+            java.util.regex.Pattern.compile("(\\d+)\\.(p2p\\.(\\d+)\\.(\\d+)\\.(send|serve))\\" + TRACE_SUFFIX);
+
+    /**
+     * A node for a point-to-point collector's file, which no pathmap lists (point-to-point paths are built on
+     * demand, {@link PointToPointCollectors}): a root of tree −1 on the host of the file's directory, with its
+     * collector id from the file name, {@code above} the mailbox and {@code below} the sending rank or the hop.
+     * Null if the file is not one.
+     */
+    private static DumpNode pointToPointNode(Path file, int id, Map<Integer, String> hostNames) {
+        java.util.regex.Matcher m = POINT_TO_POINT_FILE.matcher(file.getFileName().toString());
+        if (!m.matches()) {
+            return null;
+        }
+        String dir = file.getParent() == null ? "" : file.getParent().getFileName().toString();
+        String host = dir;
+        if (dir.startsWith("host-")) {
+            try {
+                host = hostNames.getOrDefault(Integer.parseInt(dir.substring("host-".length())), dir);
+            } catch (NumberFormatException e) {
+                host = dir;
+            }
+        }
+        boolean send = m.group(5).equals("send");
+        Map<String, String> properties = new TreeMap<>();
+        properties.put(CollectorKind.COLLECTOR_ID, m.group(1));
+        properties.put(CollectorPlacement.ABOVE, "mailbox p2p." + m.group(3) + "." + m.group(4));
+        properties.put(CollectorPlacement.BELOW, send ? "rank " + m.group(3) : "hop from rank " + m.group(3));
+        return new DumpNode(id, m.group(2), CollectorKind.NAME, -1, host, -1, -1, 1, properties);
+    }
+
+    /** Fills {@code nodes} and {@code entries}; returns the host names by id. */
+    private static Map<Integer, String> parsePathmap(Path file, List<DumpNode> nodes, List<DumpEntry> entries) throws IOException {
         JsonNode root;
         try {
             root = new ObjectMapper().readTree(file.toFile());
@@ -170,6 +211,11 @@ public final class TraceDump {
             entries.add(new DumpEntry(e.path("tree").asInt(), e.path("rank").asInt(), e.path("host").asText(),
                     required(file, e, "node").asInt(), e.path("port").asInt()));
         }
+        Map<Integer, String> hostNames = new HashMap<>();
+        for (JsonNode h : root.path("hosts")) {
+            hostNames.put(h.path("id").asInt(), h.path("name").asText());
+        }
+        return hostNames;
     }
 
     private static JsonNode required(Path file, JsonNode object, String field) throws IOException {

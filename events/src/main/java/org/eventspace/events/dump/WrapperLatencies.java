@@ -3,8 +3,10 @@ package org.eventspace.events.dump;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,6 +16,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.agrona.collections.LongHashSet;
 import org.eventspace.comm.pathmap.PathmapBuilder;
+import org.eventspace.events.PointToPointCollectors;
 import org.eventspace.events.dump.TraceDump.DumpEntry;
 import org.eventspace.events.dump.TraceDump.DumpNode;
 
@@ -105,6 +108,7 @@ public final class WrapperLatencies {
                 }
             }
         }
+        a.pointToPoint();
         long overwritten = 0;
         for (CollectorTrace c : dump.collectors()) {
             overwritten = Math.max(overwritten, c.overwritten());
@@ -351,6 +355,46 @@ public final class WrapperLatencies {
             }
             hops.add(new HopLatencies(x.name(), x.host(), after.host(), x.tree(), before.name(), after.name(),
                     join.sequences().length, join.dropped(), twoWay.summary()));
+        }
+
+        /**
+         * Point-to-point hops: the collector on the sender's path ({@code p2p.<s>.<d>.send}, t1/t4) and the one the
+         * receiving host's service thread ran ({@code p2p.<s>.<d>.serve}, t2/t3), joined by the sequence the
+         * mailbox gave each send; listed with the trees' hops under the mailbox's name, tree −1. A send within one
+         * host has no serving collector and no hop.
+         */
+        void pointToPoint() {
+            Map<String, DumpNode> serving = new HashMap<>();
+            for (DumpNode n : dump.nodes()) {
+                if (n.isCollector() && n.name().startsWith(PointToPointCollectors.PREFIX) && n.name().endsWith(".serve")) {
+                    serving.put(n.name().substring(0, n.name().length() - ".serve".length()), n);
+                }
+            }
+            for (DumpNode before : dump.nodes()) {
+                if (!before.isCollector() || !before.name().startsWith(PointToPointCollectors.PREFIX)
+                        || !before.name().endsWith(".send")) {
+                    continue;
+                }
+                String mailbox = before.name().substring(0, before.name().length() - ".send".length());
+                DumpNode after = serving.get(mailbox);
+                if (after == null) {
+                    continue;
+                }
+                CollectorTrace c14 = trace(before, before, "sender's");
+                CollectorTrace c23 = trace(before, after, "serving-host");
+                if (c14 == null || c23 == null) {
+                    continue;
+                }
+                Join join = Join.of(c14, c23);
+                LatencySummary.Accumulator twoWay = new LatencySummary.Accumulator();
+                for (long seq : join.sequences()) {
+                    int i = c14.indexOf(seq);
+                    int j = c23.indexOf(seq);
+                    twoWay.add((c14.endNs(i) - c14.startNs(i)) - (c23.endNs(j) - c23.startNs(j)));
+                }
+                hops.add(new HopLatencies(mailbox, before.host(), after.host(), -1, before.name(), after.name(),
+                        join.sequences().length, join.dropped(), twoWay.summary()));
+            }
         }
 
         void core(DumpNode k) {
