@@ -346,6 +346,12 @@ public final class WrapperLatencies {
             if (c14 == null || c23 == null) {
                 return;
             }
+            hop(x.name(), x.host(), after.host(), x.tree(), before.name(), after.name(), c14, c23);
+        }
+
+        /** A hop's two-way latency {@code (t4 − t1) − (t3 − t2)} over the calls both its collectors hold. */
+        private void hop(String name, String fromHost, String toHost, int tree, String before, String after,
+                         CollectorTrace c14, CollectorTrace c23) {
             Join join = Join.of(c14, c23);
             LatencySummary.Accumulator twoWay = new LatencySummary.Accumulator();
             for (long seq : join.sequences()) {
@@ -353,8 +359,8 @@ public final class WrapperLatencies {
                 int j = c23.indexOf(seq);
                 twoWay.add((c14.endNs(i) - c14.startNs(i)) - (c23.endNs(j) - c23.startNs(j)));
             }
-            hops.add(new HopLatencies(x.name(), x.host(), after.host(), x.tree(), before.name(), after.name(),
-                    join.sequences().length, join.dropped(), twoWay.summary()));
+            hops.add(new HopLatencies(name, fromHost, toHost, tree, before, after, join.sequences().length,
+                    join.dropped(), twoWay.summary()));
         }
 
         /**
@@ -385,15 +391,7 @@ public final class WrapperLatencies {
                 if (c14 == null || c23 == null) {
                     continue;
                 }
-                Join join = Join.of(c14, c23);
-                LatencySummary.Accumulator twoWay = new LatencySummary.Accumulator();
-                for (long seq : join.sequences()) {
-                    int i = c14.indexOf(seq);
-                    int j = c23.indexOf(seq);
-                    twoWay.add((c14.endNs(i) - c14.startNs(i)) - (c23.endNs(j) - c23.startNs(j)));
-                }
-                hops.add(new HopLatencies(mailbox, before.host(), after.host(), -1, before.name(), after.name(),
-                        join.sequences().length, join.dropped(), twoWay.summary()));
+                hop(mailbox, before.host(), after.host(), -1, before.name(), after.name(), c14, c23);
             }
         }
 
