@@ -105,7 +105,6 @@ public final class JobExample {
                 // Before this host finishes: the other hosts serve the scope's hops until every host did.
                 JsonNode gathered = scopeMonitor.stop(new ObjectMapper(), TIMEOUT.toMillis());
                 System.out.print(ScopeMonitor.summary(gathered));
-                System.out.print(ScopeMonitor.statsTable(gathered));
                 all &= !gathered.has("error");
             }
             System.out.printf(Locale.ROOT, "host %d of %d (%s): ranks %s, %d allreduces, %.2f µs each, sums %s%n", env.host(),

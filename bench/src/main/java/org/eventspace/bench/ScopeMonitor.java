@@ -1,5 +1,6 @@
 package org.eventspace.bench;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -195,7 +196,13 @@ public final class ScopeMonitor {
         return out.toString();
     }
 
-    /** The people's summary line of a {@code scope} block, units on every number. */
+    private static String fieldNames(JsonNode object) {
+        List<String> names = new java.util.ArrayList<>();
+        object.fieldNames().forEachRemaining(names::add);
+        return names.toString();
+    }
+
+    /** The people's summary of a {@code scope} block — its counts, then the filter's last result — units on every number. */
     public static String summary(JsonNode scope) {
         StringBuilder out = new StringBuilder(String.format(java.util.Locale.ROOT,
                 "  scope %s, gather %s, filter %s: %d rounds of %.1f µs; %d records produced, %d gathered, %d dropped "
@@ -208,6 +215,20 @@ public final class ScopeMonitor {
         if (result.has("classes")) {
             out.append(String.format(java.util.Locale.ROOT, "  classes (round %d): %d, reduction factor %.2f%n",
                     scope.path("result_round").asLong(), result.path("classes").asInt(), result.path("reduction_factor").asDouble()));
+            for (JsonNode c : result.path("class_list")) {
+                out.append(String.format(java.util.Locale.ROOT, "    class %s: %d ranks %s, events %s%n", c.path("id").asText(),
+                        c.path("rank_count").asInt(), c.path("members"), fieldNames(c.path("events"))));
+            }
+        }
+        String filter = scope.path("filter").asText();
+        if (filter.equals("stats")) {
+            out.append(statsTable(scope));
+        } else if (filter.startsWith("hist:") && result.has("events")) {
+            out.append(String.format(java.util.Locale.ROOT, "  histograms (round %d), equal-width bins of t_up - t_down:%n",
+                    scope.path("result_round").asLong()));
+            result.path("events").fields().forEachRemaining(e -> out.append(String.format(java.util.Locale.ROOT,
+                    "    %-52s %9.2f … %9.2f µs: %s%n", e.getKey(), e.getValue().path("min").asDouble(),
+                    e.getValue().path("max").asDouble(), e.getValue().path("bins"))));
         }
         if (scope.has("error")) {
             out.append("  scope error: ").append(scope.path("error").asText()).append('\n');

@@ -7,7 +7,6 @@ import org.eventspace.bench.Benchmark;
 import org.eventspace.bench.BenchmarkRunner;
 import org.eventspace.bench.RunConfig;
 import org.eventspace.bench.RunReport;
-import org.eventspace.bench.ScopeMonitor;
 import org.eventspace.comm.pathmap.PathmapDescription;
 
 import picocli.CommandLine.Command;
@@ -48,11 +47,6 @@ final class DemoCommand implements Callable<Integer> {
         System.out.println();
         RunReport report = BenchmarkRunner.run(config);
         System.out.print(report.summary());
-        String table = ScopeMonitor.statsTable(report.scope());
-        if (!table.isEmpty()) {
-            System.out.println();
-            System.out.print(table);
-        }
         return report.resultOk() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
     }
 }
