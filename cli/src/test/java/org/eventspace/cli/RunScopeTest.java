@@ -126,6 +126,20 @@ class RunScopeTest {
     }
 
     @Test
+    void overTcpAnIdleHostProcessServesTheScopesGathers() throws Exception {
+        // 4 processes with ranks and a fifth with none: kary:2 puts both inner gathers on it (h4).
+        JsonNode run = run("tcp-scope-hosts", "--ranks", "4", "--hosts", "4", "--transport", "tcp", "--iterations", "300",
+                "--scope", "kary:2", "--scope-hosts", "1", "--filter", "stats", "--scope-interval-ms", "5");
+        assertThat(run.path("hosts").asInt()).isEqualTo(5);
+        JsonNode scope = run.path("scope");
+        assertThat(scope.has("error")).as(scope.toString()).isFalse();
+        assertThat(scope.path("records_produced").asLong()).isPositive();
+        assertThat(scope.path("records_gathered").asLong() + scope.path("records_dropped").asLong())
+                .isEqualTo(scope.path("records_produced").asLong());
+        assertThat(scope.path("bytes_per_level")).hasSize(3);
+    }
+
+    @Test
     void badScopeFlagsAreUsageErrors() {
         assertThat(cli.execute("run", "gsum", "--scope-hosts", "1")).isEqualTo(2);
         assertThat(cli.err()).contains("--scope-hosts 1 gives hosts to an event scope and needs --scope");
