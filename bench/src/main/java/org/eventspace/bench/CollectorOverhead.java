@@ -25,10 +25,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * which is what an application sees. compute-gsum calibrates its sort in the first off-run and every later run
  * sorts that many ints (unless the config fixes a length), so off and on runs do the same work.
  *
+ * <p>Before every run the machine's cache-to-cache round trip is probed ({@link CacheLineProbe}): these shared
+ * VMs switch between a fast and a slow state (130 against 340 ns seen the same day), and a pair whose runs fell in
+ * different states measures the switch, not the collectors. The document also gives the median over the pairs
+ * whose two probes agree within {@value #SAME_STATE_RATIO}× ({@code overhead_pct_same_state}).
+ *
  * <p>Not thread-safe; runs one benchmark at a time.
  */
 public final class CollectorOverhead {
     public static final String SCHEMA = "eventspace.bench-overhead/1";
+    /** Two probes within this ratio are the same state of the machine. */
+    static final double SAME_STATE_RATIO = 1.3;
 
     private final RunConfig config;
     private final int repeats;
@@ -59,12 +66,15 @@ public final class CollectorOverhead {
         double[] onUs = new double[repeats];
         double[] offIterationUs = new double[repeats];
         double[] onIterationUs = new double[repeats];
+        double[] offProbeNs = new double[repeats];
+        double[] onProbeNs = new double[repeats];
         boolean ok = true;
         List<String> errors = new ArrayList<>();
         JsonNode collectors = null;
         RunConfig base = config;
         for (int rep = 0; rep < repeats; rep++) {
             for (boolean on : new boolean[] {false, true}) {
+                (on ? onProbeNs : offProbeNs)[rep] = CacheLineProbe.roundTripNanos();
                 RunReport report = runner.apply(base.withCollectors(on));
                 if (compute && base.sortLength() == 0 && report.sortLength() > 0) {
                     base = base.withSortLength(report.sortLength());
@@ -78,8 +88,8 @@ public final class CollectorOverhead {
                 if (on) {
                     collectors = report.toJson(json).path("collectors");
                 }
-                progress.accept(String.format(Locale.ROOT, "repeat %d/%d  collectors %-3s  allreduce mean %9.3f µs%s%s",
-                        rep + 1, repeats, on ? "on" : "off", report.meanUs(),
+                progress.accept(String.format(Locale.ROOT, "repeat %d/%d  collectors %-3s  cache line %4.0f ns  allreduce mean %9.3f µs%s%s",
+                        rep + 1, repeats, on ? "on" : "off", (on ? onProbeNs : offProbeNs)[rep], report.meanUs(),
                         compute ? String.format(Locale.ROOT, "  iteration %9.3f µs", report.iterationUs()) : "",
                         report.resultOk() ? "" : "  WRONG RESULT"));
             }
@@ -93,11 +103,21 @@ public final class CollectorOverhead {
             root.put("sort_length", base.sortLength());
         }
         root.put("metric", "allreduce_us.mean");
-        putSeries(root, offUs, onUs);
+        boolean[] same = new boolean[repeats];
+        ObjectNode probes = root.putObject("cache_line_round_trip_ns");
+        ArrayNode offProbes = probes.putArray("off");
+        ArrayNode onProbes = probes.putArray("on");
+        for (int i = 0; i < repeats; i++) {
+            offProbes.add(round(offProbeNs[i], 1));
+            onProbes.add(round(onProbeNs[i], 1));
+            double ratio = Math.max(offProbeNs[i], onProbeNs[i]) / Math.max(1e-9, Math.min(offProbeNs[i], onProbeNs[i]));
+            same[i] = ratio <= SAME_STATE_RATIO;
+        }
+        putSeries(root, offUs, onUs, same);
         if (compute) {
             ObjectNode iteration = root.putObject("iteration");
             iteration.put("metric", "iteration_us");
-            putSeries(iteration, offIterationUs, onIterationUs);
+            putSeries(iteration, offIterationUs, onIterationUs, same);
         }
         root.set("collectors", collectors);
         root.put("result_ok", ok);
@@ -108,7 +128,7 @@ public final class CollectorOverhead {
         return root;
     }
 
-    private static void putSeries(ObjectNode node, double[] offUs, double[] onUs) {
+    private static void putSeries(ObjectNode node, double[] offUs, double[] onUs, boolean[] sameState) {
         ArrayNode off = node.putArray("off_us");
         ArrayNode on = node.putArray("on_us");
         ArrayNode pairs = node.putArray("overhead_pct_pairs");
@@ -123,6 +143,19 @@ public final class CollectorOverhead {
         node.put("overhead_pct_min", round(quantile(pct, 0), 3));
         node.put("overhead_pct_max", round(quantile(pct, 1), 3));
         node.put("overhead_pct_iqr", round(quantile(pct, 0.75) - quantile(pct, 0.25), 3));
+        double[] same = new double[pct.length];
+        int n = 0;
+        for (int i = 0; i < pct.length; i++) {
+            if (sameState[i]) {
+                same[n++] = pct[i];
+            }
+        }
+        node.put("pairs_same_state", n);
+        if (n > 0) {
+            node.put("overhead_pct_same_state", round(quantile(Arrays.copyOf(same, n), 0.5), 3));
+        } else {
+            node.putNull("overhead_pct_same_state");
+        }
     }
 
     /** The q-quantile, interpolated linearly between closest ranks (R's type 7; q = 0.5 is the median). */
@@ -171,5 +204,9 @@ public final class CollectorOverhead {
         out.append(String.format(Locale.ROOT, "    overhead: median %+.2f %% (min %+.2f %%, max %+.2f %%, IQR %.2f %% points)%n",
                 node.path("overhead_pct").asDouble(), node.path("overhead_pct_min").asDouble(),
                 node.path("overhead_pct_max").asDouble(), node.path("overhead_pct_iqr").asDouble()));
+        out.append(String.format(Locale.ROOT, "    pairs whose runs found the machine in the same state (cache-line probes within %.1f×): "
+                        + "%d, median %s%n", SAME_STATE_RATIO, node.path("pairs_same_state").asInt(),
+                node.path("overhead_pct_same_state").isNull() ? "n/a"
+                        : String.format(Locale.ROOT, "%+.2f %%", node.path("overhead_pct_same_state").asDouble())));
     }
 }

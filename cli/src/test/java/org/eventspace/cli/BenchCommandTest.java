@@ -38,6 +38,8 @@ class BenchCommandTest {
         assertThat(report.path("iterations").asInt()).isEqualTo(300);
         assertThat(report.path("repeats").asInt()).isEqualTo(2);
         assertThat(report.path("off_us")).hasSize(2);
+        assertThat(report.path("cache_line_round_trip_ns").path("off")).hasSize(2).allMatch(p -> p.asDouble() > 0);
+        assertThat(report.path("pairs_same_state").asInt()).isBetween(0, 2);
         assertThat(report.path("on_us")).hasSize(2);
         assertThat(report.path("overhead_pct_pairs")).hasSize(2);
         for (int i = 0; i < 2; i++) {
