@@ -41,8 +41,12 @@ public final class CollectorOverhead {
     private final int repeats;
     private final Function<RunConfig, RunReport> runner;
 
+    /**
+     * Runs of the in-JVM transport each get a JVM of their own ({@link ForkedRun}), as TCP runs get fresh host
+     * processes: runs that share a JVM share its JIT, and then the order of the runs shows in the figures.
+     */
     public CollectorOverhead(RunConfig config, int repeats) {
-        this(config, repeats, BenchmarkRunner::run);
+        this(config, repeats, c -> c.transport().equals("jvm") ? ForkedRun.run(c) : BenchmarkRunner.run(c));
     }
 
     /** With a runner of our own (tests). */

@@ -90,6 +90,10 @@ public final class RankBenchmarks {
      * loop needs. All ranks agree through an allreduce, so they run the same number of collectives.
      */
     private static boolean keepWarming(Comm comm, long warmEnd) {
+        // The timed loop starts with a barrier: run one every round, so its path (a payload of 0 words through
+        // every gred and collector) is compiled too. Unseen, it deoptimised the collectors' compiled code at the
+        // start of the timed loop, and the recompiles took a core from a rank (stalls of 4-8 ms).
+        comm.barrier();
         return comm.allreduce(System.nanoTime() - warmEnd < 0 ? 1L : 0L, ReduceOp.MAX) == 1L;
     }
 

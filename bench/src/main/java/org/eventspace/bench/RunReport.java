@@ -143,6 +143,11 @@ public final class RunReport {
     }
 
     /** What each host's event space recorded, by host; empty with collectors off. */
+    /** Every rank's own result, as the ranks reported it. */
+    public List<RankResult> rankResults() {
+        return ranks;
+    }
+
     public List<HostTrace> traces() {
         return traces;
     }
