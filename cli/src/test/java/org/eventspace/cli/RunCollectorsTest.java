@@ -21,7 +21,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * <p>4 ranks on 2 hosts, hier:8, 2 trees: each tree has 8 collectors (4 above the ranks' greds, one between
  * each host's gred and what it calls, one on h0 serving h1's hop), 5 of them on h0. Every collective call
  * goes through one tree and passes each of its collectors once, so a run of I timed + W warm-up iterations,
- * one warm-up vote and one barrier writes exactly (I + W + 2) × 8 tuples; each timed call records 8 × 40 B.
+ * one warm-up barrier and vote and the barrier before the timed loop writes exactly (I + W + 3) × 8 tuples; each
+ * timed call records 8 × 40 B.
  */
 class RunCollectorsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -60,7 +61,7 @@ class RunCollectorsTest {
         JsonNode collectors = run("jvm", "on", dump, 4, 200).path("collectors");
 
         assertThat(collectors.path("count").asInt()).isEqualTo(16);
-        assertThat(collectors.path("tuples_written").asLong()).isEqualTo((200 + 100 + 2) * 8L);
+        assertThat(collectors.path("tuples_written").asLong()).isEqualTo((200 + 100 + 3) * 8L);
         assertThat(collectors.path("bytes_per_call").asDouble()).isCloseTo(8 * 40, org.assertj.core.data.Offset.offset(1.0));
         assertThat(collectors.path("bytes_per_call_busiest_host").asDouble()).isCloseTo(5 * 40, org.assertj.core.data.Offset.offset(1.0));
         assertThat(collectors.path("buffer_bytes_per_host").asLong()).isPositive().isLessThanOrEqualTo(4L << 20);
@@ -108,7 +109,7 @@ class RunCollectorsTest {
         JsonNode proxies = run("jvm", "on", null, 4, 200, "--collect-kinds", "proxy").path("collectors");
         assertThat(proxies.path("count").asInt()).isEqualTo(4);
         assertThat(proxies.path("kinds").toString()).isEqualTo("[\"proxy\"]");
-        assertThat(proxies.path("tuples_written").asLong()).isEqualTo((200 + 100 + 2) * 2L);
+        assertThat(proxies.path("tuples_written").asLong()).isEqualTo((200 + 100 + 3) * 2L);
 
         // Tree 0 only: its 8 collectors, passed by every other call (gsum alternates the two trees).
         JsonNode tree0 = run("jvm", "on", null, 4, 200, "--collect-trees", "0").path("collectors");
