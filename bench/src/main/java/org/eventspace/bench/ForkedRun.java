@@ -10,10 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.eventspace.comm.launch.Launcher;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Runs one in-JVM benchmark in a JVM of its own and reads its report back: what {@link CollectorOverhead} uses so
@@ -21,8 +18,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * not in others, and the compiled code of one run shapes the next (docs/BENCHMARKS.md: +21 … +601 % over 15 pairs in
  * one process). A TCP run already starts its host processes afresh.
  *
- * <p>The child prints one JSON line, {@code {"ranks": [rank results], "traces": [host traces], "scope": …}}, as a TCP
- * host process does. Not thread-safe; waits at most the run's limit and then destroys the child.
+ * <p>The child prints one {@link ResultLine}, as a TCP host process does. Not thread-safe; waits at most the run's limit and then destroys the child.
  */
 public final class ForkedRun {
     private ForkedRun() {
@@ -51,12 +47,8 @@ public final class ForkedRun {
                 errors.add("forked run printed no result (exit code " + child.exitValue() + ")");
                 return new RunReport(config, List.of(), errors);
             }
-            JsonNode result = new ObjectMapper().readTree(last);
-            List<RankResult> ranks = new ArrayList<>();
-            result.path("ranks").forEach(r -> ranks.add(RankResult.fromJson(r)));
-            List<HostTrace> traces = new ArrayList<>();
-            result.path("traces").forEach(t -> traces.add(HostTrace.fromJson(t)));
-            return new RunReport(config, ranks, errors, traces, result.hasNonNull("scope") ? result.get("scope") : null);
+            ResultLine result = ResultLine.decode(new ObjectMapper(), last);
+            return new RunReport(config, result.ranks(), errors, result.traces(), result.scope());
         } catch (IOException | RuntimeException e) {
             errors.add("forked run failed: " + e.getMessage());
             return new RunReport(config, List.of(), errors);
@@ -81,17 +73,8 @@ public final class ForkedRun {
         }
         RunConfig config = RunConfigCodec.decode(args[0]);
         RunReport report = InJvmRunner.run(config);
-        ObjectMapper json = new ObjectMapper();
-        ObjectNode line = json.createObjectNode();
-        ArrayNode ranks = line.putArray("ranks");
-        report.rankResults().forEach(r -> ranks.add(r.toJson(json)));
-        ArrayNode traces = line.putArray("traces");
-        report.traces().forEach(t -> traces.add(t.toJson(json)));
         // Every error of an in-JVM run is one the parent's report derives again from the ranks and the scope block.
-        if (report.scope() != null) {
-            line.set("scope", report.scope());
-        }
-        System.out.println(line);
+        System.out.println(new ResultLine(report.rankResults(), report.traces(), report.scope()).encode(new ObjectMapper()));
         System.exit(report.resultOk() ? 0 : 1);
     }
 }

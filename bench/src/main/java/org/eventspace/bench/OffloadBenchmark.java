@@ -55,8 +55,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 public final class OffloadBenchmark {
     /** Rounds before the timed ones: JIT, connections, the scope's first pulls. */
     public static final int WARMUP_ROUNDS = 20;
-    /** The front-end's pause after a pull that found nothing. */
-    static final long IDLE_PULL_PAUSE_NANOS = 20_000;
 
     /**
      * One configuration.
@@ -171,7 +169,7 @@ public final class OffloadBenchmark {
                         if (r.recordsGathered() == 0) {
                             // Nothing was offloaded since the last pull: wait a little instead of spinning a core the
                             // 64 ranks share (ToM's front-end blocks on its stream until a packet arrives).
-                            LockSupport.parkNanos(IDLE_PULL_PAUSE_NANOS);
+                            LockSupport.parkNanos(ScopeMonitor.IDLE_PAUSE_NANOS);
                         }
                     }
                 } catch (Throwable t) {

@@ -9,14 +9,13 @@ import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.runtime.CommOptions;
 import org.eventspace.comm.transport.tcp.TcpOptions;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * One host process of a TCP benchmark run: joins the job named by the environment (ES_* variables from the
  * launcher, or mpirun/Slurm/PMI), runs its ranks as threads and reports their results as one JSON line,
- * {@code {"ranks": [rank results], "trace": host trace or absent}}. With collectors on, the host has its own
+ * a {@link ResultLine}. With collectors on, the host has its own
  * event space (trace files in {@code <traceDump>/host-<id>/} with a dump). Exit code 0 when every local rank
  * got the right results, 1 otherwise.
  */
@@ -63,18 +62,11 @@ public final class TcpHostMain {
                 results = RankThreads.run(local, host::comm, config, tracing != null ? tracing : RankBenchmarks.TimedWindow.NONE);
                 ok = results.stream().allMatch(RankResult::resultOk);
                 ObjectMapper json = new ObjectMapper();
-                ObjectNode line = json.createObjectNode();
-                if (monitor != null) {
-                    line.set("scope", monitor.stop(json, config.timeout().toMillis() * 2));
-                }
-                ArrayNode ranks = line.putArray("ranks");
-                results.forEach(r -> ranks.add(r.toJson(json)));
-                if (tracing != null) {
-                    // Every local rank returned; a tuple a service thread of this host writes for a remote rank's
-                    // last call may still be on its way (at most one per serving collector).
-                    line.set("trace", tracing.results().get(0).toJson(json));
-                }
-                host.finish(line.toString());
+                JsonNode scope = monitor != null ? monitor.stop(json, config.timeout().toMillis() * 2) : null;
+                // Every local rank returned; a tuple a service thread of this host writes for a remote rank's last
+                // call may still be on its way (at most one per serving collector).
+                List<HostTrace> traces = tracing != null ? tracing.results() : List.of();
+                host.finish(new ResultLine(results, traces, scope).encode(json));
             }
         } catch (RuntimeException e) {
             System.err.println("host " + env.host() + ": " + e.getMessage());

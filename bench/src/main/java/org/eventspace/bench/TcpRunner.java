@@ -38,17 +38,13 @@ public final class TcpRunner {
                 continue;
             }
             try {
-                JsonNode line = json.readTree(host.resultLine());
-                for (JsonNode rank : line.path("ranks")) {
-                    ranks.add(RankResult.fromJson(rank));
+                ResultLine line = ResultLine.decode(json, host.resultLine());
+                ranks.addAll(line.ranks());
+                traces.addAll(line.traces());
+                if (line.scope() != null) {
+                    scope = line.scope();
                 }
-                if (line.hasNonNull("scope")) {
-                    scope = line.get("scope");
-                }
-                if (line.hasNonNull("trace")) {
-                    traces.add(HostTrace.fromJson(line.get("trace")));
-                }
-            } catch (java.io.IOException | IllegalArgumentException e) {
+            } catch (IllegalArgumentException e) {
                 errors.add("host " + host.host() + " sent a malformed result: " + e.getMessage());
             }
         }
