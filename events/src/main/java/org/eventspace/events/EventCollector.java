@@ -25,6 +25,10 @@ public final class EventCollector implements Wrapper {
     private final TraceBuffer buffer;
     private final Wrapper next;
     private final ClockSharing sharing;
+    /** Takes the t3 the collector below its gred handed up (decided once: the hot path only tests a field). */
+    private final boolean takesUpClock;
+    /** Hands its t3 up to the collector above its gred. */
+    private final boolean offersUpClock;
 
     /**
      * Where a collector sits relative to a gred, which decides which clock readings it may share with the
@@ -67,12 +71,12 @@ public final class EventCollector implements Wrapper {
         this.buffer = buffer;
         this.next = next;
         this.sharing = sharing;
+        this.takesUpClock = sharing == ClockSharing.ABOVE_GRED || sharing == ClockSharing.BETWEEN_GREDS;
+        this.offersUpClock = sharing == ClockSharing.BELOW_GRED || sharing == ClockSharing.BETWEEN_GREDS;
     }
 
     @Override
     public void call(Message message) {
-        boolean below = sharing == ClockSharing.BELOW_GRED || sharing == ClockSharing.BETWEEN_GREDS;
-        boolean above = sharing == ClockSharing.ABOVE_GRED || sharing == ClockSharing.BETWEEN_GREDS;
         long down = System.nanoTime();
         try {
             next.call(message);
@@ -81,9 +85,9 @@ public final class EventCollector implements Wrapper {
             record(message, down, System.nanoTime(), TraceOp.FLAG_FAILED);
             throw e;
         }
-        long taken = above ? message.takeUpClock() : 0;
+        long taken = takesUpClock ? message.takeUpClock() : 0;
         long up = taken != 0 ? taken : System.nanoTime();
-        if (below) {
+        if (offersUpClock) {
             message.offerUpClock(up);
         }
         record(message, down, up, 0);
