@@ -148,7 +148,7 @@ public final class OffloadBenchmark {
                 FilterSpec.parse(config.filter()), 0);
         try (InJvmCluster cluster = InJvmCluster.start(pathmap, options)) {
             // The job layer's front-end agent pulls the scope, paused until rank 0 ends the barrier-only floor rounds.
-            ScopeFrontEnd frontEnd = ScopeFrontEnd.start(settings, cluster.host(0), true);
+            ScopeFrontEnd frontEnd = ScopeFrontEnd.start(settings, cluster.host(0), ScopeFrontEnd.Headroom.UNBOUNDED, true);
             List<String> errors = runRanks(cluster, config, names, offload, barrier, frontEnd, buffers);
             // Stop drains what the ranks pushed last, so the accounting covers every record (the pipelined histogram
             // needs one more round to finish its last).

@@ -154,6 +154,11 @@ public final class RunReport {
         return traces;
     }
 
+    /** Tuples the bounded buffers overwrote over the run, summed over hosts: what a post-mortem dump cannot see. */
+    public long tuplesOverwritten() {
+        return traces.stream().mapToLong(HostTrace::overwritten).sum();
+    }
+
     public long tuplesWritten() {
         return traces.stream().mapToLong(HostTrace::tuplesWritten).sum();
     }
@@ -192,6 +197,7 @@ public final class RunReport {
             return;
         }
         collectors.put("tuples_written", tuplesWritten());
+        collectors.put("tuples_overwritten", tuplesOverwritten());
         putBytes(collectors, "bytes_per_call", bytesPerCall());
         putBytes(collectors, "bytes_per_call_busiest_host", bytesPerCallBusiestHost());
         collectors.put("buffer_bytes_per_host", bufferBytesPerHost());
@@ -207,6 +213,7 @@ public final class RunReport {
             h.put("host", t.host());
             h.put("collectors", t.collectors());
             h.put("tuples_written", t.tuplesWritten());
+            h.put("tuples_overwritten", t.overwritten());
             putBytes(h, "bytes_per_call", t.bytesPerCall(config.iterations()));
             h.put("buffer_bytes", t.bufferBytes());
         }
@@ -293,6 +300,15 @@ public final class RunReport {
             out.append(String.format(Locale.ROOT, "  collectors: %d, %d tuples written, %.1f B per call (busiest host %.1f B), "
                     + "buffers %d KiB per host%s%n", collectorCount, tuplesWritten(), bytesPerCall(), bytesPerCallBusiestHost(),
                     bufferBytesPerHost() / 1024, config.traceDump() != null ? ", trace dump in " + config.traceDump() : ""));
+            long overwritten = tuplesOverwritten();
+            if (overwritten > 0) {
+                out.append(String.format(Locale.ROOT, "  trace buffers: %d of the %d tuples were overwritten by newer ones "
+                        + "(%.1f %%): a trace dump keeps only the newest per collector%s%n", overwritten, tuplesWritten(),
+                        100.0 * overwritten / Math.max(1, tuplesWritten()), scope != null
+                                ? String.format(Locale.ROOT, "; the event scope read all but %d of those written while it was open",
+                                        scope.path("records_dropped").asLong())
+                                : " (--collector-capacity, or an event scope reading while the job runs, keeps more)"));
+            }
         } else {
             out.append("  collectors: off\n");
         }

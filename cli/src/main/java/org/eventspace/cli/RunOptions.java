@@ -106,7 +106,8 @@ final class RunOptions {
     String filter;
 
     @Option(names = "--scope-interval-ms", paramLabel = "MS", description = "With --scope: pause between two pulls; 0 "
-            + "pulls back to back. Default: 0.")
+            + "pulls back to back. Default: adaptive (back to back while rounds are full, else a short pause bounded by "
+            + "the trace buffers' headroom).")
     Integer scopeIntervalMs;
 
     @Option(names = "--scope-hosts", paramLabel = "N", description = "With --scope: N more hosts in every cluster that "
@@ -199,7 +200,7 @@ final class RunOptions {
             }
             try {
                 runScope = ScopeSettings.parse(scope, gather != null ? gather : "seq", filter != null ? filter : "concat",
-                        scopeIntervalMs != null ? scopeIntervalMs : 0);
+                        scopeIntervalMs != null ? scopeIntervalMs : ScopeSettings.ADAPTIVE);
             } catch (IllegalArgumentException e) {
                 throw new UsageError("--scope/--gather/--filter/--scope-interval-ms: " + e.getMessage());
             }

@@ -127,8 +127,12 @@ final class HostEventSpaces implements TimedWindow, AutoCloseable {
             for (Map.Entry<Integer, EventSpace> e : spaces.entrySet()) {
                 long[] s = snapshots.get(e.getKey());
                 EventSpace space = e.getValue();
+                long overwritten = 0;
+                for (EventSpace.Entry buffer : space.entries()) {
+                    overwritten += Math.max(0, buffer.buffer().writePosition() - buffer.buffer().capacity());
+                }
                 list.add(new HostTrace(e.getKey(), CollectorPlacement.countOn(pathmap, e.getKey()), space.tuplesWritten(),
-                        s[0] >= 0 && s[1] >= 0 ? s[1] - s[0] : -1, space.bytesAllocated()));
+                        s[0] >= 0 && s[1] >= 0 ? s[1] - s[0] : -1, space.bytesAllocated(), overwritten));
             }
         }
         return list;

@@ -20,8 +20,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  *                      before it and of the last timed call that a hop's service thread writes after the ranks
  *                      returned may straddle a snapshot — at most one per serving collector, at either end.
  * @param bufferBytes   bytes the host's trace buffers take ({@code EventSpace.bytesAllocated()}).
+ * @param overwritten   tuples the bounded buffers overwrote (EventSpace §4.2: the oldest goes): written but no longer
+ *                      held, so a post-mortem dump cannot see them; a scope that read them in time still did.
  */
-public record HostTrace(int host, int collectors, long tuplesWritten, long timedTuples, long bufferBytes) {
+public record HostTrace(int host, int collectors, long tuplesWritten, long timedTuples, long bufferBytes,
+                        long overwritten) {
+    /** Before overwritten tuples were counted, and where none were. */
+    public HostTrace(int host, int collectors, long tuplesWritten, long timedTuples, long bufferBytes) {
+        this(host, collectors, tuplesWritten, timedTuples, bufferBytes, 0);
+    }
+
     /** Trace bytes recorded per timed call ({@code timedTuples × 40 B / iterations}), or -1 if unknown. */
     public double bytesPerCall(int iterations) {
         return timedTuples < 0 ? -1 : (double) timedTuples * TraceTupleLayout.LENGTH / iterations;
@@ -34,6 +42,7 @@ public record HostTrace(int host, int collectors, long tuplesWritten, long timed
         node.put("tuples_written", tuplesWritten);
         node.put("timed_tuples", timedTuples);
         node.put("buffer_bytes", bufferBytes);
+        node.put("tuples_overwritten", overwritten);
         return node;
     }
 
@@ -42,6 +51,6 @@ public record HostTrace(int host, int collectors, long tuplesWritten, long timed
             throw new IllegalArgumentException("malformed host trace " + node);
         }
         return new HostTrace(node.get("host").asInt(), node.get("collectors").asInt(), node.get("tuples_written").asLong(),
-                node.get("timed_tuples").asLong(), node.get("buffer_bytes").asLong());
+                node.get("timed_tuples").asLong(), node.get("buffer_bytes").asLong(), node.path("tuples_overwritten").asLong(0));
     }
 }

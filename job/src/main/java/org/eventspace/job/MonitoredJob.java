@@ -13,6 +13,9 @@ import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.runtime.CommOptions;
 import org.eventspace.comm.runtime.HostRuntime;
 import org.eventspace.comm.transport.jvm.InJvmCluster;
+import org.eventspace.events.CollectorPlacement;
+import org.eventspace.events.EventSpace;
+import org.eventspace.events.TraceBudget;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -60,7 +63,8 @@ public final class MonitoredJob implements AutoCloseable {
         this.localRanks = List.copyOf(localRanks);
         HostRuntime frontEndHost = cluster != null ? cluster.host(0) : tcpHost.host() == 0 ? tcpHost.runtime() : null;
         // The front-end opens the scope (INIT reaches every node) before any rank starts.
-        this.frontEnd = config.scope() != null && frontEndHost != null ? ScopeFrontEnd.start(config.scope(), frontEndHost) : null;
+        this.frontEnd = config.scope() != null && frontEndHost != null
+                ? ScopeFrontEnd.start(config.scope(), frontEndHost, headroom(config, pathmap)) : null;
     }
 
     /** Starts every host of {@code config} simulated in this JVM; every rank runs here. */
@@ -120,6 +124,27 @@ public final class MonitoredJob implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * What bounds the scope front-end's adaptive pause in this job: its leaf hosts, the collectors one call of a tree
+     * passes, and the fewest tuples a trace buffer holds (each host's buffers are sized by {@link TraceBudget}).
+     */
+    static ScopeFrontEnd.Headroom headroom(JobConfig config, Pathmap pathmap) {
+        int leaves = config.scope().toSpec(config.timeout(), config.spec()).leafHosts().size();
+        int collectors = CollectorPlacement.count(pathmap);
+        int perTree = Math.max(1, collectors / config.spec().trees());
+        int fewest = Integer.MAX_VALUE;
+        for (int h = 0; h < config.hosts(); h++) {
+            int on = CollectorPlacement.countOn(pathmap, h);
+            if (on > 0) {
+                fewest = Math.min(fewest, TraceBudget.capacityFor(on, EventSpace.DEFAULT_BUDGET_BYTES, EventSpace.DEFAULT_CAPACITY));
+            }
+        }
+        if (config.collectorSettings().capacity() > 0) {
+            fewest = Math.min(fewest, config.collectorSettings().capacity());
+        }
+        return new ScopeFrontEnd.Headroom(Math.max(1, leaves), perTree, fewest == Integer.MAX_VALUE ? 1 : fewest);
     }
 
     /** Writes the layout a trace dump needs before anything can write a tuple (no-op without a dump). */

@@ -22,6 +22,14 @@ import org.eventspace.scope.ScopeRound;
  * paper's continuous gathering, the hardest test of the gather rate (§6, Table 2); after a round that gathered nothing
  * the next is {@link #IDLE_PAUSE_NANOS} away, so an idle scope does not spin a core the ranks need.
  *
+ * <p>The default cadence ({@link ScopeSettings#ADAPTIVE}) is back to back while rounds are full. A round that brought
+ * fewer than {@link #TARGET_RECORDS_PER_LEAF} records per leaf is followed by a pause that lets about that many
+ * accumulate at the rate the last round saw, because a reducing filter's packet has a fixed part (a class's rank list,
+ * a histogram's bins): with back-to-back pulls in a fast job each round held a handful of tuples and the class filter
+ * sent more bytes up than the tuples themselves (reduction 0.39). The pause never exceeds a quarter of the time the
+ * busiest trace buffer takes to fill at that rate ({@link Headroom}), nor {@link #MAX_ADAPTIVE_PAUSE_NANOS}, so the
+ * gather rate does not pay for it.
+ *
  * <p>{@link #start} opens the scope (INIT reaches every node) and runs the agent on a daemon thread of its own;
  * {@link #stop} ends it within a bounded time, drains with {@link #FINAL_PULLS} more rounds and closes the stream
  * (FIN/FINACK). {@link #snapshot} may be called from any thread at any time; {@link #doWork} only from the agent's
@@ -35,12 +43,35 @@ public final class ScopeFrontEnd implements Agent {
     public static final int FINAL_PULLS = 2;
     /** Pause after a pull that gathered nothing, when pulling back to back. */
     static final long IDLE_PAUSE_NANOS = 20_000;
+    /** Records per leaf a round should bring under the adaptive cadence. */
+    static final int TARGET_RECORDS_PER_LEAF = 64;
+    /** The longest adaptive pause: a live view that updates at least a hundred times a second. */
+    static final long MAX_ADAPTIVE_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    /**
+     * What bounds an adaptive pause: the leaves a round reads, the collectors that write on every call of one tree
+     * (each writes once per call), and the fewest tuples any of their trace buffers holds.
+     */
+    public record Headroom(int leaves, int collectorsPerTree, int bufferTuples) {
+        /** For a scope whose records are not trace tuples (pushed records): the pause is bounded by its maximum only. */
+        public static final Headroom UNBOUNDED = new Headroom(1, 1, Integer.MAX_VALUE);
+
+        public Headroom {
+            if (leaves < 1 || collectorsPerTree < 1 || bufferTuples < 1) {
+                throw new IllegalArgumentException("headroom needs >= 1 leaf, collector and tuple, leaves=" + leaves
+                        + ", collectorsPerTree=" + collectorsPerTree + ", bufferTuples=" + bufferTuples);
+            }
+        }
+    }
+
     /** Rounds a filter's result may lag the round that produced its data (the pipeline's depth, with margin). */
     private static final int PIPELINE_DEPTH = 4;
 
     private final ScopeSettings settings;
     private final EventScope scope;
     private final long intervalNanos;
+    private final Headroom headroom;
+    private long lastPullStartNanos;
     private volatile boolean stopRequested;
     private volatile boolean paused;
     private AgentRunner runner;
@@ -61,23 +92,24 @@ public final class ScopeFrontEnd implements Agent {
     /** Records gathered by each recent round: a pipelined filter's result describes an earlier round. */
     private final Map<Long, Long> gatheredByRound = new HashMap<>();
 
-    ScopeFrontEnd(ScopeSettings settings, EventScope scope) {
+    ScopeFrontEnd(ScopeSettings settings, EventScope scope, Headroom headroom) {
         this.settings = settings;
         this.scope = scope;
-        this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(settings.intervalMs());
+        this.headroom = headroom;
+        this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(0, settings.intervalMs()));
     }
 
     /** Opens the scope on {@code frontEnd}, its front-end host, and starts pulling in a thread of its own. */
-    public static ScopeFrontEnd start(ScopeSettings settings, HostRuntime frontEnd) {
-        return start(settings, frontEnd, false);
+    public static ScopeFrontEnd start(ScopeSettings settings, HostRuntime frontEnd, Headroom headroom) {
+        return start(settings, frontEnd, headroom, false);
     }
 
     /**
      * Opens the scope on {@code frontEnd} and starts the agent's thread, pulling at once or, if {@code paused}, only
      * after {@link #resume()} (a benchmark that measures a floor without the scope first, ToM §5.2).
      */
-    public static ScopeFrontEnd start(ScopeSettings settings, HostRuntime frontEnd, boolean paused) {
-        ScopeFrontEnd agent = new ScopeFrontEnd(settings, EventScope.on(frontEnd));
+    public static ScopeFrontEnd start(ScopeSettings settings, HostRuntime frontEnd, Headroom headroom, boolean paused) {
+        ScopeFrontEnd agent = new ScopeFrontEnd(settings, EventScope.on(frontEnd), headroom);
         agent.paused = paused;
         agent.scope.open();
         // The pause between pulls is kept by doWork's schedule; the idle strategy only decides how a thread with
@@ -93,8 +125,8 @@ public final class ScopeFrontEnd implements Agent {
     }
 
     /** Opens the scope (INIT) without a thread: the caller steps the agent with {@link #doWork}. */
-    static ScopeFrontEnd openForStepping(ScopeSettings settings, EventScope scope) {
-        ScopeFrontEnd agent = new ScopeFrontEnd(settings, scope);
+    static ScopeFrontEnd openForStepping(ScopeSettings settings, EventScope scope, Headroom headroom) {
+        ScopeFrontEnd agent = new ScopeFrontEnd(settings, scope, headroom);
         scope.open();
         return agent;
     }
@@ -114,10 +146,41 @@ public final class ScopeFrontEnd implements Agent {
         if (paused || now - nextPullNanos < 0) {
             return 0;
         }
-        long gatheredNow = pullOnce();
-        long pause = intervalNanos > 0 ? intervalNanos : gatheredNow == 0 ? IDLE_PAUSE_NANOS : 0;
+        long sinceLastPull = lastPullStartNanos == 0 ? 0 : now - lastPullStartNanos;
+        lastPullStartNanos = now;
+        ScopeRound round = pullOnce();
+        long pause;
+        if (intervalNanos > 0) {
+            pause = intervalNanos;
+        } else if (round.recordsGathered() == 0) {
+            pause = IDLE_PAUSE_NANOS;
+        } else if (settings.adaptive()) {
+            pause = adaptivePause(round.recordsGathered(), round.recordsProduced(), sinceLastPull, round.roundNanos(), headroom);
+        } else {
+            pause = 0;
+        }
         nextPullNanos = System.nanoTime() + pause;
         return 1;
+    }
+
+    /**
+     * The adaptive cadence's pause after a round that gathered {@code gathered} of the {@code produced} records written
+     * in the {@code elapsedNanos} since the previous round started: long enough for {@link #TARGET_RECORDS_PER_LEAF}
+     * per leaf at that rate, at most a quarter of the time the busiest buffer takes to fill (less the round's own time),
+     * at most {@link #MAX_ADAPTIVE_PAUSE_NANOS}; 0 when the round was full or the rate is unknown.
+     */
+    static long adaptivePause(long gathered, long produced, long elapsedNanos, long roundNanos, Headroom headroom) {
+        long target = (long) TARGET_RECORDS_PER_LEAF * headroom.leaves();
+        if (gathered >= target || produced <= 0 || elapsedNanos <= 0) {
+            return 0;
+        }
+        double perNano = (double) produced / elapsedNanos;
+        double wait = (target - gathered) / perNano;
+        // Each collector of a tree writes once per call of that tree: the busiest buffer fills at about this rate.
+        double perBufferPerNano = perNano / headroom.collectorsPerTree();
+        double fill = headroom.bufferTuples() / perBufferPerNano;
+        double bound = Math.min(fill / 4 - roundNanos, MAX_ADAPTIVE_PAUSE_NANOS);
+        return (long) Math.max(0, Math.min(wait, bound));
     }
 
     private void onError(Throwable failure) {
@@ -133,8 +196,8 @@ public final class ScopeFrontEnd implements Agent {
         stopRequested = true;
     }
 
-    /** One round: pull, add its counters to the totals. @return records it gathered. */
-    private long pullOnce() {
+    /** One round: pull, add its counters to the totals. */
+    private ScopeRound pullOnce() {
         ScopeRound r = scope.pull();
         synchronized (this) {
             rounds++;
@@ -161,7 +224,7 @@ public final class ScopeFrontEnd implements Agent {
                 lastResultRound = round;
             }
         }
-        return r.recordsGathered();
+        return r;
     }
 
     /** Starts pulling after a {@linkplain #start(ScopeSettings, HostRuntime, boolean) paused start}. Any thread. */

@@ -23,18 +23,25 @@ import org.eventspace.scope.filter.FilterSpec;
  *                   perturbation for gather rate).
  * @param filter     the filter every scope node runs (ToM's filters, or concatenation).
  * @param intervalMs the front-end's pause between two pulls; 0 pulls back to back (the EventSpace paper's continuous
- *                   gathering), pausing only as {@link ScopeFrontEnd} says.
+ *                   gathering); {@link #ADAPTIVE} pulls back to back while rounds are full and waits for a round's worth
+ *                   of records when they are not ({@link ScopeFrontEnd}).
  */
 public record ScopeSettings(TreeShape shape, GatherMode gather, FilterSpec filter, int intervalMs) {
     /** The longest pause between pulls: a day; a longer one is a typo. */
     public static final int MAX_INTERVAL_MS = 86_400_000;
+    /**
+     * The default cadence: back to back while each round brings enough records that a reducing filter's packet is
+     * smaller than the records it summarises, otherwise a pause until it would, bounded by the trace buffers' headroom.
+     */
+    public static final int ADAPTIVE = -1;
 
     public ScopeSettings {
         Objects.requireNonNull(shape, "shape");
         Objects.requireNonNull(gather, "gather");
         Objects.requireNonNull(filter, "filter");
-        if (intervalMs < 0 || intervalMs > MAX_INTERVAL_MS) {
-            throw new IllegalArgumentException("scope interval must be 0.." + MAX_INTERVAL_MS + " ms, intervalMs=" + intervalMs);
+        if (intervalMs < ADAPTIVE || intervalMs > MAX_INTERVAL_MS) {
+            throw new IllegalArgumentException("scope interval must be 0.." + MAX_INTERVAL_MS + " ms, or adaptive ("
+                    + ADAPTIVE + "), intervalMs=" + intervalMs);
         }
     }
 
@@ -67,8 +74,18 @@ public record ScopeSettings(TreeShape shape, GatherMode gather, FilterSpec filte
         return shape.kind() == TreeShape.Kind.KARY ? "kary:" + shape.fanout() : shape.toString();
     }
 
+    /** Whether the front-end adapts its pause to the rounds' size ({@link #ADAPTIVE}). */
+    public boolean adaptive() {
+        return intervalMs == ADAPTIVE;
+    }
+
+    /** How the front-end paces its pulls, in words: {@code adaptive}, {@code back-to-back} or {@code every N ms}. */
+    public String cadence() {
+        return adaptive() ? "adaptive" : intervalMs == 0 ? "back-to-back" : "every " + intervalMs + " ms";
+    }
+
     @Override
     public String toString() {
-        return shapeText() + " " + gather + " " + filter.text() + " every " + intervalMs + " ms";
+        return shapeText() + " " + gather + " " + filter.text() + " " + cadence();
     }
 }

@@ -72,7 +72,8 @@ class JobConfigTest {
         assertThat(JobTransport.parse("TCP")).isEqualTo(JobTransport.TCP);
         assertThat(PollMode.parse("spin")).isEqualTo(PollMode.SPIN);
         assertThatThrownBy(() -> JobTransport.parse("udp")).hasMessageContaining("'udp'");
-        assertThatThrownBy(() -> ScopeSettings.parse("flat", "seq", "stats", -1)).hasMessageContaining("intervalMs=-1");
+        assertThatThrownBy(() -> ScopeSettings.parse("flat", "seq", "stats", -2)).hasMessageContaining("intervalMs=-2");
+        assertThat(ScopeSettings.parse("flat", "seq", "stats", ScopeSettings.ADAPTIVE).cadence()).isEqualTo("adaptive");
         assertThatThrownBy(() -> ScopeSettings.parse("flat", "par:0", "stats", 0)).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -59,6 +59,18 @@ class MonitoredJobTest {
     }
 
     @Test
+    void tuplesTheBoundedBuffersOverwroteAreCounted() {
+        // 64 tuples per buffer; 500 calls over two trees pass every collector 250 times: 186 overwritten each.
+        JobConfig config = config(4, 2).withCollectorSettings(org.eventspace.events.CollectorSettings.ALL.withCapacity(64));
+        try (MonitoredJob job = MonitoredJob.inJvm(config)) {
+            job.runRanks(rank -> allreduces(job.comm(rank), 500), LIMIT);
+            HostResult result = job.finish(null);
+            long collectors = CollectorPlacement.count(job.pathmap());
+            assertThat(result.traces().stream().mapToLong(HostTrace::overwritten).sum()).isEqualTo(collectors * (250 - 64));
+        }
+    }
+
+    @Test
     void pointToPointSendsAreTracedOnBothEnds() {
         // The one place that wires collectors also wires them on point-to-point paths, which hosts build on demand.
         JobConfig config = config(2, 2);

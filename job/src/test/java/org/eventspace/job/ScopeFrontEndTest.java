@@ -33,7 +33,8 @@ class ScopeFrontEndTest {
         }
 
         ScopeFrontEnd frontEnd() {
-            return ScopeFrontEnd.openForStepping(config.scope(), EventScope.on(cluster.host(0)));
+            return ScopeFrontEnd.openForStepping(config.scope(), EventScope.on(cluster.host(0)),
+                    MonitoredJob.headroom(config, pathmap));
         }
 
         void allreduces(int n) {
@@ -112,5 +113,23 @@ class ScopeFrontEndTest {
             assertThat(frontEnd.snapshot().resultRound()).isEqualTo(0);
             assertThat(frontEnd.stop(5_000).resultRound()).isEqualTo(0);
         }
+    }
+
+    @Test
+    void theAdaptivePauseWaitsForARoundsWorthButNeverRisksTheBuffers() {
+        ScopeFrontEnd.Headroom headroom = new ScopeFrontEnd.Headroom(4, 10, 4096);
+        long target = 4L * ScopeFrontEnd.TARGET_RECORDS_PER_LEAF;
+        // A full round, or one whose rate is unknown: no pause.
+        assertThat(ScopeFrontEnd.adaptivePause(target, target, 1_000_000, 0, headroom)).isZero();
+        assertThat(ScopeFrontEnd.adaptivePause(10, 0, 1_000_000, 0, headroom)).isZero();
+        // 16 records in 100 µs: 240 more take 1.5 ms; each buffer fills at 1/10 of the rate, in 256 ms: 1.5 ms it is.
+        assertThat(ScopeFrontEnd.adaptivePause(16, 16, 100_000, 0, headroom)).isBetween(1_499_999L, 1_500_000L);
+        // A slow trickle: capped at the maximum.
+        assertThat(ScopeFrontEnd.adaptivePause(1, 1, 1_000_000, 0, headroom)).isEqualTo(ScopeFrontEnd.MAX_ADAPTIVE_PAUSE_NANOS);
+        // Small buffers at a high rate: a quarter of their filling time, less the round's own time.
+        ScopeFrontEnd.Headroom small = new ScopeFrontEnd.Headroom(4, 1, 64);
+        long pause = ScopeFrontEnd.adaptivePause(100, 100, 10_000, 1_000, small);
+        assertThat(pause).isBetween(64 * 100 / 4 - 1_001L, 64 * 100 / 4 - 1_000L);
+        assertThat(ScopeFrontEnd.adaptivePause(100, 100, 10_000, 1_000_000, small)).isZero();
     }
 }
