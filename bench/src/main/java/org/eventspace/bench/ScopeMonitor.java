@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.eventspace.comm.runtime.HostRuntime;
 import org.eventspace.scope.EventScope;
 import org.eventspace.scope.ScopeRound;
+import org.eventspace.scope.filter.FilterResult;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -48,7 +49,7 @@ public final class ScopeMonitor {
     private long[] bytesPerLevel = new long[0];
     /** Records gathered by each round, kept for the pipeline's depth: a result may describe an earlier round. */
     private final Map<Long, Long> gatheredByRound = new java.util.HashMap<>();
-    private Map<String, Object> lastResult = Map.of();
+    private FilterResult lastResult = FilterResult.none();
     private long lastResultRound = -1;
 
     private ScopeMonitor(RunScope spec, EventScope scope) {
@@ -105,8 +106,7 @@ public final class ScopeMonitor {
         // pipelined filter's (ToM's histogram, the classes with their histograms) is an earlier round's.
         gatheredByRound.put(r.round(), r.recordsGathered());
         gatheredByRound.remove(r.round() - 4);
-        Object described = r.result().get("round");
-        long round = described instanceof Number n ? n.longValue() : r.round();
+        long round = r.result().round();
         if (!r.result().isEmpty() && gatheredByRound.getOrDefault(round, 0L) > 0) {
             lastResult = r.result();
             lastResultRound = round;

@@ -12,6 +12,9 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import org.eventspace.events.stats.RunningStatistics;
+import org.eventspace.events.stats.StatisticsSummary;
+
 /**
  * {@code class:SCHEME}: ToM's ClassFilter (§4.3), functional classification of ranks with a histogram per class and
  * event. Global statistics and histograms "lose considerable spatial distribution information" when ranks play
@@ -42,7 +45,7 @@ import java.util.TreeSet;
  * holds round r's classes <em>and</em> histograms and describes itself: the front-end needs no memory of earlier
  * roots, a consumer reads a round's classes and distribution in one result, and the reduction factor measures the
  * one packet that carries them. The cost is the same one-round latency as HistFilter's: the result is
- * {@linkplain Map#of() empty} after the first round, and a flush round whose leaves pass no records
+ * {@linkplain FilterResult#none() empty} after the first round, and a flush round whose leaves pass no records
  * ({@code command(R, rootOfRoundR−1)}, then {@code leaf(command, List.of())}) completes round R−1.
  *
  * <p><b>Why the layout is not HistFilter's packet beside a class packet.</b> ToM §4.3 trades classification
@@ -83,7 +86,7 @@ import java.util.TreeSet;
  *   records: per event of each class of round b a name record (round b), then of each class of round r (round r)
  * </pre>
  *
- * <p><b>Result</b> (round r ≥ 1; empty at round 0): {@code round} (b = r−1), {@code scheme}, {@code bins},
+ * <p><b>Result</b> ({@link ClassResult}; round r ≥ 1, empty at round 0): {@code round} (b = r−1), {@code scheme}, {@code bins},
  * {@code classes} (how many), {@code raw_bytes}, {@code reduced_bytes}, {@code reduction_factor}, and
  * {@code class_list}: per class {id (16 hex digits), rank_count, members (runs as text: {@code 3}, {@code 0-7},
  * {@code 0-126/2}), events: event → {count, mean, sd, min, max}, histograms: event → {min, max, count, bins:
@@ -287,50 +290,33 @@ public final class ClassFilter implements ScopeFilter {
     }
 
     @Override
-    public Map<String, Object> result(Packet root) {
+    public FilterResult result(Packet root) {
         Sections s = new Sections();
         long round = read(root, -1, s);
         if (round == NO_ROUND) {
-            return Map.of();
+            return FilterResult.none();
         }
         long rawBytes = (long) PacketLayout.WORD_BYTES * (PacketLayout.HEADER_WORDS + s.rawWords);
         long reducedBytes = (long) PacketLayout.WORD_BYTES * PacketCodec.encodedLength(root);
-        List<Map<String, Object>> classList = new ArrayList<>(s.binned.size());
+        List<ClassResult.FunctionalClass> classList = new ArrayList<>(s.binned.size());
         s.binned.forEach((id, c) -> {
-            Map<String, Object> events = new TreeMap<>();
-            Map<String, Object> histogramsOfClass = new TreeMap<>();
+            TreeMap<String, StatisticsSummary> events = new TreeMap<>();
+            TreeMap<String, ClassResult.Histogram> histogramsOfClass = new TreeMap<>();
             c.events.forEach((event, e) -> {
-                Map<String, Object> statistics = e.statistics.toResult();
+                StatisticsSummary statistics = e.statistics.summary();
                 events.put(event, statistics);
                 List<Long> counts = new ArrayList<>(bins);
                 for (long count : e.bins) {
                     counts.add(count);
                 }
-                Map<String, Object> histogram = new LinkedHashMap<>();
-                histogram.put("min", statistics.get("min"));
-                histogram.put("max", statistics.get("max"));
-                histogram.put("count", statistics.get("count"));
-                histogram.put("bins", counts);
-                histogramsOfClass.put(event, histogram);
+                histogramsOfClass.put(event, new ClassResult.Histogram(statistics.min(), statistics.max(),
+                        statistics.count(), counts));
             });
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("id", String.format("%016x", id));
-            entry.put("rank_count", c.ranks.size());
-            entry.put("members", RankList.text(c.ranks.runs()));
-            entry.put("events", events);
-            entry.put("histograms", histogramsOfClass);
-            classList.add(entry);
+            classList.add(new ClassResult.FunctionalClass(String.format("%016x", id), c.ranks.size(),
+                    RankList.text(c.ranks.runs()), events, histogramsOfClass));
         });
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("round", round);
-        out.put("scheme", scheme.text());
-        out.put("bins", bins);
-        out.put("classes", s.binned.size());
-        out.put("raw_bytes", rawBytes);
-        out.put("reduced_bytes", reducedBytes);
-        out.put("reduction_factor", (double) rawBytes / reducedBytes);
-        out.put("class_list", classList);
-        return out;
+        return new ClassResult(round, scheme.text(), bins, s.binned.size(), rawBytes, reducedBytes,
+                (double) rawBytes / reducedBytes, classList);
     }
 
     /** A functional class while it is being built or merged: its ranks and its events. */
@@ -341,7 +327,7 @@ public final class ClassFilter implements ScopeFilter {
 
     /** One event of a class: its statistics and, once binned (Phase C), its bin counts. */
     private static final class ClassEvent {
-        final EventStatistics statistics = new EventStatistics();
+        final RunningStatistics statistics = new RunningStatistics();
         long[] bins;
     }
 
@@ -384,7 +370,7 @@ public final class ClassFilter implements ScopeFilter {
             phaseAEvents += events.size();
         }
         long[] counts = new long[binnedEvents * bins];
-        double[] doubles = new double[binnedEvents * EventStatistics.DOUBLES + phaseAEvents * BOUNDS];
+        double[] doubles = new double[binnedEvents * StatisticsLayout.DOUBLES + phaseAEvents * BOUNDS];
         List<ScopeRecord> names = new ArrayList<>(binnedEvents + phaseAEvents);
         // The classes and Phase A first; the packed bins, whose length depends on the counts, after them.
         int at = FIRST_CLASS;
@@ -406,8 +392,8 @@ public final class ClassFilter implements ScopeFilter {
             at += r.length;
             for (Map.Entry<String, ClassEvent> ce : c.events.entrySet()) {
                 names.add(NameRecords.of(ce.getKey(), s.binnedRound));
-                ce.getValue().statistics.write(sections, at++, doubles, d);
-                d += EventStatistics.DOUBLES;
+                StatsFilter.write(ce.getValue().statistics, sections, at++, doubles, d);
+                d += StatisticsLayout.DOUBLES;
                 System.arraycopy(ce.getValue().bins, 0, counts, event++ * bins, bins);
             }
         }
@@ -455,7 +441,7 @@ public final class ClassFilter implements ScopeFilter {
             at += BINNED_CLASS_HEADER;
             if (runCount < 0 || eventCount < 0 || at + runCount * RankList.RUN_LONGS + eventCount > longs.length
                     || event + eventCount > names.size()
-                    || d + eventCount * EventStatistics.DOUBLES > doubles.length) {
+                    || d + eventCount * StatisticsLayout.DOUBLES > doubles.length) {
                 throw malformed(child, "class " + k + " with runs and events within the packet", runCount + " runs, "
                         + eventCount + " events at long " + at + " of " + longs.length);
             }
@@ -463,10 +449,10 @@ public final class ClassFilter implements ScopeFilter {
             at = c.ranks.addRuns(longs, at, (int) runCount, name, child);
             for (long i = 0; i < eventCount; i++) {
                 ClassEvent e = c.events.computeIfAbsent(names.get(event++).event(), x -> new ClassEvent());
-                e.statistics.merge(longs, at, doubles, d);
+                StatsFilter.merge(e.statistics, longs, at, doubles, d);
                 binnedEvents.add(e);
                 eventCounts.add(longs[at++]);
-                d += EventStatistics.DOUBLES;
+                d += StatisticsLayout.DOUBLES;
             }
         }
         for (long k = 0; k < longs[PHASE_A_CLASSES]; k++) {
