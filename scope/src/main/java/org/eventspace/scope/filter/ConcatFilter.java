@@ -10,8 +10,9 @@ import java.util.List;
  * ToM §4.3's reduction factor. Stateless; an instance may be shared by threads.
  *
  * <p>Packets up: tag {@link #RECORDS}, the command's round, the records in leaf production order and child order,
- * no numbers. Result ({@link ConcatResult}): {@code round}, {@code records} (the count, always complete) and {@code listing} (the first
- * {@link #LISTING_LIMIT} records as {rank, event, round, value}), with {@code listing_truncated} when cut.
+ * no numbers. Result ({@link ConcatResult}): {@code round}, {@code records} (the count, always complete) and
+ * {@code listing} (the first {@link #LISTING_LIMIT} records as {rank, event, round, value}), with
+ * {@code listing_truncated} when cut.
  */
 public final class ConcatFilter implements ScopeFilter {
     public static final String NAME = "concat";

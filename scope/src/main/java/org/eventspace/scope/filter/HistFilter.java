@@ -50,8 +50,8 @@ import java.util.TreeMap;
  * The Phase C section repeats the command's names and bounds so that the root packet describes itself: the
  * result needs no memory of the command. Its size depends on events and bins only, never on the rank count.
  *
- * <p><b>Result</b> ({@link HistResult}, round r ≥ 1): {@code round} (b = r−1), {@code bins} (BINS) and {@code events}: event →
- * {round, min, max, count, bins: [count per bin]}.
+ * <p><b>Result</b> ({@link HistResult}, round r ≥ 1): {@code round} (b = r−1), {@code bins} (BINS) and
+ * {@code events}: event → {round, min, max, count, bins: [count per bin]}.
  */
 public final class HistFilter implements ScopeFilter {
     /** Tag of the packets this filter sends up. */

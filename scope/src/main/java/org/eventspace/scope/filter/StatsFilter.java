@@ -16,17 +16,18 @@ import org.eventspace.events.stats.StatisticsSummary;
  * rank count. Stateless; an instance may be shared by threads.
  *
  * <p>What travels is not the measures but a mergeable partial aggregate per event, (count, mean, M2, min, max)
- * ({@code RunningStatistics}, laid out as {@link StatisticsLayout}): a standard deviation cannot be combined from children's standard deviations, and
- * the pairwise (Chan) merge of M2 keeps it accurate where sum-of-squares would cancel. All records a leaf gets
- * for a command count for that command's round; the records' own round fields are not re-checked.
+ * ({@code RunningStatistics}, laid out as {@link StatisticsLayout}): a standard deviation cannot be combined from
+ * children's standard deviations, and the pairwise (Chan) merge of M2 keeps it accurate where sum-of-squares would
+ * cancel. All records a leaf gets for a command count for that command's round; the records' own round fields
+ * are not re-checked.
  *
  * <p>Packets up: tag {@link #STATISTICS}, the command's round;
  * {@code records}: one name record per event (rank −1, value 0), sorted by name;
  * {@code longs[i]}: the count of event i;
- * {@code doubles[4i .. 4i+3]}: mean, M2 (sum of squared deviations from the mean), minimum, maximum of event i.
+ * {@code doubles[4i .. 4i+3]}: event i's {@link StatisticsLayout} (mean, M2, minimum, maximum).
  *
- * <p>Result ({@link StatsResult}): {@code round} and {@code events}: event → {count, mean, sd, min, max}; sd is the population standard
- * deviation (the ranks of a round are the whole population).
+ * <p>Result ({@link StatsResult}): {@code round} and {@code events}: event → {count, mean, sd, min, max}; sd is
+ * the population standard deviation (the ranks of a round are the whole population).
  */
 public final class StatsFilter implements ScopeFilter {
     public static final String NAME = "stats";
