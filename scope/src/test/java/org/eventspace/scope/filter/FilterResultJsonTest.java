@@ -71,6 +71,18 @@ class FilterResultJsonTest {
         assertThat(lines()).containsExactlyElementsOf(expected);
     }
 
+    /** The run report takes the result through valueToTree: an empty result is {}, a cut listing says so. */
+    @Test
+    void anEmptyResultIsTheEmptyObjectAndACutListingIsFlagged() throws JsonProcessingException {
+        assertThat(FilterResult.none().isEmpty()).isTrue();
+        assertThat(FilterResult.none().round()).isEqualTo(HistFilter.NO_ROUND);
+        assertThat(JSON.valueToTree(FilterResult.none()).toString()).isEqualTo("{}");
+        ConcatResult cut = new ConcatResult(7, 2, List.of(new ScopeRecord(3, "x", 7, 1.5)), true);
+        assertThat(cut.isEmpty()).isFalse();
+        assertThat(JSON.writeValueAsString(cut)).isEqualTo("{\"round\":7,\"records\":2,\"listing\":[{\"rank\":3,"
+                + "\"event\":\"x\",\"round\":7,\"value\":1.5}],\"listing_truncated\":true}");
+    }
+
     /** Writes the golden file from the current filters: run by hand only when the JSON is meant to change. */
     public static void main(String[] args) throws IOException {
         java.nio.file.Files.write(java.nio.file.Path.of(args[0]), lines());
