@@ -1,15 +1,122 @@
 package org.eventspace.bench;
 
-/** Runs a benchmark on the transport its configuration names. */
+import java.util.ArrayList;
+import java.util.List;
+
+import org.eventspace.comm.launch.JobEnvironment;
+import org.eventspace.job.HostResult;
+import org.eventspace.job.JobLauncher;
+import org.eventspace.job.MonitoredJob;
+import org.eventspace.job.RankThreads;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Runs a benchmark in a monitored job on the transport its configuration names: simulated hosts in this JVM, or one
+ * process per host over TCP ({@link #main} is such a host process). The job layer does the wiring; this class only
+ * runs {@link RankBenchmarks} on every rank and turns what the ranks and the job reported into a {@link RunReport}.
+ */
 public final class BenchmarkRunner {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private BenchmarkRunner() {
     }
 
     public static RunReport run(RunConfig config) {
         return switch (config.transport()) {
-            case "jvm" -> InJvmRunner.run(config);
-            case "tcp" -> TcpRunner.run(config);
-            default -> throw new IllegalArgumentException("unknown transport " + config.transport());
+            case JVM -> inJvm(config);
+            case TCP -> overTcp(config);
         };
+    }
+
+    /** Every host simulated in this JVM, one thread per rank. */
+    static RunReport inJvm(RunConfig config) {
+        try (MonitoredJob job = MonitoredJob.inJvm(config.job())) {
+            List<RankResult> ranks = runRanks(job, config);
+            HostResult result = job.finish(null);
+            return new RunReport(config, ranks, List.of(), result.traces(), result.scope());
+        }
+    }
+
+    /** One process per host on this machine ({@link #main}), each reporting its ranks' results. */
+    static RunReport overTcp(RunConfig config) {
+        JobLauncher.Outcome outcome = JobLauncher.launch(config.job(), BenchmarkRunner.class.getName(),
+                List.of(RunConfigCodec.encode(config)), config.rankLimit());
+        List<RankResult> ranks = new ArrayList<>();
+        List<String> errors = new ArrayList<>(outcome.errors());
+        for (int h = 0; h < outcome.hosts().size(); h++) {
+            HostResult host = outcome.hosts().get(h);
+            if (host == null) {
+                continue;
+            }
+            try {
+                ranks.addAll(decodeRanks(host.program()));
+            } catch (IllegalArgumentException e) {
+                errors.add("host " + h + " sent malformed rank results: " + e.getMessage());
+            }
+        }
+        ranks.sort((a, b) -> Integer.compare(a.rank(), b.rank()));
+        return new RunReport(config, ranks, errors, outcome.traces(), outcome.scope());
+    }
+
+    /** Runs the benchmark on every local rank of {@code job}; a rank that failed or was late is reported as such. */
+    static List<RankResult> runRanks(MonitoredJob job, RunConfig config) {
+        List<RankThreads.Outcome<RankResult>> outcomes = job.runRanks(
+                rank -> RankBenchmarks.run(job.comm(rank), config, job.timedWindow()), config.rankLimit());
+        List<RankResult> results = new ArrayList<>();
+        for (RankThreads.Outcome<RankResult> o : outcomes) {
+            results.add(o.ok() ? o.value() : RankResult.failed(o.rank(), o.error()));
+        }
+        return results;
+    }
+
+    /** What a host process reports about its ranks: {@code {"ranks": [rank results]}}. */
+    static JsonNode encodeRanks(List<RankResult> ranks) {
+        ObjectNode program = JSON.createObjectNode();
+        ArrayNode list = program.putArray("ranks");
+        ranks.forEach(r -> list.add(r.toJson(JSON)));
+        return program;
+    }
+
+    static List<RankResult> decodeRanks(JsonNode program) {
+        if (program == null || !program.path("ranks").isArray()) {
+            throw new IllegalArgumentException("expected {\"ranks\": [...]}");
+        }
+        List<RankResult> ranks = new ArrayList<>();
+        program.path("ranks").forEach(r -> ranks.add(RankResult.fromJson(r)));
+        return ranks;
+    }
+
+    /**
+     * One host process of a TCP benchmark run: joins the job named by the environment (our launcher's variables, or
+     * mpirun's, Slurm's or PMI's), runs its ranks and reports their results. Exit code 0 when every local rank got
+     * the right results, 1 otherwise, 2 for malformed arguments.
+     */
+    public static void main(String[] args) {
+        RunConfig config;
+        try {
+            if (args.length != 2) {
+                throw new IllegalArgumentException("usage: BenchmarkRunner <encoded job configuration> <encoded run configuration>");
+            }
+            config = RunConfigCodec.decode(args[1]).withJob(JobLauncher.config(args));
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        JobEnvironment env = JobEnvironment.current();
+        boolean ok;
+        try (MonitoredJob job = MonitoredJob.join(config.job(), env)) {
+            List<RankResult> results = runRanks(job, config);
+            ok = results.stream().allMatch(RankResult::resultOk);
+            job.finish(encodeRanks(results));
+        } catch (RuntimeException e) {
+            System.err.println("host " + env.host() + ": " + e.getMessage());
+            ok = false;
+        }
+        System.exit(ok ? 0 : 1);
     }
 }

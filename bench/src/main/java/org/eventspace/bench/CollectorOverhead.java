@@ -46,7 +46,7 @@ public final class CollectorOverhead {
      * processes: runs that share a JVM share its JIT, and then the order of the runs shows in the figures.
      */
     public CollectorOverhead(RunConfig config, int repeats) {
-        this(config, repeats, c -> c.transport().equals("jvm") ? ForkedRun.run(c) : BenchmarkRunner.run(c));
+        this(config, repeats, c -> c.transport() == org.eventspace.job.JobTransport.JVM ? ForkedRun.run(c) : BenchmarkRunner.run(c));
     }
 
     /** With a runner of our own (tests). */
@@ -101,7 +101,7 @@ public final class CollectorOverhead {
         ObjectNode root = json.createObjectNode();
         root.put("schema", SCHEMA);
         RunReport.putConfig(root, config);
-        root.put("poll", config.poll());
+        root.put("poll", config.poll().label());
         root.put("repeats", repeats);
         if (compute) {
             root.put("sort_length", base.sortLength());

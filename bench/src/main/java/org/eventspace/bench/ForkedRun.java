@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.eventspace.comm.launch.Launcher;
+import org.eventspace.job.HostResult;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -18,7 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * not in others, and the compiled code of one run shapes the next (docs/BENCHMARKS.md: +21 … +601 % over 15 pairs in
  * one process). A TCP run already starts its host processes afresh.
  *
- * <p>The child prints one {@link ResultLine}, as a TCP host process does. Not thread-safe; waits at most the run's limit and then destroys the child.
+ * <p>The child prints one {@link HostResult} line, as a TCP host process reports. Not thread-safe; waits at most the run's limit and then destroys the child.
  */
 public final class ForkedRun {
     private ForkedRun() {
@@ -47,8 +48,8 @@ public final class ForkedRun {
                 errors.add("forked run printed no result (exit code " + child.exitValue() + ")");
                 return new RunReport(config, List.of(), errors);
             }
-            ResultLine result = ResultLine.decode(new ObjectMapper(), last);
-            return new RunReport(config, result.ranks(), errors, result.traces(), result.scope());
+            HostResult result = HostResult.decode(new ObjectMapper(), last);
+            return new RunReport(config, BenchmarkRunner.decodeRanks(result.program()), errors, result.traces(), result.scope());
         } catch (IOException | RuntimeException e) {
             errors.add("forked run failed: " + e.getMessage());
             return new RunReport(config, List.of(), errors);
@@ -72,9 +73,10 @@ public final class ForkedRun {
             System.exit(2);
         }
         RunConfig config = RunConfigCodec.decode(args[0]);
-        RunReport report = InJvmRunner.run(config);
+        RunReport report = BenchmarkRunner.inJvm(config);
         // Every error of an in-JVM run is one the parent's report derives again from the ranks and the scope block.
-        System.out.println(new ResultLine(report.rankResults(), report.traces(), report.scope()).encode(new ObjectMapper()));
+        System.out.println(new HostResult(report.traces(), report.scope(), BenchmarkRunner.encodeRanks(report.rankResults()))
+                .encode(new ObjectMapper()));
         System.exit(report.resultOk() ? 0 : 1);
     }
 }

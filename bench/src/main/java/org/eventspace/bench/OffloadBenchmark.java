@@ -11,8 +11,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 import org.eventspace.comm.Comm;
@@ -23,13 +21,17 @@ import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.comm.runtime.CommOptions;
 import org.eventspace.comm.runtime.WrapperKinds;
 import org.eventspace.comm.transport.jvm.InJvmCluster;
-import org.eventspace.scope.EventScope;
 import org.eventspace.scope.PushBuffer;
 import org.eventspace.scope.ScopeBuilder;
 import org.eventspace.scope.ScopeHost;
 import org.eventspace.scope.ScopeKinds;
-import org.eventspace.scope.ScopeRound;
 import org.eventspace.scope.ScopeSpec;
+import org.eventspace.scope.GatherMode;
+import org.eventspace.scope.filter.FilterSpec;
+import org.eventspace.job.RankThreads;
+import org.eventspace.job.ScopeFrontEnd;
+import org.eventspace.job.ScopeSettings;
+import org.eventspace.job.ScopeSnapshot;
 import org.eventspace.scope.filter.ScopeRecord;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -142,61 +144,20 @@ public final class OffloadBenchmark {
         int rounds = WARMUP_ROUNDS + config.iterations();
         long[][] offload = new long[config.ranks()][rounds];
         long[][] barrier = new long[config.ranks()][rounds];
-        try (InJvmCluster cluster = InJvmCluster.start(pathmap, options);
-             EventScope scope = EventScope.on(cluster.host(0))) {
-            scope.open();
-            AtomicBoolean ranksDone = new AtomicBoolean();
-            AtomicBoolean pulling = new AtomicBoolean();
-            AtomicReference<Throwable> frontEndError = new AtomicReference<>();
-            // Written by the front-end thread, read after it ended (join).
-            long[] pulls = new long[1];
-            long[] pullNanos = new long[1];
-            long[] gathered = new long[1];
-            long[] bytes = new long[1];
-            Thread frontEnd = new Thread(() -> {
-                try {
-                    while (!ranksDone.get()) {
-                        if (!pulling.get()) {
-                            LockSupport.parkNanos(100_000);
-                            continue;
-                        }
-                        long t0 = System.nanoTime();
-                        ScopeRound r = scope.pull();
-                        pullNanos[0] += System.nanoTime() - t0;
-                        pulls[0]++;
-                        gathered[0] += r.recordsGathered();
-                        bytes[0] += r.bytesMoved();
-                        if (r.recordsGathered() == 0) {
-                            // Nothing was offloaded since the last pull: wait a little instead of spinning a core the
-                            // 64 ranks share (ToM's front-end blocks on its stream until a packet arrives).
-                            LockSupport.parkNanos(ScopeMonitor.IDLE_PAUSE_NANOS);
-                        }
-                    }
-                } catch (Throwable t) {
-                    frontEndError.set(t);
-                }
-            }, "es-offload-front-end");
-            frontEnd.setDaemon(true);
-            frontEnd.start();
-            List<String> errors = runRanks(cluster, config, names, offload, barrier, pulling, buffers);
-            ranksDone.set(true);
-            frontEnd.join(config.timeout().toMillis() * 2);
-            if (frontEnd.isAlive()) {
-                frontEnd.interrupt();
-                throw new IllegalStateException("offload front-end did not stop within " + config.timeout().toMillis() * 2 + " ms");
-            }
-            if (frontEndError.get() != null) {
-                throw new IllegalStateException("offload front-end failed: " + frontEndError.get().getMessage(), frontEndError.get());
+        ScopeSettings settings = new ScopeSettings(TreeShape.hier(config.fanout()), GatherMode.parse(config.gather()),
+                FilterSpec.parse(config.filter()), 0);
+        try (InJvmCluster cluster = InJvmCluster.start(pathmap, options)) {
+            // The job layer's front-end agent pulls the scope, paused until rank 0 ends the barrier-only floor rounds.
+            ScopeFrontEnd frontEnd = ScopeFrontEnd.start(settings, cluster.host(0), true);
+            List<String> errors = runRanks(cluster, config, names, offload, barrier, frontEnd, buffers);
+            // Stop drains what the ranks pushed last, so the accounting covers every record (the pipelined histogram
+            // needs one more round to finish its last).
+            ScopeSnapshot pulled = frontEnd.stop(config.timeout().toMillis() * 2);
+            if (pulled.error() != null) {
+                throw new IllegalStateException("offload front-end: " + pulled.error());
             }
             if (!errors.isEmpty()) {
                 throw new IllegalStateException("offload benchmark failed: " + String.join("; ", errors));
-            }
-            // Drain what the ranks pushed last, so the accounting covers every record (the pipelined histogram needs
-            // one more round to finish its last).
-            for (int i = 0; i < 2; i++) {
-                ScopeRound last = scope.pull();
-                gathered[0] += last.recordsGathered();
-                bytes[0] += last.bytesMoved();
             }
             long produced = 0;
             long dropped = 0;
@@ -204,11 +165,13 @@ public final class OffloadBenchmark {
                 produced += b.offered();
                 dropped += b.dropped();
             }
+            long bytes = 0;
+            for (long b : pulled.bytesPerLevel()) {
+                bytes += b;
+            }
+            long pulls = pulled.rounds() - ScopeFrontEnd.FINAL_PULLS;
             return new Result(config, worstPerRoundMeanUs(offload, WARMUP_ROUNDS), worstPerRoundMeanUs(barrier, WARMUP_ROUNDS),
-                    pulls[0], pulls[0] == 0 ? 0 : pullNanos[0] / 1e3 / pulls[0], produced, gathered[0], dropped, bytes[0]);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
+                    pulls, pulled.roundUsMean(), produced, pulled.recordsGathered(), dropped, bytes);
         }
     }
 
@@ -217,7 +180,7 @@ public final class OffloadBenchmark {
      * of work, offload, barrier.
      */
     private static List<String> runRanks(InJvmCluster cluster, Config config, String[] names, long[][] offload,
-                                         long[][] barrier, AtomicBoolean pulling, PushBuffer[] buffers) {
+                                         long[][] barrier, ScopeFrontEnd frontEnd, PushBuffer[] buffers) {
         int rounds = offload[0].length;
         Pathmap pathmap = cluster.pathmap();
         ExecutorService pool = Executors.newFixedThreadPool(config.ranks(), r -> {
@@ -242,7 +205,7 @@ public final class OffloadBenchmark {
                         barrier[r][i] = System.nanoTime() - t0;
                     }
                     if (r == 0) {
-                        pulling.set(true);
+                        frontEnd.resume();
                     }
                     comm.barrier();
                     List<ScopeRecord> profile = new ArrayList<>(names.length);

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import org.HdrHistogram.Histogram;
 import org.eventspace.comm.Comm;
 import org.eventspace.comm.path.ReduceOp;
+import org.eventspace.job.TimedWindow;
 
 /**
  * The body each rank runs for each benchmark. Every benchmark warms up (in rounds of {@code warmup} iterations
@@ -27,26 +28,6 @@ public final class RankBenchmarks {
             case COMPUTE_GSUM -> computeGsum(comm, config, window);
             case PINGPONG -> pingpong(comm, config, window);
         };
-    }
-
-    /**
-     * Told once per rank when its timed iterations start (after the barrier that lines the ranks up) and once
-     * when they end; never inside the loop. May be called from every rank thread at once.
-     */
-    public interface TimedWindow {
-        TimedWindow NONE = new TimedWindow() {
-            @Override
-            public void started(int rank) {
-            }
-
-            @Override
-            public void ended(int rank) {
-            }
-        };
-
-        void started(int rank);
-
-        void ended(int rank);
     }
 
     /** Rank r contributes r + i in iteration i (in every word); the exact sum is known to every rank. */

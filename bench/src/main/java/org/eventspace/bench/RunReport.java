@@ -8,6 +8,8 @@ import java.util.Locale;
 import org.HdrHistogram.Histogram;
 import org.eventspace.events.CollectorPlacement;
 import org.eventspace.events.CollectorSettings;
+import org.eventspace.job.HostTrace;
+import org.eventspace.job.ScopeSummary;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -60,7 +62,7 @@ public final class RunReport {
         this(config, ranks, outsideErrors, traces, null);
     }
 
-    /** With the {@code scope} block the front-end's {@link ScopeMonitor} reported, or null without a scope. */
+    /** With the {@code scope} block the front-end's {@link org.eventspace.job.ScopeFrontEnd} reported, or null without a scope. */
     public RunReport(RunConfig config, List<RankResult> ranks, List<String> outsideErrors, List<HostTrace> traces,
                      JsonNode scope) {
         this.config = config;
@@ -224,7 +226,7 @@ public final class RunReport {
         root.put("ranks", config.ranks());
         root.put("hosts", config.hosts());
         root.put("clusters", config.spec().topology().clusters().size());
-        root.put("transport", config.transport());
+        root.put("transport", config.transport().label());
         root.put("tree", config.spec().shape().toString());
         root.put("trees", config.spec().trees());
         root.put("iterations", config.iterations());
@@ -295,7 +297,7 @@ public final class RunReport {
             out.append("  collectors: off\n");
         }
         if (scope != null) {
-            out.append(ScopeMonitor.summary(scope));
+            out.append(ScopeSummary.of(scope));
         }
         out.append("  results: ").append(resultOk ? "every rank got the exact expected value" : "WRONG").append('\n');
         for (String e : errors) {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 
 import org.HdrHistogram.Histogram;
+import org.eventspace.job.HostTrace;
 import org.eventspace.comm.pathmap.TreeShape;
 import org.junit.jupiter.api.Test;
 

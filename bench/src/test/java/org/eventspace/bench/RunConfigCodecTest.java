@@ -10,6 +10,7 @@ import java.util.Set;
 import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.events.CollectorSettings;
+import org.eventspace.job.ScopeSettings;
 import org.junit.jupiter.api.Test;
 
 /** A run configuration reaches the host processes whole: collector selection and sort length included. */
@@ -18,7 +19,7 @@ class RunConfigCodecTest {
     void roundTripKeepsEveryField() {
         RunConfig config = new RunConfig(Benchmark.COMPUTE_GSUM, RunConfig.shortcut(4, 2, 1, TreeShape.hier(2)), "tcp",
                 500, 20, Duration.ofMillis(300), Duration.ofSeconds(7), 2, "yield", 65536, true, Path.of("/tmp/dump"),
-                new CollectorSettings(Set.of(PathmapBuilder.GRED), Set.of(1), 256), 1234, new RunScope("kary:2", "par:2", "hist:8"));
+                new CollectorSettings(Set.of(PathmapBuilder.GRED), Set.of(1), 256), 1234, ScopeSettings.parse("kary:2", "par:2", "hist:8", 0));
 
         RunConfig back = RunConfigCodec.decode(RunConfigCodec.encode(config));
 

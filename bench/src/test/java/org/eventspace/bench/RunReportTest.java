@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 class RunReportTest {
     private static RunConfig config(Benchmark benchmark, int ranks) {
-        return new RunConfig(benchmark, RunConfig.shortcut(ranks, 2, 1, TreeShape.hier(2)), "tcp", 1_000, 10,
+        return new RunConfig(benchmark, RunConfig.shortcut(ranks, Math.min(2, ranks), 1, TreeShape.hier(2)), "tcp", 1_000, 10,
                 Duration.ofMillis(250), Duration.ofSeconds(5), 1, "yield", 65_536);
     }
 

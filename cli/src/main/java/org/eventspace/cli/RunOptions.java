@@ -5,11 +5,14 @@ import java.time.Duration;
 
 import org.eventspace.bench.Benchmark;
 import org.eventspace.bench.RunConfig;
-import org.eventspace.bench.RunScope;
 import org.eventspace.comm.pathmap.PathmapSpec;
 import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.events.CollectorSettings;
+import org.eventspace.job.JobConfig;
+import org.eventspace.job.JobTransport;
+import org.eventspace.job.PollMode;
+import org.eventspace.job.ScopeSettings;
 
 import picocli.CommandLine.Option;
 
@@ -95,17 +98,16 @@ final class RunOptions {
     String scope;
 
     @Option(names = "--gather", paramLabel = "seq|par:N", description = "With --scope: gathers read their children in "
-            + "the calling thread (seq) or with N helper threads each (par:N). Default: ${DEFAULT-VALUE}.", defaultValue = "seq")
+            + "the calling thread (seq) or with N helper threads each (par:N). Default: seq.")
     String gather;
 
     @Option(names = "--filter", paramLabel = "FILTER", description = "With --scope: concat, stats, hist:BINS, "
-            + "class:all|comm|REGEX, max:FIELD or min:FIELD (FIELD value|rank|round). Default: ${DEFAULT-VALUE}.",
-            defaultValue = "concat")
+            + "class:all|comm|REGEX, max:FIELD or min:FIELD (FIELD value|rank|round). Default: concat.")
     String filter;
 
     @Option(names = "--scope-interval-ms", paramLabel = "MS", description = "With --scope: pause between two pulls; 0 "
-            + "pulls back to back. Default: ${DEFAULT-VALUE}.", defaultValue = "0")
-    int scopeIntervalMs;
+            + "pulls back to back. Default: 0.")
+    Integer scopeIntervalMs;
 
     @Option(names = "--scope-hosts", paramLabel = "N", description = "With --scope: N more hosts in every cluster that "
             + "run no ranks and take the scope's inner gathers (ToM's additional resources). Default: ${DEFAULT-VALUE}.",
@@ -125,15 +127,6 @@ final class RunOptions {
         if (socketBufferBytes < 0) {
             throw new UsageError("--socket-buffer must be >= 0 bytes (0 keeps the OS default), got " + socketBufferBytes);
         }
-        if (!java.util.List.of("auto", "spin", "yield", "block").contains(poll)) {
-            throw new UsageError("--poll must be auto, spin, yield or block, got " + poll);
-        }
-        if (!transport.equals("jvm") && !transport.equals("tcp")) {
-            throw new UsageError("--transport must be jvm or tcp, got " + transport);
-        }
-        if (warmupSeconds < 0) {
-            throw new UsageError("--warmup-s must be >= 0 seconds, got " + warmupSeconds);
-        }
         if (!collectors.equals("on") && !collectors.equals("off")) {
             throw new UsageError("--collectors must be on or off, got " + collectors);
         }
@@ -143,8 +136,30 @@ final class RunOptions {
         if (traceDump != null && java.nio.file.Files.exists(traceDump) && !java.nio.file.Files.isDirectory(traceDump)) {
             throw new UsageError("--trace-dump must be a directory, " + traceDump + " is a file");
         }
-        if (timeoutSeconds <= 0) {
-            throw new UsageError("--timeout must be > 0 seconds, got " + timeoutSeconds);
+        Duration timeout = seconds("--timeout", timeoutSeconds, 0.001, JobConfig.MAX_TIMEOUT.toSeconds());
+        Duration warmupTime = seconds("--warmup-s", warmupSeconds, 0, RunConfig.MAX_WARMUP_TIME.toSeconds());
+        JobTransport jobTransport;
+        PollMode pollMode;
+        try {
+            jobTransport = JobTransport.parse(transport);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--transport: " + e.getMessage());
+        }
+        try {
+            pollMode = PollMode.parse(poll);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--poll: " + e.getMessage());
+        }
+        if (scope == null) {
+            for (String[] flag : new String[][] {{"--gather", gather}, {"--filter", filter},
+                    {"--scope-interval-ms", scopeIntervalMs == null ? null : scopeIntervalMs.toString()}}) {
+                if (flag[1] != null) {
+                    throw new UsageError(flag[0] + " " + flag[1] + " configures an event scope and needs --scope");
+                }
+            }
+        }
+        if (json != null) {
+            ConfigFiles.checkWritable("--json", json);
         }
         PathmapSpec spec;
         if (config != null) {
@@ -167,7 +182,7 @@ final class RunOptions {
                 if (scopeHosts > 0 && scope == null) {
                     throw new UsageError("--scope-hosts " + scopeHosts + " gives hosts to an event scope and needs --scope");
                 }
-                spec = RunConfig.shortcut(ranks, hosts, clusters, shape, scopeHosts);
+                spec = JobConfig.shortcut(ranks, hosts, clusters, shape, scopeHosts);
             } catch (IllegalArgumentException e) {
                 throw new UsageError("--ranks/--hosts/--clusters: " + e.getMessage());
             }
@@ -177,15 +192,16 @@ final class RunOptions {
                 throw new UsageError("--collect-kinds: unknown wrapper kind '" + kind + "'; expected gred, proxy or core");
             }
         }
-        RunScope runScope = null;
+        ScopeSettings runScope = null;
         if (scope != null) {
             if (collectors.equals("off")) {
                 throw new UsageError("--scope " + scope + " reads the trace buffers and needs --collectors on");
             }
             try {
-                runScope = new RunScope(scope, gather, filter, scopeIntervalMs);
+                runScope = ScopeSettings.parse(scope, gather != null ? gather : "seq", filter != null ? filter : "concat",
+                        scopeIntervalMs != null ? scopeIntervalMs : 0);
             } catch (IllegalArgumentException e) {
-                throw new UsageError("--scope/--gather/--filter: " + e.getMessage());
+                throw new UsageError("--scope/--gather/--filter/--scope-interval-ms: " + e.getMessage());
             }
         }
         CollectorSettings settings;
@@ -196,11 +212,24 @@ final class RunOptions {
             throw new UsageError("--collect-kinds/--collect-trees/--collector-capacity: " + e.getMessage());
         }
         try {
-            return new RunConfig(benchmark, spec, transport, iterations, warmup, Duration.ofMillis((long) (warmupSeconds * 1000)),
-                    Duration.ofMillis((long) (timeoutSeconds * 1000)), bytes / 8, poll, socketBufferBytes,
-                    collectors.equals("on"), traceDump, settings, sortLength, runScope);
+            JobConfig job = new JobConfig(spec, jobTransport, timeout, pollMode, socketBufferBytes, collectors.equals("on"),
+                    traceDump, settings, runScope);
+            return new RunConfig(benchmark, job, iterations, warmup, warmupTime, bytes / 8, sortLength);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
+    }
+
+    /** A number of seconds from a flag, finite and within [min, max], as a duration of whole milliseconds. */
+    static Duration seconds(String flag, double value, double min, double max) {
+        if (!Double.isFinite(value) || value < min || value > max) {
+            throw new UsageError(String.format(java.util.Locale.ROOT, "%s must be a number of seconds from %s to %s, got %s",
+                    flag, trim(min), trim(max), value));
+        }
+        return Duration.ofMillis(Math.round(value * 1000));
+    }
+
+    private static String trim(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
 }

@@ -40,7 +40,7 @@ class JobCommandsTest {
 
     @Test
     void launchStartsHostProcessesThatFindEachOther() {
-        int code = execute("launch", "-n", "2", "--timeout", "100", "--", "org.eventspace.bench.JobExample", "1", "200");
+        int code = execute("launch", "-n", "2", "--timeout", "100", "--", "org.eventspace.examples.JobExample", "1", "200");
 
         assertThat(code).as(cli.err()).isZero();
     }
@@ -52,7 +52,7 @@ class JobCommandsTest {
         int code;
         try {
             System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
-            code = execute("launch", "-n", "2", "--timeout", "100", "--", "org.eventspace.bench.JobExample", "1", "300",
+            code = execute("launch", "-n", "2", "--timeout", "100", "--", "org.eventspace.examples.JobExample", "1", "300",
                     "--monitor");
         } finally {
             System.setOut(stdout);

@@ -1,4 +1,4 @@
-package org.eventspace.bench;
+package org.eventspace.job;
 
 import org.eventspace.events.TraceTupleLayout;
 

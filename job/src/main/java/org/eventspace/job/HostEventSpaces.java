@@ -1,4 +1,4 @@
-package org.eventspace.bench;
+package org.eventspace.job;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,23 +15,22 @@ import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.pathmap.PathmapDescription;
 import org.eventspace.comm.runtime.CommOptions;
 import org.eventspace.comm.runtime.WrapperKinds;
-import org.eventspace.events.PointToPointCollectors;
-import org.eventspace.scope.ScopeHost;
-import org.eventspace.scope.ScopeKinds;
 import org.eventspace.events.CollectorKind;
 import org.eventspace.events.CollectorPlacement;
 import org.eventspace.events.EventSpace;
+import org.eventspace.events.PointToPointCollectors;
 import org.eventspace.events.TraceBudget;
+import org.eventspace.scope.ScopeHost;
+import org.eventspace.scope.ScopeKinds;
 
 /**
- * The event spaces of the hosts this process runs in a run with collectors on: one per host, in memory or
- * memory-mapped in {@code <traceDump>/host-<id>/}, sized by {@link TraceBudget} under the default budget; the
- * {@code collector} wrapper kind that writes into them; and the timed-window snapshots of how many tuples they
- * took. Not thread-safe, except {@link #started} and {@link #ended}, which every rank thread calls.
+ * The event spaces of the hosts this process runs, in a job with collectors on: one per host, in memory or
+ * memory-mapped in {@code <traceDump>/host-<id>/}, sized by {@link TraceBudget} under the default budget; the one
+ * place where the {@code collector} wrapper kind (tree paths and point-to-point paths) and the event scope's kinds are
+ * wired to them; and the timed-window snapshots of how many tuples they took. Not thread-safe, except
+ * {@link #started} and {@link #ended}, which every rank thread calls.
  */
-final class RunTracing implements RankBenchmarks.TimedWindow, AutoCloseable {
-    static final String PATHMAP_FILE = "pathmap.json";
-
+final class HostEventSpaces implements TimedWindow, AutoCloseable {
     private final Pathmap pathmap;
     private final Map<Integer, EventSpace> spaces = new LinkedHashMap<>();
     private final int ranks;
@@ -39,14 +38,9 @@ final class RunTracing implements RankBenchmarks.TimedWindow, AutoCloseable {
     private final AtomicInteger ended = new AtomicInteger();
     private final Map<Integer, long[]> snapshots = new LinkedHashMap<>();
 
-    private RunTracing(Pathmap pathmap, int ranks) {
+    private HostEventSpaces(Pathmap pathmap, int ranks) {
         this.pathmap = pathmap;
         this.ranks = ranks;
-    }
-
-    /** Directory of host {@code host}'s trace files under a dump directory. */
-    static Path hostDirectory(Path traceDump, int host) {
-        return traceDump.resolve("host-" + host);
     }
 
     /**
@@ -54,23 +48,23 @@ final class RunTracing implements RankBenchmarks.TimedWindow, AutoCloseable {
      * started (and ended) their timed iterations. Trace files a previous run left in a host's directory are
      * removed first, so a dump never mixes two runs.
      */
-    static RunTracing open(RunConfig config, Pathmap pathmap, List<Integer> hosts, int ranks) {
-        RunTracing tracing = new RunTracing(pathmap, ranks);
+    static HostEventSpaces open(JobConfig config, Pathmap pathmap, List<Integer> hosts, int ranks) {
+        HostEventSpaces opened = new HostEventSpaces(pathmap, ranks);
         try {
             for (int host : hosts) {
                 Path dir = null;
                 if (config.traceDump() != null) {
-                    dir = hostDirectory(config.traceDump(), host);
+                    dir = JobConfig.hostDirectory(config.traceDump(), host);
                     removeTraceFiles(dir);
                 }
-                tracing.spaces.put(host, TraceBudget.open(pathmap, host, dir, EventSpace.DEFAULT_BUDGET_BYTES));
-                tracing.snapshots.put(host, new long[] {-1, -1});
+                opened.spaces.put(host, TraceBudget.open(pathmap, host, dir, EventSpace.DEFAULT_BUDGET_BYTES));
+                opened.snapshots.put(host, new long[] {-1, -1});
             }
         } catch (IOException e) {
-            tracing.close(true);
+            opened.close(true);
             throw new UncheckedIOException("cannot create the trace files under " + config.traceDump() + ": " + e.getMessage(), e);
         }
-        return tracing;
+        return opened;
     }
 
     private static void removeTraceFiles(Path dir) throws IOException {
@@ -84,9 +78,19 @@ final class RunTracing implements RankBenchmarks.TimedWindow, AutoCloseable {
         }
     }
 
+    /** The event space of {@code host}, one this process runs. */
+    EventSpace space(int host) {
+        EventSpace space = spaces.get(host);
+        if (space == null) {
+            throw new IllegalArgumentException("host " + host + " is not run by this process; hosts here: " + spaces.keySet());
+        }
+        return space;
+    }
+
     /**
-     * {@code options} with the {@code collector} kind writing into these event spaces and, when the pathmap has an
-     * event scope, the scope's kinds reading them.
+     * {@code options} with the {@code collector} kind writing into these event spaces (on the pathmap's edges and on
+     * the point-to-point paths hosts build on demand) and, when the pathmap has an event scope, the scope's kinds
+     * reading them.
      */
     CommOptions apply(CommOptions options) {
         WrapperKinds kinds = WrapperKinds.builtIn().with(new CollectorKind(host -> spaces.get(host.host())))
@@ -116,7 +120,7 @@ final class RunTracing implements RankBenchmarks.TimedWindow, AutoCloseable {
         }
     }
 
-    /** What each host's space recorded; call once the ranks returned. */
+    /** What each host's space recorded so far; exact once the ranks and service threads stopped writing. */
     List<HostTrace> results() {
         List<HostTrace> list = new ArrayList<>();
         synchronized (snapshots) {
@@ -130,13 +134,20 @@ final class RunTracing implements RankBenchmarks.TimedWindow, AutoCloseable {
         return list;
     }
 
-    /** Writes {@code pathmap.json} (the layout with its collectors, {@link PathmapDescription#toJson}) into {@code traceDump}. */
+    /**
+     * Writes {@code pathmap.json} (the layout with its collectors, {@link PathmapDescription#toJson}) into
+     * {@code traceDump}: before the job starts, so that whatever ends the job, the trace files it leaves can be read.
+     */
     static void writePathmap(Path traceDump, Pathmap pathmap) {
         try {
             Files.createDirectories(traceDump);
-            Files.writeString(traceDump.resolve(PATHMAP_FILE), PathmapDescription.toJson(pathmap));
+            Path file = traceDump.resolve(JobConfig.PATHMAP_FILE);
+            Path partial = traceDump.resolve(JobConfig.PATHMAP_FILE + ".partial");
+            Files.writeString(partial, PathmapDescription.toJson(pathmap));
+            Files.move(partial, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + traceDump.resolve(PATHMAP_FILE) + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot write " + traceDump.resolve(JobConfig.PATHMAP_FILE) + ": " + e.getMessage(), e);
         }
     }
 

@@ -1,0 +1,108 @@
+package org.eventspace.job;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.Set;
+
+import org.eventspace.comm.pathmap.PathmapConfig;
+import org.eventspace.events.CollectorSettings;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Carries a {@link JobConfig} from the process that launches a job to its host processes: a JSON object
+ * ({@value #SCHEMA}; the pathmap travels as an {@code eventspace.pathmap/1} document), or one command-line word
+ * (base64 of that JSON). Decoding validates everything again, as any input from outside.
+ */
+public final class JobConfigCodec {
+    public static final String SCHEMA = "eventspace.job-config/1";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private JobConfigCodec() {
+    }
+
+    public static ObjectNode toJson(JobConfig config) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("schema", SCHEMA);
+        node.put("pathmap", PathmapConfig.write(config.spec()));
+        node.put("transport", config.transport().label());
+        node.put("timeout_ms", config.timeout().toMillis());
+        node.put("poll", config.poll().label());
+        node.put("socket_buffer_bytes", config.socketBufferBytes());
+        node.put("collectors", config.collectors());
+        ObjectNode collect = node.putObject("collector_settings");
+        config.collectorSettings().kinds().stream().sorted().forEach(collect.putArray("kinds")::add);
+        config.collectorSettings().trees().stream().sorted().forEach(collect.putArray("trees")::add);
+        collect.put("capacity", config.collectorSettings().capacity());
+        if (config.scope() != null) {
+            ObjectNode scope = node.putObject("scope");
+            scope.put("shape", config.scope().shapeText());
+            scope.put("gather", config.scope().gather().toString());
+            scope.put("filter", config.scope().filter().text());
+            scope.put("interval_ms", config.scope().intervalMs());
+        }
+        if (config.traceDump() != null) {
+            node.put("trace_dump", config.traceDump().toString());
+        }
+        return node;
+    }
+
+    /** @throws IllegalArgumentException naming what is missing or malformed. */
+    public static JobConfig fromJson(JsonNode node) {
+        try {
+            if (!SCHEMA.equals(node.path("schema").asText())) {
+                throw new IllegalArgumentException("expected schema " + SCHEMA + ", got " + node.path("schema"));
+            }
+            JsonNode scope = node.get("scope");
+            return new JobConfig(PathmapConfig.parse(required(node, "pathmap").asText(), "job-config pathmap"),
+                    JobTransport.parse(required(node, "transport").asText()),
+                    Duration.ofMillis(required(node, "timeout_ms").asLong()), PollMode.parse(required(node, "poll").asText()),
+                    required(node, "socket_buffer_bytes").asInt(), required(node, "collectors").asBoolean(),
+                    node.hasNonNull("trace_dump") ? Path.of(node.get("trace_dump").asText()) : null,
+                    collectorSettings(required(node, "collector_settings")),
+                    scope == null || scope.isNull() ? null : ScopeSettings.parse(required(scope, "shape").asText(),
+                            required(scope, "gather").asText(), required(scope, "filter").asText(),
+                            required(scope, "interval_ms").asInt()));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("malformed job configuration: " + e.getMessage(), e);
+        }
+    }
+
+    private static JsonNode required(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            throw new IllegalArgumentException("missing field '" + field + "'");
+        }
+        return value;
+    }
+
+    private static CollectorSettings collectorSettings(JsonNode node) {
+        Set<String> kinds = new HashSet<>();
+        node.path("kinds").forEach(k -> kinds.add(k.asText()));
+        Set<Integer> trees = new HashSet<>();
+        node.path("trees").forEach(t -> trees.add(t.asInt()));
+        return new CollectorSettings(kinds, trees, required(node, "capacity").asInt());
+    }
+
+    /** One command-line word: base64 of {@link #toJson}. */
+    public static String encode(JobConfig config) {
+        return Base64.getEncoder().encodeToString(toJson(config).toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** @throws IllegalArgumentException naming what is malformed. */
+    public static JobConfig decode(String word) {
+        JsonNode node;
+        try {
+            node = JSON.readTree(Base64.getDecoder().decode(word));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("malformed job configuration argument: " + e.getMessage(), e);
+        }
+        return fromJson(node);
+    }
+}

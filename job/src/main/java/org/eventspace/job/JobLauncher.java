@@ -1,0 +1,108 @@
+package org.eventspace.job;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.eventspace.comm.launch.Launcher;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Launches a TCP job's host processes on this machine and gathers what each reported: one process per host of the
+ * job's pathmap, each running {@code mainClass} with the encoded {@link JobConfig} as its first argument, which it
+ * hands to {@link MonitoredJob#join} (see {@link #config(String[])}). The {@link Launcher} under it gives them the job
+ * secret and the rendezvous, copies their output prefixed {@code [host i]}, and aborts the job when one fails. With a
+ * trace dump, {@code pathmap.json} is written before any process starts, and each host process writes its own
+ * {@code host-<id>/} trace files. A host that fails is reported with its exit code and last lines of output; nothing
+ * already reported by the others is dropped. May be called from any thread; blocks until every process ended.
+ */
+public final class JobLauncher {
+    private JobLauncher() {
+    }
+
+    /**
+     * What a launched job's processes reported.
+     *
+     * @param hosts  every host's report, by host id; absent ({@code null}) where a host reported none.
+     * @param errors what went wrong, a line each: a host that died, a malformed report, the launcher's own failure.
+     */
+    public record Outcome(List<HostResult> hosts, List<String> errors) {
+        public Outcome {
+            hosts = java.util.Collections.unmodifiableList(new ArrayList<>(hosts));
+            errors = List.copyOf(errors);
+        }
+
+        /** Every host's traces, by host. */
+        public List<HostTrace> traces() {
+            List<HostTrace> all = new ArrayList<>();
+            for (HostResult h : hosts) {
+                if (h != null) {
+                    all.addAll(h.traces());
+                }
+            }
+            all.sort((a, b) -> Integer.compare(a.host(), b.host()));
+            return all;
+        }
+
+        /** The scope block the front-end's host reported, or null. */
+        public JsonNode scope() {
+            for (HostResult h : hosts) {
+                if (h != null && h.scope() != null) {
+                    return h.scope();
+                }
+            }
+            return null;
+        }
+    }
+
+    /**
+     * Launches {@code config.hosts()} processes of {@code mainClass} with arguments {@code [encoded config] + args} and
+     * waits at most {@code limit} for all of them.
+     */
+    public static Outcome launch(JobConfig config, String mainClass, List<String> args, Duration limit) {
+        if (config.transport() != JobTransport.TCP) {
+            throw new IllegalArgumentException("launching host processes needs transport tcp, got " + config.transport());
+        }
+        MonitoredJob.writeLayout(config, config.pathmap());
+        List<String> arguments = new ArrayList<>();
+        arguments.add(JobConfigCodec.encode(config));
+        arguments.addAll(args);
+        Launcher.Result result = Launcher.launch(config.hosts(), Launcher.javaCommand(mainClass, arguments), Map.of(), limit);
+        ObjectMapper json = new ObjectMapper();
+        List<HostResult> hosts = new ArrayList<>();
+        List<String> errors = new ArrayList<>();
+        for (Launcher.HostResult host : result.hosts()) {
+            if (host.resultLine() == null) {
+                hosts.add(null);
+                errors.add("host " + host.host() + " reported no result (exit code " + host.exitCode() + ")"
+                        + (host.stderrTail().isEmpty() ? "" : ": " + String.join(" | ", host.stderrTail())));
+                continue;
+            }
+            try {
+                hosts.add(HostResult.decode(json, host.resultLine()));
+            } catch (IllegalArgumentException e) {
+                hosts.add(null);
+                errors.add("host " + host.host() + " sent a malformed result: " + e.getMessage());
+            }
+        }
+        if (!result.succeeded() && result.failure() != null) {
+            errors.add(result.failure());
+        }
+        return new Outcome(hosts, errors);
+    }
+
+    /**
+     * In a launched host process: the job configuration its launcher passed as the first argument.
+     *
+     * @throws IllegalArgumentException if there is none or it is malformed.
+     */
+    public static JobConfig config(String[] args) {
+        if (args.length < 1) {
+            throw new IllegalArgumentException("expected the encoded job configuration as the first argument");
+        }
+        return JobConfigCodec.decode(args[0]);
+    }
+}

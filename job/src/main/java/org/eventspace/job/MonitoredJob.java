@@ -1,0 +1,252 @@
+package org.eventspace.job;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.IntStream;
+
+import org.eventspace.comm.Comm;
+import org.eventspace.comm.launch.JobEnvironment;
+import org.eventspace.comm.launch.TcpHost;
+import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.comm.runtime.CommOptions;
+import org.eventspace.comm.runtime.HostRuntime;
+import org.eventspace.comm.transport.jvm.InJvmCluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * A monitored job, started and held as a value: the ranks' {@link Comm}s, the hosts' event spaces with a collector on
+ * every (selected) edge, and the event scope's front-end, wired in one place, for the hosts this process runs. Three
+ * ways a job comes to life:
+ * <ul>
+ *   <li>{@link #inJvm}: every host simulated in this JVM;</li>
+ *   <li>{@link #join} with the environment {@link JobLauncher} gives its host processes: one host of a TCP job we
+ *       launched;</li>
+ *   <li>{@link #join} with {@link JobEnvironment#current()}: one host of a job {@code mpirun} or {@code srun} started,
+ *       which finds its rank and the rendezvous in the launcher's variables.</li>
+ * </ul>
+ * While the ranks run, {@link #snapshot()} (any thread) gives what the scope's front-end has seen so far, on the process
+ * that runs it (host 0). {@link #finish} ends the scope, reports this process's {@link HostResult} and, over TCP, waits
+ * for every host; {@link #close} releases everything. With a trace dump, {@code pathmap.json} is written when the job
+ * starts, so the trace files are readable whatever ends the job.
+ *
+ * <p>Threading: start, {@code runRanks}, {@code finish} and {@code close} from one thread; {@link #comm} from any; the
+ * {@link Comm} of a rank from that rank's thread only.
+ */
+public final class MonitoredJob implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final JobConfig config;
+    private final Pathmap pathmap;
+    private final HostEventSpaces spaces;
+    private final InJvmCluster cluster;
+    private final TcpHost tcpHost;
+    private final ScopeFrontEnd frontEnd;
+    private final List<Integer> localRanks;
+    private boolean ranksReturned;
+    private boolean finished;
+    private boolean closed;
+
+    private MonitoredJob(JobConfig config, Pathmap pathmap, HostEventSpaces spaces, InJvmCluster cluster, TcpHost tcpHost,
+                         List<Integer> localRanks) {
+        this.config = config;
+        this.pathmap = pathmap;
+        this.spaces = spaces;
+        this.cluster = cluster;
+        this.tcpHost = tcpHost;
+        this.localRanks = List.copyOf(localRanks);
+        HostRuntime frontEndHost = cluster != null ? cluster.host(0) : tcpHost.host() == 0 ? tcpHost.runtime() : null;
+        // The front-end opens the scope (INIT reaches every node) before any rank starts.
+        this.frontEnd = config.scope() != null && frontEndHost != null ? ScopeFrontEnd.start(config.scope(), frontEndHost) : null;
+    }
+
+    /** Starts every host of {@code config} simulated in this JVM; every rank runs here. */
+    public static MonitoredJob inJvm(JobConfig config) {
+        Pathmap pathmap = config.pathmap();
+        writeLayout(config, pathmap);
+        CommOptions options = CommOptions.defaults(pathmap.busyThreads()).withTimeout(config.timeout());
+        HostEventSpaces spaces = config.collectors()
+                ? HostEventSpaces.open(config, pathmap, IntStream.range(0, config.hosts()).boxed().toList(), config.ranks())
+                : null;
+        InJvmCluster cluster = null;
+        try {
+            cluster = InJvmCluster.start(pathmap, spaces != null ? spaces.apply(options) : options);
+            return new MonitoredJob(config, pathmap, spaces, cluster, null, IntStream.range(0, config.ranks()).boxed().toList());
+        } catch (RuntimeException e) {
+            if (cluster != null) {
+                cluster.close();
+            }
+            if (spaces != null) {
+                spaces.close(true);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Joins the TCP job {@code env} describes as its host {@code env.host()}: the environment our launcher gives its
+     * processes, or {@code mpirun}'s, Slurm's or PMI's ({@link JobEnvironment#current()}). Blocks until every host
+     * registered with the rendezvous and the hops are open (bounded by the rendezvous' own timeouts).
+     */
+    public static MonitoredJob join(JobConfig config, JobEnvironment env) {
+        if (env.hosts() != config.hosts()) {
+            throw new IllegalArgumentException("the job's pathmap has " + config.hosts() + " hosts but " + env.source()
+                    + " started " + env.hosts() + " processes");
+        }
+        Pathmap pathmap = config.pathmap();
+        List<Integer> local = new ArrayList<>();
+        for (int r = 0; r < config.ranks(); r++) {
+            if (pathmap.spec().hostOf(r) == env.host()) {
+                local.add(r);
+            }
+        }
+        int busy = pathmap.busyThreads();
+        CommOptions options = CommOptions.defaults(busy).withTimeout(config.timeout());
+        HostEventSpaces spaces = config.collectors() ? HostEventSpaces.open(config, pathmap, List.of(env.host()), local.size()) : null;
+        TcpHost host = null;
+        try {
+            host = TcpHost.start(pathmap, env, spaces != null ? spaces.apply(options) : options,
+                    config.poll().tcpOptions(busy, config.socketBufferBytes()));
+            return new MonitoredJob(config, pathmap, spaces, null, host, local);
+        } catch (RuntimeException e) {
+            if (host != null) {
+                host.close();
+            }
+            if (spaces != null) {
+                spaces.close(true);
+            }
+            throw e;
+        }
+    }
+
+    /** Writes the layout a trace dump needs before anything can write a tuple (no-op without a dump). */
+    static void writeLayout(JobConfig config, Pathmap pathmap) {
+        if (config.traceDump() != null) {
+            HostEventSpaces.writePathmap(config.traceDump(), pathmap);
+        }
+    }
+
+    public JobConfig config() {
+        return config;
+    }
+
+    /** The pathmap the job runs: its trees, collectors and scope nodes. */
+    public Pathmap pathmap() {
+        return pathmap;
+    }
+
+    /** The ranks whose threads run in this process. */
+    public List<Integer> localRanks() {
+        return localRanks;
+    }
+
+    /** This process's host in a TCP job, or -1 for a job simulated in this JVM (which runs every host). */
+    public int host() {
+        return tcpHost != null ? tcpHost.host() : -1;
+    }
+
+    /** The communication API of {@code rank}, one of {@link #localRanks()}; use it from that rank's thread only. */
+    public Comm comm(int rank) {
+        return cluster != null ? cluster.comm(rank) : tcpHost.comm(rank);
+    }
+
+    /** Tell it when ranks start and end their timed part (for bytes per call); {@link TimedWindow#NONE} without collectors. */
+    public TimedWindow timedWindow() {
+        return spaces != null ? spaces : TimedWindow.NONE;
+    }
+
+    /** The event spaces of this process's hosts, or null with collectors off. */
+    HostEventSpaces eventSpaces() {
+        return spaces;
+    }
+
+    /** Whether this process runs the event scope's front-end (and so has {@link #snapshot()}s). */
+    public boolean runsFrontEnd() {
+        return frontEnd != null;
+    }
+
+    /**
+     * What the event scope's front-end has seen so far: counters over every round and the newest result with data.
+     * Empty where this process runs no front-end (no scope, or not host 0). Any thread, any time, while the job runs.
+     */
+    public Optional<ScopeSnapshot> snapshot() {
+        return frontEnd == null ? Optional.empty() : Optional.of(frontEnd.snapshot());
+    }
+
+    /** What the event spaces of this process's hosts recorded so far (empty with collectors off). */
+    public List<HostTrace> traces() {
+        return spaces != null ? spaces.results() : List.of();
+    }
+
+    /**
+     * Runs {@code task} for every local rank, a thread each, and waits at most {@code limit}; see {@link RankThreads}.
+     * Remembers whether every rank returned, so that {@link #close} knows whether the trace buffers may be unmapped.
+     */
+    public <T> List<RankThreads.Outcome<T>> runRanks(RankThreads.RankTask<T> task, Duration limit) {
+        List<RankThreads.Outcome<T>> outcomes = RankThreads.run(localRanks, task, limit);
+        ranksReturned = RankThreads.allReturned(outcomes);
+        return outcomes;
+    }
+
+    /**
+     * Ends the job for this process, once its ranks returned: stops the scope's front-end (its last pulls still reach
+     * the other hosts, which serve its hops until every host finished), takes what the event spaces recorded and, over
+     * TCP, reports it with {@code program} (what the program wants its launcher to know) and waits for every host.
+     *
+     * @return what this process reports; its {@code scope} is the scope block where this process ran the front-end.
+     * @throws org.eventspace.comm.path.CommException over TCP, if the job was aborted or a host did not finish in time.
+     */
+    public HostResult finish(JsonNode program) {
+        if (finished) {
+            throw new IllegalStateException("the job already finished");
+        }
+        finished = true;
+        JsonNode scope = frontEnd != null ? frontEnd.stop(config.timeout().toMillis() * 2).toJson(JSON) : null;
+        if (cluster != null) {
+            // Close the simulated hosts first: their service threads are gone, so every tuple is in place.
+            cluster.close();
+            return new HostResult(traces(), scope, program);
+        }
+        // Every local rank returned; a tuple a service thread of this host writes for a remote rank's last call may still
+        // be on its way (at most one per serving collector).
+        HostResult result = new HostResult(traces(), scope, program);
+        tcpHost.finish(result.encode(JSON));
+        return result;
+    }
+
+    /**
+     * Releases the hosts, their threads and sockets, and the event spaces (unmapping the trace files, which stay, once
+     * no rank can still write). Without {@link #finish} first, over TCP this aborts the job for every host.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        RuntimeException failure = null;
+        if (frontEnd != null && !finished) {
+            frontEnd.stop(config.timeout().toMillis());
+        }
+        try {
+            if (cluster != null) {
+                if (!finished) {
+                    cluster.close();
+                }
+            } else {
+                tcpHost.close();
+            }
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        if (spaces != null) {
+            spaces.close(ranksReturned);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}

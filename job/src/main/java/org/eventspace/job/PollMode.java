@@ -1,0 +1,53 @@
+package org.eventspace.job;
+
+import java.util.Locale;
+
+import org.eventspace.comm.transport.tcp.TcpOptions;
+
+/** How a TCP hop waits for a frame. Chosen once, at the edge, and turned into {@link TcpOptions} here only. */
+public enum PollMode {
+    /** Spin if every rank and service thread of the job has a core of its own, else {@link #YIELD}. */
+    AUTO("auto"),
+    /** Busy-poll the socket, then yield, then block. */
+    SPIN("spin"),
+    /** Poll with a yield between reads, then block. */
+    YIELD("yield"),
+    /** Block in the read from the start. */
+    BLOCK("block");
+
+    private final String label;
+
+    PollMode(String label) {
+        this.label = label;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    @Override
+    public String toString() {
+        return label;
+    }
+
+    /** @throws IllegalArgumentException naming the text and what was expected. */
+    public static PollMode parse(String text) {
+        for (PollMode p : values()) {
+            if (p.label.equals(text.toLowerCase(Locale.ROOT))) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("poll must be auto, spin, yield or block, got '" + text + "'");
+    }
+
+    /** The TCP options of a host process whose job has {@code busyThreads} threads that may wait on each other. */
+    public TcpOptions tcpOptions(int busyThreads, int socketBufferBytes) {
+        TcpOptions tcp = switch (this) {
+            case SPIN -> TcpOptions.defaults().withPolling(TcpOptions.DEFAULT_SPIN_READS, TcpOptions.DEFAULT_YIELD_READS);
+            case YIELD -> TcpOptions.defaults();
+            case BLOCK -> TcpOptions.blocking();
+            case AUTO -> TcpOptions.forThreads(busyThreads);
+        };
+        return tcp.withSocketBuffers(socketBufferBytes, socketBufferBytes);
+    }
+}

@@ -1,0 +1,74 @@
+package org.eventspace.job;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.TreeSet;
+
+import org.eventspace.comm.pathmap.PathmapSpec;
+import org.eventspace.comm.pathmap.TreeShape;
+import org.eventspace.scope.GatherMode;
+import org.eventspace.scope.ScopeSpec;
+import org.eventspace.scope.filter.FilterSpec;
+
+/**
+ * The event scope a job lays over its hosts and pulls while its ranks run: its shape over the hosts, how gathers
+ * read their children, the filter it runs, and the front-end's pause between pulls. Typed values, parsed once at the
+ * edge ({@link #parse}); immutable. The front-end is host 0, a leaf sits on every host that runs ranks, and hosts that
+ * run none are the scope's additional resources (ToM §3; EventSpace §6.2: gathers moved to unused hosts).
+ *
+ * @param shape      {@code flat}, {@code kary:K} or {@code hier:K} over the hosts.
+ * @param gather     sequential, or N helper threads per gather (EventSpace §4.2: parallel gathering trades
+ *                   perturbation for gather rate).
+ * @param filter     the filter every scope node runs (ToM's filters, or concatenation).
+ * @param intervalMs the front-end's pause between two pulls; 0 pulls back to back (the EventSpace paper's continuous
+ *                   gathering), pausing only as {@link ScopeFrontEnd} says.
+ */
+public record ScopeSettings(TreeShape shape, GatherMode gather, FilterSpec filter, int intervalMs) {
+    /** The longest pause between pulls: a day; a longer one is a typo. */
+    public static final int MAX_INTERVAL_MS = 86_400_000;
+
+    public ScopeSettings {
+        Objects.requireNonNull(shape, "shape");
+        Objects.requireNonNull(gather, "gather");
+        Objects.requireNonNull(filter, "filter");
+        if (intervalMs < 0 || intervalMs > MAX_INTERVAL_MS) {
+            throw new IllegalArgumentException("scope interval must be 0.." + MAX_INTERVAL_MS + " ms, intervalMs=" + intervalMs);
+        }
+    }
+
+    /** From command-line texts. @throws IllegalArgumentException naming the text that is wrong. */
+    public static ScopeSettings parse(String shape, String gather, String filter, int intervalMs) {
+        return new ScopeSettings(TreeShape.parse(shape), GatherMode.parse(gather), FilterSpec.parse(filter), intervalMs);
+    }
+
+    /**
+     * The scope's spec over the job {@code job}, with {@code timeout} as its own: a leaf on every host that runs ranks,
+     * the hosts that run none given to the scope as its additional resources, which take their cluster's inner gathers.
+     */
+    public ScopeSpec toSpec(Duration timeout, PathmapSpec job) {
+        TreeSet<Integer> rankHosts = new TreeSet<>();
+        for (int r = 0; r < job.ranks(); r++) {
+            rankHosts.add(job.hostOf(r));
+        }
+        List<Integer> idle = new ArrayList<>();
+        for (int h = 0; h < job.topology().size(); h++) {
+            if (!rankHosts.contains(h)) {
+                idle.add(h);
+            }
+        }
+        return ScopeSpec.builder().shape(shape).gather(gather).filter(filter).frontEnd(0).timeout(timeout)
+                .leafHosts(List.copyOf(rankHosts)).extraHosts(idle).build();
+    }
+
+    /** The shape in the scope's own words: {@code flat}, {@code kary:K} or {@code hier:K} (a 2-ary scope is {@code kary:2}). */
+    public String shapeText() {
+        return shape.kind() == TreeShape.Kind.KARY ? "kary:" + shape.fanout() : shape.toString();
+    }
+
+    @Override
+    public String toString() {
+        return shapeText() + " " + gather + " " + filter.text() + " every " + intervalMs + " ms";
+    }
+}
