@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.function.Consumer;
 
 import org.eventspace.comm.pathmap.TreeShape;
+import org.eventspace.events.stats.Median;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -111,12 +112,12 @@ public final class Comparison {
             row.put("ranks", k.ranks());
             row.put("hosts", k.hosts());
             row.put("mpi_btl", k.btl());
-            row.put("ours_mean_us", median(ours[c]));
-            row.put("mpi_mean_us", median(theirs[c]));
-            row.put("ratio_mean", median(ours[c]) / median(theirs[c]));
-            row.put("ours_p50_us", median(oursP50[c]));
-            row.put("mpi_p50_us", median(theirsP50[c]));
-            row.put("ratio_p50", median(oursP50[c]) / median(theirsP50[c]));
+            row.put("ours_mean_us", Median.of(ours[c]));
+            row.put("mpi_mean_us", Median.of(theirs[c]));
+            row.put("ratio_mean", Median.of(ours[c]) / Median.of(theirs[c]));
+            row.put("ours_p50_us", Median.of(oursP50[c]));
+            row.put("mpi_p50_us", Median.of(theirsP50[c]));
+            row.put("ratio_p50", Median.of(oursP50[c]) / Median.of(theirsP50[c]));
             row.put("result_ok", ok[c]);
         }
         return root;
@@ -138,12 +139,5 @@ public final class Comparison {
         out.append("cache-line round trip between two threads before each repeat (ns): ")
                 .append(report.path("cacheline_round_trip_ns")).append('\n');
         return out.toString();
-    }
-
-    static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 }

@@ -276,16 +276,6 @@ public final class OffloadBenchmark {
         return out.toString();
     }
 
-    /**
-     * The run of {@code runs} (one configuration, several sweeps) whose {@code avg_offload_us} is the median (the
-     * lower middle one for an even count), so that every figure reported comes from one real run.
-     */
-    public static Result median(List<Result> runs) {
-        List<Result> sorted = new ArrayList<>(runs);
-        sorted.sort((a, b) -> Double.compare(a.avgOffloadUs(), b.avgOffloadUs()));
-        return sorted.get((sorted.size() - 1) / 2);
-    }
-
     public static ObjectNode toJson(List<Result> results, List<List<Result>> runs,
                                                                         ObjectMapper json) {
         ObjectNode root = json.createObjectNode();

@@ -2,7 +2,6 @@ package org.eventspace.job;
 
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -14,6 +13,7 @@ import org.agrona.concurrent.IdleStrategy;
 import org.eventspace.comm.runtime.HostRuntime;
 import org.eventspace.scope.EventScope;
 import org.eventspace.scope.ScopeRound;
+import org.eventspace.scope.filter.FilterResult;
 
 /**
  * A job's event-scope front-end (EventSpace §4: the front-end pulls monitoring data through the scope, nothing moves
@@ -85,7 +85,7 @@ public final class ScopeFrontEnd implements Agent {
     private long rawBytes;
     private long roundNanos;
     private long[] bytesPerLevel = new long[0];
-    private Map<String, Object> lastResult = Map.of();
+    private FilterResult lastResult = FilterResult.none();
     private long lastResultRound = -1;
     private String error;
     private boolean closed;
@@ -217,10 +217,9 @@ public final class ScopeFrontEnd implements Agent {
             // pipelined filter's (ToM's histogram, the classes with their histograms) is an earlier round's.
             gatheredByRound.put(r.round(), r.recordsGathered());
             gatheredByRound.remove(r.round() - PIPELINE_DEPTH);
-            Object described = r.result().get("round");
-            long round = described instanceof Number n ? n.longValue() : r.round();
+            long round = r.result().round();
             if (!r.result().isEmpty() && gatheredByRound.getOrDefault(round, 0L) > 0) {
-                lastResult = new LinkedHashMap<>(r.result());
+                lastResult = r.result();
                 lastResultRound = round;
             }
         }

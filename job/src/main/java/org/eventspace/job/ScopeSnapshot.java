@@ -2,12 +2,13 @@ package org.eventspace.job;
 
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.eventspace.scope.filter.FilterResult;
 
 /**
  * What a job's event-scope front-end has seen so far: the gather counters summed over every round since the scope
@@ -23,22 +24,22 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param bytesPerLevel    bytes sent up by the leaves, each gather level and the root, summed over rounds.
  * @param roundNanos       front-end time spent in rounds, summed.
  * @param resultRound      the round {@code result} describes, or -1 before any round with data.
- * @param result           the filter's reading of that round (field name to a JSON-able value), empty before it.
+ * @param result           the filter's reading of that round, {@link FilterResult#none()} before it.
  * @param error            why the scope stopped early (a round that failed, a front-end that did not finish), or null.
  * @param closed           whether the scope was closed (FIN/FINACK): the counters are final.
  */
 public record ScopeSnapshot(ScopeSettings settings, long rounds, long recordsProduced, long recordsGathered,
                             long recordsDropped, long rawBytes, long[] bytesPerLevel, long roundNanos, long resultRound,
-                            Map<String, Object> result, String error, boolean closed) {
+                            FilterResult result, String error, boolean closed) {
     public ScopeSnapshot {
         Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(result, "result");
         bytesPerLevel = bytesPerLevel.clone();
-        result = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(result));
     }
 
     /** Before the first round. */
     static ScopeSnapshot empty(ScopeSettings settings) {
-        return new ScopeSnapshot(settings, 0, 0, 0, 0, 0, new long[0], 0, -1, Map.of(), null, false);
+        return new ScopeSnapshot(settings, 0, 0, 0, 0, 0, new long[0], 0, -1, FilterResult.none(), null, false);
     }
 
     @Override

@@ -12,6 +12,7 @@ import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.comm.runtime.CommOptions;
 import org.eventspace.comm.transport.jvm.InJvmCluster;
 import org.eventspace.scope.EventScope;
+import org.eventspace.scope.filter.StatsResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -75,7 +76,9 @@ class ScopeFrontEndTest {
             assertThat(s.rawBytes()).isEqualTo(s.recordsGathered() * 40);
             assertThat(s.gatherRate()).isEqualTo((double) s.recordsGathered() / written);
             assertThat(s.resultRound()).isEqualTo(0);
-            assertThat(s.result()).containsKey("events");
+            assertThat(s.result()).isInstanceOf(StatsResult.class);
+            assertThat(((StatsResult) s.result()).events()).isNotEmpty();
+            assertThat(s.result().round()).isEqualTo(s.resultRound());
 
             ScopeSnapshot last = frontEnd.stop(5_000);
             assertThat(last.closed()).isTrue();

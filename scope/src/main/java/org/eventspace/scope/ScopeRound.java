@@ -1,19 +1,18 @@
 package org.eventspace.scope;
 
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
+
+import org.eventspace.scope.filter.FilterResult;
 
 /**
  * What one pull of an event scope brought to the front-end: the filter's reading of the root packet and the
- * scope's own measures of the round. Immutable (the result map is copied shallowly; filters put immutable values
- * in it; the filter's field order is kept).
+ * scope's own measures of the round. Immutable.
  *
  * @param round            the round's number, 0 for the first pull after open.
- * @param result           the filter's {@code result(root)}: field name to a JSON-able value; empty while a
- *                         pipelined filter has no complete round yet.
+ * @param result           the filter's {@code result(root)}, which names the round it describes (an earlier one
+ *                         for a pipelined filter); {@link FilterResult#none()} while such a filter has no
+ *                         complete round yet.
  * @param recordsProduced  records the leaves' sources produced since the previous pull (trace tuples written,
  *                         records pushed, whether queued or dropped).
  * @param recordsGathered  records the leaves read in this round.
@@ -25,10 +24,10 @@ import java.util.Objects;
  *                         answer to the front-end.
  * @param roundNanos       wall time of the round at the front-end, from sending PULL to decoding the answer.
  */
-public record ScopeRound(long round, Map<String, Object> result, long recordsProduced, long recordsGathered,
+public record ScopeRound(long round, FilterResult result, long recordsProduced, long recordsGathered,
                          long recordsDropped, long rawBytes, long[] bytesPerLevel, long roundNanos) {
     public ScopeRound {
-        result = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(result, "result")));
+        Objects.requireNonNull(result, "result");
         bytesPerLevel = bytesPerLevel.clone();
     }
 

@@ -23,8 +23,10 @@ import org.eventspace.comm.runtime.WrapperKind;
 import org.eventspace.events.CollectorKind;
 import org.eventspace.events.CollectorPlacement;
 import org.eventspace.events.EventSpace;
+import org.eventspace.scope.filter.ConcatResult;
 import org.eventspace.scope.filter.Packet;
 import org.eventspace.scope.filter.ScopeRecord;
+import org.eventspace.scope.filter.StatsResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -109,7 +111,8 @@ class InJvmScopeTest {
             assertThat(r.bytesPerLevel()).hasSize(3).doesNotContain(0L);
             assertThat(r.roundNanos()).isPositive();
             if (filter.equals("concat")) {
-                assertThat(((Number) r.result().get("records")).longValue()).isEqualTo(r.recordsGathered());
+                assertThat(((ConcatResult) r.result()).records()).isEqualTo(r.recordsGathered());
+                assertThat(r.result().round()).isEqualTo(r.round());
             }
         }
         ScopeRound after = scope.pull();
@@ -126,9 +129,7 @@ class InJvmScopeTest {
             // Per event (op and role): the counts of all rounds add up to the tuples the buffers took.
             Map<String, Long> counted = new HashMap<>();
             for (ScopeRound r : rounds) {
-                @SuppressWarnings("unchecked")
-                Map<String, Map<String, Object>> events = (Map<String, Map<String, Object>>) r.result().get("events");
-                events.forEach((event, stats) -> counted.merge(event, ((Number) stats.get("count")).longValue(), Long::sum));
+                ((StatsResult) r.result()).events().forEach((event, stats) -> counted.merge(event, stats.count(), Long::sum));
             }
             assertThat(counted.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(written);
             assertThat(counted.keySet()).allMatch(e -> e.matches("allreduce-sum (rank|gred|proxy)(>(gred|proxy|core))+"), "op and role");
@@ -160,19 +161,18 @@ class InJvmScopeTest {
             ScopedJob.stop(ranks);
         }
         ScopeRound round = scope.pull();
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> listing = (List<Map<String, Object>>) round.result().get("listing");
+        List<ScopeRecord> listing = ((ConcatResult) round.result()).listing();
         Node entryCollector = job.pathmap.node(job.pathmap.entry(0, 5).node());
         String event = "allreduce-sum " + ScopeLeafKind.role(job.pathmap, entryCollector);
         assertThat(event).startsWith("allreduce-sum rank>gred").endsWith(">core");
-        List<Map<String, Object>> ofRank5 = listing.stream()
-                .filter(m -> m.get("event").equals(event) && m.get("rank").equals(5)).toList();
+        List<ScopeRecord> ofRank5 = listing.stream()
+                .filter(m -> m.event().equals(event) && m.rank() == 5).toList();
         assertThat(ofRank5).hasSize(3).allSatisfy(m -> {
-            assertThat(m.get("rank")).isEqualTo(5);
-            assertThat((Double) m.get("value")).isPositive();
+            assertThat(m.rank()).isEqualTo(5);
+            assertThat(m.value()).isPositive();
         });
-        assertThat(ofRank5).extracting(m -> (Long) m.get("round")).containsExactly(0L, 1L, 2L);
-        assertThat(listing).allMatch(m -> m.get("event").toString().matches("allreduce-sum (rank|gred|proxy)(>(gred|proxy|core))+"));
+        assertThat(ofRank5).extracting(ScopeRecord::round).containsExactly(0L, 1L, 2L);
+        assertThat(listing).allMatch(m -> m.event().matches("allreduce-sum (rank|gred|proxy)(>(gred|proxy|core))+"));
     }
 
     @Test
@@ -204,7 +204,7 @@ class InJvmScopeTest {
         assertThat(round.recordsGathered()).isEqualTo(held);
         assertThat(round.recordsDropped()).isEqualTo(written - held);
         assertThat(round.gatherRate()).isLessThan(0.5);
-        assertThat(round.result().get("records")).isEqualTo((int) held);
+        assertThat(((ConcatResult) round.result()).records()).isEqualTo((int) held);
     }
 
     @Test
@@ -224,7 +224,7 @@ class InJvmScopeTest {
         assertThat(first.recordsDropped()).isEqualTo(336);
         assertThat(first.gatherRate()).isEqualTo(0.16);
         assertThat(first.rawBytes()).isEqualTo(64 * 24);
-        assertThat(first.result().get("records")).isEqualTo(64);
+        assertThat(((ConcatResult) first.result()).records()).isEqualTo(64);
 
         // Producers push while the front-end pulls: every record is gathered or counted as dropped, once.
         int perProducer = 20_000;

@@ -30,8 +30,10 @@ import org.eventspace.comm.transport.tcp.TcpServer;
 import org.eventspace.comm.transport.tcp.TcpTransport;
 import org.eventspace.events.CollectorKind;
 import org.eventspace.events.EventSpace;
+import org.eventspace.events.stats.StatisticsSummary;
 import org.eventspace.scope.filter.Packet;
 import org.eventspace.scope.filter.ScopeRecord;
+import org.eventspace.scope.filter.StatsResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -162,10 +164,9 @@ class TcpScopeTest {
         // The statistics of "iteration" over all rounds count every pushed record once.
         long iterations = 0;
         for (ScopeRound r : rounds) {
-            @SuppressWarnings("unchecked")
-            Map<String, Map<String, Object>> events = (Map<String, Map<String, Object>>) r.result().get("events");
+            Map<String, StatisticsSummary> events = ((StatsResult) r.result()).events();
             if (events.containsKey("iteration")) {
-                iterations += ((Number) events.get("iteration").get("count")).longValue();
+                iterations += events.get("iteration").count();
             }
         }
         assertThat(iterations).isEqualTo(pushed);

@@ -19,6 +19,8 @@ import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.events.PointToPointCollectors;
 import org.eventspace.events.dump.TraceDump.DumpEntry;
 import org.eventspace.events.dump.TraceDump.DumpNode;
+import org.eventspace.events.stats.RunningStatistics;
+import org.eventspace.events.stats.StatisticsSummary;
 
 /**
  * The post-mortem latency analysis of the dissertation's appendix paper (§7.1, "Monitoring and Analysis", §3;
@@ -45,22 +47,24 @@ import org.eventspace.events.dump.TraceDump.DumpNode;
 public final class WrapperLatencies {
     public static final String SCHEMA = "eventspace.latencies/1";
 
+    // Every StatisticsSummary below is over the calls joined, in ns; one of no calls has count 0 and NaN figures.
+
     /** One contributor port of a gred. Orders: element k counts the calls where the port came (k+1)-th. */
-    public record PortLatencies(int port, String collector, String contributor, LatencySummary down,
-                                LatencySummary up, LatencySummary total, LatencySummary arrivalWait,
-                                LatencySummary departureWait, long[] arrivalOrder, long[] departureOrder) {
+    public record PortLatencies(int port, String collector, String contributor, StatisticsSummary down,
+                                StatisticsSummary up, StatisticsSummary total, StatisticsSummary arrivalWait,
+                                StatisticsSummary departureWait, long[] arrivalOrder, long[] departureOrder) {
     }
 
     public record GredLatencies(String gred, String host, int tree, String collectorBelow, long callsJoined,
-                                long callsDropped, LatencySummary down, LatencySummary up, List<PortLatencies> ports) {
+                                long callsDropped, StatisticsSummary down, StatisticsSummary up, List<PortLatencies> ports) {
     }
 
     public record HopLatencies(String proxy, String fromHost, String toHost, int tree, String collectorBefore,
-                               String collectorAfter, long callsJoined, long callsDropped, LatencySummary twoWay) {
+                               String collectorAfter, long callsJoined, long callsDropped, StatisticsSummary twoWay) {
     }
 
     public record StoreLatencies(String core, String host, int tree, String collector, long callsJoined,
-                                 long callsDropped, LatencySummary store) {
+                                 long callsDropped, StatisticsSummary store) {
     }
 
     private final String source;
@@ -252,12 +256,12 @@ public final class WrapperLatencies {
             Join join = Join.of(all);
 
             int ports = above.length;
-            LatencySummary.Accumulator gredDown = new LatencySummary.Accumulator();
-            LatencySummary.Accumulator gredUp = new LatencySummary.Accumulator();
-            LatencySummary.Accumulator[][] perPort = new LatencySummary.Accumulator[ports][5];
-            for (LatencySummary.Accumulator[] row : perPort) {
+            RunningStatistics gredDown = new RunningStatistics();
+            RunningStatistics gredUp = new RunningStatistics();
+            RunningStatistics[][] perPort = new RunningStatistics[ports][5];
+            for (RunningStatistics[] row : perPort) {
                 for (int k = 0; k < row.length; k++) {
-                    row[k] = new LatencySummary.Accumulator();
+                    row[k] = new RunningStatistics();
                 }
             }
             long[][] arrivalOrder = new long[ports][ports];
@@ -304,7 +308,7 @@ public final class WrapperLatencies {
             }
             List<PortLatencies> portLatencies = new ArrayList<>();
             for (int p = 0; p < ports; p++) {
-                LatencySummary.Accumulator[] a = perPort[p];
+                RunningStatistics[] a = perPort[p];
                 portLatencies.add(new PortLatencies(p, above[p].name(), contributor(above[p]), a[0].summary(),
                         a[1].summary(), a[2].summary(), a[3].summary(), a[4].summary(), arrivalOrder[p],
                         departureOrder[p]));
@@ -353,7 +357,7 @@ public final class WrapperLatencies {
         private void hop(String name, String fromHost, String toHost, int tree, String before, String after,
                          CollectorTrace c14, CollectorTrace c23) {
             Join join = Join.of(c14, c23);
-            LatencySummary.Accumulator twoWay = new LatencySummary.Accumulator();
+            RunningStatistics twoWay = new RunningStatistics();
             for (long seq : join.sequences()) {
                 int i = c14.indexOf(seq);
                 int j = c23.indexOf(seq);
@@ -407,7 +411,7 @@ public final class WrapperLatencies {
                     continue;
                 }
                 Join join = Join.of(c);
-                LatencySummary.Accumulator store = new LatencySummary.Accumulator();
+                RunningStatistics store = new RunningStatistics();
                 for (long seq : join.sequences()) {
                     int i = c.indexOf(seq);
                     store.add(c.endNs(i) - c.startNs(i));
@@ -464,12 +468,12 @@ public final class WrapperLatencies {
         out.flush();
     }
 
-    private static String text(LatencySummary s) {
+    private static String text(StatisticsSummary s) {
         if (s.count() == 0) {
             return "no calls";
         }
-        return String.format(Locale.ROOT, "mean %s  min %s  max %s  (%d calls)", TraceDumpPrinter.micros(s.meanNs()),
-                TraceDumpPrinter.micros(s.minNs()), TraceDumpPrinter.micros(s.maxNs()), s.count());
+        return String.format(Locale.ROOT, "mean %s  min %s  max %s  (%d calls)", TraceDumpPrinter.micros(s.mean()),
+                TraceDumpPrinter.micros((long) s.min()), TraceDumpPrinter.micros((long) s.max()), s.count());
     }
 
     private static String count(long n, String unit) {
@@ -556,12 +560,14 @@ public final class WrapperLatencies {
         }
     }
 
-    private static void json(ObjectNode o, LatencySummary s) {
+    private static void json(ObjectNode o, StatisticsSummary s) {
         o.put("count", s.count());
         if (s.count() == 0) {
             o.putNull("mean_ns").putNull("min_ns").putNull("max_ns");
         } else {
-            o.put("mean_ns", s.meanNs()).put("min_ns", s.minNs()).put("max_ns", s.maxNs());
+            // Latencies are whole ns, held exactly by a double (below 2^53 ns, 104 days): min and max print as
+            // the integers they are.
+            o.put("mean_ns", s.mean()).put("min_ns", (long) s.min()).put("max_ns", (long) s.max());
         }
     }
 }

@@ -86,17 +86,17 @@ class RealRunDumpTest {
         WrapperLatencies.GredLatencies g = l.greds().get(0);
         assertThat(g.callsJoined()).isEqualTo(CALLS);
         assertThat(g.callsDropped()).isZero();
-        assertThat(g.down().minNs()).isGreaterThanOrEqualTo(0);
-        assertThat(g.up().minNs()).isGreaterThanOrEqualTo(0);
+        assertThat(g.down().min()).isGreaterThanOrEqualTo(0);
+        assertThat(g.up().min()).isGreaterThanOrEqualTo(0);
         long[] lastArrivals = new long[RANKS];
         for (WrapperLatencies.PortLatencies p : g.ports()) {
-            assertThat(p.down().minNs()).isGreaterThanOrEqualTo(0);
-            assertThat(p.up().minNs()).isGreaterThanOrEqualTo(0);
-            assertThat(p.total().minNs()).isGreaterThanOrEqualTo(0);
-            assertThat(p.arrivalWait().minNs()).isGreaterThanOrEqualTo(0);
-            assertThat(p.departureWait().minNs()).isGreaterThanOrEqualTo(0);
+            assertThat(p.down().min()).isGreaterThanOrEqualTo(0);
+            assertThat(p.up().min()).isGreaterThanOrEqualTo(0);
+            assertThat(p.total().min()).isGreaterThanOrEqualTo(0);
+            assertThat(p.arrivalWait().min()).isGreaterThanOrEqualTo(0);
+            assertThat(p.departureWait().min()).isGreaterThanOrEqualTo(0);
             // The arrival wait of port i is t1,l - t1,i, so its down latency is the gred's plus that wait.
-            assertThat(p.down().meanNs()).isCloseTo(g.down().meanNs() + p.arrivalWait().meanNs(),
+            assertThat(p.down().mean()).isCloseTo(g.down().mean() + p.arrivalWait().mean(),
                     org.assertj.core.data.Offset.offset(1e-6));
             assertThat(p.arrivalOrder()).hasSize(RANKS);
             assertThat(java.util.Arrays.stream(p.arrivalOrder()).sum()).isEqualTo(CALLS);
@@ -107,6 +107,6 @@ class RealRunDumpTest {
         }
         assertThat(lastArrivals).containsOnly(CALLS);   // every call had exactly one 1st, 2nd and 3rd arriver
         assertThat(l.stores().get(0).callsJoined()).isEqualTo(CALLS);
-        assertThat(l.stores().get(0).store().minNs()).isGreaterThanOrEqualTo(0);
+        assertThat(l.stores().get(0).store().min()).isGreaterThanOrEqualTo(0);
     }
 }

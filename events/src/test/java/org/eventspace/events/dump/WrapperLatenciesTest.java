@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.eventspace.events.dump.WrapperLatencies.GredLatencies;
 import org.eventspace.events.dump.WrapperLatencies.PortLatencies;
+import org.eventspace.events.stats.StatisticsSummary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -279,11 +280,11 @@ class WrapperLatenciesTest {
         assertThat(WrapperLatencies.ordinal(22)).isEqualTo("22nd");
     }
 
-    private static void assertSummary(LatencySummary s, long count, double mean, long min, long max) {
+    private static void assertSummary(StatisticsSummary s, long count, double mean, long min, long max) {
         assertThat(s.count()).as("count").isEqualTo(count);
-        assertThat(s.meanNs()).as("mean ns").isCloseTo(mean, within(1e-9));
-        assertThat(s.minNs()).as("min ns").isEqualTo(min);
-        assertThat(s.maxNs()).as("max ns").isEqualTo(max);
+        assertThat(s.mean()).as("mean ns").isCloseTo(mean, within(1e-9));
+        assertThat(s.min()).as("min ns").isEqualTo(min);
+        assertThat(s.max()).as("max ns").isEqualTo(max);
     }
 
     private static String text(WrapperLatencies l) {

@@ -12,6 +12,9 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import org.eventspace.events.stats.RunningStatistics;
+import org.eventspace.events.stats.StatisticsSummary;
+
 /**
  * {@code class:SCHEME}: ToM's ClassFilter (§4.3), functional classification of ranks with a histogram per class and
  * event. Global statistics and histograms "lose considerable spatial distribution information" when ranks play
@@ -42,7 +45,7 @@ import java.util.TreeSet;
  * holds round r's classes <em>and</em> histograms and describes itself: the front-end needs no memory of earlier
  * roots, a consumer reads a round's classes and distribution in one result, and the reduction factor measures the
  * one packet that carries them. The cost is the same one-round latency as HistFilter's: the result is
- * {@linkplain Map#of() empty} after the first round, and a flush round whose leaves pass no records
+ * {@linkplain FilterResult#none() empty} after the first round, and a flush round whose leaves pass no records
  * ({@code command(R, rootOfRoundR−1)}, then {@code leaf(command, List.of())}) completes round R−1.
  *
  * <p><b>Why the layout is not HistFilter's packet beside a class packet.</b> ToM §4.3 trades classification
@@ -69,22 +72,12 @@ import java.util.TreeSet;
  * {@code longs[0]} the round b = r−1 the bounds are for (−1 for none), one name record per key
  * {@code <class id hex>|<event>}, {@code doubles[2i], doubles[2i+1]} the minimum and maximum of key i.
  *
- * <p><b>Packets up</b> (tag {@link #CLASSES}, round r), Phase C's classes of round b first, then Phase A's keys of
- * round r; classes sorted by id (signed), a class's events by name:
- * <pre>
- *   longs:   [0] b, the round the classes describe (−1 while the pipeline fills: then C = 0)
- *            [1] raw record words of round b below this node   [2] C classes of round b   [3] A classes of round r
- *            then per class of round b: id, R runs, E events, R × (first, last, stride), E counts
- *            then per class of round r: id, E events
- *            then the rest: the bin counts of every (class, event) of round b in the order above, BINS each,
- *            {@code PackedCounts}
- *   doubles: per event of each class of round b: mean, M2, min, max (min, max: the bounds its bins used)
- *            per event of each class of round r: min, max (Phase A)
- *   records: per event of each class of round b a name record (round b), then of each class of round r (round r)
- * </pre>
+ * <p><b>Packets up</b> (tag {@link #CLASSES}, round r): Phase C's classes of round b first, then Phase A's keys of
+ * round r, in the longs and doubles {@link ClassPacketLayout} describes; the records are one name record per event
+ * of each class of round b (round b), then of each class of round r (round r).
  *
- * <p><b>Result</b> (round r ≥ 1; empty at round 0): {@code round} (b = r−1), {@code scheme}, {@code bins},
- * {@code classes} (how many), {@code raw_bytes}, {@code reduced_bytes}, {@code reduction_factor}, and
+ * <p><b>Result</b> ({@link ClassResult}; round r ≥ 1, empty at round 0): {@code round} (b = r−1), {@code scheme},
+ * {@code bins}, {@code classes} (how many), {@code raw_bytes}, {@code reduced_bytes}, {@code reduction_factor}, and
  * {@code class_list}: per class {id (16 hex digits), rank_count, members (runs as text: {@code 3}, {@code 0-7},
  * {@code 0-126/2}), events: event → {count, mean, sd, min, max}, histograms: event → {min, max, count, bins:
  * [count per bin]}}, bins by {@link HistFilter#bin} over [min, max].
@@ -104,17 +97,8 @@ public final class ClassFilter implements ScopeFilter {
     private static final long FNV_PRIME = 0x100000001b3L;
     private static final int NAME_SEPARATOR = 0xFF;
 
-    private static final int BINNED_ROUND = 0;
-    private static final int RAW_WORDS = 1;
-    private static final int BINNED_CLASSES = 2;
-    private static final int PHASE_A_CLASSES = 3;
-    private static final int FIRST_CLASS = 4;
-    /** Longs before a binned class's runs: id, runs, events. */
-    private static final int BINNED_CLASS_HEADER = 3;
-    /** Longs of a Phase A class: id, events. */
-    private static final int PHASE_A_CLASS_HEADER = 2;
-    /** Doubles per Phase A event: minimum, maximum. */
-    private static final int BOUNDS = 2;
+    /** Doubles per key of HistFilter's bounds command: minimum, maximum. */
+    private static final int COMMAND_BOUNDS = 2;
 
     private final ClassScheme scheme;
     private final int bins;
@@ -197,10 +181,10 @@ public final class ClassFilter implements ScopeFilter {
                 minMax.add(bounds);
             });
         });
-        double[] bounds = new double[BOUNDS * keys.size()];
+        double[] bounds = new double[COMMAND_BOUNDS * keys.size()];
         for (int i = 0; i < keys.size(); i++) {
-            bounds[BOUNDS * i] = minMax.get(i)[0];
-            bounds[BOUNDS * i + 1] = minMax.get(i)[1];
+            bounds[COMMAND_BOUNDS * i] = minMax.get(i)[0];
+            bounds[COMMAND_BOUNDS * i + 1] = minMax.get(i)[1];
         }
         return HistFilter.boundsCommand(round, previousRoot.round(), keys, bounds);
     }
@@ -287,50 +271,33 @@ public final class ClassFilter implements ScopeFilter {
     }
 
     @Override
-    public Map<String, Object> result(Packet root) {
+    public FilterResult result(Packet root) {
         Sections s = new Sections();
         long round = read(root, -1, s);
         if (round == NO_ROUND) {
-            return Map.of();
+            return FilterResult.none();
         }
         long rawBytes = (long) PacketLayout.WORD_BYTES * (PacketLayout.HEADER_WORDS + s.rawWords);
         long reducedBytes = (long) PacketLayout.WORD_BYTES * PacketCodec.encodedLength(root);
-        List<Map<String, Object>> classList = new ArrayList<>(s.binned.size());
+        List<ClassResult.FunctionalClass> classList = new ArrayList<>(s.binned.size());
         s.binned.forEach((id, c) -> {
-            Map<String, Object> events = new TreeMap<>();
-            Map<String, Object> histogramsOfClass = new TreeMap<>();
+            TreeMap<String, StatisticsSummary> events = new TreeMap<>();
+            TreeMap<String, ClassResult.Histogram> histogramsOfClass = new TreeMap<>();
             c.events.forEach((event, e) -> {
-                Map<String, Object> statistics = e.statistics.toResult();
+                StatisticsSummary statistics = e.statistics.summary();
                 events.put(event, statistics);
                 List<Long> counts = new ArrayList<>(bins);
                 for (long count : e.bins) {
                     counts.add(count);
                 }
-                Map<String, Object> histogram = new LinkedHashMap<>();
-                histogram.put("min", statistics.get("min"));
-                histogram.put("max", statistics.get("max"));
-                histogram.put("count", statistics.get("count"));
-                histogram.put("bins", counts);
-                histogramsOfClass.put(event, histogram);
+                histogramsOfClass.put(event, new ClassResult.Histogram(statistics.min(), statistics.max(),
+                        statistics.count(), counts));
             });
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("id", String.format("%016x", id));
-            entry.put("rank_count", c.ranks.size());
-            entry.put("members", RankList.text(c.ranks.runs()));
-            entry.put("events", events);
-            entry.put("histograms", histogramsOfClass);
-            classList.add(entry);
+            classList.add(new ClassResult.FunctionalClass(String.format("%016x", id), c.ranks.size(),
+                    RankList.text(c.ranks.runs()), events, histogramsOfClass));
         });
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("round", round);
-        out.put("scheme", scheme.text());
-        out.put("bins", bins);
-        out.put("classes", s.binned.size());
-        out.put("raw_bytes", rawBytes);
-        out.put("reduced_bytes", reducedBytes);
-        out.put("reduction_factor", (double) rawBytes / reducedBytes);
-        out.put("class_list", classList);
-        return out;
+        return new ClassResult(round, scheme.text(), bins, s.binned.size(), rawBytes, reducedBytes,
+                (double) rawBytes / reducedBytes, classList);
     }
 
     /** A functional class while it is being built or merged: its ranks and its events. */
@@ -341,7 +308,7 @@ public final class ClassFilter implements ScopeFilter {
 
     /** One event of a class: its statistics and, once binned (Phase C), its bin counts. */
     private static final class ClassEvent {
-        final EventStatistics statistics = new EventStatistics();
+        final RunningStatistics statistics = new RunningStatistics();
         long[] bins;
     }
 
@@ -369,55 +336,59 @@ public final class ClassFilter implements ScopeFilter {
     }
 
     private Packet packet(long round, Sections s) {
-        int longCount = FIRST_CLASS;
+        int longCount = ClassPacketLayout.HEADER_LONGS;
         int binnedEvents = 0;
         List<long[]> runs = new ArrayList<>(s.binned.size());
         for (FunctionalClass c : s.binned.values()) {
             long[] r = c.ranks.runs();
             runs.add(r);
-            longCount += BINNED_CLASS_HEADER + r.length + c.events.size();
+            longCount += ClassPacketLayout.BINNED_CLASS_HEADER_LONGS + r.length + c.events.size();
             binnedEvents += c.events.size();
         }
         int phaseAEvents = 0;
         for (TreeMap<String, double[]> events : s.phaseA.values()) {
-            longCount += PHASE_A_CLASS_HEADER;
+            longCount += ClassPacketLayout.PHASE_A_CLASS_LONGS;
             phaseAEvents += events.size();
         }
         long[] counts = new long[binnedEvents * bins];
-        double[] doubles = new double[binnedEvents * EventStatistics.DOUBLES + phaseAEvents * BOUNDS];
+        double[] doubles = new double[binnedEvents * ClassPacketLayout.BINNED_EVENT_DOUBLES
+                + phaseAEvents * ClassPacketLayout.PHASE_A_EVENT_DOUBLES];
         List<ScopeRecord> names = new ArrayList<>(binnedEvents + phaseAEvents);
         // The classes and Phase A first; the packed bins, whose length depends on the counts, after them.
-        int at = FIRST_CLASS;
+        int at = ClassPacketLayout.HEADER_LONGS;
         int event = 0;
         int d = 0;
         long[] sections = new long[longCount];
-        sections[BINNED_ROUND] = s.binnedRound;
-        sections[RAW_WORDS] = s.rawWords;
-        sections[BINNED_CLASSES] = s.binned.size();
-        sections[PHASE_A_CLASSES] = s.phaseA.size();
+        sections[ClassPacketLayout.BINNED_ROUND_INDEX] = s.binnedRound;
+        sections[ClassPacketLayout.RAW_WORDS_INDEX] = s.rawWords;
+        sections[ClassPacketLayout.BINNED_CLASSES_INDEX] = s.binned.size();
+        sections[ClassPacketLayout.PHASE_A_CLASSES_INDEX] = s.phaseA.size();
         int classIndex = 0;
         for (Map.Entry<Long, FunctionalClass> e : s.binned.entrySet()) {
             FunctionalClass c = e.getValue();
             long[] r = runs.get(classIndex++);
-            sections[at++] = e.getKey();
-            sections[at++] = r.length / RankList.RUN_LONGS;
-            sections[at++] = c.events.size();
+            sections[at + ClassPacketLayout.BINNED_CLASS_ID_OFFSET] = e.getKey();
+            sections[at + ClassPacketLayout.BINNED_CLASS_RUNS_OFFSET] = r.length / RankList.RUN_LONGS;
+            sections[at + ClassPacketLayout.BINNED_CLASS_EVENTS_OFFSET] = c.events.size();
+            at += ClassPacketLayout.BINNED_CLASS_HEADER_LONGS;
             System.arraycopy(r, 0, sections, at, r.length);
             at += r.length;
             for (Map.Entry<String, ClassEvent> ce : c.events.entrySet()) {
                 names.add(NameRecords.of(ce.getKey(), s.binnedRound));
-                ce.getValue().statistics.write(sections, at++, doubles, d);
-                d += EventStatistics.DOUBLES;
+                StatsFilter.write(ce.getValue().statistics, sections, at++, doubles, d);
+                d += ClassPacketLayout.BINNED_EVENT_DOUBLES;
                 System.arraycopy(ce.getValue().bins, 0, counts, event++ * bins, bins);
             }
         }
         for (Map.Entry<Long, TreeMap<String, double[]>> e : s.phaseA.entrySet()) {
-            sections[at++] = e.getKey();
-            sections[at++] = e.getValue().size();
+            sections[at + ClassPacketLayout.PHASE_A_CLASS_ID_OFFSET] = e.getKey();
+            sections[at + ClassPacketLayout.PHASE_A_CLASS_EVENTS_OFFSET] = e.getValue().size();
+            at += ClassPacketLayout.PHASE_A_CLASS_LONGS;
             for (Map.Entry<String, double[]> b : e.getValue().entrySet()) {
                 names.add(NameRecords.of(b.getKey(), round));
-                doubles[d++] = b.getValue()[0];
-                doubles[d++] = b.getValue()[1];
+                doubles[d + ClassPacketLayout.PHASE_A_MIN_OFFSET] = b.getValue()[0];
+                doubles[d + ClassPacketLayout.PHASE_A_MAX_OFFSET] = b.getValue()[1];
+                d += ClassPacketLayout.PHASE_A_EVENT_DOUBLES;
             }
         }
         long[] longs = Arrays.copyOf(sections, at + PackedCounts.words(counts));
@@ -433,29 +404,33 @@ public final class ClassFilter implements ScopeFilter {
         long[] longs = packet.longs();
         double[] doubles = packet.doubles();
         List<ScopeRecord> names = packet.records();
-        if (longs.length < FIRST_CLASS || longs[BINNED_ROUND] < NO_ROUND || longs[RAW_WORDS] < 0
-                || longs[BINNED_CLASSES] < 0 || longs[PHASE_A_CLASSES] < 0
-                || (longs[BINNED_ROUND] == NO_ROUND && longs[BINNED_CLASSES] != 0)) {
-            throw malformed(child, "a header of " + FIRST_CLASS + " longs: binned round >= -1, raw words >= 0, class"
-                    + " counts >= 0, no classes for round -1", Arrays.toString(Arrays.copyOf(longs,
-                    Math.min(longs.length, FIRST_CLASS))));
+        if (longs.length < ClassPacketLayout.HEADER_LONGS
+                || longs[ClassPacketLayout.BINNED_ROUND_INDEX] < NO_ROUND
+                || longs[ClassPacketLayout.RAW_WORDS_INDEX] < 0
+                || longs[ClassPacketLayout.BINNED_CLASSES_INDEX] < 0
+                || longs[ClassPacketLayout.PHASE_A_CLASSES_INDEX] < 0
+                || (longs[ClassPacketLayout.BINNED_ROUND_INDEX] == NO_ROUND
+                        && longs[ClassPacketLayout.BINNED_CLASSES_INDEX] != 0)) {
+            throw malformed(child, "a header of " + ClassPacketLayout.HEADER_LONGS + " longs: binned round >= -1, raw"
+                    + " words >= 0, class counts >= 0, no classes for round -1", Arrays.toString(Arrays.copyOf(longs,
+                    Math.min(longs.length, ClassPacketLayout.HEADER_LONGS))));
         }
-        int at = FIRST_CLASS;
+        int at = ClassPacketLayout.HEADER_LONGS;
         int event = 0;
         int d = 0;
         List<ClassEvent> binnedEvents = new ArrayList<>();
         List<Long> eventCounts = new ArrayList<>();
-        for (long k = 0; k < longs[BINNED_CLASSES]; k++) {
-            if (at + BINNED_CLASS_HEADER > longs.length) {
+        for (long k = 0; k < longs[ClassPacketLayout.BINNED_CLASSES_INDEX]; k++) {
+            if (at + ClassPacketLayout.BINNED_CLASS_HEADER_LONGS > longs.length) {
                 throw malformed(child, "the header of class " + k + " at long " + at, longs.length + " longs");
             }
-            long id = longs[at];
-            long runCount = longs[at + 1];
-            long eventCount = longs[at + 2];
-            at += BINNED_CLASS_HEADER;
+            long id = longs[at + ClassPacketLayout.BINNED_CLASS_ID_OFFSET];
+            long runCount = longs[at + ClassPacketLayout.BINNED_CLASS_RUNS_OFFSET];
+            long eventCount = longs[at + ClassPacketLayout.BINNED_CLASS_EVENTS_OFFSET];
+            at += ClassPacketLayout.BINNED_CLASS_HEADER_LONGS;
             if (runCount < 0 || eventCount < 0 || at + runCount * RankList.RUN_LONGS + eventCount > longs.length
                     || event + eventCount > names.size()
-                    || d + eventCount * EventStatistics.DOUBLES > doubles.length) {
+                    || d + eventCount * ClassPacketLayout.BINNED_EVENT_DOUBLES > doubles.length) {
                 throw malformed(child, "class " + k + " with runs and events within the packet", runCount + " runs, "
                         + eventCount + " events at long " + at + " of " + longs.length);
             }
@@ -463,34 +438,37 @@ public final class ClassFilter implements ScopeFilter {
             at = c.ranks.addRuns(longs, at, (int) runCount, name, child);
             for (long i = 0; i < eventCount; i++) {
                 ClassEvent e = c.events.computeIfAbsent(names.get(event++).event(), x -> new ClassEvent());
-                e.statistics.merge(longs, at, doubles, d);
+                StatsFilter.merge(e.statistics, longs, at, doubles, d);
                 binnedEvents.add(e);
                 eventCounts.add(longs[at++]);
-                d += EventStatistics.DOUBLES;
+                d += ClassPacketLayout.BINNED_EVENT_DOUBLES;
             }
         }
-        for (long k = 0; k < longs[PHASE_A_CLASSES]; k++) {
-            if (at + PHASE_A_CLASS_HEADER > longs.length) {
+        for (long k = 0; k < longs[ClassPacketLayout.PHASE_A_CLASSES_INDEX]; k++) {
+            if (at + ClassPacketLayout.PHASE_A_CLASS_LONGS > longs.length) {
                 throw malformed(child, "the header of Phase A class " + k + " at long " + at, longs.length
                         + " longs");
             }
-            long id = longs[at];
-            long eventCount = longs[at + 1];
-            at += PHASE_A_CLASS_HEADER;
-            if (eventCount < 0 || event + eventCount > names.size() || d + eventCount * BOUNDS > doubles.length) {
+            long id = longs[at + ClassPacketLayout.PHASE_A_CLASS_ID_OFFSET];
+            long eventCount = longs[at + ClassPacketLayout.PHASE_A_CLASS_EVENTS_OFFSET];
+            at += ClassPacketLayout.PHASE_A_CLASS_LONGS;
+            if (eventCount < 0 || event + eventCount > names.size()
+                    || d + eventCount * ClassPacketLayout.PHASE_A_EVENT_DOUBLES > doubles.length) {
                 throw malformed(child, "Phase A class " + k + " with events within the packet", eventCount
                         + " events from name " + event + " of " + names.size());
             }
             TreeMap<String, double[]> bounds = into.phaseA.computeIfAbsent(id, x -> new TreeMap<>());
             for (long i = 0; i < eventCount; i++) {
-                bounds.merge(names.get(event++).event(), new double[] {doubles[d], doubles[d + 1]},
-                        ClassFilter::widen);
-                d += BOUNDS;
+                double[] minMax = {doubles[d + ClassPacketLayout.PHASE_A_MIN_OFFSET],
+                        doubles[d + ClassPacketLayout.PHASE_A_MAX_OFFSET]};
+                bounds.merge(names.get(event++).event(), minMax, ClassFilter::widen);
+                d += ClassPacketLayout.PHASE_A_EVENT_DOUBLES;
             }
         }
         if (event != names.size() || d != doubles.length) {
-            throw malformed(child, event + " names and " + d + " doubles for " + longs[BINNED_CLASSES] + " + "
-                    + longs[PHASE_A_CLASSES] + " classes", names.size() + " names and " + doubles.length + " doubles");
+            throw malformed(child, event + " names and " + d + " doubles for "
+                    + longs[ClassPacketLayout.BINNED_CLASSES_INDEX] + " + "
+                    + longs[ClassPacketLayout.PHASE_A_CLASSES_INDEX] + " classes", names.size() + " names and " + doubles.length + " doubles");
         }
         long[] counts;
         try {
@@ -516,8 +494,8 @@ public final class ClassFilter implements ScopeFilter {
                 e.bins[k] += counts[i * bins + k];
             }
         }
-        into.rawWords += longs[RAW_WORDS];
-        return longs[BINNED_ROUND];
+        into.rawWords += longs[ClassPacketLayout.RAW_WORDS_INDEX];
+        return longs[ClassPacketLayout.BINNED_ROUND_INDEX];
     }
 
     private IllegalArgumentException malformed(int child, String expected, String found) {

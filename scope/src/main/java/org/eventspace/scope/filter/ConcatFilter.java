@@ -1,9 +1,7 @@
 package org.eventspace.scope.filter;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * {@code concat}: the gather without reduction, every record of the round moved to the front-end in child order.
@@ -12,8 +10,9 @@ import java.util.Map;
  * ToM §4.3's reduction factor. Stateless; an instance may be shared by threads.
  *
  * <p>Packets up: tag {@link #RECORDS}, the command's round, the records in leaf production order and child order,
- * no numbers. Result: {@code round}, {@code records} (the count, always complete) and {@code listing} (the first
- * {@link #LISTING_LIMIT} records as {rank, event, round, value}), with {@code listing_truncated} when cut.
+ * no numbers. Result ({@link ConcatResult}): {@code round}, {@code records} (the count, always complete) and
+ * {@code listing} (the first {@link #LISTING_LIMIT} records as {rank, event, round, value}), with
+ * {@code listing_truncated} when cut.
  */
 public final class ConcatFilter implements ScopeFilter {
     public static final String NAME = "concat";
@@ -50,26 +49,9 @@ public final class ConcatFilter implements ScopeFilter {
     }
 
     @Override
-    public Map<String, Object> result(Packet root) {
+    public ConcatResult result(Packet root) {
         List<ScopeRecord> records = root.records();
-        List<Map<String, Object>> listing = new ArrayList<>(Math.min(records.size(), LISTING_LIMIT));
-        for (ScopeRecord record : records.subList(0, Math.min(records.size(), LISTING_LIMIT))) {
-            listing.add(recordResult(record));
-        }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("round", root.round());
-        out.put("records", records.size());
-        out.put("listing", listing);
-        out.put("listing_truncated", records.size() > LISTING_LIMIT);
-        return out;
-    }
-
-    static Map<String, Object> recordResult(ScopeRecord record) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("rank", record.rank());
-        out.put("event", record.event());
-        out.put("round", record.round());
-        out.put("value", record.value());
-        return out;
+        return new ConcatResult(root.round(), records.size(),
+                records.subList(0, Math.min(records.size(), LISTING_LIMIT)), records.size() > LISTING_LIMIT);
     }
 }

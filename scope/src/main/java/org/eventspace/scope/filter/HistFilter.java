@@ -3,7 +3,6 @@ package org.eventspace.scope.filter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -22,7 +21,7 @@ import java.util.TreeMap;
  * Pipelined ("the phases are non-blocking and can be pipelined"): the command of round r carries round r−1's
  * bounds, taken from {@code previousRoot}, and asks for round r's. One traversal thus does Phase C of round r−1
  * and Phase A of round r, and the result of round r's traversal is round r−1's histogram. The result is
- * {@linkplain Map#of() empty} after the first round, while the pipeline fills.
+ * {@linkplain FilterResult#none() empty} after the first round, while the pipeline fills.
  *
  * <p><b>Flushing the last round.</b> To complete round R−1 after the producers stopped, run one more round R whose
  * leaves pass no records ({@code command(R, rootOfRoundR−1)}, then {@code leaf(command, List.of())}): the
@@ -51,8 +50,8 @@ import java.util.TreeMap;
  * The Phase C section repeats the command's names and bounds so that the root packet describes itself: the
  * result needs no memory of the command. Its size depends on events and bins only, never on the rank count.
  *
- * <p><b>Result</b> (round r ≥ 1): {@code round} (b = r−1), {@code bins} (BINS) and {@code events}: event →
- * {round, min, max, count, bins: [count per bin]}.
+ * <p><b>Result</b> ({@link HistResult}, round r ≥ 1): {@code round} (b = r−1), {@code bins} (BINS) and
+ * {@code events}: event → {round, min, max, count, bins: [count per bin]}.
  */
 public final class HistFilter implements ScopeFilter {
     /** Tag of the packets this filter sends up. */
@@ -239,12 +238,12 @@ public final class HistFilter implements ScopeFilter {
     }
 
     @Override
-    public Map<String, Object> result(Packet root) {
+    public FilterResult result(Packet root) {
         Sections s = sections(root, -1);
         if (s.binnedRound == NO_ROUND) {
-            return Map.of();
+            return FilterResult.none();
         }
-        Map<String, Object> events = new TreeMap<>();
+        TreeMap<String, HistResult.Histogram> events = new TreeMap<>();
         for (int i = 0; i < s.binnedEvents; i++) {
             List<Long> counts = new ArrayList<>(bins);
             long total = 0;
@@ -253,19 +252,10 @@ public final class HistFilter implements ScopeFilter {
                 counts.add(count);
                 total += count;
             }
-            Map<String, Object> histogram = new LinkedHashMap<>();
-            histogram.put("round", s.binnedRound);
-            histogram.put("min", root.doubles()[2 * i]);
-            histogram.put("max", root.doubles()[2 * i + 1]);
-            histogram.put("count", total);
-            histogram.put("bins", counts);
-            events.put(root.records().get(i).event(), histogram);
+            events.put(root.records().get(i).event(), new HistResult.Histogram(s.binnedRound, root.doubles()[2 * i],
+                    root.doubles()[2 * i + 1], total, counts));
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("round", s.binnedRound);
-        out.put("bins", bins);
-        out.put("events", events);
-        return out;
+        return new HistResult(s.binnedRound, bins, events);
     }
 
     private Packet packet(Packet command, Bounds bounds, long[] longs, TreeMap<String, double[]> phaseA) {

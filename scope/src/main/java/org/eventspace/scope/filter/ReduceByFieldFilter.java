@@ -1,11 +1,11 @@
 package org.eventspace.scope.filter;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.TreeMap;
+
+import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
  * {@code max:FIELD} / {@code min:FIELD}: per event, the one record with the largest (smallest) field, FIELD one of
@@ -18,7 +18,8 @@ import java.util.TreeMap;
  * above everything), a total order, so a NaN cannot make the result depend on arrival order.
  *
  * <p>Packets up: tag {@link #KEPT}, the command's round, the kept records sorted by event name, no numbers.
- * Result: {@code round}, {@code extreme}, {@code field} and {@code events}: event → {rank, event, round, value}.
+ * Result: {@link ExtremeResult}, {@code round}, {@code extreme}, {@code field} and {@code events}: event → {rank,
+ * event, round, value}.
  */
 public final class ReduceByFieldFilter implements ScopeFilter {
     /** Tag of the packets this filter sends up. */
@@ -28,7 +29,8 @@ public final class ReduceByFieldFilter implements ScopeFilter {
     public enum Extreme {
         MAX, MIN;
 
-        /** The spelling on the command line. */
+        /** The spelling on the command line, and in the result's JSON. */
+        @JsonValue
         public String text() {
             return name().toLowerCase(Locale.ROOT);
         }
@@ -38,7 +40,8 @@ public final class ReduceByFieldFilter implements ScopeFilter {
     public enum Field {
         VALUE, RANK, ROUND;
 
-        /** The spelling on the command line. */
+        /** The spelling on the command line, and in the result's JSON. */
+        @JsonValue
         public String text() {
             return name().toLowerCase(Locale.ROOT);
         }
@@ -109,16 +112,11 @@ public final class ReduceByFieldFilter implements ScopeFilter {
     }
 
     @Override
-    public Map<String, Object> result(Packet root) {
-        Map<String, Object> events = new TreeMap<>();
+    public ExtremeResult result(Packet root) {
+        TreeMap<String, ScopeRecord> events = new TreeMap<>();
         for (ScopeRecord record : root.records()) {
-            events.put(record.event(), ConcatFilter.recordResult(record));
+            events.put(record.event(), record);
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("round", root.round());
-        out.put("extreme", extreme.text());
-        out.put("field", field.text());
-        out.put("events", events);
-        return out;
+        return new ExtremeResult(root.round(), extreme, field, events);
     }
 }

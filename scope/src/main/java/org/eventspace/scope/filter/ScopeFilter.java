@@ -1,7 +1,6 @@
 package org.eventspace.scope.filter;
 
 import java.util.List;
-import java.util.Map;
 
 /**
  * An up-stream/down-stream filter of an event scope (ToM §3 and §4; EventSpace §4's reduce/filter wrappers).
@@ -39,8 +38,8 @@ public interface ScopeFilter {
     Packet up(Packet command, List<Packet> fromChildren);
 
     /**
-     * The front-end's reading of a root packet: field name to a JSON-able value (numbers, strings, lists and
-     * maps of them). Empty while a pipelined filter has no complete round yet.
+     * The front-end's reading of a root packet: the filter's own {@link FilterResult} record, naming the round it
+     * describes; {@link FilterResult#none()} while a pipelined filter has no complete round yet.
      */
-    Map<String, Object> result(Packet root);
+    FilterResult result(Packet root);
 }

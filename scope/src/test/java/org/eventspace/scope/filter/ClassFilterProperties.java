@@ -46,49 +46,51 @@ class ClassFilterProperties {
 
         for (int r = 0; r <= rounds; r++) { // round `rounds` has no records: it flushes round rounds−1
             int round = r;
-            Map<String, Object> result = tree.round(round, host -> workload.recordsOf(round, host));
+            FilterResult filterResult = tree.round(round, host -> workload.recordsOf(round, host));
             if (r == 0) {
-                assertThat(result).as("pipeline filling").isEmpty();
+                assertThat(filterResult.isEmpty()).as("pipeline filling").isTrue();
+                assertThat(filterResult).isEqualTo(FilterResult.none());
                 continue;
             }
+            ClassResult result = (ClassResult) filterResult;
             List<ScopeRecord> records = workload.rounds().get(r - 1);
-            assertThat(result.get("round")).isEqualTo((long) (r - 1));
-            assertThat(result.get("bins")).isEqualTo(bins);
+            assertThat(result.round()).isEqualTo((long) (r - 1));
+            assertThat(result.bins()).isEqualTo(bins);
 
             Map<Set<String>, Set<Integer>> central = centralClasses(records, scheme);
-            List<Map<String, Object>> classList = classList(result);
-            assertThat(result.get("classes")).isEqualTo(central.size());
+            List<ClassResult.FunctionalClass> classList = result.classList();
+            assertThat(result.classes()).isEqualTo(central.size());
             assertThat(classList).hasSize(central.size());
             Set<Set<Integer>> memberSets = new HashSet<>();
-            for (Map<String, Object> c : classList) {
+            for (ClassResult.FunctionalClass c : classList) {
                 Set<Integer> members = members(c);
                 memberSets.add(members);
                 Set<String> selected = central.entrySet().stream().filter(e -> e.getValue().equals(members))
                         .map(Map.Entry::getKey).findFirst().orElseThrow(() ->
                                 new AssertionError("class " + members + " is not a central class " + central));
-                assertThat(c.get("id")).isEqualTo(String.format("%016x", ClassFilter.classId(selected)));
-                assertThat(c.get("rank_count")).isEqualTo(members.size());
+                assertThat(c.id()).isEqualTo(String.format("%016x", ClassFilter.classId(selected)));
+                assertThat(c.rankCount()).isEqualTo(members.size());
                 List<ScopeRecord> ofClass = records.stream().filter(x -> members.contains(x.rank())).toList();
-                StatsFilterProperties.assertStatistics(events(c), ofClass);
-                assertThat(histograms(c)).as("histograms of class %s, round %d", members, r - 1)
+                StatsFilterProperties.assertStatistics(c.events(), ofClass);
+                assertThat(c.histograms()).as("histograms of class %s, round %d", members, r - 1)
                         .isEqualTo(centralHistograms(ofClass, bins));
             }
             assertThat(memberSets).isEqualTo(new HashSet<>(central.values()));
             long rawBytes = 8L * PacketCodec.encodedLength(Packet.ofRecords(ConcatFilter.RECORDS, r - 1, records));
             long reducedBytes = 8L * PacketCodec.encodedLength(tree.lastRoot());
-            assertThat(result.get("raw_bytes")).isEqualTo(rawBytes);
-            assertThat(result.get("reduced_bytes")).isEqualTo(reducedBytes);
-            assertThat(result.get("reduction_factor")).isEqualTo((double) rawBytes / reducedBytes);
+            assertThat(result.rawBytes()).isEqualTo(rawBytes);
+            assertThat(result.reducedBytes()).isEqualTo(reducedBytes);
+            assertThat(result.reductionFactor()).isEqualTo((double) rawBytes / reducedBytes);
         }
     }
 
     /** Per event of {@code records}: {min, max, count, bins} over the event's global minimum and maximum. */
-    static Map<String, Object> centralHistograms(List<ScopeRecord> records, int bins) {
+    static Map<String, ClassResult.Histogram> centralHistograms(List<ScopeRecord> records, int bins) {
         TreeMap<String, List<Double>> byEvent = new TreeMap<>();
         for (ScopeRecord record : records) {
             byEvent.computeIfAbsent(record.event(), e -> new ArrayList<>()).add(record.value());
         }
-        Map<String, Object> histograms = new TreeMap<>();
+        Map<String, ClassResult.Histogram> histograms = new TreeMap<>();
         byEvent.forEach((event, values) -> {
             double min = values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
             double max = values.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
@@ -98,12 +100,7 @@ class ClassFilterProperties {
             for (long count : counts) {
                 countList.add(count);
             }
-            Map<String, Object> histogram = new LinkedHashMap<>();
-            histogram.put("min", min);
-            histogram.put("max", max);
-            histogram.put("count", (long) values.size());
-            histogram.put("bins", countList);
-            histograms.put(event, histogram);
+            histograms.put(event, new ClassResult.Histogram(min, max, values.size(), countList));
         });
         return histograms;
     }
@@ -155,24 +152,8 @@ class ClassFilterProperties {
         return classes;
     }
 
-    @SuppressWarnings("unchecked")
-    static List<Map<String, Object>> classList(Map<String, Object> result) {
-        return (List<Map<String, Object>>) result.get("class_list");
-    }
-
-    @SuppressWarnings("unchecked")
-    static Map<String, Map<String, Object>> events(Map<String, Object> classEntry) {
-        return (Map<String, Map<String, Object>>) classEntry.get("events");
-    }
-
-    @SuppressWarnings("unchecked")
-    static Map<String, Map<String, Object>> histograms(Map<String, Object> classEntry) {
-        return (Map<String, Map<String, Object>>) classEntry.get("histograms");
-    }
-
-    @SuppressWarnings("unchecked")
-    static Set<Integer> members(Map<String, Object> classEntry) {
-        return expand((List<String>) classEntry.get("members"));
+    static Set<Integer> members(ClassResult.FunctionalClass c) {
+        return expand(c.members());
     }
 
     static Set<Integer> expand(List<String> runs) {

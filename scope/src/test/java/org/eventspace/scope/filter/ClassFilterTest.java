@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.eventspace.events.stats.StatisticsSummary;
 import org.junit.jupiter.api.Test;
 
 class ClassFilterTest {
@@ -26,43 +27,43 @@ class ClassFilterTest {
      * 4 ranks per host under a fan-out-8 tree: round 0 with the records, then a flush round, whose result is
      * round 0's classes and histograms (the first result is empty while the pipeline fills).
      */
-    private static Map<String, Object> classify(String spec, List<ScopeRecord> records, int ranks) {
+    private static ClassResult classify(String spec, List<ScopeRecord> records, int ranks) {
         ScopeTreeSimulator tree = ScopeTreeSimulator.kary(Math.max(1, ranks / 4), 8, FilterSpec.parse(spec));
-        assertThat(tree.round(0, host -> records.subList(host * 2 * 4, host * 2 * 4 + 2 * 4))).isEmpty();
-        Map<String, Object> result = tree.round(1, host -> List.of());
-        assertThat(result.get("round")).isEqualTo(0L);
-        return result;
+        assertThat(tree.round(0, host -> records.subList(host * 2 * 4, host * 2 * 4 + 2 * 4)).isEmpty()).isTrue();
+        FilterResult result = tree.round(1, host -> List.of());
+        assertThat(result.round()).isEqualTo(0L);
+        return (ClassResult) result;
     }
 
     @Test
     void ranksPlayingTwoRolesAreTwoClassesUnderAllAndOneUnderComm() {
-        Map<String, Object> all = classify("class:all", twoRoles(32, 0), 32);
-        Map<String, Object> comm = classify("class:comm", twoRoles(32, 0), 32);
+        ClassResult all = classify("class:all", twoRoles(32, 0), 32);
+        ClassResult comm = classify("class:comm", twoRoles(32, 0), 32);
 
-        assertThat(all.get("classes")).isEqualTo(2);
-        assertThat(ClassFilterProperties.classList(all)).extracting(c -> c.get("members"))
+        assertThat(all.classes()).isEqualTo(2);
+        assertThat(all.classList()).extracting(ClassResult.FunctionalClass::members)
                 .containsExactlyInAnyOrder(List.of("0-30/2"), List.of("1-31/2"));
-        assertThat(comm.get("classes")).isEqualTo(1);
-        Map<String, Object> only = ClassFilterProperties.classList(comm).get(0);
-        assertThat(only.get("members")).isEqualTo(List.of("0-31"));
-        assertThat(only.get("rank_count")).isEqualTo(32);
+        assertThat(comm.classes()).isEqualTo(1);
+        ClassResult.FunctionalClass only = comm.classList().get(0);
+        assertThat(only.members()).isEqualTo(List.of("0-31"));
+        assertThat(only.rankCount()).isEqualTo(32);
         // The scheme groups; the statistics still cover every event of the class's ranks (ToM §4.3).
-        assertThat(ClassFilterProperties.events(only).keySet())
+        assertThat(only.events().keySet())
                 .containsExactly("MPI_Allreduce()", "compute_a", "compute_b");
-        assertThat(ClassFilterProperties.events(only).get("compute_a")).containsEntry("count", 16L)
-                .containsEntry("min", 1000.0).containsEntry("max", 1030.0);
+        StatisticsSummary computeA = only.events().get("compute_a");
+        assertThat(computeA.count()).isEqualTo(16L);
+        assertThat(computeA.min()).isEqualTo(1000.0);
+        assertThat(computeA.max()).isEqualTo(1030.0);
         // ...and so do its histograms, over the class's own range of each event (ToM §4.3). compute_a is
         // 1000, 1002, ..., 1030: one value a bin of 16. MPI_Allreduce() is 50 + r mod 5: 7, 7, 6, 6, 6 ranks at
         // 50..54, in bins 0, 4, 8, 12 and (the maximum) 15.
-        assertThat(ClassFilterProperties.histograms(only).keySet())
+        assertThat(only.histograms().keySet())
                 .containsExactly("MPI_Allreduce()", "compute_a", "compute_b");
-        assertThat(ClassFilterProperties.histograms(only).get("compute_a")).isEqualTo(Map.of("min", 1000.0,
-                "max", 1030.0, "count", 16L, "bins", List.of(1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L,
-                        1L, 1L)));
-        assertThat(ClassFilterProperties.histograms(only).get("MPI_Allreduce()")).isEqualTo(Map.of("min", 50.0,
-                "max", 54.0, "count", 32L, "bins", List.of(7L, 0L, 0L, 0L, 7L, 0L, 0L, 0L, 6L, 0L, 0L, 0L, 6L, 0L,
-                        0L, 6L)));
-        assertThat(all.get("bins")).isEqualTo(ClassFilter.DEFAULT_BINS);
+        assertThat(only.histograms().get("compute_a")).isEqualTo(new ClassResult.Histogram(1000.0, 1030.0, 16,
+                List.of(1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L)));
+        assertThat(only.histograms().get("MPI_Allreduce()")).isEqualTo(new ClassResult.Histogram(50.0, 54.0, 32,
+                List.of(7L, 0L, 0L, 0L, 7L, 0L, 0L, 0L, 6L, 0L, 0L, 0L, 6L, 0L, 0L, 6L)));
+        assertThat(all.bins()).isEqualTo(ClassFilter.DEFAULT_BINS);
     }
 
     @Test
@@ -70,12 +71,12 @@ class ClassFilterTest {
         double previous = 1.0;
         for (int ranks : new int[] {8, 32, 128}) {
             for (String spec : List.of("class:all", "class:comm")) {
-                Map<String, Object> result = classify(spec, twoRoles(ranks, 0), ranks);
-                double factor = (double) result.get("reduction_factor");
+                ClassResult result = classify(spec, twoRoles(ranks, 0), ranks);
+                double factor = result.reductionFactor();
 
                 assertThat(factor).as("%s with %d ranks", spec, ranks).isGreaterThan(1.0);
-                assertThat((long) result.get("reduced_bytes")).as("%s: size independent of ranks", spec)
-                        .isEqualTo((long) classify(spec, twoRoles(8, 0), 8).get("reduced_bytes"));
+                assertThat(result.reducedBytes()).as("%s: size independent of ranks", spec)
+                        .isEqualTo(classify(spec, twoRoles(8, 0), 8).reducedBytes());
                 if (spec.equals("class:all")) {
                     assertThat(factor).as("%d ranks", ranks).isGreaterThan(previous);
                     previous = factor;
@@ -109,36 +110,35 @@ class ClassFilterTest {
         }
         ScopeRecord[] byRank = records.toArray(ScopeRecord[]::new);
 
-        Map<String, Object> byDefault = uintah("class:all", byRank);
-        Map<String, Object> level1Only = uintah("class:^Patch 1 -> ", byRank);
-        Map<String, Object> mpiOnly = uintah("class:comm", byRank);
+        ClassResult byDefault = uintah("class:all", byRank);
+        ClassResult level1Only = uintah("class:^Patch 1 -> ", byRank);
+        ClassResult mpiOnly = uintah("class:comm", byRank);
 
-        assertThat(byDefault.get("classes")).isEqualTo(64);
-        assertThat((double) byDefault.get("reduction_factor")).isLessThan(1.0);
-        assertThat(level1Only.get("classes")).isEqualTo(3);
-        assertThat(ClassFilterProperties.classList(level1Only)).extracting(ClassFilterProperties::members)
+        assertThat(byDefault.classes()).isEqualTo(64);
+        assertThat(byDefault.reductionFactor()).isLessThan(1.0);
+        assertThat(level1Only.classes()).isEqualTo(3);
+        assertThat(level1Only.classList()).extracting(ClassFilterProperties::members)
                 .containsExactlyInAnyOrder(Set.of(0), rangeSet(1, 8), rangeSet(9, 63));
-        assertThat(mpiOnly.get("classes")).isEqualTo(3); // rank 0; other ranks ≡ 0 mod 4; the rest
-        assertThat((double) level1Only.get("reduction_factor")).isGreaterThan(1.0)
-                .isGreaterThan((double) byDefault.get("reduction_factor"));
-        assertThat((double) mpiOnly.get("reduction_factor")).isGreaterThan((double) byDefault.get("reduction_factor"));
+        assertThat(mpiOnly.classes()).isEqualTo(3); // rank 0; other ranks ≡ 0 mod 4; the rest
+        assertThat(level1Only.reductionFactor()).isGreaterThan(1.0).isGreaterThan(byDefault.reductionFactor());
+        assertThat(mpiOnly.reductionFactor()).isGreaterThan(byDefault.reductionFactor());
         // "In all the schemes, complete profile information from all events is still preserved."
-        for (Map<String, Object> result : List.of(byDefault, level1Only, mpiOnly)) {
-            long counted = ClassFilterProperties.classList(result).stream()
-                    .flatMap(c -> ClassFilterProperties.events(c).values().stream())
-                    .mapToLong(s -> (long) s.get("count")).sum();
+        for (ClassResult result : List.of(byDefault, level1Only, mpiOnly)) {
+            long counted = result.classList().stream()
+                    .flatMap(c -> c.events().values().stream())
+                    .mapToLong(StatisticsSummary::count).sum();
             assertThat(counted).isEqualTo(records.size());
-            long binned = ClassFilterProperties.classList(result).stream()
-                    .flatMap(c -> ClassFilterProperties.histograms(c).values().stream())
-                    .flatMap(h -> ((List<?>) h.get("bins")).stream()).mapToLong(b -> (long) b).sum();
+            long binned = result.classList().stream()
+                    .flatMap(c -> c.histograms().values().stream())
+                    .flatMap(h -> h.bins().stream()).mapToLong(b -> b).sum();
             assertThat(binned).isEqualTo(records.size());
         }
     }
 
-    private static Map<String, Object> uintah(String spec, ScopeRecord[] records) {
+    private static ClassResult uintah(String spec, ScopeRecord[] records) {
         ScopeTreeSimulator tree = ScopeTreeSimulator.kary(64, 8, FilterSpec.parse(spec));
         tree.round(0, host -> java.util.Arrays.stream(records).filter(x -> x.rank() == host).toList());
-        return tree.round(1, host -> List.of());
+        return (ClassResult) tree.round(1, host -> List.of());
     }
 
     private static Set<Integer> rangeSet(int first, int last) {
@@ -194,7 +194,7 @@ class ClassFilterTest {
         Packet r0 = root.up(c0, List.of(
                 left.leaf(c0, List.of(rec(0, "x", 0, 1.0), rec(0, "y", 0, 5.0))),
                 right.leaf(c0, List.of(rec(1, "x", 0, 3.0), rec(2, "x", 0, 2.0)))));
-        assertThat(frontEnd.result(r0)).isEmpty();
+        assertThat(frontEnd.result(r0).isEmpty()).isTrue();
 
         // Round 1: the command carries round 0's bounds per (class, event).
         Packet c1 = frontEnd.command(1, r0);
@@ -209,31 +209,37 @@ class ClassFilterTest {
         Packet r1 = root.up(c1, List.of(
                 left.leaf(c1, List.of(rec(0, "x", 1, 10.0), rec(-1, "host", 1, 7.0))),
                 right.leaf(c1, List.of(rec(1, "x", 1, 20.0)))));
-        Map<String, Object> round0 = frontEnd.result(r1);
-        assertThat(round0).containsEntry("round", 0L).containsEntry("bins", 2).containsEntry("classes", 2);
-        assertThat(classEntry(round0, xy)).containsEntry("members", List.of("0"))
-                .containsEntry("histograms", Map.of("x", histogram(1.0, 1.0, 1, 0), "y", histogram(5.0, 5.0, 1, 0)));
-        assertThat(classEntry(round0, x)).containsEntry("members", List.of("1-2"))
-                .containsEntry("histograms", Map.of("x", histogram(2.0, 3.0, 1, 1)));
-        assertThat(round0.get("raw_bytes")).isEqualTo(8L * PacketCodec.encodedLength(Packet.ofRecords(
+        ClassResult round0 = (ClassResult) frontEnd.result(r1);
+        assertThat(round0.round()).isEqualTo(0L);
+        assertThat(round0.bins()).isEqualTo(2);
+        assertThat(round0.classes()).isEqualTo(2);
+        assertThat(classEntry(round0, xy).members()).isEqualTo(List.of("0"));
+        assertThat(classEntry(round0, xy).histograms())
+                .isEqualTo(Map.of("x", histogram(1.0, 1.0, 1, 0), "y", histogram(5.0, 5.0, 1, 0)));
+        assertThat(classEntry(round0, x).members()).isEqualTo(List.of("1-2"));
+        assertThat(classEntry(round0, x).histograms()).isEqualTo(Map.of("x", histogram(2.0, 3.0, 1, 1)));
+        assertThat(round0.rawBytes()).isEqualTo(8L * PacketCodec.encodedLength(Packet.ofRecords(
                 ConcatFilter.RECORDS, 0, List.of(rec(0, "x", 0, 1.0), rec(0, "y", 0, 5.0), rec(1, "x", 0, 3.0),
                         rec(2, "x", 0, 2.0)))));
 
         // Flush: round 1's ranks 0 and 1 both play {x}; the host record is raw data but in no class.
         Packet c2 = frontEnd.command(2, r1);
         Packet r2 = root.up(c2, List.of(left.leaf(c2, List.of()), right.leaf(c2, List.of())));
-        Map<String, Object> round1 = frontEnd.result(r2);
-        assertThat(round1).containsEntry("round", 1L).containsEntry("classes", 1);
-        assertThat(classEntry(round1, x)).containsEntry("members", List.of("0-1"))
-                .containsEntry("histograms", Map.of("x", histogram(10.0, 20.0, 1, 1)));
-        assertThat(round1.get("raw_bytes")).isEqualTo(8L * PacketCodec.encodedLength(Packet.ofRecords(
+        ClassResult round1 = (ClassResult) frontEnd.result(r2);
+        assertThat(round1.round()).isEqualTo(1L);
+        assertThat(round1.classes()).isEqualTo(1);
+        assertThat(classEntry(round1, x).members()).isEqualTo(List.of("0-1"));
+        assertThat(classEntry(round1, x).histograms()).isEqualTo(Map.of("x", histogram(10.0, 20.0, 1, 1)));
+        assertThat(round1.rawBytes()).isEqualTo(8L * PacketCodec.encodedLength(Packet.ofRecords(
                 ConcatFilter.RECORDS, 1, List.of(rec(0, "x", 1, 10.0), rec(-1, "host", 1, 7.0),
                         rec(1, "x", 1, 20.0)))));
 
         Packet c3 = frontEnd.command(3, r2);
         Packet r3 = root.up(c3, List.of(left.leaf(c3, List.of()), right.leaf(c3, List.of())));
-        assertThat(frontEnd.result(r3)).containsEntry("round", 2L).containsEntry("classes", 0)
-                .containsEntry("class_list", List.of());
+        ClassResult round2 = (ClassResult) frontEnd.result(r3);
+        assertThat(round2.round()).isEqualTo(2L);
+        assertThat(round2.classes()).isZero();
+        assertThat(round2.classList()).isEmpty();
     }
 
     @Test
@@ -244,10 +250,11 @@ class ClassFilterTest {
         leaf.leaf(frontEnd.command(1, r0), List.of(rec(0, "x", 1, 2.0)));
 
         // The front-end lost round 1's root and sends round 0's bounds again with round 2's command.
-        Map<String, Object> result = frontEnd.result(leaf.leaf(frontEnd.command(2, r0), List.of()));
+        ClassResult result = (ClassResult) frontEnd.result(leaf.leaf(frontEnd.command(2, r0), List.of()));
 
-        assertThat(result).containsEntry("round", 0L).containsEntry("classes", 0).containsEntry("raw_bytes",
-                8L * PacketLayout.HEADER_WORDS);
+        assertThat(result.round()).isEqualTo(0L);
+        assertThat(result.classes()).isZero();
+        assertThat(result.rawBytes()).isEqualTo(8L * PacketLayout.HEADER_WORDS);
     }
 
     /**
@@ -260,15 +267,17 @@ class ClassFilterTest {
         Long size = null;
         for (int ranks : new int[] {8, 32, 128}) {
             ScopeTreeSimulator tree = ScopeTreeSimulator.kary(ranks / 4, 8, FilterSpec.parse("class:all"));
-            Map<String, Object> result = Map.of();
+            ClassResult result = null;
             for (int round = 0; round < 4; round++) {
                 List<ScopeRecord> records = twoRoles(ranks, round);
-                result = tree.round(round, host -> records.subList(host * 8, host * 8 + 8));
+                FilterResult r = tree.round(round, host -> records.subList(host * 8, host * 8 + 8));
+                result = r.isEmpty() ? null : (ClassResult) r;
             }
-            assertThat(result.get("round")).isEqualTo(2L);
-            assertThat(result.get("classes")).isEqualTo(2);
-            long reduced = (long) result.get("reduced_bytes");
-            double factor = (double) result.get("reduction_factor");
+            assertThat(result).isNotNull();
+            assertThat(result.round()).isEqualTo(2L);
+            assertThat(result.classes()).isEqualTo(2);
+            long reduced = result.reducedBytes();
+            double factor = result.reductionFactor();
             if (size != null) {
                 assertThat(reduced).as("%d ranks", ranks).isEqualTo(size);
                 assertThat(factor).as("%d ranks", ranks).isGreaterThan(Math.max(previous, 1.0));
@@ -334,18 +343,18 @@ class ClassFilterTest {
         return new Packet(packet.tag(), packet.round(), longs, packet.doubles(), packet.records());
     }
 
-    private static Map<String, Object> classEntry(Map<String, Object> result, long id) {
-        return ClassFilterProperties.classList(result).stream().filter(c -> c.get("id").equals(String.format("%016x", id)))
+    private static ClassResult.FunctionalClass classEntry(ClassResult result, long id) {
+        return result.classList().stream().filter(c -> c.id().equals(String.format("%016x", id)))
                 .findFirst().orElseThrow(() -> new AssertionError("no class " + Long.toHexString(id) + " in " + result));
     }
 
-    private static Map<String, Object> histogram(double min, double max, long... bins) {
+    private static ClassResult.Histogram histogram(double min, double max, long... bins) {
         List<Long> counts = new ArrayList<>();
         long total = 0;
         for (long b : bins) {
             counts.add(b);
             total += b;
         }
-        return Map.of("min", min, "max", max, "count", total, "bins", counts);
+        return new ClassResult.Histogram(min, max, total, counts);
     }
 }

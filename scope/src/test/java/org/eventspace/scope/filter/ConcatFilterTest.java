@@ -25,10 +25,11 @@ class ConcatFilterTest {
 
         for (int r = 0; r < 2; r++) {
             int round = r;
-            Map<String, Object> result = tree.round(round, host -> workload.recordsOf(round, host));
+            FilterResult result = tree.round(round, host -> workload.recordsOf(round, host));
 
             assertThat(tree.lastRoot().records()).isEqualTo(workload.inTreeOrder(r));
-            assertThat(result.get("records")).isEqualTo(workload.rounds().get(r).size());
+            assertThat(((ConcatResult) result).records()).isEqualTo(workload.rounds().get(r).size());
+            assertThat(result.round()).isEqualTo(r);
         }
     }
 
@@ -41,13 +42,12 @@ class ConcatFilterTest {
             records.add(rec(i, "MPI_Send()", 3, i));
         }
 
-        Map<String, Object> result = filter.result(filter.up(command, List.of(filter.leaf(command, records))));
+        ConcatResult result = filter.result(filter.up(command, List.of(filter.leaf(command, records))));
 
-        assertThat(result.get("records")).isEqualTo(ConcatFilter.LISTING_LIMIT + 500);
-        assertThat((List<?>) result.get("listing")).hasSize(ConcatFilter.LISTING_LIMIT)
-                .first().isEqualTo(Map.of("rank", 0, "event", "MPI_Send()", "round", 3L, "value", 0.0));
-        assertThat(result.get("listing_truncated")).isEqualTo(true);
-        assertThat(filter.result(filter.leaf(command, records.subList(0, 2))).get("listing_truncated"))
-                .isEqualTo(false);
+        assertThat(result.records()).isEqualTo(ConcatFilter.LISTING_LIMIT + 500);
+        assertThat(result.listing()).hasSize(ConcatFilter.LISTING_LIMIT)
+                .first().isEqualTo(rec(0, "MPI_Send()", 3, 0.0));
+        assertThat(result.listingTruncated()).isTrue();
+        assertThat(filter.result(filter.leaf(command, records.subList(0, 2))).listingTruncated()).isFalse();
     }
 }

@@ -42,10 +42,10 @@ class HistFilterProperties {
 
         for (int r = 0; r <= rounds; r++) { // round `rounds` has no records: it flushes round rounds−1
             int round = r;
-            Map<String, Object> result = tree.round(round, host -> workload.recordsOf(round, host));
+            FilterResult result = tree.round(round, host -> workload.recordsOf(round, host));
 
             if (r == 0) {
-                assertThat(result).as("pipeline filling").isEmpty();
+                assertThat(result.isEmpty()).as("pipeline filling").isTrue();
             } else {
                 assertThat(result).as("round %d of %s", r - 1, workload)
                         .isEqualTo(central(workload.rounds().get(r - 1), bins, r - 1));
@@ -54,19 +54,11 @@ class HistFilterProperties {
     }
 
     /** The histograms of one round computed over all its records at once, in the shape of the filter's result. */
-    static Map<String, Object> central(List<ScopeRecord> records, int bins, long round) {
+    static HistResult central(List<ScopeRecord> records, int bins, long round) {
         // The per-event histograms the class filter's property checks too, each tagged with its round.
-        Map<String, Object> events = new TreeMap<>();
-        ClassFilterProperties.centralHistograms(records, bins).forEach((event, h) -> {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> histogram = new LinkedHashMap<>((Map<String, Object>) h);
-            histogram.put("round", round);
-            events.put(event, histogram);
-        });
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("round", round);
-        out.put("bins", bins);
-        out.put("events", events);
-        return out;
+        TreeMap<String, HistResult.Histogram> events = new TreeMap<>();
+        ClassFilterProperties.centralHistograms(records, bins).forEach((event, h) ->
+                events.put(event, new HistResult.Histogram(round, h.min(), h.max(), h.count(), h.bins())));
+        return new HistResult(round, bins, events);
     }
 }

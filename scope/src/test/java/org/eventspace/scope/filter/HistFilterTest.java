@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
@@ -38,7 +39,7 @@ class HistFilterTest {
         Packet r0 = root.up(c0, List.of(
                 leftLeaf.leaf(c0, List.of(rec(0, "x", 0, 1.0), rec(0, "y", 0, 5.0))),
                 rightLeaf.leaf(c0, List.of(rec(1, "x", 0, 3.0)))));
-        assertThat(frontEnd.result(r0)).isEmpty();
+        assertThat(frontEnd.result(r0).isEmpty()).isTrue();
 
         // Round 1: the command brings round 0's bounds (x: [1, 3], y: [5, 5]); Phase C of round 0, Phase A of 1.
         Packet c1 = frontEnd.command(1, r0);
@@ -48,20 +49,20 @@ class HistFilterTest {
         Packet r1 = root.up(c1, List.of(
                 leftLeaf.leaf(c1, List.of(rec(0, "x", 1, 10.0))),
                 rightLeaf.leaf(c1, List.of(rec(1, "x", 1, 20.0)))));
-        assertThat(frontEnd.result(r1)).isEqualTo(Map.of("round", 0L, "bins", 2, "events", Map.of(
+        assertThat(frontEnd.result(r1)).isEqualTo(new HistResult(0, 2, new TreeMap<>(Map.of(
                 "x", histogram(0, 1.0, 3.0, 1, 1),
-                "y", histogram(0, 5.0, 5.0, 1, 0))));
+                "y", histogram(0, 5.0, 5.0, 1, 0)))));
 
         // Flush: one more round with no records completes round 1.
         Packet c2 = frontEnd.command(2, r1);
         Packet r2 = root.up(c2, List.of(leftLeaf.leaf(c2, List.of()), rightLeaf.leaf(c2, List.of())));
-        assertThat(frontEnd.result(r2)).isEqualTo(Map.of("round", 1L, "bins", 2, "events", Map.of(
-                "x", histogram(1, 10.0, 20.0, 1, 1))));
+        assertThat(frontEnd.result(r2)).isEqualTo(new HistResult(1, 2, new TreeMap<>(Map.of(
+                "x", histogram(1, 10.0, 20.0, 1, 1)))));
 
         // Past the flush, a round with no data still reports its (empty) histogram.
         Packet c3 = frontEnd.command(3, r2);
         Packet r3 = root.up(c3, List.of(leftLeaf.leaf(c3, List.of()), rightLeaf.leaf(c3, List.of())));
-        assertThat(frontEnd.result(r3)).isEqualTo(Map.of("round", 2L, "bins", 2, "events", Map.of()));
+        assertThat(frontEnd.result(r3)).isEqualTo(new HistResult(2, 2, new TreeMap<>()));
     }
 
     @Test
@@ -76,8 +77,8 @@ class HistFilterTest {
         Packet c2 = frontEnd.command(2, r0);
         Packet r2 = leaf.leaf(c2, List.of());
 
-        assertThat(frontEnd.result(r2)).isEqualTo(Map.of("round", 0L, "bins", 1, "events", Map.of(
-                "x", histogram(0, 1.0, 1.0, 0))));
+        assertThat(frontEnd.result(r2)).isEqualTo(new HistResult(0, 1, new TreeMap<>(Map.of(
+                "x", histogram(0, 1.0, 1.0, 0)))));
     }
 
     /**
@@ -100,23 +101,23 @@ class HistFilterTest {
             }
             steps.add(records);
         }
-        List<Map<String, Object>> results = new ArrayList<>();
+        List<FilterResult> results = new ArrayList<>();
         for (int i = 0; i <= steps.size(); i++) {
             int index = i;
             results.add(tree.round(97 + i, host -> index < steps.size()
                     ? steps.get(index).subList(host * 8, host * 8 + 8) : List.of()));
         }
 
-        assertThat(results.get(0)).isEmpty();
+        assertThat(results.get(0).isEmpty()).isTrue();
         for (int i = 1; i < results.size(); i++) {
             assertThat(results.get(i)).isEqualTo(HistFilterProperties.central(steps.get(i - 1), 10, 97 + i - 1));
-            Map<String, Object> allreduce = allreduce(results.get(i));
-            assertThat(allreduce.get("count")).isEqualTo((long) ranks);
+            HistResult.Histogram allreduce = allreduce(results.get(i));
+            assertThat(allreduce.count()).isEqualTo((long) ranks);
         }
-        assertThat((double) allreduce(results.get(4)).get("min")).as("step 100 all slower than step 99")
-                .isGreaterThan((double) allreduce(results.get(3)).get("max"));
-        assertThat(allreduce(results.get(3)).get("bins")).as("uneven across ranks: ten bins all used")
-                .asInstanceOf(InstanceOfAssertFactories.LIST).doesNotContain(0L);
+        assertThat(allreduce(results.get(4)).min()).as("step 100 all slower than step 99")
+                .isGreaterThan(allreduce(results.get(3)).max());
+        assertThat(allreduce(results.get(3)).bins()).as("uneven across ranks: ten bins all used")
+                .doesNotContain(0L);
         // What reduces the data: the root packet does not grow with the ranks (ToM §4.2).
         long[] rawWords = PacketCodec.encode(Packet.ofRecords(ConcatFilter.RECORDS, 100, steps.get(3)));
         assertThat(PacketCodec.encodedLength(tree.lastRoot())).isLessThan(rawWords.length / 100);
@@ -150,7 +151,7 @@ class HistFilterTest {
         }
 
         tree.round(0, host -> records.subList(host * 10, host * 10 + 10));
-        Map<String, Object> result = tree.round(1, host -> List.of());
+        FilterResult result = tree.round(1, host -> List.of());
 
         assertThat(result).isEqualTo(HistFilterProperties.central(records, bins, 0));
     }
@@ -185,18 +186,19 @@ class HistFilterTest {
                 .hasMessage("hist:4: expected a PULL command (tag 2), tag=3, round=3");
     }
 
-    private static Map<String, Object> allreduce(Map<String, Object> result) {
-        return StatsFilterProperties.events(result).get("MPI_Allreduce()");
+    private static HistResult.Histogram allreduce(FilterResult result) {
+        assertThat(result).isInstanceOf(HistResult.class);
+        return ((HistResult) result).events().get("MPI_Allreduce()");
     }
 
-    private static Map<String, Object> histogram(long round, double min, double max, long... bins) {
+    private static HistResult.Histogram histogram(long round, double min, double max, long... bins) {
         List<Long> counts = new ArrayList<>();
         long total = 0;
         for (long b : bins) {
             counts.add(b);
             total += b;
         }
-        return Map.of("round", round, "min", min, "max", max, "count", total, "bins", counts);
+        return new HistResult.Histogram(round, min, max, total, counts);
     }
 
     static ScopeRecord rec(int rank, String event, long round, double value) {

@@ -52,12 +52,12 @@ class ReduceByFieldFilterTest {
                 List.of(rec(4, "t0.gred.h1.0 down", 7, 1_700)),
                 List.of(rec(6, "t0.gred.h1.0 down", 7, 1_700))); // a tie: the earlier (rank 4) stays
 
-        Map<String, Object> result = tree.round(7, byHost::get);
+        FilterResult result = tree.round(7, byHost::get);
 
-        assertThat(result).containsEntry("round", 7L).containsEntry("extreme", "max").containsEntry("field", "value");
-        assertThat(StatsFilterProperties.events(result)).isEqualTo(Map.of(
-                "t0.gred.h0.0 down", Map.of("rank", 1, "event", "t0.gred.h0.0 down", "round", 7L, "value", 1450.0),
-                "t0.gred.h1.0 down", Map.of("rank", 4, "event", "t0.gred.h1.0 down", "round", 7L, "value", 1700.0)));
+        assertThat(result).isEqualTo(new ExtremeResult(7, ReduceByFieldFilter.Extreme.MAX,
+                ReduceByFieldFilter.Field.VALUE, new TreeMap<>(Map.of(
+                        "t0.gred.h0.0 down", rec(1, "t0.gred.h0.0 down", 7, 1450.0),
+                        "t0.gred.h1.0 down", rec(4, "t0.gred.h1.0 down", 7, 1700.0)))));
     }
 
     @Test

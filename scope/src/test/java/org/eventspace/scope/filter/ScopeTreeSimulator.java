@@ -106,7 +106,7 @@ final class ScopeTreeSimulator {
     }
 
     /** One round: the result the front-end reads. {@code recordsOfHost} gives a host's records of this round. */
-    Map<String, Object> round(long round, IntFunction<List<ScopeRecord>> recordsOfHost) {
+    FilterResult round(long round, IntFunction<List<ScopeRecord>> recordsOfHost) {
         Packet command = cross(frontEnd.command(round, previousRoot));
         Packet rootPacket = cross(visit(root, command, recordsOfHost));
         previousRoot = rootPacket;

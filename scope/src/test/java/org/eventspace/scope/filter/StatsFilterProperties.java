@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 
+import org.eventspace.events.stats.StatisticsSummary;
+
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -29,20 +31,20 @@ class StatsFilterProperties {
 
         for (int r = 0; r < rounds; r++) {
             int round = r;
-            Map<String, Object> result = tree.round(round, host -> workload.recordsOf(round, host));
+            FilterResult result = tree.round(round, host -> workload.recordsOf(round, host));
 
-            assertThat(result.get("round")).isEqualTo((long) r);
+            assertThat(result.round()).isEqualTo((long) r);
             assertStatistics(events(result), workload.rounds().get(r));
         }
     }
 
-    @SuppressWarnings("unchecked")
-    static Map<String, Map<String, Object>> events(Map<String, Object> result) {
-        return (Map<String, Map<String, Object>>) result.get("events");
+    static Map<String, StatisticsSummary> events(FilterResult result) {
+        assertThat(result).isInstanceOf(StatsResult.class);
+        return ((StatsResult) result).events();
     }
 
     /** Asserts that {@code byEvent} holds the central statistics of {@code records}, per event name. */
-    static void assertStatistics(Map<String, Map<String, Object>> byEvent, List<ScopeRecord> records) {
+    static void assertStatistics(Map<String, StatisticsSummary> byEvent, List<ScopeRecord> records) {
         TreeMap<String, List<Double>> values = new TreeMap<>();
         for (ScopeRecord record : records) {
             values.computeIfAbsent(record.event(), e -> new ArrayList<>()).add(record.value());
@@ -63,12 +65,12 @@ class StatsFilterProperties {
             }
             double sd = Math.sqrt(squares / x.length);
             double tolerance = 1e-9 * (1 + largest);
-            Map<String, Object> s = byEvent.get(event);
-            assertThat(s.get("count")).as(event).isEqualTo((long) x.length);
-            assertThat((double) s.get("min")).as(event).isEqualTo(java.util.Arrays.stream(x).min().orElseThrow());
-            assertThat((double) s.get("max")).as(event).isEqualTo(java.util.Arrays.stream(x).max().orElseThrow());
-            assertThat((double) s.get("mean")).as(event).isCloseTo(mean, within(tolerance));
-            assertThat((double) s.get("sd")).as(event).isCloseTo(sd, within(tolerance));
+            StatisticsSummary s = byEvent.get(event);
+            assertThat(s.count()).as(event).isEqualTo((long) x.length);
+            assertThat(s.min()).as(event).isEqualTo(java.util.Arrays.stream(x).min().orElseThrow());
+            assertThat(s.max()).as(event).isEqualTo(java.util.Arrays.stream(x).max().orElseThrow());
+            assertThat(s.mean()).as(event).isCloseTo(mean, within(tolerance));
+            assertThat(s.sd()).as(event).isCloseTo(sd, within(tolerance));
         });
     }
 }

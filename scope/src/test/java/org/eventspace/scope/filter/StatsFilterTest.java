@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.eventspace.events.stats.StatisticsSummary;
 import org.junit.jupiter.api.Test;
 
 class StatsFilterTest {
@@ -24,14 +25,16 @@ class StatsFilterTest {
         assertThat(root.records()).extracting(ScopeRecord::event).containsExactly("x", "y");
         assertThat(root.records()).extracting(ScopeRecord::rank).containsOnly(-1);
         assertThat(root.longs()).containsExactly(3, 1);
-        Map<String, Object> result = filter.result(root);
-        assertThat(result.get("round")).isEqualTo(4L);
-        Map<String, Object> x = StatsFilterProperties.events(result).get("x");
-        assertThat(x).containsEntry("count", 3L).containsEntry("mean", 3.0).containsEntry("min", 1.0)
-                .containsEntry("max", 5.0);
-        assertThat((double) x.get("sd")).isCloseTo(Math.sqrt(8.0 / 3), within(1e-15));
-        assertThat(StatsFilterProperties.events(result).get("y"))
-                .containsEntry("count", 1L).containsEntry("mean", -2.0).containsEntry("sd", 0.0);
+        StatsResult result = filter.result(root);
+        assertThat(result.round()).isEqualTo(4L);
+        assertThat(result.isEmpty()).isFalse();
+        StatisticsSummary x = result.events().get("x");
+        assertThat(x.count()).isEqualTo(3L);
+        assertThat(x.mean()).isEqualTo(3.0);
+        assertThat(x.min()).isEqualTo(1.0);
+        assertThat(x.max()).isEqualTo(5.0);
+        assertThat(x.sd()).isCloseTo(Math.sqrt(8.0 / 3), within(1e-15));
+        assertThat(result.events().get("y")).isEqualTo(new StatisticsSummary(1, -2.0, 0.0, -2.0, -2.0, null));
     }
 
     /**
@@ -47,11 +50,11 @@ class StatsFilterTest {
         }
         ScopeTreeSimulator tree = ScopeTreeSimulator.kary(100, 3, new FilterSpec.Stats());
 
-        Map<String, Object> result = tree.round(0, host -> records.subList(host * 10, host * 10 + 10));
+        FilterResult result = tree.round(0, host -> records.subList(host * 10, host * 10 + 10));
 
-        Map<String, Object> barrier = StatsFilterProperties.events(result).get("MPI_Barrier()");
-        assertThat((double) barrier.get("mean")).isCloseTo(1e9 + 4.5, within(1e-6));
-        assertThat((double) barrier.get("sd")).isCloseTo(Math.sqrt(8.25), within(1e-6)); // sd of 0..9
+        StatisticsSummary barrier = StatsFilterProperties.events(result).get("MPI_Barrier()");
+        assertThat(barrier.mean()).isCloseTo(1e9 + 4.5, within(1e-6));
+        assertThat(barrier.sd()).isCloseTo(Math.sqrt(8.25), within(1e-6)); // sd of 0..9
         double sum = 0;
         double sumOfSquares = 0;
         for (ScopeRecord r : records) {
@@ -70,25 +73,25 @@ class StatsFilterTest {
     @Test
     void tomFigure5AllreduceStatisticsShowTheAnomalyAtStep100() {
         ScopeTreeSimulator tree = ScopeTreeSimulator.kary(128, 8, FilterSpec.parse("stats"));
-        Map<Integer, Map<String, Object>> byStep = new java.util.TreeMap<>();
+        Map<Integer, StatisticsSummary> byStep = new java.util.TreeMap<>();
         for (int step = 95; step <= 105; step++) {
             List<ScopeRecord> records = new ArrayList<>();
             for (int r = 0; r < 1024; r++) {
                 records.add(rec(r, "MPI_Allreduce()", step, 40 + (r * 7919 % 20) + (step == 100 ? 900 : 0)));
             }
-            Map<String, Object> result = tree.round(step, host -> records.subList(host * 8, host * 8 + 8));
+            FilterResult result = tree.round(step, host -> records.subList(host * 8, host * 8 + 8));
             StatsFilterProperties.assertStatistics(StatsFilterProperties.events(result), records);
             byStep.put(step, StatsFilterProperties.events(result).get("MPI_Allreduce()"));
         }
 
         for (int step : byStep.keySet()) {
-            double mean = (double) byStep.get(step).get("mean");
+            double mean = byStep.get(step).mean();
             if (step == 100) {
                 assertThat(mean).isGreaterThan(900);
             } else {
                 assertThat(mean).isLessThan(60);
             }
-            assertThat(byStep.get(step).get("count")).isEqualTo(1024L);
+            assertThat(byStep.get(step).count()).isEqualTo(1024L);
         }
     }
 
