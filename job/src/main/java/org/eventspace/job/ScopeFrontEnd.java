@@ -13,7 +13,13 @@ import org.agrona.concurrent.IdleStrategy;
 import org.eventspace.comm.runtime.HostRuntime;
 import org.eventspace.scope.EventScope;
 import org.eventspace.scope.ScopeRound;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+import org.eventspace.events.stats.RunningStatistics;
+import org.eventspace.events.stats.StatisticsSummary;
 import org.eventspace.scope.filter.FilterResult;
+import org.eventspace.scope.filter.StatsResult;
 
 /**
  * A job's event-scope front-end (EventSpace §4: the front-end pulls monitoring data through the scope, nothing moves
@@ -86,6 +92,8 @@ public final class ScopeFrontEnd implements Agent {
     private long roundNanos;
     private long[] bytesPerLevel = new long[0];
     private FilterResult lastResult = FilterResult.none();
+    /** With the stats filter: every round's per-event statistics merged, the whole run's. */
+    private final SortedMap<String, RunningStatistics> runStatistics = new TreeMap<>();
     private long lastResultRound = -1;
     private String error;
     private boolean closed;
@@ -222,6 +230,11 @@ public final class ScopeFrontEnd implements Agent {
                 lastResult = r.result();
                 lastResultRound = round;
             }
+            if (r.result() instanceof StatsResult stats) {
+                // Population sd: M2 = sd² × count, merged exactly (Chan, Golub, LeVeque 1979).
+                stats.events().forEach((event, e) -> runStatistics.computeIfAbsent(event, k -> new RunningStatistics())
+                        .merge(e.count(), e.mean(), e.sd() * e.sd() * e.count(), e.min(), e.max()));
+            }
         }
         return r;
     }
@@ -234,7 +247,13 @@ public final class ScopeFrontEnd implements Agent {
     /** What the front-end has seen so far. Any thread, any time. */
     public synchronized ScopeSnapshot snapshot() {
         return new ScopeSnapshot(settings, rounds, produced, gathered, dropped, rawBytes, bytesPerLevel, roundNanos,
-                lastResultRound, lastResult, error, closed);
+                lastResultRound, lastResult, runSummaries(), error, closed);
+    }
+
+    private SortedMap<String, StatisticsSummary> runSummaries() {
+        SortedMap<String, StatisticsSummary> out = new TreeMap<>();
+        runStatistics.forEach((event, stats) -> out.put(event, stats.summary()));
+        return out;
     }
 
     /**

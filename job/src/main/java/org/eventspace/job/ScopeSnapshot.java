@@ -8,6 +8,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.util.Collections;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+import org.eventspace.events.stats.StatisticsSummary;
 import org.eventspace.scope.filter.FilterResult;
 
 /**
@@ -25,21 +30,25 @@ import org.eventspace.scope.filter.FilterResult;
  * @param roundNanos       front-end time spent in rounds, summed.
  * @param resultRound      the round {@code result} describes, or -1 before any round with data.
  * @param result           the filter's reading of that round, {@link FilterResult#none()} before it.
+ * @param runStatistics    with the {@code stats} filter: per event, the statistics of every round merged (Chan et al.'s
+ *                         pairwise update), i.e. of the whole run so far; empty for other filters.
  * @param error            why the scope stopped early (a round that failed, a front-end that did not finish), or null.
  * @param closed           whether the scope was closed (FIN/FINACK): the counters are final.
  */
 public record ScopeSnapshot(ScopeSettings settings, long rounds, long recordsProduced, long recordsGathered,
                             long recordsDropped, long rawBytes, long[] bytesPerLevel, long roundNanos, long resultRound,
-                            FilterResult result, String error, boolean closed) {
+                            FilterResult result, SortedMap<String, StatisticsSummary> runStatistics, String error,
+                            boolean closed) {
     public ScopeSnapshot {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(result, "result");
+        runStatistics = Collections.unmodifiableSortedMap(new TreeMap<>(runStatistics));
         bytesPerLevel = bytesPerLevel.clone();
     }
 
     /** Before the first round. */
     static ScopeSnapshot empty(ScopeSettings settings) {
-        return new ScopeSnapshot(settings, 0, 0, 0, 0, 0, new long[0], 0, -1, FilterResult.none(), null, false);
+        return new ScopeSnapshot(settings, 0, 0, 0, 0, 0, new long[0], 0, -1, FilterResult.none(), new TreeMap<>(), null, false);
     }
 
     @Override
@@ -101,6 +110,9 @@ public record ScopeSnapshot(ScopeSettings settings, long rounds, long recordsPro
         node.put("round_us_mean", roundUsMean());
         node.put("result_round", resultRound);
         node.set("result", json.valueToTree(result));
+        if (!runStatistics.isEmpty()) {
+            node.set("run_statistics", json.valueToTree(runStatistics));
+        }
         if (error != null) {
             node.put("error", error);
         }
@@ -112,7 +124,7 @@ public record ScopeSnapshot(ScopeSettings settings, long rounds, long recordsPro
         return o instanceof ScopeSnapshot s && settings.equals(s.settings) && rounds == s.rounds
                 && recordsProduced == s.recordsProduced && recordsGathered == s.recordsGathered
                 && recordsDropped == s.recordsDropped && rawBytes == s.rawBytes && Arrays.equals(bytesPerLevel, s.bytesPerLevel)
-                && roundNanos == s.roundNanos && resultRound == s.resultRound && result.equals(s.result)
+                && roundNanos == s.roundNanos && resultRound == s.resultRound && result.equals(s.result) && runStatistics.equals(s.runStatistics)
                 && Objects.equals(error, s.error) && closed == s.closed;
     }
 

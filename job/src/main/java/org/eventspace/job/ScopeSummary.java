@@ -65,25 +65,37 @@ public final class ScopeSummary {
     }
 
     /**
-     * A {@code stats} result as a table: per event (op and path shape) the tuples and the mean, sd, min and max of
-     * t_up − t_down in µs across ranks, a rank's whole allreduce first; empty for other filters.
+     * A {@code stats} scope as a table: per event (op and path shape) the tuples and the mean, sd, min and max of
+     * t_up − t_down in µs across ranks — over the whole run when the block has {@code run_statistics}, else of the last
+     * round with data, labelled so; a rank's whole allreduce first. Empty for other filters.
      */
     public static String statsTable(JsonNode scope) {
-        if (scope == null || !scope.path("result").has("events") || !scope.path("filter").asText().equals("stats")) {
+        if (scope == null || !scope.path("filter").asText().equals("stats")) {
+            return "";
+        }
+        JsonNode events;
+        String title;
+        if (scope.path("run_statistics").size() > 0) {
+            events = scope.path("run_statistics");
+            title = String.format(Locale.ROOT, "What the event scope saw over the whole run (%d rounds, %d tuples gathered)",
+                    scope.path("rounds").asLong(), scope.path("records_gathered").asLong());
+        } else if (scope.path("result").has("events")) {
+            events = scope.path("result").path("events");
+            title = String.format(Locale.ROOT, "What the event scope saw in its last round with data (round %d)",
+                    scope.path("result_round").asLong());
+        } else {
             return "";
         }
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
-                "What the event scope saw in its last round with data (round %d): t_up - t_down per collector role, "
-                        + "statistics across ranks%n"
-                        + "  %-52s %8s %9s %9s %9s %9s%n", scope.path("result_round").asLong(),
+                "%s: t_up - t_down per collector role, statistics across ranks%n  %-52s %9s %9s %9s %9s %9s%n", title,
                 "event (op, path from the collector down)", "tuples", "mean µs", "sd µs", "min µs", "max µs"));
-        List<Map.Entry<String, JsonNode>> events = new ArrayList<>();
-        scope.path("result").path("events").fields().forEachRemaining(events::add);
-        events.sort(Comparator.comparing((Map.Entry<String, JsonNode> e) -> !e.getKey().contains(" rank>"))
+        List<Map.Entry<String, JsonNode>> rows = new ArrayList<>();
+        events.fields().forEachRemaining(rows::add);
+        rows.sort(Comparator.comparing((Map.Entry<String, JsonNode> e) -> !e.getKey().contains(" rank>"))
                 .thenComparing(Map.Entry::getKey));
-        for (Map.Entry<String, JsonNode> e : events) {
+        for (Map.Entry<String, JsonNode> e : rows) {
             JsonNode v = e.getValue();
-            out.append(String.format(Locale.ROOT, "  %-52s %8d %9.2f %9.2f %9.2f %9.2f%n", e.getKey(),
+            out.append(String.format(Locale.ROOT, "  %-52s %9d %9.2f %9.2f %9.2f %9.2f%n", e.getKey(),
                     v.path("count").asLong(), v.path("mean").asDouble(), v.path("sd").asDouble(), v.path("min").asDouble(),
                     v.path("max").asDouble()));
         }

@@ -87,6 +87,24 @@ class ScopeFrontEndTest {
             assertThat(last.recordsProduced()).isEqualTo(written);
             // Nothing new after round 0, so the result kept is still round 0's, not an empty one.
             assertThat(last.resultRound()).isEqualTo(0);
+            // The whole run's statistics hold every record gathered, each in its event.
+            assertThat(last.runStatistics().values().stream().mapToLong(e -> e.count()).sum()).isEqualTo(written);
+        }
+    }
+
+    @Test
+    void theWholeRunsStatisticsMergeEveryRound() {
+        try (Fixture f = Fixture.start("stats", 0)) {
+            ScopeFrontEnd frontEnd = f.frontEnd();
+            f.allreduces(100);
+            frontEnd.doWork();
+            ScopeSnapshot first = frontEnd.snapshot();
+            f.allreduces(300);
+            ScopeSnapshot last = frontEnd.stop(5_000);
+            String event = first.runStatistics().firstKey();
+            // The last round's result holds only its own calls; the run's statistics hold all of them.
+            assertThat(last.runStatistics().get(event).count()).isEqualTo(4 * first.runStatistics().get(event).count());
+            assertThat(last.runStatistics().get(event).max()).isGreaterThanOrEqualTo(first.runStatistics().get(event).max());
         }
     }
 
