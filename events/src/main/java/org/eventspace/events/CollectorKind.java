@@ -37,15 +37,15 @@ public final class CollectorKind implements WrapperKind {
 
     @Override
     public WrapperInstance create(Node node, HostRuntime host) {
-        int collectorId = intProperty(node, COLLECTOR_ID, node.property(COLLECTOR_ID));
+        int collectorId = collectorId(node);
         EventSpace space = eventSpaceOfHost.apply(host);
         if (space == null) {
             throw new IllegalStateException("collector " + node.name() + ": host " + host.hostName() + " has no event space");
         }
-        String capacity = node.properties().get(CAPACITY);
-        TraceBuffer buffer = capacity == null
+        int capacity = capacity(node);
+        TraceBuffer buffer = capacity == 0
                 ? space.allocate(collectorId, node.name())
-                : space.allocate(collectorId, node.name(), intProperty(node, CAPACITY, capacity));
+                : space.allocate(collectorId, node.name(), capacity);
         return WrapperInstance.single(new EventCollector(collectorId, buffer, host.downstream(node),
                 clockSharing(host.pathmap(), node)));
     }
@@ -85,11 +85,35 @@ public final class CollectorKind implements WrapperKind {
         return true;
     }
 
-    private static int intProperty(Node node, String key, String value) {
+    /**
+     * The {@value #COLLECTOR_ID} of a collector node: the one place it is read from its text, for every reader (the
+     * kind, the event-space budget, the placement, the post-mortem dump).
+     *
+     * @throws IllegalArgumentException naming the node and the value.
+     */
+    public static int collectorId(Node node) {
+        return collectorId(node.name(), node.property(COLLECTOR_ID));
+    }
+
+    /** {@link #collectorId(Node)} of a node known by name and property text (a dump's layout file). */
+    public static int collectorId(String nodeName, String value) {
+        return intProperty(nodeName, COLLECTOR_ID, value);
+    }
+
+    /** The {@value #CAPACITY} of a collector node, tuples per buffer, or 0 where it takes the event space's default. */
+    public static int capacity(Node node) {
+        String value = node.properties().get(CAPACITY);
+        return value == null ? 0 : intProperty(node.name(), CAPACITY, value);
+    }
+
+    private static int intProperty(String nodeName, String key, String value) {
+        if (value == null) {
+            throw new IllegalArgumentException("node " + nodeName + " (" + NAME + "): property " + key + " is missing");
+        }
         try {
             return Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("node " + node.name() + " (" + NAME + "): property " + key
+            throw new IllegalArgumentException("node " + nodeName + " (" + NAME + "): property " + key
                     + " must be an int, " + key + "=" + value, e);
         }
     }

@@ -85,11 +85,30 @@ public final class CollectorPlacement {
         return n;
     }
 
+    /**
+     * The rank whose path a collector node starts ({@value #BELOW} {@code rank <r>}), or -1 for a collector inside a
+     * tree: the one place that property is read.
+     *
+     * @throws IllegalArgumentException naming the node and the value if it is neither a node name nor {@code rank <r>}.
+     */
+    public static int rankBelow(Node collector) {
+        String below = collector.properties().get(BELOW);
+        if (below == null || !below.startsWith("rank ")) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(below.substring("rank ".length()).trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("collector " + collector.name() + ": property " + BELOW
+                    + " must be a node name or 'rank <r>', " + BELOW + "=" + below, e);
+        }
+    }
+
     private Pathmap run() {
         for (Node n : source.nodes()) {
             drafts.add(new Draft(n));
             if (n.kind().equals(CollectorKind.NAME)) {
-                nextCollectorId = Math.max(nextCollectorId, Integer.parseInt(n.property(CollectorKind.COLLECTOR_ID).trim()) + 1);
+                nextCollectorId = Math.max(nextCollectorId, CollectorKind.collectorId(n) + 1);
             }
         }
         int original = drafts.size();

@@ -59,11 +59,11 @@ public final class TraceBudget {
             if (!n.kind().equals(CollectorKind.NAME)) {
                 continue;
             }
-            String capacity = n.properties().get(CollectorKind.CAPACITY);
-            if (capacity == null) {
+            int capacity = CollectorKind.capacity(n);
+            if (capacity == 0) {
                 sized++;
             } else {
-                fixedBytes += TraceBufferLayout.bufferLength(Integer.parseInt(capacity.trim()));
+                fixedBytes += TraceBufferLayout.bufferLength(capacity);
             }
         }
         int capacity = capacityFor(sized, Math.max(0, budgetBytes - fixedBytes), EventSpace.DEFAULT_CAPACITY);

@@ -72,11 +72,7 @@ public final class EventScope implements AutoCloseable {
                     + frontEnd.pathmap().spec().topology().host(root.host()).name() + ", not on " + frontEnd.hostName()
                     + "; make the EventScope on the front-end host");
         }
-        long timeout = frontEnd.waitPolicy().timeoutNanos();
-        String ms = root.properties().get(ScopeBuilder.TIMEOUT_MS);
-        if (ms != null) {
-            timeout = Long.parseLong(ms.trim()) * 1_000_000L;
-        }
+        long timeout = ScopeBuilder.timeoutNanos(root, frontEnd.waitPolicy().timeoutNanos());
         return new EventScope(scope, frontEnd, root, ScopeKinds.filter(root), timeout);
     }
 

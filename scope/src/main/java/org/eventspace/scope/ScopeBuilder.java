@@ -123,6 +123,30 @@ public final class ScopeBuilder {
         return ids;
     }
 
+    /**
+     * The {@value #TIMEOUT_MS} of scope node {@code node} in ns, or {@code orElse} where it has none: the one place that
+     * property is read, by the gathers and the front-end alike.
+     *
+     * @throws IllegalArgumentException naming the node and the value if it is not a positive number of ms.
+     */
+    public static long timeoutNanos(Node node, long orElse) {
+        String text = node.properties().get(TIMEOUT_MS);
+        if (text == null) {
+            return orElse;
+        }
+        long nanos;
+        try {
+            nanos = Math.multiplyExact(Long.parseLong(text.trim()), 1_000_000L);
+        } catch (NumberFormatException | ArithmeticException e) {
+            nanos = -1;
+        }
+        if (nanos <= 0) {
+            throw new IllegalArgumentException("node " + node.name() + " (" + node.kind() + "): property " + TIMEOUT_MS
+                    + " must be a positive number of ms, " + TIMEOUT_MS + "=" + text);
+        }
+        return nanos;
+    }
+
     /** The {@value #LEVEL} of scope node {@code node}. */
     public static int level(Node node) {
         String text = node.property(LEVEL);

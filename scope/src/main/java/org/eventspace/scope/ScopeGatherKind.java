@@ -34,19 +34,7 @@ public final class ScopeGatherKind implements WrapperKind {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("node " + node.name() + " (" + node.kind() + "): " + e.getMessage(), e);
         }
-        long timeoutNanos = host.waitPolicy().timeoutNanos();
-        String timeout = node.properties().get(ScopeBuilder.TIMEOUT_MS);
-        if (timeout != null) {
-            try {
-                timeoutNanos = Math.multiplyExact(Long.parseLong(timeout.trim()), 1_000_000L);
-            } catch (NumberFormatException | ArithmeticException e) {
-                timeoutNanos = -1;
-            }
-            if (timeoutNanos <= 0) {
-                throw new IllegalArgumentException("node " + node.name() + " (" + node.kind() + "): property "
-                        + ScopeBuilder.TIMEOUT_MS + " must be a positive number of ms, " + ScopeBuilder.TIMEOUT_MS + "=" + timeout);
-            }
-        }
+        long timeoutNanos = ScopeBuilder.timeoutNanos(node, host.waitPolicy().timeoutNanos());
         int[] ids = ScopeBuilder.children(node);
         if (ids.length == 0) {
             throw new IllegalArgumentException("node " + node.name() + " (" + node.kind() + ") has no children");

@@ -49,14 +49,8 @@ public final class ScopeLeafKind implements WrapperKind {
             if (n.kind().equals(CollectorKind.NAME)) {
                 roles.put(n.name(), role(host.pathmap(), n));
             }
-            String below = n.properties().get(CollectorPlacement.BELOW);
-            if (n.kind().equals(CollectorKind.NAME) && below != null && below.startsWith("rank ")) {
-                try {
-                    ranks.put(n.name(), Integer.parseInt(below.substring("rank ".length()).trim()));
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("collector " + n.name() + ": property " + CollectorPlacement.BELOW
-                            + " must be a node name or 'rank <r>', " + CollectorPlacement.BELOW + "=" + below, e);
-                }
+            if (n.kind().equals(CollectorKind.NAME) && CollectorPlacement.rankBelow(n) >= 0) {
+                ranks.put(n.name(), CollectorPlacement.rankBelow(n));
             }
         }
         return WrapperInstance.single(new ScopeLeaf(node.name(), filter, source, ranks, roles));

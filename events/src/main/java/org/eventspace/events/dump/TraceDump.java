@@ -103,7 +103,7 @@ public final class TraceDump {
             if (n.isCollector()) {
                 String id = n.properties().get(CollectorKind.COLLECTOR_ID);
                 try {
-                    byFileName.put(EventSpace.fileName(Integer.parseInt(id.trim()), n.name()), n);
+                    byFileName.put(EventSpace.fileName(CollectorKind.collectorId(n.name(), id), n.name()), n);
                 } catch (RuntimeException e) {
                     // No usable id: no file can be matched to it; its files are reported as unmatched.
                 }
@@ -228,7 +228,7 @@ public final class TraceDump {
 
     private static CollectorTrace read(Path file, DumpNode node) throws IOException {
         try (TraceBufferReader reader = TraceBufferReader.open(file)) {
-            int expectedId = Integer.parseInt(node.properties().get(CollectorKind.COLLECTOR_ID).trim());
+            int expectedId = CollectorKind.collectorId(node.name(), node.properties().get(CollectorKind.COLLECTOR_ID));
             if (reader.collectorId() != expectedId) {
                 throw new IOException("trace file " + file + " has collectorId=" + reader.collectorId()
                         + " in its header, but collector " + node.name() + " has collectorId=" + expectedId);
