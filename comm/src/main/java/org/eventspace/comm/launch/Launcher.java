@@ -33,6 +33,9 @@ import org.eventspace.comm.transport.tcp.JobSecret;
  * destroys them, and forcibly after another {@link #GRACE}. {@link Result#exitCode()} is 0 if every process
  * exited with 0, else the code of the first process that failed, or {@value #TIMEOUT_EXIT_CODE} on timeout.
  *
+ * <p>If this process is asked to end (SIGTERM, SIGINT, {@code System.exit}) while a job runs, a shutdown hook stops
+ * the job's processes and their descendants the same way, so a stopped launcher leaves no orphans behind.
+ *
  * <p>Threading: {@link #launch} may be called from any thread and blocks until the job ended; it starts two
  * output threads per process and ends them before returning.
  */
@@ -87,6 +90,8 @@ public final class Launcher {
         Arrays.fill(exitCodes, -1);
         String failure = null;
         int exitCode = 0;
+        Thread reaper = new Thread(() -> reap(processes), "es-launch-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
         try (Rendezvous rendezvous = Rendezvous.start("127.0.0.1", 0, secret, n, timeout)) {
             int starting = 0;
             try {
@@ -162,7 +167,39 @@ public final class Launcher {
                     p.destroyForcibly();
                 }
             }
+            try {
+                Runtime.getRuntime().removeShutdownHook(reaper);
+            } catch (IllegalStateException e) {
+                // The JVM is shutting down: the hook runs (or ran) and stops what is left.
+            }
         }
+    }
+
+    /**
+     * The shutdown hook: asks every live process of the job and its descendants to end (SIGTERM), waits at most
+     * {@link #GRACE}, then kills what is left. Bounded: a shutdown hook must not hang the JVM's exit.
+     */
+    private static void reap(Process[] processes) {
+        List<ProcessHandle> live = new ArrayList<>();
+        for (Process p : processes) {
+            if (p != null && p.isAlive()) {
+                p.descendants().forEach(live::add);
+                live.add(p.toHandle());
+            }
+        }
+        live.forEach(ProcessHandle::destroy);
+        long deadline = System.nanoTime() + GRACE.toNanos();
+        for (ProcessHandle h : live) {
+            long left = deadline - System.nanoTime();
+            if (left > 0) {
+                try {
+                    h.onExit().get(left, TimeUnit.NANOSECONDS);
+                } catch (Exception e) {
+                    // Still alive, or interrupted: killed below.
+                }
+            }
+        }
+        live.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     }
 
     /**
