@@ -219,6 +219,19 @@ public final class RunReport {
         }
     }
 
+    /** Whether any rank finished its timed iterations, so that the latency figures describe something. */
+    public boolean measured() {
+        return merged.getTotalCount() > 0;
+    }
+
+    private void putMeasured(ObjectNode node, String field, double value) {
+        if (measured()) {
+            node.put(field, value);
+        } else {
+            node.putNull(field);
+        }
+    }
+
     private static void putBytes(ObjectNode node, String field, double bytes) {
         if (bytes < 0) {
             node.putNull(field);
@@ -248,13 +261,14 @@ public final class RunReport {
         putConfig(root, config);
         root.put("wall_s", wallSeconds);
         ObjectNode latency = root.putObject(config.benchmark() == Benchmark.PINGPONG ? "pingpong_us" : "allreduce_us");
-        latency.put("mean", meanUs);
-        latency.put("p50", percentileUs(50));
-        latency.put("p99", percentileUs(99));
-        latency.put("max", merged.getMaxValue() / 1_000.0);
+        // A run in which no rank finished its timed iterations measured nothing: its figures are absent, not zero.
+        putMeasured(latency, "mean", meanUs);
+        putMeasured(latency, "p50", percentileUs(50));
+        putMeasured(latency, "p99", percentileUs(99));
+        putMeasured(latency, "max", merged.getMaxValue() / 1_000.0);
         if (config.benchmark() == Benchmark.COMPUTE_GSUM) {
-            root.put("compute_fraction", computeFraction);
-            root.put("iteration_us", iterationUs);
+            putMeasured(root, "compute_fraction", computeFraction);
+            putMeasured(root, "iteration_us", iterationUs);
             root.put("sort_length", sortLength);
         }
         collectorsJson(root);
@@ -282,6 +296,10 @@ public final class RunReport {
         return iterationUs;
     }
 
+    private static String bytes(double perCall) {
+        return perCall < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f B", perCall);
+    }
+
     /** The summary for people: every number with its unit. */
     public String summary() {
         String op = config.benchmark() == Benchmark.PINGPONG ? "one-way latency" : "allreduce latency";
@@ -289,17 +307,22 @@ public final class RunReport {
         out.append(String.format(Locale.ROOT, "%s: %d ranks on %d host(s), transport %s, tree %s × %d, %d iterations%n",
                 config.benchmark().label(), config.ranks(), config.hosts(), config.transport(), config.spec().shape(),
                 config.spec().trees(), config.iterations()));
-        out.append(String.format(Locale.ROOT, "  %s: mean %.2f µs, p50 %.2f µs, p99 %.2f µs, max %.2f µs%n", op, meanUs,
-                percentileUs(50), percentileUs(99), merged.getMaxValue() / 1_000.0));
+        if (measured()) {
+            out.append(String.format(Locale.ROOT, "  %s: mean %.2f µs, p50 %.2f µs, p99 %.2f µs, max %.2f µs%n", op, meanUs,
+                    percentileUs(50), percentileUs(99), merged.getMaxValue() / 1_000.0));
+        } else {
+            out.append(String.format(Locale.ROOT, "  %s: not measured (no rank finished its timed iterations)%n", op));
+        }
         out.append(String.format(Locale.ROOT, "  wall time: %.3f s%n", wallSeconds));
-        if (config.benchmark() == Benchmark.COMPUTE_GSUM) {
+        if (config.benchmark() == Benchmark.COMPUTE_GSUM && measured()) {
             out.append(String.format(Locale.ROOT, "  iteration (sort + allreduce): %.2f µs, compute share: %.1f %% of rank time%n",
                     iterationUs, computeFraction * 100));
         }
         if (config.collectors()) {
-            out.append(String.format(Locale.ROOT, "  collectors: %d, %d tuples written, %.1f B per call (busiest host %.1f B), "
-                    + "buffers %d KiB per host%s%n", collectorCount, tuplesWritten(), bytesPerCall(), bytesPerCallBusiestHost(),
-                    bufferBytesPerHost() / 1024, config.traceDump() != null ? ", trace dump in " + config.traceDump() : ""));
+            out.append(String.format(Locale.ROOT, "  collectors: %d, %d tuples written, %s per call (busiest host %s), "
+                    + "buffers %d KiB per host%s%n", collectorCount, tuplesWritten(), bytes(bytesPerCall()),
+                    bytes(bytesPerCallBusiestHost()), bufferBytesPerHost() / 1024,
+                    config.traceDump() != null ? ", trace dump in " + config.traceDump() : ""));
             long overwritten = tuplesOverwritten();
             if (overwritten > 0) {
                 out.append(String.format(Locale.ROOT, "  trace buffers: %d of the %d tuples were overwritten by newer ones "

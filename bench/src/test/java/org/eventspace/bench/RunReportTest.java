@@ -56,6 +56,19 @@ class RunReportTest {
     }
 
     @Test
+    void aRunInWhichNoRankFinishedHasNoFiguresRatherThanZeros() {
+        RunReport report = new RunReport(config(Benchmark.GSUM, 2),
+                List.of(RankResult.failed(0, "gred timed out"), RankResult.failed(1, "gred timed out")));
+        ObjectNode json = report.toJson(new ObjectMapper());
+
+        assertThat(report.measured()).isFalse();
+        assertThat(json.path("allreduce_us").path("mean").isNull()).isTrue();
+        assertThat(json.path("allreduce_us").path("p99").isNull()).isTrue();
+        assertThat(report.summary()).contains("allreduce latency: not measured").doesNotContain("0.00 µs")
+                .doesNotContain("-1.0 B");
+    }
+
+    @Test
     void jsonCarriesTheRunContract() {
         ObjectNode json = new RunReport(config(Benchmark.PINGPONG, 2), List.of(rank(0, 2_000_000, 900), rank(1, 2_000_000, 900)))
                 .toJson(new ObjectMapper());
