@@ -16,7 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /**
  * {@code run … --scope S --gather G --filter F}: the report's {@code scope} block, its record accounting checked
  * against tuple counts worked out here from the pathmap and the benchmark's calls (the gather rate of the EventSpace
- * paper's Table 2), the class filter's two roles (ToM §3.3), and the scope on both transports. How fast the scope
+ * paper's Table 2), the class filter's two roles (ToM §4.3), and the scope on both transports. How fast the scope
  * gathers is measured in docs/BENCHMARKS.md, not asserted here.
  */
 class RunScopeTest {
