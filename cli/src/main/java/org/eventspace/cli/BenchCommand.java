@@ -245,8 +245,15 @@ final class BenchCommand implements Runnable {
         @Mixin
         RunOptions options;
 
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
         @Override
         public Integer call() throws Exception {
+            if (spec.commandLine().getParseResult().hasMatchedOption("--collectors")) {
+                spec.commandLine().getErr().println("eventspace: bench overhead: --collectors " + options.layout.collectors
+                        + " is ignored: every pair runs with collectors off, then on");
+            }
             if (!benchmark.equals("gsum") && !benchmark.equals("compute-gsum")) {
                 throw new UsageError("--benchmark must be gsum or compute-gsum, got " + benchmark);
             }

@@ -81,6 +81,10 @@ class BenchCommandTest {
         assertThat(cli.err()).contains("--benchmark must be gsum or compute-gsum, got pingpong");
         assertThat(cli.execute("bench", "overhead", "--benchmark", "allgather")).isEqualTo(2);
         assertThat(cli.execute("bench", "overhead", "--repeats", "0")).isEqualTo(2);
+        assertThat(cli.err()).doesNotContain("--collectors");
+        // Both sides run whatever --collectors says: the flag does nothing here, and the user is told so.
+        assertThat(cli.execute("bench", "overhead", "--collectors", "off", "--repeats", "0")).isEqualTo(2);
+        assertThat(cli.err()).contains("bench overhead: --collectors off is ignored");
     }
 
     @Test
