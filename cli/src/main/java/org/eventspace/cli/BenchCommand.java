@@ -24,8 +24,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code eventspace bench collector|overhead|offload}: what the event collectors cost (issue 3's bars) and ToM's
- * offload benchmark through an event scope (issue 4).
+ * {@code eventspace bench collector|overhead|offload}: what the event collectors cost (one write against the clock
+ * reads it pays for, EventSpace paper §6.1; whole runs with collectors off and on) and ToM's offload benchmark through an
+ * event scope (ToM §5.2).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "What the event collectors cost: one collector write (JMH), or whole runs with collectors off and on; "
@@ -65,6 +66,10 @@ final class BenchCommand implements Runnable {
         @Option(names = "--json", description = "Write the eventspace.bench-collector/1 report to this file.")
         Path json;
 
+        @Option(names = "--jmh-log", paramLabel = "FILE", description = "Write JMH's own output (progress, every iteration, "
+                + "its tables) to this file. Without it that output is kept in memory and shown only if JMH fails.")
+        Path jmhLog;
+
         @Override
         public Integer call() throws Exception {
             CollectorCost.Settings settings;
@@ -73,14 +78,47 @@ final class BenchCommand implements Runnable {
             } catch (IllegalArgumentException e) {
                 throw new UsageError("--warmup-iterations/--iterations/--time-s/--forks: " + e.getMessage());
             }
-            // JMH's progress to stderr: stdout keeps the summary.
-            CollectorCost.Measured measured = CollectorCost.run(settings, System.err);
+            if (json != null) {
+                ConfigFiles.checkWritable("--json", json);
+            }
+            if (jmhLog != null) {
+                ConfigFiles.checkWritable("--jmh-log", jmhLog);
+            }
+            // JMH prints some 150 lines for two benchmarks: they go to memory (or --jmh-log), so the answer comes first.
+            System.err.printf(java.util.Locale.ROOT, "bench collector: JMH, 2 benchmarks × %d fork(s) × (%d + %d) × %.3g s, "
+                    + "about %.0f s%s%n", Math.max(1, forks), warmupIterations, iterations, timeSeconds,
+                    2.0 * Math.max(1, forks) * (warmupIterations + iterations) * timeSeconds,
+                    jmhLog == null ? "" : "; JMH's log: " + jmhLog);
+            java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+            CollectorCost.Measured measured;
+            try (java.io.PrintStream progress = new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8)) {
+                try {
+                    measured = CollectorCost.run(settings, progress);
+                } catch (Exception | Error e) {
+                    progress.flush();
+                    writeLog(log);
+                    if (jmhLog == null) {
+                        System.err.print(log.toString(java.nio.charset.StandardCharsets.UTF_8));
+                    }
+                    throw e;
+                }
+            }
+            writeLog(log);
             System.out.print(CollectorCost.summary(measured, settings));
+            if (jmhLog != null) {
+                System.out.println("JMH's log: " + jmhLog);
+            }
             if (json != null) {
                 ObjectMapper mapper = json();
                 mapper.writeValue(json.toFile(), CollectorCost.toJson(measured, settings, mapper));
             }
             return EventSpaceCommand.EXIT_OK;
+        }
+
+        private void writeLog(java.io.ByteArrayOutputStream log) throws java.io.IOException {
+            if (jmhLog != null) {
+                java.nio.file.Files.write(jmhLog, log.toByteArray());
+            }
         }
     }
 
@@ -209,8 +247,15 @@ final class BenchCommand implements Runnable {
         @Mixin
         RunOptions options;
 
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
         @Override
         public Integer call() throws Exception {
+            if (spec.commandLine().getParseResult().hasMatchedOption("--collectors")) {
+                spec.commandLine().getErr().println("eventspace: bench overhead: --collectors " + options.layout.collectors
+                        + " is ignored: every pair runs with collectors off, then on");
+            }
             if (!benchmark.equals("gsum") && !benchmark.equals("compute-gsum")) {
                 throw new UsageError("--benchmark must be gsum or compute-gsum, got " + benchmark);
             }

@@ -18,11 +18,11 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         RunOptions options = new RunOptions();
-        options.ranks = 8;
-        options.hosts = 4;
-        options.clusters = 1;
-        options.transport = "jvm";
-        options.tree = "hier:2";
+        options.layout.ranks = 8;
+        options.layout.hosts = 4;
+        options.layout.clusters = 1;
+        options.layout.transport = "jvm";
+        options.layout.tree = "hier:2";
         options.iterations = 20_000;
         options.warmup = 10_000;
         options.warmupSeconds = 1;
@@ -30,12 +30,12 @@ final class DemoCommand implements Callable<Integer> {
         options.timeoutSeconds = 30;
         options.poll = "auto";
         options.socketBufferBytes = 0;
-        options.collectors = "on";
+        options.layout.collectors = "on";
         // An event scope over the 4 hosts, pulled every 200 ms: per event, statistics across the ranks.
-        options.scope = "hier:2";
-        options.gather = "seq";
-        options.filter = "stats";
-        options.scopeIntervalMs = 200;
+        options.layout.scope = "hier:2";
+        options.layout.gather = "seq";
+        options.layout.filter = "stats";
+        options.layout.scopeIntervalMs = 200;
         RunConfig config = options.toConfig(Benchmark.GSUM);
         System.out.println("EventSpace demo: 8 ranks (threads) on 4 simulated hosts (2 ranks each), hier:2 trees,");
         System.out.println("two identical trees alternated, 8-byte sums; every hop between hosts is handed to that host's service thread.");

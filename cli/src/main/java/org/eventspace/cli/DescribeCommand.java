@@ -2,29 +2,35 @@ package org.eventspace.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
-import org.eventspace.bench.Benchmark;
-import org.eventspace.bench.RunConfig;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.pathmap.PathmapConfig;
 import org.eventspace.comm.pathmap.PathmapDescription;
-import org.eventspace.comm.pathmap.PathmapSpec;
+import org.eventspace.job.JobConfig;
+import org.eventspace.job.PollMode;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code eventspace describe}: which wrapper runs on which host, and which path passes through it. */
+/**
+ * {@code eventspace describe}: which wrapper runs on which host, and which path passes through it. It takes the layout
+ * flags only ({@link LayoutOptions}); how a run goes (iterations, payload, timeout, report…) changes no wrapper, so
+ * those flags are unknown here and picocli refuses them.
+ */
 @Command(name = "describe", mixinStandardHelpOptions = true,
-        description = "Print a pathmap (from --config or the --ranks/--hosts/--clusters/--tree shortcuts) as text or JSON.")
+        description = "Print a pathmap (from --config or the --ranks/--hosts/--clusters/--tree shortcuts) as text or JSON; "
+                + "--as-run adds the event collectors and the event scope a run with the same flags lays over it.")
 final class DescribeCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec command;
 
     @Mixin
-    RunOptions options;
+    LayoutOptions layout;
 
     @Option(names = "--format", defaultValue = "text", description = "text or json (eventspace.pathmap-layout/1). Default: ${DEFAULT-VALUE}.")
     String format;
@@ -41,15 +47,41 @@ final class DescribeCommand implements Callable<Integer> {
         if (!format.equals("text") && !format.equals("json")) {
             throw new UsageError("--format must be text or json, got " + format);
         }
-        RunConfig config = options.toConfig(Benchmark.GSUM);
-        PathmapSpec spec = config.spec();
-        Pathmap pathmap = asRun ? config.pathmap() : PathmapBuilder.build(spec);
+        if (save != null) {
+            ConfigFiles.checkWritable("--save", save);
+        }
+        // The run's own defaults for what describe does not take: the timeout only enters the scope's nodes.
+        JobConfig job = layout.toJob(java.time.Duration.ofSeconds(30), PollMode.AUTO, 0, null);
+        for (String ignored : ignoredFlags()) {
+            command.commandLine().getErr().println("eventspace: describe: " + ignored);
+        }
+        Pathmap pathmap = asRun ? job.pathmap() : PathmapBuilder.build(job.spec());
         java.io.PrintWriter out = command.commandLine().getOut();
         out.print(format.equals("text") ? PathmapDescription.text(pathmap) : PathmapDescription.toJson(pathmap));
         out.flush();
         if (save != null) {
-            Files.writeString(save, PathmapConfig.write(spec));
+            Files.writeString(save, PathmapConfig.write(job.spec()));
         }
         return EventSpaceCommand.EXIT_OK;
+    }
+
+    /** What a flag given here does not change in what describe prints, one warning each. */
+    private List<String> ignoredFlags() {
+        picocli.CommandLine.ParseResult given = command.commandLine().getParseResult();
+        List<String> warnings = new ArrayList<>();
+        if (given.hasMatchedOption("--transport")) {
+            warnings.add("--transport " + layout.transport + " does not change the pathmap (the same wrappers run in one "
+                    + "JVM or in processes); ignored");
+        }
+        if (!asRun) {
+            for (String flag : LayoutOptions.MONITORING_FLAGS) {
+                // --scope-hosts adds hosts to the layout itself, and it needs --scope: then --scope is not idle.
+                boolean needed = flag.equals("--scope") && layout.scopeHosts > 0;
+                if (given.hasMatchedOption(flag) && !needed) {
+                    warnings.add(flag + " only changes what describe prints with --as-run; ignored");
+                }
+            }
+        }
+        return warnings;
     }
 }

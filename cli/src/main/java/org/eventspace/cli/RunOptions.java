@@ -1,41 +1,25 @@
 package org.eventspace.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
 import org.eventspace.bench.Benchmark;
 import org.eventspace.bench.RunConfig;
-import org.eventspace.comm.pathmap.PathmapSpec;
-import org.eventspace.comm.pathmap.PathmapBuilder;
-import org.eventspace.comm.pathmap.TreeShape;
-import org.eventspace.events.CollectorSettings;
 import org.eventspace.job.JobConfig;
-import org.eventspace.job.JobTransport;
 import org.eventspace.job.PollMode;
-import org.eventspace.job.ScopeSettings;
 
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** The flags every command that runs a benchmark shares; validated once into a {@link RunConfig}. */
+/**
+ * The flags every command that runs a benchmark shares: the job's layout ({@link LayoutOptions}, which
+ * {@code describe} shares) and how the run goes — iterations, warm-up, payload, timeout, TCP polling, the report and
+ * the trace dump; validated once into a {@link RunConfig}. Not thread-safe: picocli fills it, one command reads it.
+ */
 final class RunOptions {
-    @Option(names = "--ranks", description = "Application ranks (threads). Default: ${DEFAULT-VALUE}.", defaultValue = "2")
-    int ranks;
-
-    @Option(names = "--hosts", description = "Hosts: simulated in this JVM (jvm) or processes on this machine (tcp). Default: ${DEFAULT-VALUE}.",
-            defaultValue = "1")
-    int hosts;
-
-    @Option(names = "--clusters", description = "Clusters the hosts are split into. Default: ${DEFAULT-VALUE}.", defaultValue = "1")
-    int clusters;
-
-    @Option(names = "--transport", description = "jvm or tcp. Default: ${DEFAULT-VALUE}.", defaultValue = "jvm")
-    String transport;
-
-    @Option(names = "--tree", description = "flat, binary, kary:K or hier:K. Default: ${DEFAULT-VALUE}.", defaultValue = "hier:8")
-    String tree;
-
-    @Option(names = "--config", description = "Pathmap configuration file (docs/PATHMAP.md); replaces --ranks/--hosts/--clusters/--tree.")
-    Path config;
+    @Mixin
+    LayoutOptions layout = new LayoutOptions();
 
     @Option(names = "--iterations", description = "Timed iterations. Default: ${DEFAULT-VALUE}.", defaultValue = "20000")
     int iterations;
@@ -67,53 +51,13 @@ final class RunOptions {
     @Option(names = "--json", description = "Write the eventspace.run/1 report to this file.")
     Path json;
 
-    @Option(names = "--collectors", description = "on: an event collector on every edge of every tree, a trace buffer each, "
-            + "an event space per host; off: none. Default: ${DEFAULT-VALUE}.", defaultValue = "on")
-    String collectors;
-
     @Option(names = "--trace-dump", paramLabel = "DIR", description = "Keep the trace buffers as memory-mapped files in "
             + "DIR/host-<id>/ and write DIR/pathmap.json (needs --collectors on).")
     Path traceDump;
 
-    @Option(names = "--collect-kinds", split = ",", paramLabel = "KIND", description = "With collectors on: only on edges "
-            + "that touch a wrapper of these kinds (gred, proxy, core, …), e.g. gred gives t1/t4 above and t2/t3 below "
-            + "every gred. Default: every kind.")
-    java.util.List<String> collectKinds = new java.util.ArrayList<>();
-
-    @Option(names = "--collect-trees", split = ",", paramLabel = "TREE", description = "With collectors on: only in these "
-            + "trees (0-based). Default: every tree.")
-    java.util.List<Integer> collectTrees = new java.util.ArrayList<>();
-
-    @Option(names = "--collector-capacity", paramLabel = "TUPLES", description = "Tuples per collector buffer, a power of "
-            + "two; 0 keeps the event space's default. Default: ${DEFAULT-VALUE}.", defaultValue = "0")
-    int collectorCapacity;
-
     @Option(names = "--sort-length", paramLabel = "INTS", description = "compute-gsum: ints each iteration sorts; 0 "
             + "calibrates it so a sort takes about an allreduce. Default: ${DEFAULT-VALUE}.", defaultValue = "0")
     int sortLength;
-
-    @Option(names = "--scope", paramLabel = "SHAPE", description = "Lay an event scope over the hosts (flat, kary:K or "
-            + "hier:K) and pull it from host 0 while the ranks run; its figures go to the report's scope block. Needs "
-            + "--collectors on.")
-    String scope;
-
-    @Option(names = "--gather", paramLabel = "seq|par:N", description = "With --scope: gathers read their children in "
-            + "the calling thread (seq) or with N helper threads each (par:N). Default: seq.")
-    String gather;
-
-    @Option(names = "--filter", paramLabel = "FILTER", description = "With --scope: concat, stats, hist:BINS, "
-            + "class:all|comm|REGEX, max:FIELD or min:FIELD (FIELD value|rank|round). Default: concat.")
-    String filter;
-
-    @Option(names = "--scope-interval-ms", paramLabel = "MS", description = "With --scope: pause between two pulls; 0 "
-            + "pulls back to back. Default: adaptive (back to back while rounds are full, else a short pause bounded by "
-            + "the trace buffers' headroom).")
-    Integer scopeIntervalMs;
-
-    @Option(names = "--scope-hosts", paramLabel = "N", description = "With --scope: N more hosts in every cluster that "
-            + "run no ranks and take the scope's inner gathers (ToM's additional resources). Default: ${DEFAULT-VALUE}.",
-            defaultValue = "0")
-    int scopeHosts;
 
     RunConfig toConfig(Benchmark benchmark) {
         if (bytes < 8 || bytes % 8 != 0) {
@@ -128,93 +72,26 @@ final class RunOptions {
         if (socketBufferBytes < 0) {
             throw new UsageError("--socket-buffer must be >= 0 bytes (0 keeps the OS default), got " + socketBufferBytes);
         }
-        if (!collectors.equals("on") && !collectors.equals("off")) {
-            throw new UsageError("--collectors must be on or off, got " + collectors);
-        }
-        if (traceDump != null && collectors.equals("off")) {
+        layout.checkCollectors();
+        if (traceDump != null && !layout.collectorsOn()) {
             throw new UsageError("--trace-dump " + traceDump + " needs --collectors on");
         }
-        if (traceDump != null && java.nio.file.Files.exists(traceDump) && !java.nio.file.Files.isDirectory(traceDump)) {
+        if (traceDump != null && Files.exists(traceDump) && !Files.isDirectory(traceDump)) {
             throw new UsageError("--trace-dump must be a directory, " + traceDump + " is a file");
         }
         Duration timeout = seconds("--timeout", timeoutSeconds, 0.001, JobConfig.MAX_TIMEOUT.toSeconds());
         Duration warmupTime = seconds("--warmup-s", warmupSeconds, 0, RunConfig.MAX_WARMUP_TIME.toSeconds());
-        JobTransport jobTransport;
         PollMode pollMode;
-        try {
-            jobTransport = JobTransport.parse(transport);
-        } catch (IllegalArgumentException e) {
-            throw new UsageError("--transport: " + e.getMessage());
-        }
         try {
             pollMode = PollMode.parse(poll);
         } catch (IllegalArgumentException e) {
             throw new UsageError("--poll: " + e.getMessage());
         }
-        if (scope == null) {
-            for (String[] flag : new String[][] {{"--gather", gather}, {"--filter", filter},
-                    {"--scope-interval-ms", scopeIntervalMs == null ? null : scopeIntervalMs.toString()}}) {
-                if (flag[1] != null) {
-                    throw new UsageError(flag[0] + " " + flag[1] + " configures an event scope and needs --scope");
-                }
-            }
-        }
         if (json != null) {
             ConfigFiles.checkWritable("--json", json);
         }
-        PathmapSpec spec;
-        if (config != null) {
-            if (scopeHosts != 0) {
-                throw new UsageError("--scope-hosts does not go with --config: give the file hosts that run no ranks, "
-                        + "and the scope uses them");
-            }
-            spec = ConfigFiles.readPathmap(config);
-        } else {
-            TreeShape shape;
-            try {
-                shape = TreeShape.parse(tree);
-            } catch (IllegalArgumentException e) {
-                throw new UsageError("--tree: " + e.getMessage());
-            }
-            try {
-                if (scopeHosts < 0) {
-                    throw new UsageError("--scope-hosts must be >= 0, got " + scopeHosts);
-                }
-                if (scopeHosts > 0 && scope == null) {
-                    throw new UsageError("--scope-hosts " + scopeHosts + " gives hosts to an event scope and needs --scope");
-                }
-                spec = JobConfig.shortcut(ranks, hosts, clusters, shape, scopeHosts);
-            } catch (IllegalArgumentException e) {
-                throw new UsageError("--ranks/--hosts/--clusters: " + e.getMessage());
-            }
-        }
-        for (String kind : collectKinds) {
-            if (!java.util.List.of(PathmapBuilder.GRED, PathmapBuilder.PROXY, PathmapBuilder.CORE).contains(kind)) {
-                throw new UsageError("--collect-kinds: unknown wrapper kind '" + kind + "'; expected gred, proxy or core");
-            }
-        }
-        ScopeSettings runScope = null;
-        if (scope != null) {
-            if (collectors.equals("off")) {
-                throw new UsageError("--scope " + scope + " reads the trace buffers and needs --collectors on");
-            }
-            try {
-                runScope = ScopeSettings.parse(scope, gather != null ? gather : "seq", filter != null ? filter : "concat",
-                        scopeIntervalMs != null ? scopeIntervalMs : ScopeSettings.ADAPTIVE);
-            } catch (IllegalArgumentException e) {
-                throw new UsageError("--scope/--gather/--filter/--scope-interval-ms: " + e.getMessage());
-            }
-        }
-        CollectorSettings settings;
+        JobConfig job = layout.toJob(timeout, pollMode, socketBufferBytes, traceDump);
         try {
-            settings = new CollectorSettings(new java.util.HashSet<>(collectKinds), new java.util.HashSet<>(collectTrees),
-                    collectorCapacity);
-        } catch (IllegalArgumentException e) {
-            throw new UsageError("--collect-kinds/--collect-trees/--collector-capacity: " + e.getMessage());
-        }
-        try {
-            JobConfig job = new JobConfig(spec, jobTransport, timeout, pollMode, socketBufferBytes, collectors.equals("on"),
-                    traceDump, settings, runScope);
             return new RunConfig(benchmark, job, iterations, warmup, warmupTime, bytes / 8, sortLength);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());

@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code eventspace trace}: post-mortem views of the event collectors' traces (issue 3). */
+/** {@code eventspace trace}: post-mortem views of the event collectors' traces (dissertation §7.1). */
 @Command(name = "trace", mixinStandardHelpOptions = true, subcommands = TraceCommand.Dump.class,
         description = "Read the traces the event collectors of a run left behind.")
 final class TraceCommand implements Runnable {

@@ -81,15 +81,40 @@ class BenchCommandTest {
         assertThat(cli.err()).contains("--benchmark must be gsum or compute-gsum, got pingpong");
         assertThat(cli.execute("bench", "overhead", "--benchmark", "allgather")).isEqualTo(2);
         assertThat(cli.execute("bench", "overhead", "--repeats", "0")).isEqualTo(2);
+        assertThat(cli.err()).doesNotContain("--collectors");
+        // Both sides run whatever --collectors says: the flag does nothing here, and the user is told so.
+        assertThat(cli.execute("bench", "overhead", "--collectors", "off", "--repeats", "0")).isEqualTo(2);
+        assertThat(cli.err()).contains("bench overhead: --collectors off is ignored");
     }
 
     @Test
     void collectorRunsJmhAndWritesCollectorAndClockCosts() throws Exception {
         Path json = dir.resolve("collector.json");
-        int code = cli.execute("bench", "collector", "--warmup-iterations", "1", "--iterations", "1", "--time-s", "0.2",
-                "--forks", "0", "--json", json.toString());
+        Path log = dir.resolve("jmh.log");
+        java.io.PrintStream stdout = System.out;
+        java.io.PrintStream stderr = System.err;
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int code;
+        try {
+            System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+            System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+            code = cli.execute("bench", "collector", "--warmup-iterations", "1", "--iterations", "1", "--time-s", "0.2",
+                    "--forks", "0", "--json", json.toString(), "--jmh-log", log.toString());
+        } finally {
+            System.setOut(stdout);
+            System.setErr(stderr);
+        }
 
-        assertThat(code).as(cli.err()).isZero();
+        assertThat(code).as(cli.err() + err).isZero();
+        // The answer first and alone: JMH's own ~150 lines went to --jmh-log, not to the terminal.
+        java.util.List<String> lines = out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        assertThat(lines.get(0)).startsWith("collector write (both timestamps):");
+        assertThat(lines).hasSize(5).last().isEqualTo("JMH's log: " + log);
+        assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("# Warmup Iteration")
+                .contains("bench collector: JMH, 2 benchmarks");
+        assertThat(java.nio.file.Files.readString(log)).contains("# Warmup Iteration").contains("CollectorWriteBenchmark.collectorCall")
+                .contains("CollectorWriteBenchmark.nanoTime");
         JsonNode report = JSON.readTree(json.toFile());
         assertThat(report.path("schema").asText()).isEqualTo("eventspace.bench-collector/1");
         double op = report.path("ns_per_op").asDouble();

@@ -1,0 +1,178 @@
+package org.eventspace.cli;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+
+import org.eventspace.comm.pathmap.PathmapBuilder;
+import org.eventspace.comm.pathmap.PathmapSpec;
+import org.eventspace.comm.pathmap.TreeShape;
+import org.eventspace.events.CollectorSettings;
+import org.eventspace.job.JobConfig;
+import org.eventspace.job.JobTransport;
+import org.eventspace.job.PollMode;
+import org.eventspace.job.ScopeSettings;
+
+import picocli.CommandLine.Option;
+
+/**
+ * The flags that say what a job looks like — its hosts and trees, and the event collectors and event scope laid over
+ * them — shared by {@code describe} and every command that runs ({@link RunOptions} adds how it runs); validated once
+ * into a {@link JobConfig}. Not thread-safe: picocli fills it, one command reads it.
+ */
+final class LayoutOptions {
+    @Option(names = "--ranks", description = "Application ranks (threads). Default: ${DEFAULT-VALUE}.", defaultValue = "2")
+    int ranks;
+
+    @Option(names = "--hosts", description = "Hosts: simulated in this JVM (jvm) or processes on this machine (tcp). Default: ${DEFAULT-VALUE}.",
+            defaultValue = "1")
+    int hosts;
+
+    @Option(names = "--clusters", description = "Clusters the hosts are split into. Default: ${DEFAULT-VALUE}.", defaultValue = "1")
+    int clusters;
+
+    @Option(names = "--transport", description = "jvm or tcp. Default: ${DEFAULT-VALUE}.", defaultValue = "jvm")
+    String transport;
+
+    @Option(names = "--tree", description = "flat, binary, kary:K or hier:K. Default: ${DEFAULT-VALUE}.", defaultValue = "hier:8")
+    String tree;
+
+    @Option(names = "--config", description = "Pathmap configuration file (docs/PATHMAP.md); replaces --ranks/--hosts/--clusters/--tree.")
+    Path config;
+
+    @Option(names = "--collectors", description = "on: an event collector on every edge of every tree, a trace buffer each, "
+            + "an event space per host; off: none. Default: ${DEFAULT-VALUE}.", defaultValue = "on")
+    String collectors;
+
+    @Option(names = "--collect-kinds", split = ",", paramLabel = "KIND", description = "With collectors on: only on edges "
+            + "that touch a wrapper of these kinds (gred, proxy, core, …), e.g. gred gives t1/t4 above and t2/t3 below "
+            + "every gred. Default: every kind.")
+    List<String> collectKinds = new ArrayList<>();
+
+    @Option(names = "--collect-trees", split = ",", paramLabel = "TREE", description = "With collectors on: only in these "
+            + "trees (0-based). Default: every tree.")
+    List<Integer> collectTrees = new ArrayList<>();
+
+    @Option(names = "--collector-capacity", paramLabel = "TUPLES", description = "Tuples per collector buffer, a power of "
+            + "two; 0 keeps the event space's default. Default: ${DEFAULT-VALUE}.", defaultValue = "0")
+    int collectorCapacity;
+
+    @Option(names = "--scope", paramLabel = "SHAPE", description = "Lay an event scope over the hosts (flat, kary:K or "
+            + "hier:K) and pull it from host 0 while the ranks run; its figures go to the report's scope block. Needs "
+            + "--collectors on.")
+    String scope;
+
+    @Option(names = "--gather", paramLabel = "seq|par:N", description = "With --scope: gathers read their children in "
+            + "the calling thread (seq) or with N helper threads each (par:N). Default: seq.")
+    String gather;
+
+    @Option(names = "--filter", paramLabel = "FILTER", description = "With --scope: concat, stats, hist:BINS, "
+            + "class:all|comm|REGEX, max:FIELD or min:FIELD (FIELD value|rank|round). Default: concat.")
+    String filter;
+
+    @Option(names = "--scope-interval-ms", paramLabel = "MS", description = "With --scope: pause between two pulls; 0 "
+            + "pulls back to back. Default: adaptive (back to back while rounds are full, else a short pause bounded by "
+            + "the trace buffers' headroom).")
+    Integer scopeIntervalMs;
+
+    @Option(names = "--scope-hosts", paramLabel = "N", description = "With --scope: N more hosts in every cluster that "
+            + "run no ranks and take the scope's inner gathers (ToM's additional resources). Default: ${DEFAULT-VALUE}.",
+            defaultValue = "0")
+    int scopeHosts;
+
+    /** The long names of the flags above that only place collectors or configure the event scope. */
+    static final List<String> MONITORING_FLAGS = List.of("--collectors", "--collect-kinds", "--collect-trees",
+            "--collector-capacity", "--scope", "--gather", "--filter", "--scope-interval-ms");
+
+    void checkCollectors() {
+        if (!collectors.equals("on") && !collectors.equals("off")) {
+            throw new UsageError("--collectors must be on or off, got " + collectors);
+        }
+    }
+
+    boolean collectorsOn() {
+        return collectors.equals("on");
+    }
+
+    /**
+     * The job these flags describe, with how it runs given by the caller ({@link RunOptions}, or defaults for
+     * {@code describe}); every error is a {@link UsageError} naming the flag.
+     */
+    JobConfig toJob(Duration timeout, PollMode pollMode, int socketBufferBytes, Path traceDump) {
+        checkCollectors();
+        JobTransport jobTransport;
+        try {
+            jobTransport = JobTransport.parse(transport);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--transport: " + e.getMessage());
+        }
+        if (scope == null) {
+            for (String[] flag : new String[][] {{"--gather", gather}, {"--filter", filter},
+                    {"--scope-interval-ms", scopeIntervalMs == null ? null : scopeIntervalMs.toString()}}) {
+                if (flag[1] != null) {
+                    throw new UsageError(flag[0] + " " + flag[1] + " configures an event scope and needs --scope");
+                }
+            }
+        }
+        PathmapSpec spec = spec();
+        for (String kind : collectKinds) {
+            if (!List.of(PathmapBuilder.GRED, PathmapBuilder.PROXY, PathmapBuilder.CORE).contains(kind)) {
+                throw new UsageError("--collect-kinds: unknown wrapper kind '" + kind + "'; expected gred, proxy or core");
+            }
+        }
+        ScopeSettings runScope = null;
+        if (scope != null) {
+            if (collectors.equals("off")) {
+                throw new UsageError("--scope " + scope + " reads the trace buffers and needs --collectors on");
+            }
+            try {
+                runScope = ScopeSettings.parse(scope, gather != null ? gather : "seq", filter != null ? filter : "concat",
+                        scopeIntervalMs != null ? scopeIntervalMs : ScopeSettings.ADAPTIVE);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError("--scope/--gather/--filter/--scope-interval-ms: " + e.getMessage());
+            }
+        }
+        CollectorSettings settings;
+        try {
+            settings = new CollectorSettings(new HashSet<>(collectKinds), new HashSet<>(collectTrees), collectorCapacity);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--collect-kinds/--collect-trees/--collector-capacity: " + e.getMessage());
+        }
+        try {
+            return new JobConfig(spec, jobTransport, timeout, pollMode, socketBufferBytes, collectors.equals("on"),
+                    traceDump, settings, runScope);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(e.getMessage());
+        }
+    }
+
+    /** The pathmap spec: from {@code --config}, or the shortcut flags with {@code --scope-hosts} idle hosts per cluster. */
+    private PathmapSpec spec() {
+        if (config != null) {
+            if (scopeHosts != 0) {
+                throw new UsageError("--scope-hosts does not go with --config: give the file hosts that run no ranks, "
+                        + "and the scope uses them");
+            }
+            return ConfigFiles.readPathmap(config);
+        }
+        TreeShape shape;
+        try {
+            shape = TreeShape.parse(tree);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--tree: " + e.getMessage());
+        }
+        try {
+            if (scopeHosts < 0) {
+                throw new UsageError("--scope-hosts must be >= 0, got " + scopeHosts);
+            }
+            if (scopeHosts > 0 && scope == null) {
+                throw new UsageError("--scope-hosts " + scopeHosts + " gives hosts to an event scope and needs --scope");
+            }
+            return JobConfig.shortcut(ranks, hosts, clusters, shape, scopeHosts);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--ranks/--hosts/--clusters: " + e.getMessage());
+        }
+    }
+}
