@@ -76,7 +76,7 @@ public final class Comparison {
             for (int c = 0; c < cases.size(); c++) {
                 Case k = cases.get(c);
                 // The communication system against Open MPI: no collectors on either side. What the collectors
-                // cost is measured against runs without them (issue 3's overhead benchmark), not against MPI.
+                // cost is measured against runs without them (bench overhead), not against MPI.
                 RunConfig config = new RunConfig(k.benchmark(), RunConfig.shortcut(k.ranks(), k.hosts(), 1, TreeShape.hier(8)),
                         k.transport(), iterations, warmup, Duration.ofSeconds(60), 1).withCollectors(false);
                 RunReport report = BenchmarkRunner.run(config);

@@ -21,7 +21,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * What one event collector costs against the clock it pays for (issue 3's bar: one write, both timestamps
+ * What one event collector costs against the clock it pays for (our bar: one write, both timestamps
  * included, at most two {@code System.nanoTime()} plus 15 ns, 0 bytes per op): one JMH run of
  * {@link CollectorWriteBenchmark#collectorCall} and {@link CollectorWriteBenchmark#nanoTime} with the GC
  * profiler, as the {@code eventspace.bench-collector/1} document.

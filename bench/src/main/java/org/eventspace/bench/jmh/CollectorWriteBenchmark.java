@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The cost of one event collector on the path (issue 3's bar: at most its two clock reads plus 15 ns, and 0
+ * The cost of one event collector on the path (our bar: at most its two clock reads plus 15 ns, and 0
  * bytes per op), next to the clock it pays for, measured in the same run: {@link #collectorCall} is a whole
  * {@link EventCollector#call} around a next wrapper that does nothing, {@link #bufferWrite} the tuple store
  * alone, {@link #nanoTime} and {@link #twoNanoTimes} the clock.
