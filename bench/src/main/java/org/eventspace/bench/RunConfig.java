@@ -55,6 +55,11 @@ public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int 
         if (payloadWords < 1) {
             throw new IllegalArgumentException("payload must be >= 1 word, words=" + payloadWords);
         }
+        if (payloadWords > job.spec().resultWords()) {
+            throw new IllegalArgumentException("a payload of " + payloadWords * 8L + " bytes (--bytes) exceeds the "
+                    + job.spec().resultWords() * 8L + " bytes the result element holds (resultWords "
+                    + job.spec().resultWords() + " in the pathmap)");
+        }
         if (benchmark == Benchmark.PINGPONG && job.ranks() < 2) {
             throw new IllegalArgumentException("pingpong needs at least 2 ranks, ranks=" + job.ranks());
         }

@@ -21,6 +21,32 @@ class RunCommandTest {
     }
 
     @Test
+    void badValuesAreRefusedBeforeTheRunNamingTheFlag() {
+        Path missing = dir.resolve("no-such-folder").resolve("r.json");
+        String[][] cases = {
+                {"--json", missing.toString()},
+                {"--bytes", "131080"},
+                {"--timeout", "99999999999"},
+                {"--timeout", "NaN"},
+                {"--timeout", "Infinity"},
+                {"--timeout", "0.000001"},
+                {"--warmup-s", "Infinity"},
+                {"--filter", "stats"},
+                {"--ranks", "1", "--hosts", "2"},
+        };
+        for (String[] flags : cases) {
+            String[] args = new String[3 + flags.length];
+            args[0] = "run";
+            args[1] = "gsum";
+            args[2] = "--iterations=1";
+            System.arraycopy(flags, 0, args, 3, flags.length);
+            CliHarness fresh = new CliHarness();
+            assertThat(fresh.execute(args)).as(String.join(" ", flags)).isEqualTo(EventSpaceCommand.EXIT_USAGE);
+            assertThat(fresh.err()).as(String.join(" ", flags)).contains(flags[0]).doesNotContain("Exception");
+        }
+    }
+
+    @Test
     void gsumWritesTheRunContract() throws Exception {
         Path json = dir.resolve("run.json");
         int code = execute("run", "gsum", "--ranks", "4", "--hosts", "2", "--transport", "jvm", "--tree", "binary",
