@@ -11,6 +11,7 @@ import org.eventspace.comm.element.ElementRegistry;
 import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.path.Core;
 import org.eventspace.comm.path.Gred;
+import org.eventspace.comm.path.SpinYieldPark;
 import org.eventspace.comm.path.WaitPolicy;
 import org.eventspace.comm.path.Wrapper;
 import org.eventspace.comm.pathmap.Node;
@@ -43,6 +44,7 @@ public final class HostRuntime implements AutoCloseable {
     private final Map<Integer, Gred> greds = new HashMap<>();
     private final List<Proxy> pendingProxies = new ArrayList<>();
     private final List<Link> links = new CopyOnWriteArrayList<>();
+    private final SpinYieldPark waiting;
     private Transport transport;
     private volatile boolean built;
 
@@ -50,6 +52,7 @@ public final class HostRuntime implements AutoCloseable {
         this.pathmap = pathmap;
         this.host = host;
         this.options = options;
+        this.waiting = new SpinYieldPark(options.waitPolicy());
         this.elements = new ElementRegistry(pathmap.spec().topology().host(host).name());
     }
 
@@ -71,6 +74,11 @@ public final class HostRuntime implements AutoCloseable {
 
     public WaitPolicy waitPolicy() {
         return options.waitPolicy();
+    }
+
+    /** The wait strategy of this host's threads, built once from {@link #waitPolicy()}. */
+    public SpinYieldPark waiting() {
+        return waiting;
     }
 
     public Gred.ReleaseListener releaseListener() {

@@ -3,6 +3,7 @@ package org.eventspace.comm.transport.jvm;
 import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.Signal;
+import org.eventspace.comm.path.SpinYieldPark;
 import org.eventspace.comm.path.WaitPolicy;
 import org.eventspace.comm.path.Wrapper;
 import org.eventspace.comm.transport.Link;
@@ -19,6 +20,7 @@ final class InJvmLink implements Link, Runnable {
     private final String name;
     private final Wrapper target;
     private final WaitPolicy policy;
+    private final SpinYieldPark wait;
     private final Message request = new Message(1);
     private final Signal toServer = new Signal(1);
     private final Signal toClient = new Signal(1);
@@ -31,6 +33,7 @@ final class InJvmLink implements Link, Runnable {
         this.name = name;
         this.target = target;
         this.policy = policy;
+        this.wait = new SpinYieldPark(policy);
         this.server = new Thread(this, "es-serve-" + name);
         server.setDaemon(true);
         server.start();
@@ -47,7 +50,7 @@ final class InJvmLink implements Link, Runnable {
         long deadline = policy.deadlineFromNow();
         long got = toClient.get();
         while (got != sent) {
-            got = toClient.awaitChange(got, 0, policy, deadline);
+            got = toClient.awaitChange(got, 0, wait, deadline);
             if (got != sent && System.nanoTime() - deadline >= 0 && server.isAlive() && !closed) {
                 // The service thread has the request and runs the rest of the path, whose greds keep their own
                 // timeouts: it will answer with the result or with their failure. Giving up here first would
@@ -71,7 +74,7 @@ final class InJvmLink implements Link, Runnable {
     public void run() {
         long served = 0;
         while (!closed) {
-            long seen = toServer.awaitChange(served, 0, policy, policy.deadlineFromNow());
+            long seen = toServer.awaitChange(served, 0, wait, wait.deadlineFromNow());
             if (seen == served || closed) {
                 // close() advances the signal only to wake us: the request buffer still holds the last
                 // exchange, which must not be served a second time.
