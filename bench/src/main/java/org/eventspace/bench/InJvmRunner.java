@@ -5,7 +5,7 @@ import java.util.stream.IntStream;
 
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.runtime.CommOptions;
-import org.eventspace.comm.transport.jvm.InJvmCluster;
+import org.eventspace.comm.runtime.InJvmCluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -17,6 +17,7 @@ import org.eventspace.comm.path.Wrapper;
 import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.transport.Hop;
+import org.eventspace.comm.transport.HostEnd;
 import org.eventspace.comm.transport.Link;
 import org.eventspace.comm.transport.Proxy;
 import org.eventspace.comm.transport.Transport;
@@ -30,7 +31,7 @@ import org.eventspace.comm.transport.Transport;
  * threads of other hosts' hops look up wrappers with {@link #serve(Hop)}, which only reads what
  * {@code build()} made. After {@code connect()} the runtime is safe to use from any thread.
  */
-public final class HostRuntime implements AutoCloseable {
+public final class HostRuntime implements HostEnd, AutoCloseable {
     /** Tuples a point-to-point element holds before the oldest is lost; a receiver that falls that far behind fails. */
     public static final int P2P_CAPACITY = 64;
     /** Largest point-to-point message, in 64-bit words. */
@@ -56,14 +57,17 @@ public final class HostRuntime implements AutoCloseable {
         this.elements = new ElementRegistry(pathmap.spec().topology().host(host).name());
     }
 
+    @Override
     public int host() {
         return host;
     }
 
+    @Override
     public String hostName() {
         return pathmap.spec().topology().host(host).name();
     }
 
+    @Override
     public Pathmap pathmap() {
         return pathmap;
     }
@@ -72,6 +76,7 @@ public final class HostRuntime implements AutoCloseable {
         return elements;
     }
 
+    @Override
     public WaitPolicy waitPolicy() {
         return options.waitPolicy();
     }
@@ -122,6 +127,7 @@ public final class HostRuntime implements AutoCloseable {
     }
 
     /** What the service thread of {@code hop} calls for every message it receives. */
+    @Override
     public Wrapper serve(Hop hop) {
         if (hop.toHost() != host) {
             throw new IllegalArgumentException("hop to host " + hop.toHost() + " arrived at host " + host);
@@ -186,6 +192,7 @@ public final class HostRuntime implements AutoCloseable {
     }
 
     /** Fails every gred on this host, so that its waiters stop waiting for a host that is gone. */
+    @Override
     public void failAll(CommException cause) {
         List<Gred> all;
         synchronized (this) {

@@ -15,7 +15,6 @@ import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.comm.testing.RankThreads;
 import org.eventspace.comm.testing.TestClusters;
-import org.eventspace.comm.transport.jvm.InJvmCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

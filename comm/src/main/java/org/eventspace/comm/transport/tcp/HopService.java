@@ -13,8 +13,8 @@ import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.Wrapper;
 import org.eventspace.comm.pathmap.Pathmap;
-import org.eventspace.comm.runtime.HostRuntime;
 import org.eventspace.comm.transport.Hop;
+import org.eventspace.comm.transport.HostEnd;
 
 /**
  * The thread that serves one accepted TCP hop: checks its handshake, resolves the target wrapper once, then
@@ -66,7 +66,7 @@ final class HopService implements Runnable {
 
     /** Reads and checks the handshake; returns the wrapper to serve, or null after refusing the connection. */
     private Wrapper handshake() {
-        HostRuntime host = server.host();
+        HostEnd host = server.host();
         long deadline = System.nanoTime() + server.options().connectTimeout().toNanos();
         UnsafeBuffer b;
         try {
@@ -187,7 +187,7 @@ final class HopService implements Runnable {
         if (server.disconnectsExpected() || channel.isClosed()) {
             return;
         }
-        HostRuntime host = server.host();
+        HostEnd host = server.host();
         String from = host.pathmap().spec().topology().host(fromHost).name();
         String text = "host " + from + " disconnected from host " + host.hostName() + " while the job was running (hop "
                 + hopName + ", peer " + remote + ": " + why + ")";

@@ -12,7 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.eventspace.comm.path.CommException;
-import org.eventspace.comm.runtime.HostRuntime;
+import org.eventspace.comm.transport.HostEnd;
 
 /**
  * The serving side of one host's TCP hops: listens on an ephemeral port, checks the handshake of every
@@ -22,7 +22,7 @@ import org.eventspace.comm.runtime.HostRuntime;
  * <p>A connection with the wrong magic, version or job secret, or one asking for a hop this host does not
  * serve, is refused: the socket is closed and one line naming the remote address and the reason goes to
  * stderr. A served hop whose connection breaks while the job runs fails every gred of this host
- * ({@link HostRuntime#failAll}), so that local ranks waiting for the lost host fail at once instead of
+ * ({@link HostEnd#failAll}), so that local ranks waiting for the lost host fail at once instead of
  * timing out; after {@link #expectDisconnects()} a closing connection is a peer that finished.
  *
  * <p>Threading: {@link #start}, {@link #expectDisconnects()} and {@link #close()} may be called from any
@@ -31,7 +31,7 @@ import org.eventspace.comm.runtime.HostRuntime;
 public final class TcpServer implements AutoCloseable {
     private static final long JOIN_MILLIS = 2_000;
 
-    private final HostRuntime host;
+    private final HostEnd host;
     private final JobSecret secret;
     private final TcpOptions options;
     private final ServerSocketChannel listener;
@@ -42,7 +42,7 @@ public final class TcpServer implements AutoCloseable {
     private volatile boolean disconnectsExpected;
     private volatile boolean closed;
 
-    private TcpServer(HostRuntime host, JobSecret secret, TcpOptions options) throws IOException {
+    private TcpServer(HostEnd host, JobSecret secret, TcpOptions options) throws IOException {
         this.host = host;
         this.secret = secret;
         this.options = options;
@@ -60,7 +60,7 @@ public final class TcpServer implements AutoCloseable {
     }
 
     /** Binds {@link TcpOptions#bindAddress()} on an ephemeral port and starts accepting. */
-    public static TcpServer start(HostRuntime host, JobSecret secret, TcpOptions options) {
+    public static TcpServer start(HostEnd host, JobSecret secret, TcpOptions options) {
         TcpServer server;
         try {
             server = new TcpServer(host, secret, options);
@@ -86,7 +86,7 @@ public final class TcpServer implements AutoCloseable {
         disconnectsExpected = true;
     }
 
-    HostRuntime host() {
+    HostEnd host() {
         return host;
     }
 
