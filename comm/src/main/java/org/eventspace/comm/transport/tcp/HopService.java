@@ -77,14 +77,23 @@ final class HopService implements Agent {
 
     @Override
     public int doWork() {
-        if (target == null) {
-            target = handshake();
+        try {
             if (target == null) {
-                throw new AgentTerminationException();
+                target = handshake();
+                if (target == null) {
+                    throw new AgentTerminationException();
+                }
+                return 1;
             }
-            return 1;
+            return serveOne();
+        } catch (AgentTerminationException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // A bug below the frame layer leaves the stream at an unknown place: end the hop rather than read on
+            // from the middle of a frame (the runner would call doWork again).
+            System.err.println("es-tcp " + server.host().hostName() + ": " + role + " failed: " + e);
+            throw new AgentTerminationException(e);
         }
-        return serveOne();
     }
 
     /** Runs on the agent's thread when its runner ends it, or on the closer's for a service stepped by hand. */
