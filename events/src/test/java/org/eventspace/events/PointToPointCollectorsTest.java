@@ -12,8 +12,8 @@ import org.eventspace.comm.pathmap.PathmapSpec;
 import org.eventspace.comm.pathmap.Topology;
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.comm.runtime.CommOptions;
+import org.eventspace.comm.runtime.InJvmCluster;
 import org.eventspace.comm.runtime.WrapperKinds;
-import org.eventspace.comm.transport.jvm.InJvmCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

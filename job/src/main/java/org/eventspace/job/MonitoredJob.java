@@ -12,7 +12,7 @@ import org.eventspace.comm.launch.TcpHost;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.runtime.CommOptions;
 import org.eventspace.comm.runtime.HostRuntime;
-import org.eventspace.comm.transport.jvm.InJvmCluster;
+import org.eventspace.comm.runtime.InJvmCluster;
 import org.eventspace.events.CollectorPlacement;
 import org.eventspace.events.EventSpace;
 import org.eventspace.events.TraceBudget;

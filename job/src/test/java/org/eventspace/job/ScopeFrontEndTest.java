@@ -10,7 +10,7 @@ import org.eventspace.comm.path.ReduceOp;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.comm.runtime.CommOptions;
-import org.eventspace.comm.transport.jvm.InJvmCluster;
+import org.eventspace.comm.runtime.InJvmCluster;
 import org.eventspace.scope.EventScope;
 import org.eventspace.scope.filter.StatsResult;
 import org.junit.jupiter.api.Test;

@@ -5,9 +5,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.eventspace.comm.path.SpinYieldPark;
+import org.eventspace.comm.path.WaitPolicy;
 import org.eventspace.scope.filter.ScopeRecord;
 
 /**
@@ -40,6 +41,7 @@ public final class PushBuffer {
     private final String name;
     private final Policy policy;
     private final long blockTimeoutNanos;
+    private final SpinYieldPark wait;
     private final ManyToOneConcurrentArrayQueue<ScopeRecord> queue;
     private final AtomicLong dropped = new AtomicLong();
 
@@ -59,6 +61,7 @@ public final class PushBuffer {
             throw new IllegalArgumentException("push buffer " + name + ": block timeout must be > 0, blockTimeout=" + blockTimeout);
         }
         this.blockTimeoutNanos = blockTimeout.toNanos();
+        this.wait = new SpinYieldPark(new WaitPolicy(SPINS, YIELDS, blockTimeoutNanos));
         this.queue = new ManyToOneConcurrentArrayQueue<>(capacity);
     }
 
@@ -96,25 +99,36 @@ public final class PushBuffer {
         return queued;
     }
 
+    /**
+     * Waits for room with the wait strategy comm's waiters share. The drainer wakes nobody, so the park phase
+     * polls in {@link #PARK_NANOS} slices. The timeout counts from the first failed offer.
+     */
     private boolean block(ScopeRecord record) {
         long deadline = System.nanoTime() + blockTimeoutNanos;
         for (int i = 0; ; i++) {
             if (queue.offer(record)) {
                 return true;
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (!wait.spin(i)) {
+                break;
+            }
+        }
+        for (int i = 0; ; i++) {
+            if (queue.offer(record)) {
+                return true;
+            }
+            if (!wait.yield(i, deadline)) {
+                break;
+            }
+        }
+        while (!queue.offer(record)) {
+            if (!SpinYieldPark.park(this, deadline, PARK_NANOS)) {
                 throw new IllegalStateException("push buffer " + name + " stayed full for "
                         + TimeUnit.NANOSECONDS.toMillis(blockTimeoutNanos) + " ms (capacity " + queue.capacity()
                         + " records, policy BLOCK): no event scope is pulling it; open one, pull more often, or use DROP");
             }
-            if (i < SPINS) {
-                Thread.onSpinWait();
-            } else if (i < SPINS + YIELDS) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(this, PARK_NANOS);
-            }
         }
+        return true;
     }
 
     /**

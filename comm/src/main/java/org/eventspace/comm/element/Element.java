@@ -12,6 +12,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.ReduceOp;
+import org.eventspace.comm.path.SpinYieldPark;
 import org.eventspace.comm.path.ValueType;
 import org.eventspace.comm.path.WaitPolicy;
 
@@ -205,37 +206,39 @@ public final class Element {
     }
 
     /**
-     * Blocks until the tuple at the cursor is there, then reads it: spins a little, then parks.
+     * Blocks until the tuple at the cursor is there, then reads it: spins a little, then parks. Builds its wait
+     * strategy per call: for tests and tools; the paths use {@link #readNext(ElementCursor, Message, SpinYieldPark)}.
      *
      * @throws CommException if nothing arrives within {@code timeoutNanos}.
      */
     public void readNext(ElementCursor cursor, Message into, long timeoutNanos) {
-        readNext(cursor, into, new WaitPolicy(10_000, 0, timeoutNanos));
+        readNext(cursor, into, new SpinYieldPark(new WaitPolicy(10_000, 0, timeoutNanos)));
     }
 
     /**
-     * Blocks until the tuple at the cursor is there, then reads it, waiting as {@code policy} says: spin, then
+     * Blocks until the tuple at the cursor is there, then reads it, waiting as {@code wait} says: spin, then
      * yield (until the deadline), then park until a writer wakes this reader.
      *
      * @throws CommException if nothing arrives within the policy's timeout.
      */
-    public void readNext(ElementCursor cursor, Message into, WaitPolicy policy) {
-        if (tryReadNext(cursor, into)) {
-            return;
-        }
-        long timeoutNanos = policy.timeoutNanos();
-        for (int i = policy.spins(); i > 0; i--) {
+    public void readNext(ElementCursor cursor, Message into, SpinYieldPark wait) {
+        for (int i = 0; ; i++) {
             if (tryReadNext(cursor, into)) {
                 return;
             }
-            Thread.onSpinWait();
+            if (!wait.spin(i)) {
+                break;
+            }
         }
-        long deadline = System.nanoTime() + timeoutNanos;
-        for (int i = policy.yields(); i > 0 && System.nanoTime() - deadline < 0; i--) {
+        // The timeout counts from the end of the spin phase, as a gred's does.
+        long deadline = wait.deadlineFromNow();
+        for (int i = 0; ; i++) {
             if (tryReadNext(cursor, into)) {
                 return;
             }
-            Thread.yield();
+            if (!wait.yield(i, deadline)) {
+                break;
+            }
         }
         Thread self = Thread.currentThread();
         int slot = -1;
@@ -248,14 +251,12 @@ public final class Element {
         // reads the count: either we see the tuple or the writer sees us and unparks us. No wake-up is lost.
         parkedReaders.incrementAndGet();
         try {
+            long slice = slot < 0 ? UNSLOTTED_PARK_NANOS : exclusiveWriter ? EXCLUSIVE_PARK_NANOS : SpinYieldPark.UNTIL_DEADLINE;
             while (!tryReadNext(cursor, into)) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
+                if (!SpinYieldPark.park(this, deadline, slice)) {
                     throw new CommException("element " + name + ": no tuple with sequence " + cursor.next()
-                            + " within " + timeoutNanos / 1_000_000 + " ms");
+                            + " within " + wait.policy().timeoutNanos() / 1_000_000 + " ms");
                 }
-                long slice = slot < 0 ? UNSLOTTED_PARK_NANOS : exclusiveWriter ? EXCLUSIVE_PARK_NANOS : left;
-                LockSupport.parkNanos(this, Math.min(left, slice));
             }
         } finally {
             parkedReaders.decrementAndGet();

@@ -28,7 +28,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.IntPredicate;
 
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.AgentTerminationException;
+import org.agrona.concurrent.NoOpIdleStrategy;
 import org.eventspace.comm.path.CommException;
+import org.eventspace.comm.transport.AgentThreads;
 import org.eventspace.comm.transport.tcp.JobSecret;
 
 /**
@@ -42,18 +47,29 @@ import org.eventspace.comm.transport.tcp.JobSecret;
  * them. A process that disconnects before it reported "done" aborts the job too. A connection with a wrong
  * secret is refused and logged to stderr.
  *
- * <p>Thread-safe. Runs one accept thread ({@code es-rendezvous}) and one thread per connected process; all
- * end with {@link #close()}.
+ * <p>Thread-safe. Its loops are Agrona agents ({@link AgentThreads}): the accept agent (role
+ * {@code es-rendezvous}), whose duty cycle waits up to {@value #WATCH_MILLIS} ms in {@code accept()} and then
+ * runs the watchdog that aborts a job whose bounded waits ran out, and one member agent per connected process
+ * (role {@code es-rendezvous-<remote>}), whose first duty cycle reads its registration and every later one reads
+ * one message. Both block in a socket by design: the accept timeout is the watchdog's period, and a member's
+ * messages come a few times per job, so polling would only burn a core; their idle strategy is a no-op, and
+ * {@link #close()} closes the sockets, which ends every blocked accept or read at once, then waits (bounded) for
+ * the threads.
  */
 public final class Rendezvous implements AutoCloseable {
     private static final int WATCH_MILLIS = 50;
+    /** How long {@link #close()} waits, in all, for the agents' threads to end. */
+    private static final Duration CLOSE_BOUND = Duration.ofSeconds(2);
 
     private final JobSecret secret;
     private final int hosts;
     private final long timeoutMillis;
     private final ServerSocket listener;
     private final InetSocketAddress address;
-    private final Thread acceptor;
+    private final Acceptor acceptor = new Acceptor();
+    private final boolean startAgents;
+    private final List<MemberAgent> memberAgents = new ArrayList<>();
+    private volatile AgentRunner acceptorRunner;
     private final Member[] members;
     private final List<Socket> sockets = new ArrayList<>();
     private final long registrationDeadline;
@@ -81,8 +97,10 @@ public final class Rendezvous implements AutoCloseable {
         }
     }
 
-    private Rendezvous(JobSecret secret, int hosts, Duration timeout, String bindAddress, int port) throws IOException {
+    private Rendezvous(JobSecret secret, int hosts, Duration timeout, String bindAddress, int port, boolean startAgents)
+            throws IOException {
         this.secret = secret;
+        this.startAgents = startAgents;
         this.hosts = hosts;
         this.timeoutMillis = timeout.toMillis();
         this.members = new Member[hosts];
@@ -92,8 +110,6 @@ public final class Rendezvous implements AutoCloseable {
         listener.setSoTimeout(WATCH_MILLIS);
         this.address = new InetSocketAddress(listener.getInetAddress(), listener.getLocalPort());
         this.registrationDeadline = System.currentTimeMillis() + timeoutMillis;
-        this.acceptor = new Thread(this::acceptLoop, "es-rendezvous");
-        acceptor.setDaemon(true);
     }
 
     /**
@@ -102,6 +118,21 @@ public final class Rendezvous implements AutoCloseable {
      * @param timeout bound on registration (from now), on each barrier and on finishing (from the first arrival).
      */
     public static Rendezvous start(String bindAddress, int port, JobSecret secret, int hosts, Duration timeout) {
+        Rendezvous r = open(bindAddress, port, secret, hosts, timeout, true);
+        r.acceptorRunner = AgentThreads.start(r.acceptor, new NoOpIdleStrategy());
+        return r;
+    }
+
+    /**
+     * Listens as {@link #start} does but runs no agent: a test steps {@link #acceptor()} and the member agents it
+     * accepts ({@link #memberAgents()}) by hand.
+     */
+    static Rendezvous unstarted(String bindAddress, int port, JobSecret secret, int hosts, Duration timeout) {
+        return open(bindAddress, port, secret, hosts, timeout, false);
+    }
+
+    private static Rendezvous open(String bindAddress, int port, JobSecret secret, int hosts, Duration timeout,
+                                   boolean startAgents) {
         if (hosts < 1) {
             throw new IllegalArgumentException("a job needs at least one host, hosts=" + hosts);
         }
@@ -111,14 +142,21 @@ public final class Rendezvous implements AutoCloseable {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be > 0, timeout=" + timeout);
         }
-        Rendezvous r;
         try {
-            r = new Rendezvous(secret, hosts, timeout, bindAddress, port);
+            return new Rendezvous(secret, hosts, timeout, bindAddress, port, startAgents);
         } catch (IOException e) {
             throw new CommException("rendezvous cannot listen on " + bindAddress + ":" + port + ": " + e, e);
         }
-        r.acceptor.start();
-        return r;
+    }
+
+    /** The accept agent. */
+    Agent acceptor() {
+        return acceptor;
+    }
+
+    /** The member agents accepted so far. */
+    synchronized List<Agent> memberAgents() {
+        return List.copyOf(memberAgents);
     }
 
     public InetSocketAddress address() {
@@ -156,54 +194,128 @@ public final class Rendezvous implements AutoCloseable {
         }
     }
 
-    private void acceptLoop() {
-        while (!closed) {
+    /** Accepts one process per duty cycle; when none came within {@value #WATCH_MILLIS} ms, runs the watchdog. */
+    private final class Acceptor implements Agent {
+        @Override
+        public String roleName() {
+            return "es-rendezvous";
+        }
+
+        @Override
+        public int doWork() {
+            if (closed) {
+                throw new AgentTerminationException();
+            }
             try {
                 Socket socket = listener.accept();
-                synchronized (this) {
+                MemberAgent member = new MemberAgent(socket);
+                synchronized (Rendezvous.this) {
                     if (closed) {
                         socket.close();
-                        return;
+                        throw new AgentTerminationException();
                     }
                     sockets.add(socket);
+                    memberAgents.add(member);
                 }
-                Thread t = new Thread(() -> serve(socket), "es-rendezvous-" + socket.getRemoteSocketAddress());
-                t.setDaemon(true);
-                t.start();
+                if (startAgents) {
+                    member.runner = AgentThreads.start(member, new NoOpIdleStrategy());
+                }
+                return 1;
             } catch (SocketTimeoutException e) {
-                watch();
+                return watch() ? 1 : 0;
             } catch (IOException e) {
                 if (!closed) {
                     System.err.println("es-rendezvous: accept failed: " + e);
                 }
-                return;
+                throw new AgentTerminationException();
             }
         }
     }
 
-    /** Aborts the job if a bounded wait ran out; called by the accept thread between accepts. */
-    private synchronized void watch() {
+    /** One connected process: registers it in the first duty cycle, then handles one message per cycle. */
+    private final class MemberAgent implements Agent {
+        private final Socket socket;
+        private final String remote;
+        private volatile AgentRunner runner;
+        private DataInputStream in;
+        private Member member;
+
+        MemberAgent(Socket socket) {
+            this.socket = socket;
+            this.remote = String.valueOf(socket.getRemoteSocketAddress());
+        }
+
+        @Override
+        public String roleName() {
+            return "es-rendezvous-" + remote;
+        }
+
+        @Override
+        public int doWork() {
+            try {
+                if (member == null) {
+                    socket.setTcpNoDelay(true);
+                    socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis));
+                    in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+                    DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+                    member = register(socket, in, out, remote);
+                    if (member == null) {
+                        throw new AgentTerminationException();
+                    }
+                    socket.setSoTimeout(0);
+                    return 1;
+                }
+                int type = in.readInt();
+                switch (type) {
+                    case BARRIER -> arrive(member, RendezvousProtocol.readString(in));
+                    case DONE -> done(member, RendezvousProtocol.readString(in));
+                    case ABORT -> abort("host " + member.host + " aborted the job: " + RendezvousProtocol.readString(in));
+                    default -> throw new IOException("unknown message type " + type);
+                }
+                return 1;
+            } catch (IOException e) {
+                if (member != null) {
+                    lost(member, e);
+                }
+                throw new AgentTerminationException();
+            }
+        }
+
+        @Override
+        public void onClose() {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // The member is gone either way.
+            }
+        }
+    }
+
+    /** Aborts the job if a bounded wait ran out; called by the accept agent between accepts. True if it aborted. */
+    private synchronized boolean watch() {
         if (failure != null || allDone) {
-            return;
+            return false;
         }
         long now = System.currentTimeMillis();
         if (!tableSent && now > registrationDeadline) {
             abort("hosts " + missing(h -> members[h] != null) + " of " + hosts + " did not register with the rendezvous at "
                     + address + " within " + timeoutMillis + " ms");
-            return;
+            return true;
         }
         for (Map.Entry<String, long[]> e : barrierDeadlines.entrySet()) {
             if (now > e.getValue()[0]) {
                 boolean[] arrived = barrierArrivals.get(e.getKey());
                 abort("hosts " + missing(h -> arrived[h]) + " did not reach barrier '" + e.getKey() + "' within "
                         + timeoutMillis + " ms of the first host");
-                return;
+                return true;
             }
         }
         if (doneDeadline != 0 && now > doneDeadline) {
             abort("hosts " + missing(h -> members[h] != null && members[h].done) + " did not finish within " + timeoutMillis
                     + " ms of the first host that finished");
+            return true;
         }
+        return false;
     }
 
     private List<Integer> missing(IntPredicate present) {
@@ -214,41 +326,6 @@ public final class Rendezvous implements AutoCloseable {
             }
         }
         return list;
-    }
-
-    private void serve(Socket socket) {
-        Member member = null;
-        String remote = String.valueOf(socket.getRemoteSocketAddress());
-        try {
-            socket.setTcpNoDelay(true);
-            socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis));
-            DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
-            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
-            member = register(socket, in, out, remote);
-            if (member == null) {
-                return;
-            }
-            socket.setSoTimeout(0);
-            while (true) {
-                int type = in.readInt();
-                switch (type) {
-                    case BARRIER -> arrive(member, RendezvousProtocol.readString(in));
-                    case DONE -> done(member, RendezvousProtocol.readString(in));
-                    case ABORT -> abort("host " + member.host + " aborted the job: " + RendezvousProtocol.readString(in));
-                    default -> throw new IOException("unknown message type " + type);
-                }
-            }
-        } catch (IOException e) {
-            if (member != null) {
-                lost(member, e);
-            }
-        } finally {
-            try {
-                socket.close();
-            } catch (IOException ignored) {
-                // The member is gone either way.
-            }
-        }
     }
 
     /** Reads and checks a HELLO; returns the registered member, or null after refusing the connection. */
@@ -427,11 +504,25 @@ public final class Rendezvous implements AutoCloseable {
                 // Nothing more to do.
             }
         }
-        try {
-            acceptor.join(2_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        long deadline = System.nanoTime() + CLOSE_BOUND.toNanos();
+        AgentRunner runner = acceptorRunner;
+        if (runner != null) {
+            AgentThreads.awaitEnd(runner, left(deadline));
         }
+        List<MemberAgent> accepted;
+        synchronized (this) {
+            accepted = new ArrayList<>(memberAgents);
+        }
+        for (MemberAgent member : accepted) {
+            AgentRunner memberRunner = member.runner;
+            if (memberRunner != null) {
+                AgentThreads.awaitEnd(memberRunner, left(deadline));
+            }
+        }
+    }
+
+    private static Duration left(long deadlineNanos) {
+        return Duration.ofNanos(Math.max(1_000_000, deadlineNanos - System.nanoTime()));
     }
 
     @Override

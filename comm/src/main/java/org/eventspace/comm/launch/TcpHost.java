@@ -17,7 +17,7 @@ import org.eventspace.comm.transport.tcp.TcpTransport;
 
 /**
  * One host of a job whose hosts are processes joined by TCP: the one-process counterpart of
- * {@link org.eventspace.comm.transport.jvm.InJvmCluster}.
+ * {@link org.eventspace.comm.runtime.InJvmCluster}.
  *
  * <p>{@link #start} starts this host's {@link TcpServer}, registers it with the {@link Rendezvous} (starting
  * the rendezvous first if the environment says this process runs it), builds the {@link HostRuntime} (phase 1),

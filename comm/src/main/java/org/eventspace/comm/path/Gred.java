@@ -50,6 +50,7 @@ public final class Gred {
     private final int arity;
     private final Wrapper next;
     private final WaitPolicy policy;
+    private final SpinYieldPark wait;
     private final ReleaseListener listener;
     private final Wrapper[] ports;
     private final long[] joinLine;
@@ -74,6 +75,7 @@ public final class Gred {
         this.arity = arity;
         this.next = next;
         this.policy = policy;
+        this.wait = new SpinYieldPark(policy);
         this.listener = listener;
         this.joinLine = new long[PAD + 1 + arity * STRIDE + PAD];
         this.overflow = new long[arity][];
@@ -215,33 +217,42 @@ public final class Gred {
         listener.released(this, generation);
     }
 
-    /** Spin, yield, then park until the generation moves; on timeout, fail the gred for everyone. */
+    /**
+     * Spin, yield, then park until the generation moves ({@link SpinYieldPark}); on timeout, fail the gred for
+     * everyone.
+     */
     private void awaitRelease(int port, long[] r, long generation) {
-        for (int i = policy.spins(); i > 0; i--) {
+        for (int i = 0; ; i++) {
             if ((long) LONGS.getAcquire(r, GENERATION) != generation) {
                 return;
             }
-            Thread.onSpinWait();
+            if (!wait.spin(i)) {
+                break;
+            }
         }
         // The timeout counts from here: a yield may cost a whole time slice when the cores are shared, so the
         // yield phase must not delay the start of the timeout, and stops when the deadline passes.
-        long deadline = policy.deadlineFromNow();
-        for (int i = policy.yields(); i > 0 && System.nanoTime() - deadline < 0; i--) {
+        long deadline = wait.deadlineFromNow();
+        for (int i = 0; ; i++) {
             if ((long) LONGS.getAcquire(r, GENERATION) != generation) {
                 return;
             }
-            Thread.yield();
+            if (!wait.yield(i, deadline)) {
+                break;
+            }
         }
+        // Register, then re-check (the loop condition reads the generation after the set): the last arriver
+        // bumps the generation before it looks for parked ports, so no wake-up is lost.
         parked.set(port, Thread.currentThread());
         try {
             while ((long) LONGS.getVolatile(r, GENERATION) == generation) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0 && (long) LONGS.getVolatile(joinLine, COUNT) == arity) {
+                boolean timedOut = SpinYieldPark.passed(deadline);
+                if (timedOut && (long) LONGS.getVolatile(joinLine, COUNT) == arity) {
                     // Every contributor is here: the last arriver is below us and comes back with the result or
                     // a failure, and each gred below keeps its own timeout. Failing here would blame a missing
                     // contributor that is not missing, and would beat (by the microseconds it took the last
                     // arriver to get there) the timeout of the gred below that really misses one.
-                    deadline = policy.deadlineFromNow();
+                    deadline = wait.deadlineFromNow();
                     continue;
                 }
                 if (Thread.currentThread().isInterrupted()) {
@@ -250,13 +261,13 @@ public final class Gred {
                     fail(new CommException("gred " + name + ": a contributor on port " + port + " was interrupted while waiting"));
                     return;
                 }
-                if (left <= 0) {
+                if (timedOut) {
                     fail(new CommException("gred " + name + ": timed out after " + policy.timeoutNanos() / 1_000_000
                             + " ms with " + (long) LONGS.getVolatile(joinLine, COUNT) + " of " + arity
                             + " contributors arrived (a rank died, never called, or called a different collective)"));
                     return;
                 }
-                LockSupport.parkNanos(this, left);
+                SpinYieldPark.park(this, deadline, SpinYieldPark.UNTIL_DEADLINE);
             }
         } finally {
             parked.set(port, null);

@@ -35,41 +35,50 @@ public final class Signal {
     }
 
     /**
-     * Waits until the value differs from {@code seen} or {@code deadlineNanos} passes.
+     * Waits until the value differs from {@code seen} or {@code deadlineNanos} passes, as {@code wait} says: spin,
+     * yield (until the deadline), then park until {@link #advance} wakes this waiter.
      *
      * @return the new value, or {@code seen} if the deadline passed first or the waiting thread is interrupted
      *         (its interrupt flag stays set, so the caller can tell the two apart).
      */
-    public long awaitChange(long seen, int waiterIndex, WaitPolicy policy, long deadlineNanos) {
+    public long awaitChange(long seen, int waiterIndex, SpinYieldPark wait, long deadlineNanos) {
         long v;
-        for (int i = policy.spins(); i > 0; i--) {
+        for (int i = 0; ; i++) {
             if ((v = value) != seen) {
                 return v;
             }
-            Thread.onSpinWait();
+            if (!wait.spin(i)) {
+                break;
+            }
         }
-        // A yield may cost a whole time slice when the cores are shared: stop yielding at the deadline.
-        for (int i = policy.yields(); i > 0 && System.nanoTime() - deadlineNanos < 0; i--) {
+        for (int i = 0; ; i++) {
             if ((v = value) != seen) {
                 return v;
             }
-            Thread.yield();
+            if (!wait.yield(i, deadlineNanos)) {
+                break;
+            }
         }
         Thread self = Thread.currentThread();
+        // Register, then re-check: advance() writes the value before it looks for parked threads, so either we
+        // see the new value below or advance() sees us and unparks us.
         parked.set(waiterIndex, self);
         try {
             while (true) {
                 if ((v = value) != seen) {
                     return v;
                 }
-                long left = deadlineNanos - System.nanoTime();
-                if (left <= 0 || self.isInterrupted()) {
+                if (self.isInterrupted() || !SpinYieldPark.park(this, deadlineNanos, SpinYieldPark.UNTIL_DEADLINE)) {
                     return seen;
                 }
-                LockSupport.parkNanos(this, left);
             }
         } finally {
             parked.set(waiterIndex, null);
         }
+    }
+
+    /** Whether a waiter is registered at {@code waiterIndex}, i.e. in its park phase; for tests and diagnostics. */
+    public boolean isParked(int waiterIndex) {
+        return parked.get(waiterIndex) != null;
     }
 }

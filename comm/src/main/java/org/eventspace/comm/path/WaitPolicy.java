@@ -9,6 +9,9 @@ import java.time.Duration;
  * outnumber cores (256 ranks on 2 cores) spinning only steals the core from the thread we wait for, so the
  * policy for that case spins briefly and parks. {@link #forThreads(int)} picks between the two.
  *
+ * <p>The waiting itself is {@link SpinYieldPark}, which every waiter of comm shares; this record is its
+ * configuration.
+ *
  * <p>Immutable; may be shared by any number of threads.
  */
 public record WaitPolicy(int spins, int yields, long timeoutNanos) {

@@ -11,11 +11,13 @@ import org.eventspace.comm.element.ElementRegistry;
 import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.path.Core;
 import org.eventspace.comm.path.Gred;
+import org.eventspace.comm.path.SpinYieldPark;
 import org.eventspace.comm.path.WaitPolicy;
 import org.eventspace.comm.path.Wrapper;
 import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.transport.Hop;
+import org.eventspace.comm.transport.HostEnd;
 import org.eventspace.comm.transport.Link;
 import org.eventspace.comm.transport.Proxy;
 import org.eventspace.comm.transport.Transport;
@@ -29,7 +31,7 @@ import org.eventspace.comm.transport.Transport;
  * threads of other hosts' hops look up wrappers with {@link #serve(Hop)}, which only reads what
  * {@code build()} made. After {@code connect()} the runtime is safe to use from any thread.
  */
-public final class HostRuntime implements AutoCloseable {
+public final class HostRuntime implements HostEnd, AutoCloseable {
     /** Tuples a point-to-point element holds before the oldest is lost; a receiver that falls that far behind fails. */
     public static final int P2P_CAPACITY = 64;
     /** Largest point-to-point message, in 64-bit words. */
@@ -43,6 +45,7 @@ public final class HostRuntime implements AutoCloseable {
     private final Map<Integer, Gred> greds = new HashMap<>();
     private final List<Proxy> pendingProxies = new ArrayList<>();
     private final List<Link> links = new CopyOnWriteArrayList<>();
+    private final SpinYieldPark waiting;
     private Transport transport;
     private volatile boolean built;
 
@@ -50,17 +53,21 @@ public final class HostRuntime implements AutoCloseable {
         this.pathmap = pathmap;
         this.host = host;
         this.options = options;
+        this.waiting = new SpinYieldPark(options.waitPolicy());
         this.elements = new ElementRegistry(pathmap.spec().topology().host(host).name());
     }
 
+    @Override
     public int host() {
         return host;
     }
 
+    @Override
     public String hostName() {
         return pathmap.spec().topology().host(host).name();
     }
 
+    @Override
     public Pathmap pathmap() {
         return pathmap;
     }
@@ -69,8 +76,14 @@ public final class HostRuntime implements AutoCloseable {
         return elements;
     }
 
+    @Override
     public WaitPolicy waitPolicy() {
         return options.waitPolicy();
+    }
+
+    /** The wait strategy of this host's threads, built once from {@link #waitPolicy()}. */
+    public SpinYieldPark waiting() {
+        return waiting;
     }
 
     public Gred.ReleaseListener releaseListener() {
@@ -114,6 +127,7 @@ public final class HostRuntime implements AutoCloseable {
     }
 
     /** What the service thread of {@code hop} calls for every message it receives. */
+    @Override
     public Wrapper serve(Hop hop) {
         if (hop.toHost() != host) {
             throw new IllegalArgumentException("hop to host " + hop.toHost() + " arrived at host " + host);
@@ -178,6 +192,7 @@ public final class HostRuntime implements AutoCloseable {
     }
 
     /** Fails every gred on this host, so that its waiters stop waiting for a host that is gone. */
+    @Override
     public void failAll(CommException cause) {
         List<Gred> all;
         synchronized (this) {

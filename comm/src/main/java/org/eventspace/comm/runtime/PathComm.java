@@ -228,7 +228,7 @@ public final class PathComm implements Comm {
             recvCursors[source] = element.cursorAt(0);
         }
         ElementCursor cursor = recvCursors[source];
-        element.readNext(cursor, p2p, host.waitPolicy());
+        element.readNext(cursor, p2p, host.waiting());
         if (cursor.missed() > 0) {
             throw new CommException("rank " + rank + " lost " + cursor.missed() + " messages from rank " + source
                     + ": more than " + element.capacity() + " were sent before it received");

@@ -1,7 +1,5 @@
 package org.eventspace.comm.transport;
 
-import org.eventspace.comm.runtime.HostRuntime;
-
 /**
  * Moves work between hosts. A transport opens the client end of a hop on the calling host and arranges for
  * one service thread on the other host to run that hop's target wrapper for every message.
@@ -11,7 +9,7 @@ import org.eventspace.comm.runtime.HostRuntime;
  */
 public interface Transport extends AutoCloseable {
     /** Opens hop {@code hop} from host {@code from}; the link is ready to use when this returns. */
-    Link connect(HostRuntime from, Hop hop);
+    Link connect(HostEnd from, Hop hop);
 
     /** Transport name as given on the command line. */
     String name();

@@ -6,14 +6,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.ReduceOp;
 import org.eventspace.comm.path.ValueType;
+import org.eventspace.comm.path.WaitProofs;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The PastSet element alone: sequence numbers, bounded discard with exact missed counts, newest, blocking reads. */
+@Timeout(60)
 class ElementTest {
     private final ElementRegistry registry = new ElementRegistry("h0");
 
@@ -137,12 +142,18 @@ class ElementTest {
     void aBlockingReadWaitsForTheWriteAndTimesOutNamingTheElement() throws Exception {
         Element e = registry.allocate("p2p.3.5", 4, 2);
         ElementCursor cursor = e.cursorAt(0);
+        AtomicReference<Thread> readerThread = new AtomicReference<>();
         CompletableFuture<Long> reader = CompletableFuture.supplyAsync(() -> {
+            readerThread.set(Thread.currentThread());
             Message into = new Message(1);
             e.readNext(cursor, into, Duration.ofSeconds(30).toNanos());
             return into.word(0);
         });
-        Thread.sleep(20);
+        while (readerThread.get() == null) {
+            Thread.onSpinWait();
+        }
+        // Past its 10 000 spins, parked on the element: the write below must wake it, not the reader's own polling.
+        WaitProofs.awaitParked(readerThread.get(), () -> LockSupport.getBlocker(readerThread.get()) == e, Duration.ofSeconds(20));
         e.write(tuple(77));
         // The read's own timeout is 30 s; finishing within the bound means the write woke it.
         assertThat(reader.get(10, TimeUnit.SECONDS)).isEqualTo(77);

@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import org.agrona.concurrent.Agent;
 import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.transport.tcp.JobSecret;
 import org.junit.jupiter.api.AfterEach;
@@ -170,5 +171,60 @@ class RendezvousTest {
         Rendezvous r = Rendezvous.start("127.0.0.1", port, secret, 1, Duration.ofSeconds(5));
         toClose.add(r);
         assertThat(early.get(10, TimeUnit.SECONDS).addresses()).hasSize(1);
+    }
+
+    @Test
+    void theAcceptAndMemberAgentsCanBeSteppedByHand() throws Exception {
+        Rendezvous r = Rendezvous.unstarted("127.0.0.1", 0, secret, 1, Duration.ofSeconds(10));
+        toClose.add(r);
+        Agent acceptor = r.acceptor();
+        assertThat(acceptor.roleName()).isEqualTo("es-rendezvous");
+        Future<RendezvousClient> client = register(r, secret, 0, 1, Duration.ofSeconds(10));
+        int accepted = 0;
+        for (int cycle = 0; cycle < 200 && accepted == 0; cycle++) {
+            accepted = acceptor.doWork();
+        }
+        assertThat(accepted).as("a duty cycle accepted the process (each waits at most 50 ms)").isEqualTo(1);
+        assertThat(r.memberAgents()).hasSize(1);
+        Agent member = r.memberAgents().get(0);
+        assertThat(member.roleName()).startsWith("es-rendezvous-/127.0.0.1:");
+        assertThat(member.doWork()).as("the registration").isEqualTo(1);
+        RendezvousClient c = client.get(10, TimeUnit.SECONDS);
+        assertThat(c.addresses()).extracting(InetSocketAddress::getPort).containsExactly(10_000);
+
+        Future<?> done = pool.submit(() -> c.done("{\"by\":\"hand\"}"));
+        assertThat(member.doWork()).as("one message: done").isEqualTo(1);
+        done.get(10, TimeUnit.SECONDS);
+        assertThat(r.allDone()).isTrue();
+        assertThat(r.results()).containsExactly("{\"by\":\"hand\"}");
+    }
+
+    @Test
+    void theAcceptAgentsIdleCycleRunsTheWatchdog() throws Exception {
+        Rendezvous r = Rendezvous.unstarted("127.0.0.1", 0, secret, 2, Duration.ofMillis(100));
+        toClose.add(r);
+        Thread.sleep(150);
+        assertThat(r.acceptor().doWork()).as("nobody connected; the watchdog aborted the job").isEqualTo(1);
+        assertThat(r.failure()).hasValueSatisfying(f -> assertThat(f).contains("hosts [0, 1] of 2 did not register"));
+        assertThat(r.acceptor().doWork()).as("nothing more to do").isZero();
+    }
+
+    @Test
+    void closingEndsTheAgentThreadsWithinTheBound() throws Exception {
+        Rendezvous r = rendezvous(2, Duration.ofSeconds(10));
+        register(r, secret, 0, 2, Duration.ofSeconds(10));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (threadNames().stream().noneMatch(n -> n.startsWith("es-rendezvous-/")) && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(threadNames()).contains("es-rendezvous").anyMatch(n -> n.startsWith("es-rendezvous-/"));
+        long start = System.nanoTime();
+        r.close();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+        assertThat(threadNames()).noneMatch(n -> n.equals("es-rendezvous") || n.startsWith("es-rendezvous-/"));
+    }
+
+    private static List<String> threadNames() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName).toList();
     }
 }

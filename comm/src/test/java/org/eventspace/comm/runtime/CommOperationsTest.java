@@ -15,7 +15,6 @@ import org.eventspace.comm.path.ReduceOp;
 import org.eventspace.comm.testing.Layout;
 import org.eventspace.comm.testing.RankThreads;
 import org.eventspace.comm.testing.TestClusters;
-import org.eventspace.comm.transport.jvm.InJvmCluster;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 

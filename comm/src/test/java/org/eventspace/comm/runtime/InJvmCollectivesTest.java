@@ -9,7 +9,6 @@ import org.eventspace.comm.path.ReduceOp;
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.comm.testing.RankThreads;
 import org.eventspace.comm.testing.TestClusters;
-import org.eventspace.comm.transport.jvm.InJvmCluster;
 import org.junit.jupiter.api.Test;
 
 class InJvmCollectivesTest {

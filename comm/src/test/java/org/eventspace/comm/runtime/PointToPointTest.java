@@ -14,7 +14,6 @@ import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.comm.testing.RankThreads.Outcome;
 import org.eventspace.comm.testing.RankThreads;
 import org.eventspace.comm.testing.TestClusters;
-import org.eventspace.comm.transport.jvm.InJvmCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

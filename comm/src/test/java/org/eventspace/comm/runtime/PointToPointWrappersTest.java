@@ -13,7 +13,6 @@ import org.eventspace.comm.pathmap.PathmapSpec;
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.comm.testing.RankThreads;
 import org.eventspace.comm.testing.TestClusters;
-import org.eventspace.comm.transport.jvm.InJvmCluster;
 import org.junit.jupiter.api.Test;
 
 /**

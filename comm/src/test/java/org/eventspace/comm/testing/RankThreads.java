@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.eventspace.comm.Comm;
-import org.eventspace.comm.transport.jvm.InJvmCluster;
+import org.eventspace.comm.runtime.InJvmCluster;
 
 /**
  * Runs every rank of an {@link InJvmCluster} in a thread of its own, the way an application of many ranks in

@@ -9,7 +9,7 @@ import org.eventspace.comm.pathmap.PathmapSpec;
 import org.eventspace.comm.pathmap.Topology;
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.comm.runtime.CommOptions;
-import org.eventspace.comm.transport.jvm.InJvmCluster;
+import org.eventspace.comm.runtime.InJvmCluster;
 
 /** Simulated jobs for tests: specs over {@code Topology.simulated} and clusters started with a fitting wait policy. */
 public final class TestClusters {

@@ -3,28 +3,28 @@ package org.eventspace.comm.transport.jvm;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.eventspace.comm.runtime.HostRuntime;
 import org.eventspace.comm.transport.Hop;
+import org.eventspace.comm.transport.HostEnd;
 import org.eventspace.comm.transport.Link;
 import org.eventspace.comm.transport.Transport;
 
 /** Hops between simulated hosts in one JVM; each hop gets a service thread of the target host. Thread-safe. */
 public final class InJvmTransport implements Transport {
-    private final Map<Integer, HostRuntime> hosts = new ConcurrentHashMap<>();
+    private final Map<Integer, HostEnd> hosts = new ConcurrentHashMap<>();
 
-    public void register(HostRuntime host) {
+    public void register(HostEnd host) {
         hosts.put(host.host(), host);
     }
 
     @Override
-    public Link connect(HostRuntime from, Hop hop) {
-        HostRuntime to = hosts.get(hop.toHost());
+    public Link connect(HostEnd from, Hop hop) {
+        HostEnd to = hosts.get(hop.toHost());
         if (to == null) {
             throw new IllegalArgumentException("no simulated host " + hop.toHost() + " in this JVM");
         }
         String name = from.hostName() + "->" + to.hostName() + ":"
                 + (hop.isPointToPoint() ? hop.element() : to.pathmap().node(hop.targetNode()).name() + "[" + hop.targetPort() + "]");
-        return new InJvmLink(name, to.serve(hop), from.waitPolicy());
+        return InJvmLink.open(name, to.serve(hop), from.waitPolicy());
     }
 
     @Override

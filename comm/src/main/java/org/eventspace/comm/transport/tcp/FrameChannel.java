@@ -14,6 +14,8 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.function.Consumer;
 
+import org.eventspace.comm.path.SpinYieldPark;
+
 /**
  * One end of a TCP hop: a non-blocking socket channel, its own selector, and a growable direct buffer that
  * holds one frame at a time, with a {@link Frame} flyweight over it.
@@ -26,23 +28,21 @@ import java.util.function.Consumer;
  */
 final class FrameChannel implements AutoCloseable {
     /** Deadline meaning "wait until bytes come or the channel closes". */
-    static final long NO_DEADLINE = Long.MIN_VALUE;
+    static final long NO_DEADLINE = SpinYieldPark.NO_DEADLINE;
 
     private static final Consumer<SelectionKey> IGNORE_KEY = key -> { };
 
     private final SocketChannel channel;
     private final Selector selector;
     private final SelectionKey key;
-    private final int spinReads;
-    private final int yieldReads;
+    private final SpinYieldPark wait;
     private final Frame frame = new Frame();
     private ByteBuffer buffer;
     private volatile boolean closed;
 
     FrameChannel(SocketChannel channel, TcpOptions options) throws IOException {
         this.channel = channel;
-        this.spinReads = options.spinReads();
-        this.yieldReads = options.yieldReads();
+        this.wait = new SpinYieldPark(options.readWaitPolicy());
         channel.configureBlocking(false);
         this.selector = Selector.open();
         this.key = channel.register(selector, SelectionKey.OP_READ);
@@ -133,20 +133,22 @@ final class FrameChannel implements AutoCloseable {
         }
     }
 
-    /** Reads what is there, polling then blocking until at least one byte came; -1 at end of stream. */
+    /**
+     * Reads what is there, polling then blocking until at least one byte came; -1 at end of stream. The shared
+     * wait strategy with a read as its condition: busy reads, then reads with a yield before each (stopping at
+     * the deadline), then the park phase is a block in the selector, which the peer's bytes end.
+     */
     private int readSome(long deadlineNanos) throws IOException {
         int n = channel.read(buffer);
         if (n != 0) {
             return n;
         }
-        for (int i = spinReads; i > 0; i--) {
-            Thread.onSpinWait();
+        for (int i = 0; wait.spin(i); i++) {
             if ((n = channel.read(buffer)) != 0) {
                 return n;
             }
         }
-        for (int i = yieldReads; i > 0; i--) {
-            Thread.yield();
+        for (int i = 0; wait.yield(i, deadlineNanos); i++) {
             if ((n = channel.read(buffer)) != 0) {
                 return n;
             }

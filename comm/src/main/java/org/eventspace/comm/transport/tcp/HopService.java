@@ -8,26 +8,43 @@ import java.net.SocketTimeoutException;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.charset.StandardCharsets;
 
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.AgentTerminationException;
+import org.agrona.concurrent.NoOpIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.Wrapper;
 import org.eventspace.comm.pathmap.Pathmap;
-import org.eventspace.comm.runtime.HostRuntime;
+import org.eventspace.comm.transport.AgentThreads;
 import org.eventspace.comm.transport.Hop;
+import org.eventspace.comm.transport.HostEnd;
 
 /**
- * The thread that serves one accepted TCP hop: checks its handshake, resolves the target wrapper once, then
- * for every request frame runs the rest of the path ({@code wrapper.call}) and sends back the result, or the
- * failure's text as a FAILED frame.
+ * The agent that serves one accepted TCP hop: its first duty cycle checks the handshake and resolves the target
+ * wrapper once; every later one reads one request frame, runs the rest of the path ({@code wrapper.call}) and
+ * sends back the result, or the failure's text as a FAILED frame. Role {@code es-handshake-<host>-<remote>},
+ * then {@code es-serve-<hop>} once the handshake named the hop (the thread is renamed with it).
  *
- * <p>Owned by its {@link TcpServer}: {@link #start()} once; {@link #close()} from any thread.
+ * <p>The duty cycle blocks, by design: it waits for the next frame in {@link FrameChannel} (busy reads, yielding
+ * reads, then a block in the selector, as {@link TcpOptions} says), which is the thread PATHS puts behind every
+ * connection, and the peer's frame is what wakes it. Its idle strategy is therefore a no-op: a duty cycle returns
+ * only after it served a frame, or throws {@link AgentTerminationException} when the connection ended. Closing
+ * ({@link #close()}) closes the channel, which wakes a blocked select or read with an
+ * {@link AsynchronousCloseException}, so the thread ends within the server's bounded close.
+ *
+ * <p>Owned by its {@link TcpServer}: {@link #start()} once, or step {@link #doWork()} by hand in a test;
+ * {@link #close()} from any thread.
  */
-final class HopService implements Runnable {
+final class HopService implements Agent {
     private final TcpServer server;
     private final FrameChannel channel;
     private final String remote;
-    private final Thread thread;
+    private final Message message = new Message(1);
+    private volatile String role;
+    private volatile AgentRunner runner;
+    private Wrapper target;
     private String hopName;
     private int fromHost;
 
@@ -35,16 +52,18 @@ final class HopService implements Runnable {
         this.server = server;
         this.channel = channel;
         this.remote = remote;
-        this.thread = new Thread(this, "es-handshake-" + server.host().hostName() + "-" + remote);
-        thread.setDaemon(true);
+        this.role = "es-handshake-" + server.host().hostName() + "-" + remote;
     }
 
     void start() {
-        thread.start();
+        // Known before the first duty cycle, which renames the runner's thread once the handshake named the hop.
+        runner = AgentThreads.runner(this, new NoOpIdleStrategy());
+        AgentThreads.start(runner);
     }
 
-    Thread thread() {
-        return thread;
+    /** The runner of a started service, null if it is stepped by hand. */
+    AgentRunner runner() {
+        return runner;
     }
 
     void close() {
@@ -52,21 +71,41 @@ final class HopService implements Runnable {
     }
 
     @Override
-    public void run() {
+    public String roleName() {
+        return role;
+    }
+
+    @Override
+    public int doWork() {
         try {
-            Wrapper target = handshake();
-            if (target != null) {
-                serve(target);
+            if (target == null) {
+                target = handshake();
+                if (target == null) {
+                    throw new AgentTerminationException();
+                }
+                return 1;
             }
-        } finally {
-            channel.close();
-            server.ended(this);
+            return serveOne();
+        } catch (AgentTerminationException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // A bug below the frame layer leaves the stream at an unknown place: end the hop rather than read on
+            // from the middle of a frame (the runner would call doWork again).
+            System.err.println("es-tcp " + server.host().hostName() + ": " + role + " failed: " + e);
+            throw new AgentTerminationException(e);
         }
+    }
+
+    /** Runs on the agent's thread when its runner ends it, or on the closer's for a service stepped by hand. */
+    @Override
+    public void onClose() {
+        channel.close();
+        server.ended(this);
     }
 
     /** Reads and checks the handshake; returns the wrapper to serve, or null after refusing the connection. */
     private Wrapper handshake() {
-        HostRuntime host = server.host();
+        HostEnd host = server.host();
         long deadline = System.nanoTime() + server.options().connectTimeout().toNanos();
         UnsafeBuffer b;
         try {
@@ -120,7 +159,10 @@ final class HopService implements Runnable {
         }
         hopName = TcpTransport.hopName(pathmap, hop);
         fromHost = hop.fromHost();
-        thread.setName("es-serve-" + hopName);
+        role = "es-serve-" + hopName;
+        if (runner != null && runner.thread() == Thread.currentThread()) {
+            Thread.currentThread().setName(role);
+        }
         try {
             acknowledge(HandshakeLayout.ACK_ACCEPTED, "", deadline);
         } catch (IOException e) {
@@ -156,12 +198,11 @@ final class HopService implements Runnable {
         channel.send(length, deadline);
     }
 
-    /** The duty loop: request frame in, path run, reply frame out, until the connection ends. */
-    private void serve(Wrapper target) {
-        Message message = new Message(1);
+    /** One duty cycle of a served hop: request frame in, path run, reply frame out; or the end of the connection. */
+    private int serveOne() {
         String why;
         try {
-            while (channel.receiveFrame(FrameChannel.NO_DEADLINE)) {
+            if (channel.receiveFrame(FrameChannel.NO_DEADLINE)) {
                 channel.frame().decodeRequest(message);
                 int length;
                 try {
@@ -177,17 +218,24 @@ final class HopService implements Runnable {
                     length = channel.frameFor(FrameLayout.HEADER_LENGTH + FrameLayout.MAX_ERROR_LENGTH).encodeFailure(message, text);
                 }
                 channel.send(length, FrameChannel.NO_DEADLINE);
+                return 1;
             }
             why = "connection closed";
         } catch (AsynchronousCloseException e) {
-            return;
+            throw new AgentTerminationException();
         } catch (IOException e) {
             why = TcpLink.describe(e);
         }
+        lost(why);
+        throw new AgentTerminationException();
+    }
+
+    /** The connection ended: while the job runs that means the peer host is gone, and this host's greds fail. */
+    private void lost(String why) {
         if (server.disconnectsExpected() || channel.isClosed()) {
             return;
         }
-        HostRuntime host = server.host();
+        HostEnd host = server.host();
         String from = host.pathmap().spec().topology().host(fromHost).name();
         String text = "host " + from + " disconnected from host " + host.hostName() + " while the job was running (hop "
                 + hopName + ", peer " + remote + ": " + why + ")";

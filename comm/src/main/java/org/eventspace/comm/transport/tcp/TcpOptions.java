@@ -2,6 +2,8 @@ package org.eventspace.comm.transport.tcp;
 
 import java.time.Duration;
 
+import org.eventspace.comm.path.WaitPolicy;
+
 /**
  * How a host's TCP hops are opened and how their threads wait for a frame. Immutable.
  *
@@ -71,6 +73,15 @@ public record TcpOptions(String bindAddress, int sendBufferBytes, int receiveBuf
         return busyThreads <= Runtime.getRuntime().availableProcessors()
                 ? defaults().withPolling(DEFAULT_SPIN_READS, DEFAULT_YIELD_READS)
                 : defaults();
+    }
+
+    /**
+     * How a hop's thread waits for bytes, as the wait policy every waiter of comm shares: {@code spinReads} and
+     * {@code yieldReads} are its spin and yield phases, blocking in the selector its park phase. Its timeout is
+     * the connect timeout, the bound of the handshake; a served hop waits for its next frame without one.
+     */
+    public WaitPolicy readWaitPolicy() {
+        return new WaitPolicy(spinReads, yieldReads, connectTimeout.toNanos());
     }
 
     public TcpOptions withPolling(int spins, int yields) {

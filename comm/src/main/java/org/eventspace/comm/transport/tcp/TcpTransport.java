@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.eventspace.comm.pathmap.Pathmap;
-import org.eventspace.comm.runtime.HostRuntime;
 import org.eventspace.comm.transport.Hop;
+import org.eventspace.comm.transport.HostEnd;
 import org.eventspace.comm.transport.Link;
 import org.eventspace.comm.transport.Transport;
 
@@ -33,7 +33,7 @@ public final class TcpTransport implements Transport {
     }
 
     @Override
-    public Link connect(HostRuntime from, Hop hop) {
+    public Link connect(HostEnd from, Hop hop) {
         if (hop.fromHost() != from.host()) {
             throw new IllegalArgumentException("hop from host " + hop.fromHost() + " opened by host " + from.host());
         }

@@ -17,8 +17,10 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.path.Message;
@@ -280,5 +282,50 @@ class TcpServerTest {
         // Measured 0 nearly always; a rare few hundred bytes come from the JDK's selector internals, never from a
         // message: allocating per exchange would show as at least 16 B × 10 000.
         assertThat(allocated).as("bytes allocated by 10 000 exchanges").isLessThan(1_024);
+    }
+
+    @Test
+    void theAcceptAndHopAgentsCanBeSteppedByHand() throws Exception {
+        try (TcpServer byHand = TcpServer.unstarted(h0, secret, TcpOptions.defaults());
+             TcpTransport client = new TcpTransport(List.of(byHand.address(), new InetSocketAddress("127.0.0.1", 1)),
+                     secret, TcpOptions.defaults())) {
+            assertThat(byHand.acceptor().roleName()).isEqualTo("es-accept-" + h0.hostName());
+            // The client's connect waits for the handshake's answer, which the hop agent gives in its first cycle.
+            CompletableFuture<Link> connected = CompletableFuture.supplyAsync(() -> client.connect(h1, Hop.toElement(1, 0, "p2p.1.0")));
+            assertThat(byHand.acceptor().doWork()).as("accepted one connection").isEqualTo(1);
+            assertThat(byHand.services()).hasSize(1);
+            HopService hop = byHand.services().get(0);
+            assertThat(hop.roleName()).startsWith("es-handshake-" + h0.hostName() + "-");
+            assertThat(hop.doWork()).as("the handshake").isEqualTo(1);
+            assertThat(hop.roleName()).isEqualTo("es-serve-h1->h0:p2p.1.0");
+            assertThat(Thread.currentThread().getName()).as("a hop stepped by hand leaves the caller's thread name alone")
+                    .doesNotStartWith("es-serve-");
+            Link link = connected.get(10, TimeUnit.SECONDS);
+
+            Message m = new Message(4).op(ReduceOp.SLOT).length(1).word(0, 9);
+            CompletableFuture<Void> exchanged = CompletableFuture.runAsync(() -> link.exchange(m));
+            assertThat(hop.doWork()).as("one request served").isEqualTo(1);
+            exchanged.get(10, TimeUnit.SECONDS);
+            assertThat(m.sequence()).isZero();
+            assertThat(h0.elements().get("p2p.1.0").nextSequence()).isEqualTo(1);
+
+            link.close();
+            assertThatThrownBy(hop::doWork).as("the peer closed: the agent ends").isInstanceOf(AgentTerminationException.class);
+        }
+    }
+
+    @Test
+    void closingTheServerEndsItsAgentThreadsWithinTheBound() {
+        Link link = transport.connect(h1, Hop.toElement(1, 0, "p2p.1.0"));
+        link.exchange(new Message(4).op(ReduceOp.SLOT).length(1).word(0, 1));
+        assertThat(agentThreads()).anyMatch(n -> n.equals("es-accept-" + h0.hostName())).anyMatch(n -> n.equals("es-serve-h1->h0:p2p.1.0"));
+        long start = System.nanoTime();
+        server.close();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+        assertThat(agentThreads()).noneMatch(n -> n.equals("es-accept-" + h0.hostName()) || n.equals("es-serve-h1->h0:p2p.1.0"));
+    }
+
+    private static List<String> agentThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName).toList();
     }
 }

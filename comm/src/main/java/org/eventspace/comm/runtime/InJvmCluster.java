@@ -1,13 +1,11 @@
-package org.eventspace.comm.transport.jvm;
+package org.eventspace.comm.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
 
 import org.eventspace.comm.Comm;
 import org.eventspace.comm.pathmap.Pathmap;
-import org.eventspace.comm.runtime.CommOptions;
-import org.eventspace.comm.runtime.HostRuntime;
-import org.eventspace.comm.runtime.PathComm;
+import org.eventspace.comm.transport.jvm.InJvmTransport;
 
 /**
  * A whole simulated cluster in one process: one {@link HostRuntime} per host of the pathmap, joined by an

@@ -1,0 +1,33 @@
+package org.eventspace.comm.transport;
+
+import org.eventspace.comm.path.CommException;
+import org.eventspace.comm.path.WaitPolicy;
+import org.eventspace.comm.path.Wrapper;
+import org.eventspace.comm.pathmap.Pathmap;
+
+/**
+ * A host as the end of its hops: what a {@link Transport} needs of the host that opens a hop (who it is, its
+ * pathmap, how long its callers wait) and of the host that serves one (the wrapper a hop's service thread runs,
+ * and failing its greds when a peer is lost). The runtime's host implements it; transports see nothing else of
+ * the runtime, so {@code transport} does not depend on {@code runtime}.
+ *
+ * <p>Implementations may be called from any thread once they are built.
+ */
+public interface HostEnd {
+    /** This host's id in the pathmap's topology. */
+    int host();
+
+    /** This host's name, for thread names and messages. */
+    String hostName();
+
+    Pathmap pathmap();
+
+    /** How this host's threads wait, and the job's timeout. */
+    WaitPolicy waitPolicy();
+
+    /** What the service thread of {@code hop} calls for every message it receives; {@code hop} must end here. */
+    Wrapper serve(Hop hop);
+
+    /** Fails every gred on this host, so that its waiters stop waiting for a host that is gone. */
+    void failAll(CommException cause);
+}
