@@ -77,8 +77,8 @@ public final class CollectorPlacement {
     /** Collector nodes of {@code pathmap} on {@code host}. */
     public static int countOn(Pathmap pathmap, int host) {
         int n = 0;
-        for (Node node : pathmap.nodes()) {
-            if (node.host() == host && node.kind().equals(CollectorKind.NAME)) {
+        for (Node node : pathmap.nodesOn(host)) {
+            if (node.kind().equals(CollectorKind.NAME)) {
                 n++;
             }
         }
