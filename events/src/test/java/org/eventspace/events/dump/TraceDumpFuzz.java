@@ -143,9 +143,13 @@ final class TraceDumpFuzz implements AutoCloseable {
     private String mutate(Path dir, SplittableRandom random) throws IOException {
         List<Path> traces = new ArrayList<>();
         for (Path p : original.keySet()) {
-            if (p.toString().endsWith(TraceDump.TRACE_SUFFIX)) {
-                traces.add(dir.resolve(p.toString()));
+            Path inCase = dir.resolve(p.toString());
+            if (p.toString().endsWith(TraceDump.TRACE_SUFFIX) && Files.exists(inCase)) {
+                traces.add(inCase);
             }
+        }
+        if (traces.isEmpty()) {
+            return editPathmap(dir.resolve(TraceDump.PATHMAP_FILE), random);
         }
         Path trace = traces.get(random.nextInt(traces.size()));
         switch (random.nextInt(6)) {
