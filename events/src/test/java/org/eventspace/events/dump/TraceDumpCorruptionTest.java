@@ -104,6 +104,24 @@ class TraceDumpCorruptionTest {
     }
 
     @Test
+    void aWriterKilledBetweenItsTwoStoresLeavesAReadableFile() throws Exception {
+        placed.write(dir);
+        Node victim = placed.collectors.get(0);
+        Path file = placed.file(dir, victim);
+        // The run was killed while writing tuple 5: its slot says -(5 + 1), the write position still says 5.
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.nativeOrder()).putLong(0, -6),
+                    org.eventspace.events.TraceBufferLayout.HEADER_LENGTH
+                            + 5L * org.eventspace.events.TraceBufferLayout.SLOT_LENGTH);
+        }
+        TraceDump dump = TraceDump.open(dir);
+        assertThat(dump.errors()).isEmpty();
+        assertThat(dump.collector(victim.id()).size()).isEqualTo(PlacedDump.CALLS);
+        assertThat(dump.collector(victim.id()).overwritten()).isZero();
+    }
+
+    @Test
     void aParentOutsideTheNodesIsRefusedNamingFileFieldAndValue() throws Exception {
         placed.write(dir);
         editNode(3, n -> n.put("parent", 99999));
