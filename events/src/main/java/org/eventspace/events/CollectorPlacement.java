@@ -11,7 +11,7 @@ import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
 
 /**
- * Puts an event collector on every edge of every tree of a pathmap (issue 3; EventSpace paper §4.1: "event
+ * Puts an event collector on every edge of every tree of a pathmap (EventSpace paper §4.1: "event
  * collectors are inserted before and after every wrapper"). A pure function: the pathmap given is not changed,
  * the one returned passes {@link Pathmap}'s own checks.
  *

@@ -28,10 +28,11 @@ public final class PathmapBuilder {
     public static final String RESULT_WORDS = "maxWords";
 
     /**
-     * Most nodes a pathmap may have: 2^23, room for the largest documented rank count (2^20, at most 3·2^20 − 1
-     * nodes a tree) in two trees, a few hundred bytes of heap each.
+     * Most nodes a pathmap may have: 2^22, room for one tree of the largest documented rank count (2^20, at most
+     * 3·2^20 − 1 nodes a tree). Measured: describing that pathmap takes about 4 GB, within the default heap of
+     * the 24 GB machines we run on; two such trees would not be.
      */
-    public static final long MAX_NODES = 1L << 23;
+    public static final long MAX_NODES = 1L << 22;
 
     private final PathmapSpec spec;
     /** The ranks of each host in rank order, listed once per build (a scan of all ranks per host was quadratic). */

@@ -82,8 +82,10 @@ class PathmapIndexTest {
                 .hasMessageContaining("ranks=1048576").hasMessageContaining("trees=256")
                 .hasMessageContaining("up to " + PathmapBuilder.maxNodes(spec) + " nodes")
                 .hasMessageContaining("limit of " + PathmapBuilder.MAX_NODES);
-        // The largest documented rank count still fits in the limit with up to two trees.
-        assertThat(PathmapBuilder.maxNodes(PathmapSpec.of(Topology.simulated(1, 64, 4), PathmapConfig.MAX_RANKS, 2,
+        // The largest documented rank count still fits in the limit with one tree; two are refused.
+        assertThat(PathmapBuilder.maxNodes(PathmapSpec.of(Topology.simulated(1, 64, 4), PathmapConfig.MAX_RANKS, 1,
                 TreeShape.parse("hier:8")))).isLessThanOrEqualTo(PathmapBuilder.MAX_NODES);
+        assertThat(PathmapBuilder.maxNodes(PathmapSpec.of(Topology.simulated(1, 64, 4), PathmapConfig.MAX_RANKS, 2,
+                TreeShape.parse("hier:8")))).isGreaterThan(PathmapBuilder.MAX_NODES);
     }
 }
