@@ -28,8 +28,10 @@ final class TraceCommand implements Runnable {
 
     /**
      * {@code eventspace trace dump DIR}: the tuples of a {@code --trace-dump DIR} as text or JSON lines, or with
-     * {@code --latencies} the dissertation §7.1 latencies per wrapper. Exit 2 if DIR is no dump; exit 1 if some
-     * trace file could not be read (everything readable is printed, the unreadable files are named on stderr).
+     * {@code --latencies} the dissertation §7.1 latencies per wrapper. Exit 2 if DIR is no dump; exit 1 if its
+     * pathmap.json is corrupt (the file, field and value on stderr), if some trace file could not be read or if
+     * a collector the pathmap lists has no trace file (everything readable is printed, the unreadable files and
+     * the missing collectors with their hosts are named on stderr).
      */
     @Command(name = "dump", mixinStandardHelpOptions = true,
             description = "Print the tuples of a trace dump (text or JSON lines), or the latencies per wrapper computed "
@@ -59,8 +61,13 @@ final class TraceCommand implements Runnable {
             TraceDump dump;
             try {
                 dump = TraceDump.open(directory);
-            } catch (IOException e) {
+            } catch (TraceDump.NotADumpException e) {
                 throw new UsageError("trace dump: " + e.getMessage(), e);
+            } catch (IOException e) {
+                PrintWriter err = spec.commandLine().getErr();
+                err.println("eventspace: trace dump: " + e.getMessage());
+                err.flush();
+                return EventSpaceCommand.EXIT_FAILURE;
             }
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();

@@ -11,7 +11,7 @@ import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
 
 /**
- * Puts an event collector on every edge of every tree of a pathmap (issue 3; EventSpace paper §4.1: "event
+ * Puts an event collector on every edge of every tree of a pathmap (EventSpace paper §4.1: "event
  * collectors are inserted before and after every wrapper"). A pure function: the pathmap given is not changed,
  * the one returned passes {@link Pathmap}'s own checks.
  *
@@ -77,8 +77,8 @@ public final class CollectorPlacement {
     /** Collector nodes of {@code pathmap} on {@code host}. */
     public static int countOn(Pathmap pathmap, int host) {
         int n = 0;
-        for (Node node : pathmap.nodes()) {
-            if (node.host() == host && node.kind().equals(CollectorKind.NAME)) {
+        for (Node node : pathmap.nodesOn(host)) {
+            if (node.kind().equals(CollectorKind.NAME)) {
                 n++;
             }
         }

@@ -169,6 +169,17 @@ public final class TraceBufferReader implements AutoCloseable {
         return swapped ? Long.reverseBytes(sequence) : sequence;
     }
 
+    /**
+     * The seqlock word of slot {@code index} (0 ≤ index &lt; capacity): the position of the tuple it holds, -1 if
+     * never written, {@code -(p + 1)} while tuple p is being written. For checking a file against its header.
+     */
+    public long sequenceOfSlot(int index) {
+        if (index < 0 || index >= capacity) {
+            throw new IllegalArgumentException("slot index=" + index + " is outside 0.." + (capacity - 1));
+        }
+        return slotSequence(TraceBuffer.slotOffset(index));
+    }
+
     /** Position of the next tuple this reader reads (tuples read + missed since position 0 or its start). */
     public long position() {
         return cursor;

@@ -15,6 +15,10 @@ import java.util.Map;
  * cluster's join. A gred runs on the host of its first contributor; every edge that crosses hosts gets a
  * proxy on the caller's side. The root of every tree is a core wrapper storing into element
  * {@code t<tree>.result} on the root host.
+ *
+ * <p>A pathmap is refused before it is built if it could have more than {@value #MAX_NODES} nodes
+ * ({@link #maxNodes}): within the configuration's own limits (2^20 ranks, 256 trees) a pathmap can need billions
+ * of nodes, and building one would end in an OutOfMemoryError instead of a message.
  */
 public final class PathmapBuilder {
     public static final String GRED = "gred";
@@ -23,19 +27,59 @@ public final class PathmapBuilder {
     public static final String ELEMENT = "element";
     public static final String RESULT_WORDS = "maxWords";
 
+    /**
+     * Most nodes a pathmap may have: 2^22, room for one tree of the largest documented rank count (2^20, at most
+     * 3·2^20 − 1 nodes a tree). Measured: describing that pathmap takes about 4 GB, within the default heap of
+     * the 24 GB machines we run on; two such trees would not be.
+     */
+    public static final long MAX_NODES = 1L << 22;
+
     private final PathmapSpec spec;
+    /** The ranks of each host in rank order, listed once per build (a scan of all ranks per host was quadratic). */
+    private final List<List<Integer>> ranksByHost = new ArrayList<>();
+    /** Ranks looked at while grouping them by host: lets a test prove that linear without timing. */
+    long rankVisits;
     private final List<MutableNode> nodes = new ArrayList<>();
     private final List<Entry> entries = new ArrayList<>();
     /** "tree.kind.host" → wrappers of that kind made so far: the n of their names, without rescanning nodes. */
     private final Map<String, Integer> madeSoFar = new HashMap<>();
     private int tree;
 
-    private PathmapBuilder(PathmapSpec spec) {
+    PathmapBuilder(PathmapSpec spec) {
         this.spec = spec;
     }
 
+    /**
+     * @throws IllegalArgumentException naming ranks, trees, the estimated node count and {@link #MAX_NODES} if the
+     *                                  pathmap could exceed it; nothing is built then.
+     */
     public static Pathmap build(PathmapSpec spec) {
-        PathmapBuilder builder = new PathmapBuilder(spec);
+        return new PathmapBuilder(spec).buildAll();
+    }
+
+    /**
+     * An upper bound of the nodes of {@code spec}'s pathmap: per tree at most ranks − 1 greds (each joins at
+     * least two inputs), one proxy per edge (ranks + greds edges) and one core, so 3·ranks − 1.
+     */
+    public static long maxNodes(PathmapSpec spec) {
+        return (long) spec.trees() * (3L * spec.ranks() - 1);
+    }
+
+    Pathmap buildAll() {
+        long estimate = maxNodes(spec);
+        if (estimate > MAX_NODES) {
+            throw new IllegalArgumentException("a pathmap of ranks=" + spec.ranks() + ", trees=" + spec.trees()
+                    + " could need up to " + estimate + " nodes (3 x ranks - 1 per tree), more than the limit of "
+                    + MAX_NODES + " nodes; use fewer ranks or trees");
+        }
+        PathmapBuilder builder = this;
+        for (int h = 0; h < spec.topology().size(); h++) {
+            ranksByHost.add(new ArrayList<>());
+        }
+        for (int r = 0; r < spec.ranks(); r++) {
+            ranksByHost.get(spec.hostOf(r)).add(r);
+            rankVisits++;
+        }
         for (int t = 0; t < spec.trees(); t++) {
             builder.tree = t;
             builder.buildTree();
@@ -65,13 +109,15 @@ public final class PathmapBuilder {
             List<Host> hosts = new ArrayList<>(topology.hosts());
             hosts.remove(rootHost);
             hosts.add(0, rootHost);
+            // Hosts grouped by cluster once, in the order above (a scan of every host per cluster was quadratic).
+            Map<String, List<Host>> hostsOf = new HashMap<>();
+            for (Host host : hosts) {
+                hostsOf.computeIfAbsent(host.cluster(), c -> new ArrayList<>()).add(host);
+            }
             List<Input> clusterOutputs = new ArrayList<>();
             for (String cluster : clusters) {
                 List<Input> hostOutputs = new ArrayList<>();
-                for (Host host : hosts) {
-                    if (!host.cluster().equals(cluster)) {
-                        continue;
-                    }
+                for (Host host : hostsOf.getOrDefault(cluster, List.of())) {
                     List<Input> ranks = ranksOn(host.id());
                     if (!ranks.isEmpty()) {
                         hostOutputs.add(join(ranks, shapeFor(host.name())));
@@ -99,11 +145,11 @@ public final class PathmapBuilder {
     }
 
     private List<Input> ranksOn(int host) {
-        List<Input> list = new ArrayList<>();
-        for (int r = 0; r < spec.ranks(); r++) {
-            if (spec.hostOf(r) == host) {
-                list.add(Input.rank(r, host));
-            }
+        List<Integer> ranks = ranksByHost.get(host);
+        List<Input> list = new ArrayList<>(ranks.size());
+        for (int r : ranks) {
+            list.add(Input.rank(r, host));
+            rankVisits++;
         }
         return list;
     }

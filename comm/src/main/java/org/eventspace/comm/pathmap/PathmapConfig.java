@@ -104,7 +104,7 @@ public final class PathmapConfig {
                 rankHosts = rankHosts(mapping.member("ranks"), ranks, topology);
             }
             if (mapping.optional("root") != null) {
-                rootHost = host(mapping.member("root"), topology);
+                rootHost = host(mapping.member("root"), topology, null);
             }
             if (mapping.optional("resultWords") != null) {
                 resultWords = mapping.member("resultWords").integer(1, MAX_RESULT_WORDS);
@@ -236,15 +236,20 @@ public final class PathmapConfig {
             throw value.error("expected " + ranks + " host names, one per rank (application.ranks = " + ranks
                     + "), got " + items.size());
         }
+        // Host ids by name, looked up once per rank: Topology.hostId scans, ranks x hosts was quadratic.
+        Map<String, Integer> ids = new HashMap<>();
+        for (Host h : topology.hosts()) {
+            ids.put(h.name(), h.id());
+        }
         int[] map = new int[ranks];
         for (int r = 0; r < ranks; r++) {
-            map[r] = host(items.get(r), topology);
+            map[r] = host(items.get(r), topology, ids);
         }
         return map;
     }
 
-    private static int host(ConfigValue value, Topology topology) {
-        int id = topology.hostId(value.string());
+    private static int host(ConfigValue value, Topology topology, Map<String, Integer> ids) {
+        int id = ids == null ? topology.hostId(value.string()) : ids.getOrDefault(value.string(), -1);
         if (id < 0) {
             throw value.error("unknown host " + value.shown() + "; hosts are " + sample(hostNames(topology)));
         }

@@ -23,13 +23,15 @@ public record Topology(List<String> clusters, List<Host> hosts) {
                 throw new IllegalArgumentException("cluster name " + c + " is used twice");
             }
         }
+        // A set, not clusters.contains: a scan of the cluster list per host is quadratic with a cluster per host.
+        Set<String> clusterNames = new HashSet<>(clusters);
         Set<String> finished = new HashSet<>();
         for (int i = 0; i < hosts.size(); i++) {
             Host h = hosts.get(i);
             if (h.id() != i) {
                 throw new IllegalArgumentException("host " + h.name() + " has id " + h.id() + " but is at index " + i);
             }
-            if (!clusters.contains(h.cluster())) {
+            if (!clusterNames.contains(h.cluster())) {
                 throw new IllegalArgumentException("host " + h.name() + " names unknown cluster " + h.cluster());
             }
             if (!names.add(h.name())) {

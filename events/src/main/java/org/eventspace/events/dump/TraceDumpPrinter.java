@@ -31,8 +31,9 @@ public final class TraceDumpPrinter {
      */
     public static void printText(TraceDump dump, PrintWriter out) {
         Map<String, Long> zero = earliestPerHost(dump);
-        out.printf(Locale.ROOT, "Trace dump %s: %d collectors, %d tuples, %d unreadable files%n", dump.directory(),
-                dump.collectors().size(), dump.tuples(), dump.errors().size());
+        out.printf(Locale.ROOT, "Trace dump %s: %d collectors, %d tuples, %d unreadable files%s%n", dump.directory(),
+                dump.collectors().size(), dump.tuples(), dump.unreadable(), dump.missing().isEmpty() ? ""
+                        : ", " + dump.missing().size() + " collectors in " + TraceDump.PATHMAP_FILE + " without a trace file");
         for (CollectorTrace c : dump.collectors()) {
             out.printf(Locale.ROOT, "%n%s  @%s  collector %d: %d tuples%s%n", c.name(), c.host(), c.collectorId(),
                     c.size(), c.overwritten() > 0 ? ", " + c.overwritten() + " older tuples overwritten" : "");
