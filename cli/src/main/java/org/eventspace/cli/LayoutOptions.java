@@ -117,6 +117,11 @@ final class LayoutOptions {
             }
         }
         PathmapSpec spec = spec();
+        if (PathmapBuilder.maxNodes(spec) > PathmapBuilder.MAX_NODES) {
+            throw new UsageError((config != null ? config + ": " : "--ranks " + ranks + ": ") + spec.ranks() + " ranks × "
+                    + spec.trees() + " trees could need " + PathmapBuilder.maxNodes(spec) + " wrappers, more than the "
+                    + PathmapBuilder.MAX_NODES + " a pathmap may have in one process; use fewer ranks or trees");
+        }
         for (String kind : collectKinds) {
             if (!List.of(PathmapBuilder.GRED, PathmapBuilder.PROXY, PathmapBuilder.CORE).contains(kind)) {
                 throw new UsageError("--collect-kinds: unknown wrapper kind '" + kind + "'; expected gred, proxy or core");

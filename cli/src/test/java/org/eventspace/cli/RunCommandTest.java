@@ -33,6 +33,7 @@ class RunCommandTest {
                 {"--warmup-s", "Infinity"},
                 {"--filter", "stats"},
                 {"--ranks", "1", "--hosts", "2"},
+                {"--ranks", "2000000"},
         };
         for (String[] flags : cases) {
             String[] args = new String[3 + flags.length];
