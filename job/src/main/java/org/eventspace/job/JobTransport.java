@@ -1,9 +1,7 @@
 package org.eventspace.job;
 
-import java.util.Locale;
-
 /** How a job's hosts come to life and talk: simulated hosts in this JVM, or one process per host over TCP. */
-public enum JobTransport {
+public enum JobTransport implements Labelled {
     /** Every host simulated in this JVM: its own elements, wrappers and service threads; hops are in-JVM links. */
     JVM("jvm"),
     /** One process per host, hops over TCP (loopback, or a cluster's network under mpirun/srun). */
@@ -15,7 +13,7 @@ public enum JobTransport {
         this.label = label;
     }
 
-    /** The command-line and JSON name. */
+    @Override
     public String label() {
         return label;
     }
@@ -25,13 +23,8 @@ public enum JobTransport {
         return label;
     }
 
-    /** @throws IllegalArgumentException naming the text and what was expected. */
+    /** @throws IllegalArgumentException naming the text and every label expected. */
     public static JobTransport parse(String text) {
-        for (JobTransport t : values()) {
-            if (t.label.equals(text.toLowerCase(Locale.ROOT))) {
-                return t;
-            }
-        }
-        throw new IllegalArgumentException("transport must be jvm or tcp, got '" + text + "'");
+        return Labelled.parse(JobTransport.class, text, "transport");
     }
 }

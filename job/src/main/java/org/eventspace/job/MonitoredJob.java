@@ -80,12 +80,7 @@ public final class MonitoredJob implements AutoCloseable {
             cluster = InJvmCluster.start(pathmap, spaces != null ? spaces.apply(options) : options);
             return new MonitoredJob(config, pathmap, spaces, cluster, null, IntStream.range(0, config.ranks()).boxed().toList());
         } catch (RuntimeException e) {
-            if (cluster != null) {
-                cluster.close();
-            }
-            if (spaces != null) {
-                spaces.close(true);
-            }
+            abandon(cluster, spaces);
             throw e;
         }
     }
@@ -107,6 +102,10 @@ public final class MonitoredJob implements AutoCloseable {
                 local.add(r);
             }
         }
+        if (env.host() == 0) {
+            // A job mpirun or srun started has no launcher of ours to write the dump's layout: host 0 does.
+            writeLayout(config, pathmap);
+        }
         int busy = pathmap.busyThreads();
         CommOptions options = CommOptions.defaults(busy).withTimeout(config.timeout());
         HostEventSpaces spaces = config.collectors() ? HostEventSpaces.open(config, pathmap, List.of(env.host()), local.size()) : null;
@@ -116,13 +115,22 @@ public final class MonitoredJob implements AutoCloseable {
                     config.poll().tcpOptions(busy, config.socketBufferBytes()));
             return new MonitoredJob(config, pathmap, spaces, null, host, local);
         } catch (RuntimeException e) {
-            if (host != null) {
-                host.close();
-            }
-            if (spaces != null) {
-                spaces.close(true);
-            }
+            abandon(host, spaces);
             throw e;
+        }
+    }
+
+    /** A start that failed half-way: closes what was started (null if nothing was) and the event spaces opened for it. */
+    private static void abandon(AutoCloseable hosts, HostEventSpaces spaces) {
+        try {
+            if (hosts != null) {
+                hosts.close();
+            }
+        } catch (Exception e) {
+            System.err.println("es-job: closing after a failed start failed too: " + e.getMessage());
+        }
+        if (spaces != null) {
+            spaces.close(true);
         }
     }
 

@@ -1,11 +1,9 @@
 package org.eventspace.job;
 
-import java.util.Locale;
-
 import org.eventspace.comm.transport.tcp.TcpOptions;
 
 /** How a TCP hop waits for a frame. Chosen once, at the edge, and turned into {@link TcpOptions} here only. */
-public enum PollMode {
+public enum PollMode implements Labelled {
     /** Spin if every rank and service thread of the job has a core of its own, else {@link #YIELD}. */
     AUTO("auto"),
     /** Busy-poll the socket, then yield, then block. */
@@ -21,6 +19,7 @@ public enum PollMode {
         this.label = label;
     }
 
+    @Override
     public String label() {
         return label;
     }
@@ -30,14 +29,9 @@ public enum PollMode {
         return label;
     }
 
-    /** @throws IllegalArgumentException naming the text and what was expected. */
+    /** @throws IllegalArgumentException naming the text and every label expected. */
     public static PollMode parse(String text) {
-        for (PollMode p : values()) {
-            if (p.label.equals(text.toLowerCase(Locale.ROOT))) {
-                return p;
-            }
-        }
-        throw new IllegalArgumentException("poll must be auto, spin, yield or block, got '" + text + "'");
+        return Labelled.parse(PollMode.class, text, "poll");
     }
 
     /** The TCP options of a host process whose job has {@code busyThreads} threads that may wait on each other. */
