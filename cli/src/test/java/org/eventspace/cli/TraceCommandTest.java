@@ -41,6 +41,16 @@ class TraceCommandTest {
     }
 
     @Test
+    void theDumpOfARunWithAnEventScopeIsReadable() {
+        // A scope's nodes call no one through a port (arity 0); the dump's layout checks must accept them.
+        assertThat(execute("run", "gsum", "--ranks", "4", "--hosts", "2", "--iterations", "300", "--warmup", "10",
+                "--warmup-s", "0", "--scope", "flat", "--filter", "stats", "--trace-dump", dir.toString()))
+                .isEqualTo(EventSpaceCommand.EXIT_OK);
+        assertThat(execute("trace", "dump", dir.toString(), "--latencies")).as(err.toString()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        assertThat(out.toString()).contains("gred t0.gred.h0.0");
+    }
+
+    @Test
     void aBadFormatIsAUsageError() throws Exception {
         writePlainDump();
         assertThat(execute("trace", "dump", dir.toString(), "--format", "xml")).isEqualTo(EventSpaceCommand.EXIT_USAGE);

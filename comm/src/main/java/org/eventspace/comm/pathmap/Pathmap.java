@@ -215,8 +215,9 @@ public final class Pathmap {
             if (n.host() < 0 || n.host() >= spec.topology().size()) {
                 throw new IllegalArgumentException("node " + n.name() + " is on unknown host " + n.host());
             }
-            if (n.arity() < 1) {
-                throw new IllegalArgumentException("node " + n.name() + " has arity=" + n.arity() + ", expected >= 1");
+            if (n.arity() < 0) {
+                // 0 is a node nobody calls through a port: an event scope's nodes, which name their children.
+                throw new IllegalArgumentException("node " + n.name() + " has arity=" + n.arity() + ", expected >= 0");
             }
             fed[i] = new int[n.arity()];
         }

@@ -315,7 +315,7 @@ public final class TraceDump {
                 throw new IOException(file + ": " + where + ".host=\"" + shown(host) + "\" is not in the hosts list");
             }
             int parentId = root0 ? -1 : integer(file, where, n, "parent", 0, Integer.MAX_VALUE);
-            int arity = n.has("arity") ? integer(file, where, n, "arity", 1, MAX_ARITY) : 1;
+            int arity = n.has("arity") ? integer(file, where, n, "arity", 0, MAX_ARITY) : 1;
             int tree = n.has("tree") ? integer(file, where, n, "tree", Integer.MIN_VALUE, Integer.MAX_VALUE) : -1;
             int parentPort = root0 ? -1 : n.has("parentPort") ? integer(file, where, n, "parentPort", 0, MAX_ARITY - 1) : 0;
             nodes.add(new DumpNode(id, text(file, where, n, "name"), text(file, where, n, "kind"), tree, host,
