@@ -76,7 +76,12 @@ public final class Element {
         this.capacity = capacity;
         this.maxWords = maxWords;
         this.slotBytes = TupleSlotLayout.slotBytes(maxWords);
-        this.ring = new UnsafeBuffer(ByteBuffer.allocateDirect(capacity * slotBytes));
+        long ringBytes = (long) capacity * slotBytes;
+        if (ringBytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("element " + name + ": " + capacity + " slots of " + maxWords + " words need "
+                    + ringBytes + " bytes, more than one buffer holds (" + Integer.MAX_VALUE + ")");
+        }
+        this.ring = new UnsafeBuffer(ByteBuffer.allocateDirect((int) ringBytes));
         for (int i = 0; i < capacity; i++) {
             ring.putLong(i * slotBytes + TupleSlotLayout.SEQUENCE_OFFSET, -1L);
         }

@@ -15,6 +15,19 @@ import org.eventspace.comm.transport.Proxy;
 public final class WrapperKinds {
     /** Tuples kept in a tree's result element: results are read as "newest", so a few suffice. */
     public static final int RESULT_CAPACITY = 16;
+    /** The most bytes a tree's result element takes: its ring shrinks (to 2 slots at least) for very large payloads. */
+    public static final long RESULT_ELEMENT_BYTES = 64L << 20;
+
+    /**
+     * Slots of a result element for payloads of {@code words}: {@link #RESULT_CAPACITY}, fewer (a power of two, at
+     * least 2) where that many slots would take more than {@link #RESULT_ELEMENT_BYTES}; the core only ever needs the
+     * newest result, so 2 slots lose nothing but history.
+     */
+    public static int resultCapacity(int words) {
+        long slot = org.eventspace.comm.element.TupleSlotLayout.slotBytes(words);
+        long fit = Math.max(2, RESULT_ELEMENT_BYTES / slot);
+        return (int) Math.min(RESULT_CAPACITY, Long.highestOneBit(fit));
+    }
 
     private final Map<String, WrapperKind> kinds;
     private final PointToPointWrappers pointToPoint;
@@ -104,8 +117,9 @@ public final class WrapperKinds {
         public WrapperInstance create(Node node, HostRuntime host) {
             // A tree's core is called by one thread at a time, each call after the last (its gred's last arriver,
             // or its hop's one service thread): the result element needs no write lock.
-            Element element = host.elements().allocate(node.property(PathmapBuilder.ELEMENT), RESULT_CAPACITY,
-                    Integer.parseInt(node.property(PathmapBuilder.RESULT_WORDS)), true);
+            int words = Integer.parseInt(node.property(PathmapBuilder.RESULT_WORDS));
+            Element element = host.elements().allocate(node.property(PathmapBuilder.ELEMENT), resultCapacity(words),
+                    words, true);
             return WrapperInstance.single(new Core(element));
         }
     }
