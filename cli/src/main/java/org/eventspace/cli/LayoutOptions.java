@@ -10,6 +10,10 @@ import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.pathmap.PathmapSpec;
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.events.CollectorSettings;
+import org.eventspace.events.TraceBufferLayout;
+import org.eventspace.events.TraceBuffer;
+import org.eventspace.events.EventSpace;
+import org.eventspace.events.CollectorPlacement;
 import org.eventspace.job.JobConfig;
 import org.eventspace.job.JobTransport;
 import org.eventspace.job.PollMode;
@@ -145,12 +149,44 @@ final class LayoutOptions {
         } catch (IllegalArgumentException e) {
             throw new UsageError("--collect-kinds/--collect-trees/--collector-capacity: " + e.getMessage());
         }
+        JobConfig job;
         try {
-            return new JobConfig(spec, jobTransport, timeout, pollMode, socketBufferBytes, collectors.equals("on"),
+            job = new JobConfig(spec, jobTransport, timeout, pollMode, socketBufferBytes, collectors.equals("on"),
                     traceDump, settings, runScope);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
+        if (job.collectors() && collectorCapacity > 0) {
+            checkTraceMemory(job);
+        }
+        return job;
+    }
+
+    /**
+     * With an explicit {@code --collector-capacity}, the event space's own sizing is bypassed: refuse, before anything
+     * starts, a capacity whose buffers would take more than {@link EventSpace#MAX_EXPLICIT_BYTES} on a host.
+     */
+    private void checkTraceMemory(JobConfig job) {
+        org.eventspace.comm.pathmap.Pathmap pathmap = job.pathmap();
+        for (int h = 0; h < job.hosts(); h++) {
+            int on = CollectorPlacement.countOn(pathmap, h);
+            long bytes = on * TraceBufferLayout.bufferLength(collectorCapacity);
+            if (bytes > EventSpace.MAX_EXPLICIT_BYTES) {
+                throw new UsageError(String.format(java.util.Locale.ROOT, "--collector-capacity %d: host %s has %d collectors, "
+                        + "whose buffers would take %.1f MiB, more than the %d MiB an event space may take; use at most %d",
+                        collectorCapacity, spec().topology().host(h).name(), on, bytes / 1048576.0,
+                        EventSpace.MAX_EXPLICIT_BYTES >> 20, largestCapacity(on)));
+            }
+        }
+    }
+
+    private static int largestCapacity(int collectors) {
+        int capacity = TraceBuffer.MIN_CAPACITY;
+        while (capacity < TraceBuffer.MAX_CAPACITY
+                && collectors * TraceBufferLayout.bufferLength(capacity * 2) <= EventSpace.MAX_EXPLICIT_BYTES) {
+            capacity *= 2;
+        }
+        return capacity;
     }
 
     /** The pathmap spec: from {@code --config}, or the shortcut flags with {@code --scope-hosts} idle hosts per cluster. */

@@ -34,6 +34,7 @@ class RunCommandTest {
                 {"--filter", "stats"},
                 {"--ranks", "1", "--hosts", "2"},
                 {"--ranks", "2000000"},
+                {"--collector-capacity", "16777216"},
         };
         for (String[] flags : cases) {
             String[] args = new String[3 + flags.length];

@@ -26,6 +26,11 @@ public final class EventSpace implements AutoCloseable {
     /** Default budget per host: a few megabytes, as in the paper (§6.1 used 1 MB of trace tuples per host). */
     public static final long DEFAULT_BUDGET_BYTES = 4L << 20;
     /**
+     * The most bytes a host's buffers may take when a run fixes every buffer's capacity itself (and so bypasses the
+     * budget): 1 GiB, a quarter of what the JVM gives direct buffers by default on these 24 GiB machines.
+     */
+    public static final long MAX_EXPLICIT_BYTES = 1L << 30;
+    /**
      * Default tuples per buffer: 4096 × 48 bytes ≈ 192 KiB, so 21 collectors fit the default budget (the
      * paper's busiest host had 9 and kept 3750 tuples each, §6.1).
      */
