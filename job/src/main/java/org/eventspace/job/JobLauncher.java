@@ -20,6 +20,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * already reported by the others is dropped. May be called from any thread; blocks until every process ended.
  */
 public final class JobLauncher {
+    /** Time a host process may take to start (a JVM, class loading, on a loaded machine) beyond the job's timeout. */
+    static final Duration REGISTRATION_SLACK = Duration.ofSeconds(20);
+
     private JobLauncher() {
     }
 
@@ -70,7 +73,11 @@ public final class JobLauncher {
         List<String> arguments = new ArrayList<>();
         arguments.add(JobConfigCodec.encode(config));
         arguments.addAll(args);
-        Launcher.Result result = Launcher.launch(config.hosts(), Launcher.javaCommand(mainClass, arguments), Map.of(), limit);
+        // A host that never registers, reaches a barrier or finishes (it died or froze) is named by the rendezvous and
+        // the job aborted after this, not after the launch limit: the collective timeout plus time to start a JVM.
+        Duration register = config.timeout().plus(REGISTRATION_SLACK);
+        Launcher.Result result = Launcher.launch(config.hosts(), Launcher.javaCommand(mainClass, arguments), Map.of(), limit,
+                register);
         ObjectMapper json = new ObjectMapper();
         List<HostResult> hosts = new ArrayList<>();
         List<String> errors = new ArrayList<>();

@@ -41,6 +41,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 public final class MonitoredJob implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** How long a host whose ranks failed waits for the others at the end (its report is delivered at once). */
+    static final Duration FAILED_FINISH_WAIT = Duration.ofSeconds(2);
 
     private final JobConfig config;
     private final Pathmap pathmap;
@@ -50,6 +52,7 @@ public final class MonitoredJob implements AutoCloseable {
     private final ScopeFrontEnd frontEnd;
     private final List<Integer> localRanks;
     private boolean ranksReturned;
+    private boolean ranksFailed;
     private boolean finished;
     private boolean closed;
 
@@ -221,6 +224,7 @@ public final class MonitoredJob implements AutoCloseable {
     public <T> List<RankThreads.Outcome<T>> runRanks(RankThreads.RankTask<T> task, Duration limit) {
         List<RankThreads.Outcome<T>> outcomes = RankThreads.run(localRanks, task, limit);
         ranksReturned = RankThreads.allReturned(outcomes);
+        ranksFailed = outcomes.stream().anyMatch(o -> !o.ok());
         return outcomes;
     }
 
@@ -246,7 +250,9 @@ public final class MonitoredJob implements AutoCloseable {
         // Every local rank returned; a tuple a service thread of this host writes for a remote rank's last call may still
         // be on its way (at most one per serving collector).
         HostResult result = new HostResult(traces(), scope, program);
-        tcpHost.finish(result.encode(JSON));
+        // Ranks that failed mean the job failed: report, then wait only briefly for the others, so a peer that
+        // stopped answering cannot hold this host (and the launcher waiting for it) for the rendezvous' full bound.
+        tcpHost.finish(result.encode(JSON), ranksFailed ? FAILED_FINISH_WAIT : null);
         return result;
     }
 

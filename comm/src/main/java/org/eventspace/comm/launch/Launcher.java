@@ -43,6 +43,8 @@ public final class Launcher {
     public static final int TIMEOUT_EXIT_CODE = 124;
     public static final Duration GRACE = Duration.ofSeconds(3);
     public static final int TAIL_LINES = 20;
+    /** How much longer the processes wait on the rendezvous than its watchdog, to hear its verdict first. */
+    public static final Duration VERDICT_MARGIN = Duration.ofSeconds(3);
     private static final long POLL_MILLIS = 10;
 
     /** What one host process did: its exit code (-1 if it never started), its result line (or null), its last stderr lines. */
@@ -73,6 +75,22 @@ public final class Launcher {
      * at most {@code timeout} for all of them.
      */
     public static Result launch(int n, List<String> command, Map<String, String> extraEnv, Duration timeout) {
+        return launch(n, command, extraEnv, timeout, null);
+    }
+
+    /**
+     * As {@link #launch(int, List, Map, Duration)}, with the rendezvous bounding registration, each barrier and the
+     * job's end by {@code rendezvousTimeout} (null: {@code timeout}). Its watchdog then names the hosts that did not
+     * register, reach a barrier or finish, and aborts the job; the processes wait {@link #VERDICT_MARGIN} longer
+     * ({@value JobEnvironment#ES_RENDEZVOUS_TIMEOUT_MS}), so they hear that verdict rather than time out on their own.
+     */
+    public static Result launch(int n, List<String> command, Map<String, String> extraEnv, Duration timeout,
+                                Duration rendezvousTimeout) {
+        if (rendezvousTimeout != null) {
+            Map<String, String> env = new java.util.HashMap<>(extraEnv);
+            env.put(JobEnvironment.ES_RENDEZVOUS_TIMEOUT_MS, Long.toString(rendezvousTimeout.plus(VERDICT_MARGIN).toMillis()));
+            extraEnv = env;
+        }
         if (n < 1) {
             throw new IllegalArgumentException("a job needs at least one host process, n=" + n);
         }
@@ -92,7 +110,8 @@ public final class Launcher {
         int exitCode = 0;
         Thread reaper = new Thread(() -> reap(processes), "es-launch-reaper");
         Runtime.getRuntime().addShutdownHook(reaper);
-        try (Rendezvous rendezvous = Rendezvous.start("127.0.0.1", 0, secret, n, timeout)) {
+        try (Rendezvous rendezvous = Rendezvous.start("127.0.0.1", 0, secret, n,
+                rendezvousTimeout != null ? rendezvousTimeout : timeout)) {
             int starting = 0;
             try {
                 for (int h = 0; h < n; h++, starting++) {
@@ -147,6 +166,22 @@ public final class Launcher {
                 }
             }
             List<String> results = rendezvous.results();
+            List<Integer> unregistered = rendezvous.unregistered();
+            if (failure != null && !unregistered.isEmpty() && unregistered.size() < n) {
+                failure += "; hosts " + unregistered + " never registered with the rendezvous (dead, frozen or stuck"
+                        + " while starting)";
+            } else if (failure != null) {
+                List<Integer> silent = new ArrayList<>();
+                for (int h = 0; h < n; h++) {
+                    if (results.get(h) == null) {
+                        silent.add(h);
+                    }
+                }
+                if (!silent.isEmpty() && silent.size() < n) {
+                    failure += "; hosts " + silent + " never reported a result (dead, frozen or stuck: the others"
+                            + " reported theirs)";
+                }
+            }
             joinAll(pumps);
             List<HostResult> hostResults = new ArrayList<>();
             for (int h = 0; h < n; h++) {

@@ -172,6 +172,17 @@ public final class Rendezvous implements AutoCloseable {
         return list;
     }
 
+    /** The hosts that have not registered (yet): a process that never started, or froze or died before it did. */
+    public synchronized List<Integer> unregistered() {
+        List<Integer> list = new ArrayList<>();
+        for (int h = 0; h < members.length; h++) {
+            if (members[h] == null) {
+                list.add(h);
+            }
+        }
+        return list;
+    }
+
     public synchronized boolean allDone() {
         return allDone;
     }

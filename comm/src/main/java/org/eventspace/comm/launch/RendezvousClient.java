@@ -182,9 +182,14 @@ public final class RendezvousClient implements AutoCloseable {
 
     /** Reports this host's result line and waits until every host reported: after that no host needs another. */
     public void done(String resultLine) {
+        done(resultLine, waitMillis);
+    }
+
+    /** As {@link #done(String)}, waiting at most {@code maxWaitMillis} (and never longer than the client's own bound). */
+    public void done(String resultLine, long maxWaitMillis) {
         send(DONE, resultLine);
         synchronized (this) {
-            awaitLocked(() -> allDone, "the end of the job");
+            awaitLocked(() -> allDone, "the end of the job", Math.min(waitMillis, Math.max(1, maxWaitMillis)));
         }
     }
 
@@ -202,6 +207,10 @@ public final class RendezvousClient implements AutoCloseable {
     }
 
     private void awaitLocked(BooleanSupplier condition, String what) {
+        awaitLocked(condition, what, waitMillis);
+    }
+
+    private void awaitLocked(BooleanSupplier condition, String what, long waitMillis) {
         long deadline = System.currentTimeMillis() + waitMillis;
         while (!condition.getAsBoolean()) {
             if (abortReason != null) {
@@ -209,8 +218,8 @@ public final class RendezvousClient implements AutoCloseable {
             }
             long left = deadline - System.currentTimeMillis();
             if (left <= 0) {
-                throw new CommException("host " + host + " waiting for " + what + ": the rendezvous at " + rendezvous
-                        + " did not answer within " + waitMillis + " ms");
+                throw new CommException("host " + host + " waiting for " + what + ": not every host got there within "
+                        + waitMillis + " ms, and the rendezvous at " + rendezvous + " did not say which");
             }
             try {
                 wait(left);

@@ -152,13 +152,26 @@ public final class TcpHost implements AutoCloseable {
      * @throws CommException if the job was aborted or a host did not finish in time.
      */
     public void finish(String resultLine) {
+        finish(resultLine, null);
+    }
+
+    /**
+     * As {@link #finish(String)}, waiting for the other hosts at most {@code wait} (null: the rendezvous' own bound).
+     * A host whose ranks failed uses a short wait: its job has failed already, and a peer that stopped answering
+     * (frozen, or stuck in a collective of its own) must not hold it, and so the whole job, for the full bound.
+     */
+    public void finish(String resultLine, java.time.Duration wait) {
         if (finished) {
             throw new IllegalStateException("host " + env.host() + " already finished");
         }
         finished = true;
         // This host's ranks are done: a peer closing its hops from now on is a peer that finished too.
         server.expectDisconnects();
-        client.done(resultLine);
+        if (wait == null) {
+            client.done(resultLine);
+        } else {
+            client.done(resultLine, wait.toMillis());
+        }
     }
 
     private void aborted(String reason) {
