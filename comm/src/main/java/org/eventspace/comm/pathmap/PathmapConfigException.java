@@ -23,12 +23,24 @@ public final class PathmapConfigException extends RuntimeException {
      * @param problem what was expected and what was found.
      */
     public PathmapConfigException(String source, int line, int column, String field, String problem) {
-        super(source + ":" + line + ":" + column + ": " + (field.isEmpty() ? "" : field + ": ") + problem);
+        super(abbreviate(source, MAX_PART) + ":" + line + ":" + column + ": "
+                + (field.isEmpty() ? "" : abbreviate(field, MAX_PART) + ": ") + abbreviate(problem, MAX_PART));
         this.source = source;
         this.line = line;
         this.column = column;
         this.field = field;
         this.problem = problem;
+    }
+
+    /** The most characters of each part (file, field, problem) the message repeats: a 10 MB value is not echoed. */
+    public static final int MAX_PART = 300;
+
+    /** {@code text} if it is at most {@code max} characters, else its start, an ellipsis and its length. */
+    static String abbreviate(String text, int max) {
+        if (text.length() <= max) {
+            return text;
+        }
+        return text.substring(0, max) + "… (" + text.length() + " characters)";
     }
 
     public String source() {

@@ -37,6 +37,17 @@ class PathmapConfigTest {
     }
 
     @Test
+    void aHugeValueIsNotEchoedWhole() {
+        String huge = "k".repeat(10 << 20);
+        String text = EXAMPLE.replace("\"tree\": \"hier:2\"", "\"tree\": \"" + huge + "\"");
+        PathmapConfigException e = catchThrowableOfType(PathmapConfigException.class,
+                () -> PathmapConfig.parse(text, "cluster.json"));
+        assertThat(e.getMessage()).startsWith("cluster.json:").contains("application.tree")
+                .endsWith(" characters)");
+        assertThat(e.getMessage().length()).isLessThan(1024);
+    }
+
+    @Test
     void defaultsAreOneCpuOneTreeBlockMappingRootOnTheFirstHost() {
         PathmapSpec spec = PathmapConfig.parse("""
                 {"schema": "eventspace.pathmap/1",
