@@ -1,5 +1,6 @@
 package org.eventspace.job;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -10,6 +11,7 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.eventspace.comm.transport.AgentThreads;
 import org.eventspace.comm.runtime.HostRuntime;
 import org.eventspace.scope.EventScope;
 import org.eventspace.scope.ScopeRound;
@@ -123,12 +125,7 @@ public final class ScopeFrontEnd implements Agent {
         // The pause between pulls is kept by doWork's schedule; the idle strategy only decides how a thread with
         // nothing due waits: a few spins and yields, then parks of 1 µs growing to 1 ms.
         IdleStrategy idle = new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
-        agent.runner = new AgentRunner(idle, agent::onError, null, agent);
-        AgentRunner.startOnThread(agent.runner, r -> {
-            Thread t = new Thread(r, agent.roleName());
-            t.setDaemon(true);
-            return t;
-        });
+        agent.runner = AgentThreads.start(new AgentRunner(idle, agent::onError, null, agent));
         return agent;
     }
 
@@ -268,21 +265,10 @@ public final class ScopeFrontEnd implements Agent {
         stopRequested = true;
         boolean ended = true;
         if (runner != null) {
-            Thread thread = runner.thread();
-            if (thread != null && thread != AgentRunner.TOMBSTONE) {
-                try {
-                    thread.join(timeoutMillis);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                ended = !thread.isAlive();
-                if (!ended) {
-                    thread.interrupt();
-                    recordError("the scope front-end did not finish its round within " + timeoutMillis + " ms");
-                }
-            }
-            if (ended) {
-                runner.close();
+            ended = AgentThreads.awaitEnd(runner, Duration.ofMillis(timeoutMillis));
+            if (!ended) {
+                runner.thread().interrupt();
+                recordError("the scope front-end did not finish its round within " + timeoutMillis + " ms");
             }
         }
         boolean failed;
