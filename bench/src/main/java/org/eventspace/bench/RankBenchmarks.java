@@ -52,9 +52,11 @@ public final class RankBenchmarks {
         Histogram latencies = RankResult.newHistogram();
         boolean ok = true;
         long warmEnd = System.nanoTime() + config.warmupTime().toNanos();
+        WarmupRounds rounds = new WarmupRounds(config.warmup(), config.warmupTime());
         do {
-            ok &= gsumLoop(comm, values, config.warmup(), latencies);
-        } while (keepWarming(comm, warmEnd));
+            ok &= gsumLoop(comm, values, rounds.next(), latencies);
+            // Both, in this order, every round: each runs collectives every rank must call.
+        } while (keepWarming(comm, warmEnd) | rounds.owes(comm));
         latencies.reset();
         comm.barrier();
         window.started(comm.rank());
@@ -119,21 +121,30 @@ public final class RankBenchmarks {
         boolean ok = true;
         Histogram latencies = RankResult.newHistogram();
         long warmEnd = System.nanoTime() + config.warmupTime().toNanos();
-        int warm = Math.max(config.warmup(), 200);
+        WarmupRounds rounds = new WarmupRounds(Math.max(config.warmup(), 200), config.warmupTime());
         long allreduceNanos;
         do {
+            int warm = rounds.next();
             long t0 = System.nanoTime();
             ok &= gsumLoop(comm, values, warm, latencies);
             allreduceNanos = (System.nanoTime() - t0) / warm;
-        } while (keepWarming(comm, warmEnd));
+        } while (keepWarming(comm, warmEnd) | rounds.owes(comm));
+        // When the ranks outnumber the cores (every rank of a run is on this machine, over TCP too), a sort that takes
+        // as long as an allreduce on each rank would take ranks/cores times that on the machine: each rank sorts its
+        // share, so the sorts of an iteration together take about one allreduce, and compute stays about half of it.
+        // Fitting the length to the measured allreduce then feeds on itself (the allreduce includes waiting for the
+        // others' sorts) and the length grew round after round: the rounds only warm the sort up.
+        int cores = Runtime.getRuntime().availableProcessors();
+        boolean oversubscribed = comm.size() > cores;
+        long target = oversubscribed ? allreduceNanos * cores / comm.size() : allreduceNanos;
         // A fixed length still runs the calibration rounds, unused: they are the sort loop's JIT warm-up, and
         // without it the compiler thread takes a core from a rank in the timed loop (time slices of ms).
         int fixed = config.sortLength();
         int length = fixed > 0 ? fixed
-                : (int) comm.allreduce((long) IntegerSort.lengthTakingNanos(allreduceNanos), ReduceOp.MAX);
-        for (int round = 0; round < CALIBRATION_ROUNDS; round++) {
+                : (int) comm.allreduce((long) IntegerSort.lengthTakingNanos(Math.max(1, target)), ReduceOp.MAX);
+        for (int round = 0; round < (oversubscribed ? 1 : CALIBRATION_ROUNDS); round++) {
             int proposal = calibrate(comm, values, length);
-            length = fixed > 0 ? fixed : proposal;
+            length = fixed > 0 || oversubscribed ? length : proposal;
         }
         IntegerSort sort = new IntegerSort(length, comm.rank());
         latencies.reset();
@@ -157,6 +168,61 @@ public final class RankBenchmarks {
     }
 
     private static final int CALIBRATION_ROUNDS = 4;
+
+    /**
+     * The sizes of warm-up rounds: {@code warmup} iterations each, as configured, unless that many would take longer
+     * than the warm-up time (or a second, if longer): slow iterations (ranks outnumbering cores, long payloads) made a
+     * round of 10 000 last minutes. The first round is a probe of at most {@value #PROBE} iterations; the ranks agree
+     * on its slowest time per iteration, so every rank runs rounds of the same size. Not thread-safe: one per rank.
+     */
+    static final class WarmupRounds {
+        static final int PROBE = 100;
+        private final int warmup;
+        private final long budgetNanos;
+        private long probeStart;
+        private long done;
+        /** 0 before the probe, -1 during it, then the agreed round size. */
+        private int size;
+
+        WarmupRounds(int warmup, java.time.Duration warmupTime) {
+            this.warmup = warmup;
+            this.budgetNanos = Math.max(warmupTime.toNanos(), 1_000_000_000L);
+        }
+
+        /** The size of the next round: the probe first, then the agreed size. */
+        int next() {
+            int n;
+            if (size == 0) {
+                size = -1;
+                probeStart = System.nanoTime();
+                n = Math.min(warmup, PROBE);
+            } else {
+                n = size;
+            }
+            done += n;
+            return n;
+        }
+
+        /**
+         * Whether the warm-up still owes iterations: at least one full round after the probe, so that a run with no
+         * warm-up time still warms up its configured rounds (bounded as above). After the probe this agrees on the
+         * round size with the other ranks (one allreduce); every rank calls it after every round, in step.
+         */
+        boolean owes(Comm comm) {
+            if (size < 0) {
+                long perIteration = Math.max(1, (System.nanoTime() - probeStart) / Math.min(warmup, PROBE));
+                size = sizeFor(warmup, budgetNanos, comm.allreduce(perIteration, ReduceOp.MAX));
+                return true;
+            }
+            return done < Math.min(warmup, PROBE) + (long) size;
+        }
+
+        /** Rounds of {@code warmup} iterations, fewer (at least {@value #PROBE}) where they would exceed the budget. */
+        static int sizeFor(int warmup, long budgetNanos, long perIterationNanos) {
+            long fit = budgetNanos / Math.max(1, perIterationNanos);
+            return (int) Math.max(Math.min(warmup, PROBE), Math.min(warmup, fit));
+        }
+    }
     private static final int CALIBRATION_ITERATIONS = 300;
 
     /**
