@@ -187,6 +187,8 @@ public final class RankBenchmarks {
         WarmupRounds(int warmup, java.time.Duration warmupTime) {
             this.warmup = warmup;
             this.budgetNanos = Math.max(warmupTime.toNanos(), 1_000_000_000L);
+            // Rounds no longer than a probe need none: they are the configured rounds, as they always were.
+            this.size = warmup <= PROBE ? warmup : 0;
         }
 
         /** The size of the next round: the probe first, then the agreed size. */
@@ -209,6 +211,9 @@ public final class RankBenchmarks {
          * round size with the other ranks (one allreduce); every rank calls it after every round, in step.
          */
         boolean owes(Comm comm) {
+            if (warmup <= PROBE) {
+                return done < warmup;
+            }
             if (size < 0) {
                 long perIteration = Math.max(1, (System.nanoTime() - probeStart) / Math.min(warmup, PROBE));
                 size = sizeFor(warmup, budgetNanos, comm.allreduce(perIteration, ReduceOp.MAX));

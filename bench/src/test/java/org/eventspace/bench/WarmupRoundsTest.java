@@ -29,6 +29,13 @@ class WarmupRoundsTest {
     }
 
     @Test
+    void roundsNoLongerThanTheProbeAreTheConfiguredRoundsWithNoExtraCollective() {
+        RankBenchmarks.WarmupRounds rounds = new RankBenchmarks.WarmupRounds(50, Duration.ZERO);
+        assertThat(rounds.next()).isEqualTo(50);
+        assertThat(rounds.owes(null)).as("needs no collective, so no comm").isFalse();
+    }
+
+    @Test
     void theProbeComesFirstThenOneAgreedRoundIsOwedEvenWithoutWarmupTime() {
         JobConfig config = JobConfig.of(JobConfig.shortcut(1, 1, 1, TreeShape.FLAT), JobTransport.JVM).withCollectors(false);
         try (MonitoredJob job = MonitoredJob.inJvm(config)) {
