@@ -64,8 +64,16 @@ public final class BenchmarkRunner {
 
     /** Runs the benchmark on every local rank of {@code job}; a rank that failed or was late is reported as such. */
     static List<RankResult> runRanks(MonitoredJob job, RunConfig config) {
-        List<RankThreads.Outcome<RankResult>> outcomes = job.runRanks(
-                rank -> RankBenchmarks.run(job.comm(rank), config, job.timedWindow()), config.rankLimit());
+        // Where rank 0 runs, a run that lasts more than a few seconds says on stderr what it is doing.
+        Progress progress = job.localRanks().contains(0)
+                ? Progress.of(config.benchmark().label() + ", " + config.ranks() + " ranks") : Progress.NONE;
+        List<RankThreads.Outcome<RankResult>> outcomes;
+        try (AutoCloseable watching = progress == Progress.NONE ? () -> { } : progress.watch()) {
+            outcomes = job.runRanks(rank -> RankBenchmarks.run(job.comm(rank), config, job.timedWindow(), progress),
+                    config.rankLimit());
+        } catch (Exception e) {
+            throw new IllegalStateException("the progress printer failed to stop: " + e.getMessage(), e);
+        }
         List<RankResult> results = new ArrayList<>();
         for (RankThreads.Outcome<RankResult> o : outcomes) {
             results.add(o.ok() ? o.value() : RankResult.failed(o.rank(), o.error()));

@@ -23,9 +23,15 @@ public final class RankBenchmarks {
 
     /** As {@link #run(Comm, RunConfig)}, telling {@code window} when this rank starts and ends its timed iterations. */
     public static RankResult run(Comm comm, RunConfig config, TimedWindow window) {
+        return run(comm, config, window, Progress.NONE);
+    }
+
+    /** As {@link #run(Comm, RunConfig, TimedWindow)}, rank 0 telling {@code progress} which phase it is in. */
+    static RankResult run(Comm comm, RunConfig config, TimedWindow window, Progress progress) {
+        Progress mine = comm.rank() == 0 ? progress : Progress.NONE;
         return switch (config.benchmark()) {
-            case GSUM -> gsum(comm, config, window);
-            case COMPUTE_GSUM -> computeGsum(comm, config, window);
+            case GSUM -> gsum(comm, config, window, mine);
+            case COMPUTE_GSUM -> computeGsum(comm, config, window, mine);
             case PINGPONG -> pingpong(comm, config, window);
         };
     }
@@ -48,22 +54,32 @@ public final class RankBenchmarks {
     }
 
     static RankResult gsum(Comm comm, RunConfig config, TimedWindow window) {
+        return gsum(comm, config, window, Progress.NONE);
+    }
+
+    static RankResult gsum(Comm comm, RunConfig config, TimedWindow window, Progress progress) {
         long[] values = new long[config.payloadWords()];
         Histogram latencies = RankResult.newHistogram();
         boolean ok = true;
         long warmEnd = System.nanoTime() + config.warmupTime().toNanos();
         WarmupRounds rounds = new WarmupRounds(config.warmup(), config.warmupTime());
+        long warmed = 0;
         do {
-            ok &= gsumLoop(comm, values, rounds.next(), latencies);
+            int n = rounds.next();
+            ok &= gsumLoop(comm, values, n, latencies);
+            warmed += n;
+            progress.phase("warm-up", warmed, 0);
             // Both, in this order, every round: each runs collectives every rank must call.
         } while (keepWarming(comm, warmEnd) | rounds.owes(comm));
         latencies.reset();
         comm.barrier();
+        progress.phase("timed iterations (running)", 0, config.iterations());
         window.started(comm.rank());
         long start = System.nanoTime();
         ok &= gsumLoop(comm, values, config.iterations(), latencies);
         long wall = System.nanoTime() - start;
         window.ended(comm.rank());
+        progress.phase("timed iterations (done)", config.iterations(), config.iterations());
         return new RankResult(comm.rank(), wall, config.iterations(), 0, ok, null, latencies);
     }
 
@@ -116,6 +132,10 @@ public final class RankBenchmarks {
     }
 
     static RankResult computeGsum(Comm comm, RunConfig config, TimedWindow window) {
+        return computeGsum(comm, config, window, Progress.NONE);
+    }
+
+    static RankResult computeGsum(Comm comm, RunConfig config, TimedWindow window, Progress progress) {
         int words = config.payloadWords();
         long[] values = new long[words];
         boolean ok = true;
@@ -123,11 +143,14 @@ public final class RankBenchmarks {
         long warmEnd = System.nanoTime() + config.warmupTime().toNanos();
         WarmupRounds rounds = new WarmupRounds(Math.max(config.warmup(), 200), config.warmupTime());
         long allreduceNanos;
+        long warmed = 0;
         do {
             int warm = rounds.next();
             long t0 = System.nanoTime();
             ok &= gsumLoop(comm, values, warm, latencies);
             allreduceNanos = (System.nanoTime() - t0) / warm;
+            warmed += warm;
+            progress.phase("warm-up", warmed, 0);
         } while (keepWarming(comm, warmEnd) | rounds.owes(comm));
         // When the ranks outnumber the cores (every rank of a run is on this machine, over TCP too), a sort that takes
         // as long as an allreduce on each rank would take ranks/cores times that on the machine: each rank sorts its
@@ -143,12 +166,15 @@ public final class RankBenchmarks {
         int length = fixed > 0 ? fixed
                 : (int) comm.allreduce((long) IntegerSort.lengthTakingNanos(Math.max(1, target)), ReduceOp.MAX);
         for (int round = 0; round < (oversubscribed ? 1 : CALIBRATION_ROUNDS); round++) {
+            progress.phase("sort calibration round " + (round + 1) + ", " + length + " ints", (long) round * CALIBRATION_ITERATIONS,
+                    (oversubscribed ? 1L : CALIBRATION_ROUNDS) * CALIBRATION_ITERATIONS);
             int proposal = calibrate(comm, values, length);
             length = fixed > 0 || oversubscribed ? length : proposal;
         }
         IntegerSort sort = new IntegerSort(length, comm.rank());
         latencies.reset();
         comm.barrier();
+        progress.phase("timed iterations (running), sorts of " + length + " ints", 0, config.iterations());
         window.started(comm.rank());
         long compute = 0;
         long start = System.nanoTime();
@@ -163,6 +189,7 @@ public final class RankBenchmarks {
             previous = now;
         }
         window.ended(comm.rank());
+        progress.phase("timed iterations (done)", config.iterations(), config.iterations());
         ok &= sort.checksum() != Long.MIN_VALUE;
         return new RankResult(comm.rank(), previous - start, config.iterations(), compute, ok, null, latencies, length);
     }
