@@ -266,7 +266,7 @@ public final class Rendezvous implements AutoCloseable {
             try {
                 if (member == null) {
                     socket.setTcpNoDelay(true);
-                    socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis));
+                    socket.setSoTimeout((int) helloMillis());
                     in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
                     DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
                     member = register(socket, in, out, remote);
@@ -339,6 +339,17 @@ public final class Rendezvous implements AutoCloseable {
         return list;
     }
 
+    /**
+     * How long a connection may take to send its whole hello: a process sends it as soon as it connects, so a
+     * connection that stays silent (an idle or hostile client) is refused after this, not after the job's timeout.
+     */
+    long helloMillis() {
+        return Math.min(timeoutMillis, HELLO_MILLIS);
+    }
+
+    /** The longest a hello may take. */
+    static final long HELLO_MILLIS = 10_000;
+
     /** Reads and checks a HELLO; returns the registered member, or null after refusing the connection. */
     private Member register(Socket socket, DataInputStream in, DataOutputStream out, String remote) throws IOException {
         int host;
@@ -363,7 +374,9 @@ public final class Rendezvous implements AutoCloseable {
             int serverPort = in.readInt();
             server = InetSocketAddress.createUnresolved(serverHost, serverPort);
         } catch (SocketTimeoutException e) {
-            return refuse(remote, "no hello within " + timeoutMillis + " ms", null);
+            return refuse(remote, "no hello within " + helloMillis() + " ms", null);
+        } catch (java.io.EOFException e) {
+            return refuse(remote, "truncated hello: the connection closed before the hello was whole", null);
         }
         synchronized (this) {
             if (claimedHosts != hosts) {

@@ -145,6 +145,33 @@ class RendezvousTest {
     }
 
     @Test
+    void aTruncatedHelloIsRefusedAndLogged() throws Exception {
+        PrintStream original = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            Rendezvous r = rendezvous(1, Duration.ofSeconds(5));
+            try (java.net.Socket raw = new java.net.Socket(r.address().getAddress(), r.address().getPort());
+                 java.io.DataOutputStream out = new java.io.DataOutputStream(raw.getOutputStream())) {
+                out.writeInt(RendezvousProtocol.HELLO);
+                out.writeInt(RendezvousProtocol.MAGIC);
+                out.writeInt(RendezvousProtocol.VERSION);
+                out.write(new byte[5]); // then the connection closes, mid-secret
+                out.flush();
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!err.toString(StandardCharsets.UTF_8).contains("truncated hello") && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(err.toString(StandardCharsets.UTF_8)).contains("es-rendezvous: refused connection from /127.0.0.1:")
+                    .contains("truncated hello");
+            assertThat(r.results()).containsOnlyNulls();
+        } finally {
+            System.setErr(original);
+        }
+    }
+
+    @Test
     void mismatchedJobSizeIsRefusedWithAReason() {
         Rendezvous r = rendezvous(2, Duration.ofSeconds(5));
         Future<RendezvousClient> f = register(r, secret, 0, 3, Duration.ofSeconds(5));
