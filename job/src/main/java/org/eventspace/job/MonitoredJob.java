@@ -1,7 +1,6 @@
 package org.eventspace.job;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
@@ -99,12 +98,7 @@ public final class MonitoredJob implements AutoCloseable {
                     + " started " + env.hosts() + " processes");
         }
         Pathmap pathmap = config.pathmap();
-        List<Integer> local = new ArrayList<>();
-        for (int r = 0; r < config.ranks(); r++) {
-            if (pathmap.spec().hostOf(r) == env.host()) {
-                local.add(r);
-            }
-        }
+        List<Integer> local = pathmap.spec().ranksOn(env.host());
         if (env.host() == 0) {
             // A job mpirun or srun started has no launcher of ours to write the dump's layout: host 0 does.
             writeLayout(config, pathmap);

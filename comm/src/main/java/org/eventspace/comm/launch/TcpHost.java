@@ -1,7 +1,6 @@
 package org.eventspace.comm.launch;
 
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -122,14 +121,7 @@ public final class TcpHost implements AutoCloseable {
 
     /** Ranks whose threads run on this host. */
     public List<Integer> ranks() {
-        List<Integer> list = new ArrayList<>();
-        int[] map = runtime.pathmap().spec().rankHosts();
-        for (int r = 0; r < map.length; r++) {
-            if (map[r] == env.host()) {
-                list.add(r);
-            }
-        }
-        return list;
+        return runtime.pathmap().spec().ranksOn(env.host());
     }
 
     public Comm comm(int rank) {

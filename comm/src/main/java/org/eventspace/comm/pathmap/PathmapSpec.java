@@ -1,6 +1,8 @@
 package org.eventspace.comm.pathmap;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -83,6 +85,17 @@ public record PathmapSpec(Topology topology, int ranks, int trees, TreeShape sha
 
     public int hostOf(int rank) {
         return rankHosts[rank];
+    }
+
+    /** The ranks mapped to {@code host}, in rank order. */
+    public List<Integer> ranksOn(int host) {
+        List<Integer> list = new ArrayList<>();
+        for (int r = 0; r < rankHosts.length; r++) {
+            if (rankHosts[r] == host) {
+                list.add(r);
+            }
+        }
+        return list;
     }
 
     @Override
