@@ -108,7 +108,7 @@ public final class Launcher {
         Arrays.fill(exitCodes, -1);
         String failure = null;
         int exitCode = 0;
-        Thread reaper = new Thread(() -> reap(processes), "es-launch-reaper");
+        Thread reaper = new Thread(() -> terminate(processes), "es-launch-reaper");
         Runtime.getRuntime().addShutdownHook(reaper);
         try (Rendezvous rendezvous = Rendezvous.start("127.0.0.1", 0, secret, n,
                 rendezvousTimeout != null ? rendezvousTimeout : timeout)) {
@@ -211,13 +211,19 @@ public final class Launcher {
     }
 
     /**
-     * The shutdown hook: asks every live process of the job and its descendants to end (SIGTERM), waits at most
-     * {@link #GRACE}, then kills what is left. Bounded: a shutdown hook must not hang the JVM's exit.
+     * Asks every live process of the job and its descendants to end (SIGTERM), waits at most {@link #GRACE}, then kills
+     * what is left (SIGKILL). The descendants are listed first, so a child left behind by a process that died is still
+     * reached. Bounded: it is also the shutdown hook, which must not hang the JVM's exit.
+     *
+     * @return the hosts whose process was still alive.
      */
-    private static void reap(Process[] processes) {
+    private static List<Integer> terminate(Process[] processes) {
+        List<Integer> stopped = new ArrayList<>();
         List<ProcessHandle> live = new ArrayList<>();
-        for (Process p : processes) {
+        for (int h = 0; h < processes.length; h++) {
+            Process p = processes[h];
             if (p != null && p.isAlive()) {
+                stopped.add(h);
                 p.descendants().forEach(live::add);
                 live.add(p.toHandle());
             }
@@ -235,6 +241,7 @@ public final class Launcher {
             }
         }
         live.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+        return stopped;
     }
 
     /**
@@ -261,23 +268,8 @@ public final class Launcher {
 
     /** Waits {@link #GRACE} for live processes to exit on their own, then destroys them; returns those it had to stop. */
     private static List<Integer> stop(Process[] processes, int[] exitCodes) {
-        List<Integer> stopped = new ArrayList<>();
         waitAll(processes, GRACE);
-        for (int h = 0; h < processes.length; h++) {
-            Process p = processes[h];
-            if (p != null && p.isAlive()) {
-                stopped.add(h);
-                p.descendants().forEach(ProcessHandle::destroy);
-                p.destroy();
-            }
-        }
-        waitAll(processes, GRACE);
-        for (Process p : processes) {
-            if (p != null && p.isAlive()) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-            }
-        }
+        List<Integer> stopped = terminate(processes);
         waitAll(processes, GRACE);
         for (int h = 0; h < processes.length; h++) {
             Process p = processes[h];
