@@ -69,7 +69,10 @@ public final class JobLauncher {
         if (config.transport() != JobTransport.TCP) {
             throw new IllegalArgumentException("launching host processes needs transport tcp, got " + config.transport());
         }
-        MonitoredJob.writeLayout(config, config.pathmap());
+        if (config.traceDump() != null) {
+            // Before any process starts (host 0 writes it again when it joins, for jobs mpirun or srun start).
+            MonitoredJob.writeLayout(config, config.pathmap());
+        }
         List<String> arguments = new ArrayList<>();
         arguments.add(JobConfigCodec.encode(config));
         arguments.addAll(args);

@@ -3,24 +3,13 @@ package org.eventspace.job;
 /** How a job's hosts come to life and talk: simulated hosts in this JVM, or one process per host over TCP. */
 public enum JobTransport implements Labelled {
     /** Every host simulated in this JVM: its own elements, wrappers and service threads; hops are in-JVM links. */
-    JVM("jvm"),
+    JVM,
     /** One process per host, hops over TCP (loopback, or a cluster's network under mpirun/srun). */
-    TCP("tcp");
-
-    private final String label;
-
-    JobTransport(String label) {
-        this.label = label;
-    }
-
-    @Override
-    public String label() {
-        return label;
-    }
+    TCP;
 
     @Override
     public String toString() {
-        return label;
+        return label();
     }
 
     /** @throws IllegalArgumentException naming the text and every label expected. */

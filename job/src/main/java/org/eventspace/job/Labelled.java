@@ -4,12 +4,14 @@ import java.util.Locale;
 import java.util.StringJoiner;
 
 /**
- * A choice with a name on the command line and in JSON (an enum constant's {@link #label()}), parsed once at the edge
- * by {@link #parse}: the one way every such choice is read.
+ * A choice with a name on the command line and in JSON (an enum constant's {@link #label()}, its name in lower case),
+ * parsed once at the edge by {@link #parse}: the one way every such choice is read. Implemented by enums only.
  */
 public interface Labelled {
-    /** The command-line and JSON name. */
-    String label();
+    /** The command-line and JSON name: the constant's name in lower case. */
+    default String label() {
+        return ((Enum<?>) this).name().toLowerCase(Locale.ROOT);
+    }
 
     /**
      * The constant of {@code type} labelled {@code text} (case-insensitive).

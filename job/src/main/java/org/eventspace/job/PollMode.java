@@ -5,28 +5,17 @@ import org.eventspace.comm.transport.tcp.TcpOptions;
 /** How a TCP hop waits for a frame. Chosen once, at the edge, and turned into {@link TcpOptions} here only. */
 public enum PollMode implements Labelled {
     /** Spin if every rank and service thread of the job has a core of its own, else {@link #YIELD}. */
-    AUTO("auto"),
+    AUTO,
     /** Busy-poll the socket, then yield, then block. */
-    SPIN("spin"),
+    SPIN,
     /** Poll with a yield between reads, then block. */
-    YIELD("yield"),
+    YIELD,
     /** Block in the read from the start. */
-    BLOCK("block");
-
-    private final String label;
-
-    PollMode(String label) {
-        this.label = label;
-    }
-
-    @Override
-    public String label() {
-        return label;
-    }
+    BLOCK;
 
     @Override
     public String toString() {
-        return label;
+        return label();
     }
 
     /** @throws IllegalArgumentException naming the text and every label expected. */

@@ -119,9 +119,8 @@ public final class ScopeFrontEnd implements Agent {
      * after {@link #resume()} (a benchmark that measures a floor without the scope first, ToM §5.2).
      */
     public static ScopeFrontEnd start(ScopeSettings settings, HostRuntime frontEnd, Headroom headroom, boolean paused) {
-        ScopeFrontEnd agent = new ScopeFrontEnd(settings, EventScope.on(frontEnd), headroom);
+        ScopeFrontEnd agent = openForStepping(settings, EventScope.on(frontEnd), headroom);
         agent.paused = paused;
-        agent.scope.open();
         // The pause between pulls is kept by doWork's schedule; the idle strategy only decides how a thread with
         // nothing due waits: a few spins and yields, then parks of 1 µs growing to 1 ms.
         IdleStrategy idle = new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));

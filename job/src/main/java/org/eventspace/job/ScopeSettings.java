@@ -79,9 +79,14 @@ public record ScopeSettings(TreeShape shape, GatherMode gather, FilterSpec filte
         return intervalMs == ADAPTIVE;
     }
 
+    /** How the front-end paces its pulls, as the report's {@code cadence} names it: adaptive, back-to-back or interval. */
+    public String cadenceKind() {
+        return adaptive() ? "adaptive" : intervalMs == 0 ? "back-to-back" : "interval";
+    }
+
     /** How the front-end paces its pulls, in words: {@code adaptive}, {@code back-to-back} or {@code every N ms}. */
     public String cadence() {
-        return adaptive() ? "adaptive" : intervalMs == 0 ? "back-to-back" : "every " + intervalMs + " ms";
+        return intervalMs > 0 ? "every " + intervalMs + " ms" : cadenceKind();
     }
 
     @Override

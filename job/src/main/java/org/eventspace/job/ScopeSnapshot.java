@@ -90,7 +90,7 @@ public record ScopeSnapshot(ScopeSettings settings, long rounds, long recordsPro
         node.put("gather", settings.gather().toString());
         node.put("filter", settings.filter().text());
         node.put("interval_ms", Math.max(0, settings.intervalMs()));
-        node.put("cadence", settings.adaptive() ? "adaptive" : settings.intervalMs() == 0 ? "back-to-back" : "interval");
+        node.put("cadence", settings.cadenceKind());
         node.put("rounds", rounds);
         node.put("records_produced", recordsProduced);
         node.put("records_gathered", recordsGathered);
