@@ -68,11 +68,9 @@ public final class BenchmarkRunner {
         Progress progress = job.localRanks().contains(0)
                 ? Progress.of(config.benchmark().label() + ", " + config.ranks() + " ranks") : Progress.NONE;
         List<RankThreads.Outcome<RankResult>> outcomes;
-        try (AutoCloseable watching = progress == Progress.NONE ? () -> { } : progress.watch()) {
+        try (Progress.Watch watching = progress.watch()) {
             outcomes = job.runRanks(rank -> RankBenchmarks.run(job.comm(rank), config, job.timedWindow(), progress),
                     config.rankLimit());
-        } catch (Exception e) {
-            throw new IllegalStateException("the progress printer failed to stop: " + e.getMessage(), e);
         }
         List<RankResult> results = new ArrayList<>();
         for (RankThreads.Outcome<RankResult> o : outcomes) {

@@ -8,13 +8,16 @@ import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import org.eventspace.job.JobTransport;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * What the event collectors cost a whole benchmark (our bars: at most 1 % over TCP, EventSpace paper §6.1 measured 0–1 %): the same run with collectors off
+ * What the event collectors cost a whole benchmark (our bars: at most 1 % over TCP; the EventSpace paper §6.1 measured
+ * 0–1 %): the same run with collectors off
  * and on, alternated {@code repeats} times (off, on, off, on, …) so that the machine's slow drifts hit both
  * sides alike, as the {@code eventspace.bench-overhead/1} document.
  *
@@ -46,7 +49,7 @@ public final class CollectorOverhead {
      * processes: runs that share a JVM share its JIT, and then the order of the runs shows in the figures.
      */
     public CollectorOverhead(RunConfig config, int repeats) {
-        this(config, repeats, c -> c.transport() == org.eventspace.job.JobTransport.JVM ? ForkedRun.run(c) : BenchmarkRunner.run(c));
+        this(config, repeats, c -> c.transport() == JobTransport.JVM ? ForkedRun.run(c) : BenchmarkRunner.run(c));
     }
 
     /** With a runner of our own (tests). */

@@ -28,7 +28,7 @@ public final class ForkedRun {
     /** Runs {@code config} (transport jvm) in a child JVM and returns its report; a child that fails is reported, not thrown. */
     public static RunReport run(RunConfig config) {
         List<String> command = Launcher.javaCommand(ForkedRun.class.getName(), List.of(RunConfigCodec.encode(config)));
-        long limitMillis = config.timeout().multipliedBy(4).toMillis() + TimeUnit.MINUTES.toMillis(30);
+        long limitMillis = config.rankLimit().toMillis();
         List<String> errors = new ArrayList<>();
         try {
             Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();

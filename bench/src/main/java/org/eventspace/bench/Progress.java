@@ -51,8 +51,20 @@ final class Progress {
         return String.format(Locale.ROOT, "%s: %.0f s, %s%s", label, (System.nanoTime() - start) / 1e9, phase, count);
     }
 
-    /** Prints this progress to stderr every {@link #PERIOD_S} s, from {@link #PERIOD_S} s on; close the result to stop. */
-    AutoCloseable watch() {
+    /** A running printer: closing it stops it. */
+    interface Watch extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * Prints this progress to stderr every {@link #PERIOD_S} s, from {@link #PERIOD_S} s on; close the result to stop.
+     * {@link #NONE} prints nothing.
+     */
+    Watch watch() {
+        if (this == NONE) {
+            return () -> { };
+        }
         ScheduledExecutorService printer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "es-progress");
             t.setDaemon(true);

@@ -208,7 +208,7 @@ public final class RankBenchmarks {
         private final long budgetNanos;
         private long probeStart;
         private long done;
-        /** 0 before the probe, -1 during it, then the agreed round size. */
+        /** With rounds longer than the probe: 0 before the probe, -1 during it, then the agreed round size. */
         private int size;
 
         WarmupRounds(int warmup, java.time.Duration warmupTime) {
@@ -224,7 +224,7 @@ public final class RankBenchmarks {
             if (size == 0) {
                 size = -1;
                 probeStart = System.nanoTime();
-                n = Math.min(warmup, PROBE);
+                n = PROBE;
             } else {
                 n = size;
             }
@@ -242,11 +242,11 @@ public final class RankBenchmarks {
                 return done < warmup;
             }
             if (size < 0) {
-                long perIteration = Math.max(1, (System.nanoTime() - probeStart) / Math.min(warmup, PROBE));
+                long perIteration = Math.max(1, (System.nanoTime() - probeStart) / PROBE);
                 size = sizeFor(warmup, budgetNanos, comm.allreduce(perIteration, ReduceOp.MAX));
                 return true;
             }
-            return done < Math.min(warmup, PROBE) + (long) size;
+            return done < PROBE + (long) size;
         }
 
         /** Rounds of {@code warmup} iterations, fewer (at least {@value #PROBE}) where they would exceed the budget. */

@@ -174,7 +174,7 @@ final class LayoutOptions {
             if (bytes > EventSpace.MAX_EXPLICIT_BYTES) {
                 throw new UsageError(String.format(java.util.Locale.ROOT, "--collector-capacity %d: host %s has %d collectors, "
                         + "whose buffers would take %.1f MiB, more than the %d MiB an event space may take; use at most %d",
-                        collectorCapacity, spec().topology().host(h).name(), on, bytes / 1048576.0,
+                        collectorCapacity, job.spec().topology().host(h).name(), on, bytes / 1048576.0,
                         EventSpace.MAX_EXPLICIT_BYTES >> 20, largestCapacity(on)));
             }
         }

@@ -49,8 +49,9 @@ public final class ScopeLeafKind implements WrapperKind {
             if (n.kind().equals(CollectorKind.NAME)) {
                 roles.put(n.name(), role(host.pathmap(), n));
             }
-            if (n.kind().equals(CollectorKind.NAME) && CollectorPlacement.rankBelow(n) >= 0) {
-                ranks.put(n.name(), CollectorPlacement.rankBelow(n));
+            int rank = n.kind().equals(CollectorKind.NAME) ? CollectorPlacement.rankBelow(n) : -1;
+            if (rank >= 0) {
+                ranks.put(n.name(), rank);
             }
         }
         return WrapperInstance.single(new ScopeLeaf(node.name(), filter, source, ranks, roles));
