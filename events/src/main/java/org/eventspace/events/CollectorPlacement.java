@@ -24,7 +24,7 @@ import org.eventspace.comm.pathmap.Pathmap;
  *       proxy's stub;</li>
  *   <li>a proxy on host A forwarding to W on host B: a collector on B, the first wrapper the hop's service
  *       thread runs — the t2/t3 of the remote hop, so its two-way latency {@code (t4 − t1) − (t3 − t2)} needs
- *       no clock synchronisation (SPEC §3). The proxy's hop then targets that collector.</li>
+ *       no clock synchronisation (dissertation §7.1). The proxy's hop then targets that collector.</li>
  * </ul>
  * So with every kind enabled each rank's path alternates collector, wrapper, collector, …, core.
  *

@@ -10,7 +10,7 @@ import org.eventspace.comm.pathmap.PathmapBuilder;
  *
  * <p>A pathmap edge (a rank entering a wrapper, or a wrapper calling the next one) gets a collector when either
  * of its ends is of an enabled kind; so enabling {@code gred} alone still yields t1,i/t4,i above every gred and
- * t2/t3 below it (SPEC §3), and enabling {@code proxy} alone yields both ends of every remote hop.
+ * t2/t3 below it (dissertation §7.1), and enabling {@code proxy} alone yields both ends of every remote hop.
  *
  * @param kinds    wrapper kinds to put collectors around; empty means every kind.
  * @param trees    trees to instrument; empty means every tree.
@@ -18,7 +18,7 @@ import org.eventspace.comm.pathmap.PathmapBuilder;
  *                 {@value CollectorKind#CAPACITY} property; 0 leaves it to the host's event space.
  */
 public record CollectorSettings(Set<String> kinds, Set<Integer> trees, int capacity) {
-    /** Every kind, every tree, the event space's default capacity: "all paths are instrumented all the time" (SPEC §2). */
+    /** Every kind, every tree, the event space's default capacity: "all paths are instrumented all the time" (EventSpace paper §4.1). */
     public static final CollectorSettings ALL = new CollectorSettings(Set.of(), Set.of(), 0);
 
     public CollectorSettings {

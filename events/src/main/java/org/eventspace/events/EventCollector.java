@@ -8,7 +8,7 @@ import org.eventspace.comm.path.Wrapper;
  *
  * <p>A wrapper (EventSpace paper §4.1–4.2) that times the rest of the path below it and records one trace
  * tuple per operation in its {@link TraceBuffer}. t_down is {@code System.nanoTime()} just before calling the
- * next wrapper, t_up just after it returned; in the allreduce of SPEC §3 the collectors on the contributors'
+ * next wrapper, t_up just after it returned; in the allreduce of dissertation §7.1 the collectors on the contributors'
  * paths give t1,i/t4,i and the one the gred calls gives t2/t3.
  *
  * <p>Each call must happen-before the next: it is made by the thread of its path position, or by the last
@@ -32,8 +32,8 @@ public final class EventCollector implements Wrapper {
 
     /**
      * Where a collector sits relative to a gred, which decides which clock readings it may share with the
-     * collector on the other side of that gred (issue 3: "one read shared by the collectors that meet at a
-     * wrapper boundary"; SPEC §3's t1,i/t4,i above a gred and t2/t3 below it).
+     * collector on the other side of that gred (one read shared by the collectors that meet at a
+     * wrapper boundary; the dissertation's §7.1 t1,i/t4,i above a gred and t2/t3 below it).
      */
     public enum ClockSharing {
         /** Reads the clock twice per call. */
@@ -47,7 +47,7 @@ public final class EventCollector implements Wrapper {
         /**
          * Is called by a gred (so only by its last arriver): offers its t3 back up as the last arriver's t4, so the
          * last arriver reads the clock three times per gred instead of four, and its up latency (its release)
-         * reads 0. Its t2 it reads itself: t2 must follow every contributor's t1 (SPEC §3, t1,i ≤ t2), and the
+         * reads 0. Its t2 it reads itself: t2 must follow every contributor's t1 (dissertation §7.1, t1,i ≤ t2), and the
          * thread that completes a join is not always the one that read its t1 last (a preempted arriver).
          */
         BELOW_GRED,

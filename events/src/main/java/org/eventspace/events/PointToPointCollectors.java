@@ -10,7 +10,7 @@ import org.eventspace.comm.runtime.PointToPointWrappers;
 
 /**
  * Event collectors on point-to-point paths, which hosts build on demand outside the pathmap, so that
- * {@link CollectorPlacement} never sees them (SPEC §2: every hop of the communication system is instrumented). A
+ * {@link CollectorPlacement} never sees them (EventSpace paper §4.1: every hop of the communication system is instrumented). A
  * send gets a collector on the sender's path ({@code p2p.<src>.<dst>.send}: t1/t4 around the hop's stub, or around
  * the store on the same host) and one on the receiving host, the first wrapper the hop's service thread runs
  * ({@code p2p.<src>.<dst>.serve}: t2/t3), so the two-way latency {@code (t4 − t1) − (t3 − t2)} of a send needs no

@@ -17,7 +17,7 @@ import org.eventspace.comm.pathmap.Pathmap;
  * {@link #MIN_RUN_CAPACITY}; only when N buffers of that minimum exceed the budget does the budget grow to
  * hold them (and the run reports the bytes it allocated). Why a floor of {@value #MIN_RUN_CAPACITY}: a
  * collector sees every other call when two trees alternate, so 64 tuples keep the last ~128 calls — enough
- * for a post-mortem dump to compute every SPEC §3 latency over several calls and for a reader polling every
+ * for a post-mortem dump to compute every dissertation §7.1 latency over several calls and for a reader polling every
  * few hundred microseconds to miss nothing at gsum rates — while 1310 such buffers still fit 4 MiB.
  */
 public final class TraceBudget {

@@ -30,7 +30,7 @@ abstract class TraceBufferWriterPosition extends TraceBufferLeftPad {
 /**
  * A temporal trace buffer: one wait-free writer, any number of readers, each with its own cursor.
  *
- * <p>A bounded ring of trace tuples (EventSpace paper §4.1–4.2, SPEC §2) in which a write overwrites the
+ * <p>A bounded ring of trace tuples (EventSpace paper §4.1–4.2) in which a write overwrites the
  * oldest tuple, so the newest {@code capacity} tuples are always there and a trace of an unbounded run costs
  * a fixed few kilobytes per collector.
  *
@@ -45,13 +45,13 @@ abstract class TraceBufferWriterPosition extends TraceBufferLeftPad {
  * <p>Layout: {@link TraceBufferLayout} (header, then one 48-byte slot per tuple), over a heap array, a direct
  * buffer or a memory-mapped file ({@link #heap}, {@link #direct}, {@link #mapped}).
  *
- * <p><b>Why not Agrona's {@code BroadcastTransmitter}/{@code CopyBroadcastReceiver}</b> (what issue 3 asked us
+ * <p><b>Why not Agrona's {@code BroadcastTransmitter}/{@code CopyBroadcastReceiver}</b> (what we first meant
  * to prefer): its one-writer/many-readers protocol would fit, and its 8-byte record header plus our 40-byte
  * tuple is 48 bytes, the size of our slot. But a receiver that is lapped jumps to the <em>latest</em> record
  * and counts <em>laps</em> ({@code lappedCount()}), not records, and exposes no cursor from which to compute
  * the records it skipped; and because its capacity is a power of two in bytes, 48-byte records wrap with
  * padding records, so positions do not map linearly to tuple counts. The missed count is what makes the
- * gather rate honest (SPEC §2), so we keep the slot-per-tuple seqlock ring of comm's {@code Element} on
+ * gather rate honest (EventSpace paper §4.1), so we keep the slot-per-tuple seqlock ring of comm's {@code Element} on
  * Agrona's {@code AtomicBuffer}: positions are tuple counts, a lagging reader resumes at the oldest tuple
  * still held, and what it skipped is {@code oldest − cursor} exactly.
  */

@@ -16,7 +16,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * One reader's cursor over a {@link TraceBuffer}. Not thread-safe: one reader per reading thread.
  *
  * <p>It holds a position and an exact count of the tuples it missed because the writer overwrote them first
- * (SPEC §2: that count is how the gather rate is measured honestly, paper §4.1 "Temporal trace storage").
+ * (that count is how the gather rate is measured honestly: EventSpace paper §4.1, "Temporal trace storage").
  *
  * <p>Any number of readers may read one buffer at once, in this process ({@link TraceBuffer#newReader()}) or in another ({@link #open(Path)}), while its writer
  * writes; readers never write to the buffer, so they never slow the writer down beyond sharing cache lines.

@@ -4,7 +4,7 @@ import org.agrona.BitUtil;
 
 /**
  * Layout of one trace tuple: what an {@link EventCollector} records per operation (EventSpace paper §4.2,
- * SPEC §2). 40 bytes, every long 8-byte aligned, written in the writer's native byte order (the paper's
+ * EventSpace paper §4.1). 40 bytes, every long 8-byte aligned, written in the writer's native byte order (the paper's
  * "binary format in memory using native byte ordering", §4.1) and decoded by the order its buffer's header
  * names ({@link TraceBufferLayout#BYTE_ORDER_OFFSET}).
  *
@@ -30,7 +30,7 @@ import org.agrona.BitUtil;
  *  +---------------------------------------------------------------+
  * </pre>
  *
- * <p>Why each field is there (SPEC §3, paper §4.1):
+ * <p>Why each field is there (dissertation §7.1, paper §4.1):
  * <ul>
  *   <li><b>Collector id</b>: the path position, hence the wrapper and the contributor. A collector above a
  *   gred's port i sits on contributor i's path and is run by that contributor's thread, so its tuples are

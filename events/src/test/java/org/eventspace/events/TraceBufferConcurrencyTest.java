@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * One writer and three readers on a small buffer, so that readers are lapped over and over while they copy
- * (issue 3's test bar): every tuple a reader gets is whole — all its fields are functions of its sequence,
+ * (our test bar): every tuple a reader gets is whole — all its fields are functions of its sequence,
  * which is also the position it was read at — and for every reader {@code read + missed} is exactly the
  * number of tuples written since it started.
  */

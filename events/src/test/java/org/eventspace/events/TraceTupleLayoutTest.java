@@ -7,7 +7,7 @@ import java.nio.ByteOrder;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-/** The tuple and buffer layouts: sizes within SPEC §2's budget, aligned fields, and a round trip of every field. */
+/** The tuple and buffer layouts: sizes within our tuple budget (≤ 40 bytes), aligned fields, and a round trip of every field. */
 class TraceTupleLayoutTest {
     @Test
     void tupleIsFortyBytesWithEveryLongAligned() {

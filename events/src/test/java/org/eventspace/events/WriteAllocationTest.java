@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The GC-free check of the collector's write path (SPEC §2: no allocation on the application's critical
+ * The GC-free check of the collector's write path (EventSpace paper §4.1: no allocation on the application's critical
  * path), measured per thread with the JVM's allocation counter, so that no GC has to happen for a leak to
  * show: one 16-byte allocation per write would show as 1.6 MB over the 100 000 writes.
  */

@@ -17,7 +17,7 @@ import org.eventspace.comm.path.ValueType;
 import org.eventspace.comm.path.WaitPolicy;
 
 /**
- * A PastSet element: a named, explicitly allocated, bounded buffer of tuples (SPEC §1).
+ * A PastSet element: a named, explicitly allocated, bounded buffer of tuples (dissertation §7.1).
  *
  * <p>Every tuple written gets the next sequence number, starting at 0. When the element holds
  * {@code capacity} tuples, a write discards the oldest. Readers keep their own {@link ElementCursor} and

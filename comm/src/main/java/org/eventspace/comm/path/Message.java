@@ -119,7 +119,7 @@ public final class Message extends MessageFields {
      *
      * <p>Why a message carries a clock reading: the event collector below a gred reads t3 just before the gred
      * releases its waiters, and the last arriver, whose message it is, would read its t4 right after; it may take
-     * that reading instead of paying for its own (issue 3: one read shared at a wrapper boundary). Only wrappers
+     * that reading instead of paying for its own (one read shared at a wrapper boundary). Only wrappers
      * that know they are placed so use it; a message crossing hosts never carries it ({@link #copyFrom} clears it).
      */
     public void offerUpClock(long nanos) {

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Clusters → hosts → CPUs: the machine a pathmap is laid over (SPEC §1, "trees and mapping").
+ * Clusters → hosts → CPUs: the machine a pathmap is laid over (dissertation §7.1, the pathmap's topology and mapping).
  * Host ids are their index in {@link #hosts()}; hosts of one cluster are contiguous. Host and cluster names are
  * unique together, since per-branch overrides name either.
  */

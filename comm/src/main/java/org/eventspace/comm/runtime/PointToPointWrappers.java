@@ -7,7 +7,7 @@ import org.eventspace.comm.path.Wrapper;
  * them: the sender's path into a mailbox ({@link Side#SEND}: a hop's stub, or the store itself on the same host)
  * and what a hop's service thread runs for a mailbox on the receiving host ({@link Side#SERVE}). It is the door
  * through which a higher layer instruments sends (an event collector on each side gives the hop's two-way
- * latency, SPEC §3) without {@code comm} knowing it. Registered with {@link WrapperKinds#withPointToPoint}.
+ * latency, dissertation §7.1) without {@code comm} knowing it. Registered with {@link WrapperKinds#withPointToPoint}.
  *
  * <p>Called once per path, when the path is built (the first send to a destination, the first hop of a pair);
  * may be called from any thread of the host; must not fail the send: an implementation that cannot wrap returns

@@ -24,7 +24,7 @@ import org.eventspace.events.stats.StatisticsSummary;
 
 /**
  * The post-mortem latency analysis of the dissertation's appendix paper (§7.1, "Monitoring and Analysis", §3;
- * SPEC §3), computed from a {@link TraceDump}. Immutable and thread-safe once computed.
+ * dissertation §7.1), computed from a {@link TraceDump}. Immutable and thread-safe once computed.
  *
  * <p>Per wrapper kind, with the paper's names:
  * <ul>

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The dissertation §7.1 §3 latencies computed from a scripted dump ({@link ScriptedDump}) equal the ones
- * computed by hand below (issue 3's bar). All times in ns; h0 and h1 have unrelated clocks.
+ * computed by hand below (our bar). All times in ns; h0 and h1 have unrelated clocks.
  *
  * <pre>
  * call seq 10                         call seq 11
