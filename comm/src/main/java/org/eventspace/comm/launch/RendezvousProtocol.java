@@ -16,27 +16,39 @@ import java.nio.charset.StandardCharsets;
  *    BARRIER  name:string               -- released by PASSED once every host sent it
  *    DONE     resultLine:string         -- one JSON line; released by ALL_DONE once every host sent it
  *    ABORT    reason:string             -- asks the rendezvous to abort the job
+ *    HEARTBEAT                          -- every HEARTBEAT_MILLIS from the hello on: "this process still runs"
  *  rendezvous → process
  *    TABLE    hosts:int (host:string port:int) × hosts   -- once every host said HELLO
  *    PASSED   name:string
  *    ALL_DONE
  *    ABORT    reason:string             -- the job failed; the connection closes after it
+ *    HEARTBEAT                          -- every HEARTBEAT_MILLIS to every process that said hello
  * </pre>
  *
- * A HELLO with a wrong magic, version or secret is not answered: the socket is closed.
+ * A HELLO with a wrong magic, version or secret is not answered: the socket is closed. A side that hears nothing
+ * from the other for {@link #SILENCE_MILLIS} takes it for frozen or unreachable and ends the job naming it.
+ * Version 2 added the heartbeat.
  */
-final class RendezvousProtocol {
-    static final int MAGIC = 0x45535256; // "ESRV"
-    static final int VERSION = 1;
-    static final int MAX_STRING_BYTES = 1 << 20;
+public final class RendezvousProtocol {
+    public static final int MAGIC = 0x45535256; // "ESRV"
+    public static final int VERSION = 2;
+    public static final int MAX_STRING_BYTES = 1 << 20;
+    /** The longest host name a HELLO may carry (DNS allows 253 characters). */
+    public static final int MAX_HOST_NAME_BYTES = 255;
 
-    static final int HELLO = 1;
-    static final int BARRIER = 2;
-    static final int DONE = 3;
-    static final int ABORT = 4;
-    static final int TABLE = 10;
-    static final int PASSED = 11;
-    static final int ALL_DONE = 12;
+    public static final int HELLO = 1;
+    public static final int BARRIER = 2;
+    public static final int DONE = 3;
+    public static final int ABORT = 4;
+    public static final int HEARTBEAT = 5;
+    public static final int TABLE = 10;
+    public static final int PASSED = 11;
+    public static final int ALL_DONE = 12;
+
+    /** How often each side says it is alive. */
+    public static final long HEARTBEAT_MILLIS = 500;
+    /** How long a side may stay silent before the other ends the job naming it. */
+    public static final long SILENCE_MILLIS = 5_000;
 
     private RendezvousProtocol() {
     }
