@@ -259,7 +259,7 @@ public final class RunReport {
         ObjectNode root = json.createObjectNode();
         root.put("schema", SCHEMA);
         putConfig(root, config);
-        root.put("wall_s", wallSeconds);
+        putMeasured(root, "wall_s", wallSeconds);
         ObjectNode latency = root.putObject(config.benchmark() == Benchmark.PINGPONG ? "pingpong_us" : "allreduce_us");
         // A run in which no rank finished its timed iterations measured nothing: its figures are absent, not zero.
         putMeasured(latency, "mean", meanUs);
@@ -300,6 +300,22 @@ public final class RunReport {
         return perCall < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f B", perCall);
     }
 
+    /**
+     * What the result check found: every rank exact; some rank got a wrong value (the only "WRONG"); or, when ranks
+     * failed or are missing, how many of them were checked, so a failed run is not mistaken for a wrong answer.
+     */
+    private String resultsVerdict() {
+        if (resultOk) {
+            return "every rank got the exact expected value";
+        }
+        long wrong = ranks.stream().filter(r -> r.error() == null && !r.resultOk()).count();
+        long exact = ranks.stream().filter(RankResult::resultOk).count();
+        if (wrong > 0) {
+            return "WRONG: " + wrong + " of " + config.ranks() + " ranks got a wrong value";
+        }
+        return "not all checked: the run failed (" + exact + " of " + config.ranks() + " ranks finished with the exact value)";
+    }
+
     /** The summary for people: every number with its unit. */
     public String summary() {
         String op = config.benchmark() == Benchmark.PINGPONG ? "one-way latency" : "allreduce latency";
@@ -313,7 +329,11 @@ public final class RunReport {
         } else {
             out.append(String.format(Locale.ROOT, "  %s: not measured (no rank finished its timed iterations)%n", op));
         }
-        out.append(String.format(Locale.ROOT, "  wall time: %.3f s%n", wallSeconds));
+        if (measured()) {
+            out.append(String.format(Locale.ROOT, "  wall time: %.3f s%n", wallSeconds));
+        } else {
+            out.append("  wall time: not measured\n");
+        }
         if (config.benchmark() == Benchmark.COMPUTE_GSUM && measured()) {
             out.append(String.format(Locale.ROOT, "  iteration (sort + allreduce): %.2f µs, compute share: %.1f %% of rank time%n",
                     iterationUs, computeFraction * 100));
@@ -338,7 +358,7 @@ public final class RunReport {
         if (scope != null) {
             out.append(ScopeSummary.of(scope));
         }
-        out.append("  results: ").append(resultOk ? "every rank got the exact expected value" : "WRONG").append('\n');
+        out.append("  results: ").append(resultsVerdict()).append('\n');
         for (String e : errors) {
             out.append("  error: ").append(e).append('\n');
         }

@@ -26,7 +26,9 @@ import org.eventspace.comm.transport.tcp.JobSecret;
  * time — process 0 starts the rendezvous itself on that port, bound to {@code ES_RENDEZVOUS_HOST} (default
  * {@code 127.0.0.1}, i.e. a one-machine job; set it to process 0's address for several machines), and every
  * process connects there. Late starters are fine: clients retry until the rendezvous listens.
- * {@code ES_RENDEZVOUS_TIMEOUT_MS} bounds every rendezvous wait (default 60 000).
+ * {@code ES_RENDEZVOUS_TIMEOUT_MS} bounds every rendezvous wait (default 60 000). {@code ES_LAUNCHER_PID}, set by our
+ * {@link Launcher}, says the rendezvous listened before this process started: a refused connection then means the
+ * launcher has ended, and is not retried.
  *
  * <p><b>Secret</b>: {@code ES_SECRET}, 64 hex digits, the same for every process (e.g.
  * {@code mpirun -x ES_SECRET=$(openssl rand -hex 32)}); always required.
@@ -38,9 +40,10 @@ import org.eventspace.comm.transport.tcp.JobSecret;
  * @param startsRendezvous  true if this process must start the rendezvous on {@code rendezvous}'s port.
  * @param secret            the job secret.
  * @param rendezvousTimeout bound on every rendezvous wait.
+ * @param launcherPid       the process id of the {@link Launcher} that started this process, or 0 if another launcher did.
  */
 public record JobEnvironment(int host, int hosts, String source, InetSocketAddress rendezvous, boolean startsRendezvous,
-                             JobSecret secret, Duration rendezvousTimeout) {
+                             JobSecret secret, Duration rendezvousTimeout, long launcherPid) {
     public static final String ES_HOST = "ES_HOST";
     public static final String ES_HOSTS = "ES_HOSTS";
     public static final String ES_RENDEZVOUS = "ES_RENDEZVOUS";
@@ -48,6 +51,7 @@ public record JobEnvironment(int host, int hosts, String source, InetSocketAddre
     public static final String ES_RENDEZVOUS_HOST = "ES_RENDEZVOUS_HOST";
     public static final String ES_RENDEZVOUS_TIMEOUT_MS = "ES_RENDEZVOUS_TIMEOUT_MS";
     public static final String ES_SECRET = "ES_SECRET";
+    public static final String ES_LAUNCHER_PID = "ES_LAUNCHER_PID";
     public static final Duration DEFAULT_RENDEZVOUS_TIMEOUT = Duration.ofSeconds(60);
 
     /** Rank/size variable pairs in the order they are tried. */
@@ -159,13 +163,31 @@ public record JobEnvironment(int host, int hosts, String source, InetSocketAddre
             }
             timeout = Duration.ofMillis(ms);
         }
-        return new JobEnvironment(host, hosts, source, rendezvous, starts, secret, timeout);
+        long launcherPid = 0;
+        String pidText = env.get(ES_LAUNCHER_PID);
+        if (pidText != null) {
+            try {
+                launcherPid = Long.parseLong(pidText.trim());
+            } catch (NumberFormatException e) {
+                launcherPid = -1;
+            }
+            if (launcherPid < 1) {
+                throw new IllegalArgumentException(ES_LAUNCHER_PID + "='" + pidText + "': expected a process id, an integer >= 1");
+            }
+        }
+        return new JobEnvironment(host, hosts, source, rendezvous, starts, secret, timeout, launcherPid);
+    }
+
+    /** True if the rendezvous may not listen yet when this process starts, so a refused connection is worth retrying. */
+    public boolean rendezvousMayStartLate() {
+        return launcherPid == 0;
     }
 
     /** The variables the {@link Launcher} gives host {@code host} of {@code hosts}. */
     public static Map<String, String> forHost(int host, int hosts, InetSocketAddress rendezvous, JobSecret secret) {
         return Map.of(ES_HOST, Integer.toString(host), ES_HOSTS, Integer.toString(hosts),
-                ES_RENDEZVOUS, formatHostPort(rendezvous), ES_SECRET, secret.toHex());
+                ES_RENDEZVOUS, formatHostPort(rendezvous), ES_SECRET, secret.toHex(),
+                ES_LAUNCHER_PID, Long.toString(ProcessHandle.current().pid()));
     }
 
     static String formatHostPort(InetSocketAddress address) {

@@ -41,11 +41,15 @@ import org.eventspace.comm.transport.tcp.JobSecret;
  */
 public final class Launcher {
     public static final int TIMEOUT_EXIT_CODE = 124;
+    /** The exit code when the job was aborted because a host went silent or was stopped while the others ran. */
+    public static final int EXIT_ABORTED = 1;
     public static final Duration GRACE = Duration.ofSeconds(3);
     public static final int TAIL_LINES = 20;
     /** How much longer the processes wait on the rendezvous than its watchdog, to hear its verdict first. */
     public static final Duration VERDICT_MARGIN = Duration.ofSeconds(3);
     private static final long POLL_MILLIS = 10;
+    /** How long the launcher lets the processes' exits arrive before it adopts the rendezvous' verdict. */
+    private static final Duration VERDICT_SETTLE = Duration.ofMillis(500);
 
     /** What one host process did: its exit code (-1 if it never started), its result line (or null), its last stderr lines. */
     public record HostResult(int host, int exitCode, String resultLine, List<String> stderrTail) {
@@ -131,6 +135,8 @@ public final class Launcher {
                 exitCode = 127;
             }
             long deadline = System.nanoTime() + timeout.toNanos();
+            StoppedProcesses stopped = new StoppedProcesses();
+            long rendezvousFailedAt = 0;
             while (failure == null) {
                 int running = 0;
                 for (int h = 0; h < n && failure == null; h++) {
@@ -141,16 +147,35 @@ public final class Launcher {
                         exitCodes[h] = p.exitValue();
                         if (exitCodes[h] != 0) {
                             exitCode = exitCodes[h];
-                            failure = "host " + h + " exited with code " + exitCodes[h];
+                            String exited = "host " + h + " exited with code " + exitCodes[h];
+                            // A host whose ranks failed because another host went silent is not the culprit.
+                            int other = rendezvous.blamed().orElse(h);
+                            failure = other != h ? rendezvous.failure().orElse("") + "; then " + exited : exited;
                         }
                     }
                 }
-                if (failure != null || running == 0) {
-                    break;
-                }
-                if (System.nanoTime() - deadline > 0) {
+                if (failure == null && running > 0 && System.nanoTime() - deadline > 0) {
                     exitCode = TIMEOUT_EXIT_CODE;
                     failure = "timed out after " + timeout.toMillis() + " ms with hosts " + alive(processes) + " still running";
+                }
+                if (failure == null && running > 0 && rendezvous.failure().isPresent()) {
+                    // The rendezvous knows whom to blame (a host that went silent, missed a barrier, disconnected). A
+                    // moment first, so that the exit of a host that died (which the rendezvous saw as a disconnect)
+                    // is reported as that, with its exit code.
+                    if (rendezvousFailedAt == 0) {
+                        rendezvousFailedAt = System.nanoTime();
+                    } else if (System.nanoTime() - rendezvousFailedAt > VERDICT_SETTLE.toNanos()) {
+                        exitCode = EXIT_ABORTED;
+                        failure = rendezvous.failure().get();
+                    }
+                }
+                if (failure == null && running > 0) {
+                    failure = stopped.check(processes);
+                    if (failure != null) {
+                        exitCode = EXIT_ABORTED;
+                    }
+                }
+                if (failure != null || running == 0) {
                     break;
                 }
                 if (!sleep(POLL_MILLIS)) {
@@ -160,9 +185,9 @@ public final class Launcher {
             }
             if (failure != null) {
                 rendezvous.abort("the launcher stopped the job: " + failure);
-                List<Integer> stopped = stop(processes, exitCodes);
-                if (!stopped.isEmpty()) {
-                    failure += "; hosts " + stopped + " were stopped";
+                List<Integer> ended = stop(processes, exitCodes);
+                if (!ended.isEmpty()) {
+                    failure += "; hosts " + ended + " were stopped";
                 }
             }
             List<String> results = rendezvous.results();
@@ -245,6 +270,63 @@ public final class Launcher {
     }
 
     /**
+     * Notices a host process that the operating system holds stopped (SIGSTOP, a debugger): such a process cannot
+     * say so, and before its hello the rendezvous cannot tell it from one that is slow to start. Linux only (it reads
+     * the state letter in {@code /proc/<pid>/stat}); elsewhere it never reports. A process counts as stopped once it
+     * was seen stopped at every check for {@link RendezvousProtocol#SILENCE_MILLIS}, while the launcher itself ran: a
+     * Ctrl-Z stops the launcher too, and after {@code fg} everyone runs again.
+     */
+    static final class StoppedProcesses {
+        private static final long CHECK_MILLIS = 250;
+        private long nextCheck;
+        private long lastCheck;
+        private long[] stoppedSince;
+
+        /** A failure naming the first host stopped for long enough, or null. */
+        String check(Process[] processes) {
+            long now = System.currentTimeMillis();
+            if (now < nextCheck) {
+                return null;
+            }
+            if (stoppedSince == null) {
+                stoppedSince = new long[processes.length];
+            }
+            boolean launcherRan = lastCheck == 0 || now - lastCheck < 4 * CHECK_MILLIS;
+            nextCheck = now + CHECK_MILLIS;
+            lastCheck = now;
+            for (int h = 0; h < processes.length; h++) {
+                Process p = processes[h];
+                if (p == null || !p.isAlive() || !launcherRan || !isStopped(p.pid())) {
+                    stoppedSince[h] = 0;
+                    continue;
+                }
+                if (stoppedSince[h] == 0) {
+                    stoppedSince[h] = now;
+                } else if (now - stoppedSince[h] >= RendezvousProtocol.SILENCE_MILLIS) {
+                    return "host " + h + " (pid " + p.pid() + ") has been stopped for " + (now - stoppedSince[h])
+                            + " ms (SIGSTOP or a debugger): it cannot take part in the job";
+                }
+            }
+            return null;
+        }
+
+        /** True if {@code /proc/<pid>/stat} says the process is stopped ({@code T}) or traced ({@code t}). */
+        static boolean isStopped(long pid) {
+            try {
+                String stat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+                int close = stat.lastIndexOf(')');
+                if (close < 0 || close + 2 >= stat.length()) {
+                    return false;
+                }
+                char state = stat.charAt(close + 2);
+                return state == 'T' || state == 't';
+            } catch (IOException | RuntimeException e) {
+                return false; // Not Linux, or the process is gone.
+            }
+        }
+    }
+
+    /**
      * The command that runs {@code mainClass} in a new JVM with this JVM's class path and the module openings
      * Agrona needs on Java 17.
      */
@@ -268,6 +350,14 @@ public final class Launcher {
 
     /** Waits {@link #GRACE} for live processes to exit on their own, then destroys them; returns those it had to stop. */
     private static List<Integer> stop(Process[] processes, int[] exitCodes) {
+        // A process the OS holds stopped can end neither on its own nor on SIGTERM: waiting for it would only delay
+        // the verdict.
+        for (Process p : processes) {
+            if (p != null && p.isAlive() && StoppedProcesses.isStopped(p.pid())) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+        }
         waitAll(processes, GRACE);
         List<Integer> stopped = terminate(processes);
         waitAll(processes, GRACE);

@@ -4,9 +4,12 @@ import static org.eventspace.comm.launch.RendezvousProtocol.ABORT;
 import static org.eventspace.comm.launch.RendezvousProtocol.ALL_DONE;
 import static org.eventspace.comm.launch.RendezvousProtocol.BARRIER;
 import static org.eventspace.comm.launch.RendezvousProtocol.DONE;
+import static org.eventspace.comm.launch.RendezvousProtocol.HEARTBEAT;
+import static org.eventspace.comm.launch.RendezvousProtocol.HEARTBEAT_MILLIS;
 import static org.eventspace.comm.launch.RendezvousProtocol.HELLO;
 import static org.eventspace.comm.launch.RendezvousProtocol.MAGIC;
 import static org.eventspace.comm.launch.RendezvousProtocol.PASSED;
+import static org.eventspace.comm.launch.RendezvousProtocol.SILENCE_MILLIS;
 import static org.eventspace.comm.launch.RendezvousProtocol.TABLE;
 import static org.eventspace.comm.launch.RendezvousProtocol.VERSION;
 
@@ -35,40 +38,53 @@ import org.eventspace.comm.transport.tcp.JobSecret;
  * One host process's connection to the {@link Rendezvous}: registers, learns the address table, then waits at
  * barriers, reports "done" with its result line, and hears "abort".
  *
+ * <p>From its hello on, the client says every {@link RendezvousProtocol#HEARTBEAT_MILLIS} that this process runs,
+ * and hears the rendezvous say the same: if it hears nothing for {@link RendezvousProtocol#SILENCE_MILLIS}, the
+ * rendezvous (or the process that runs it) is frozen or unreachable, and the job is aborted here naming it. A
+ * silence during which this process itself was not running (its heartbeat thread woke more than a second late:
+ * Ctrl-Z, a paused machine) is forgiven.
+ *
  * <p>Thread-safe. A daemon reader thread ({@code es-rendezvous-client-<host>}) receives what the rendezvous
- * sends and runs the abort listener; {@link #close()} ends it. Every wait is bounded: the rendezvous's own
+ * sends and runs the abort listener; a daemon heartbeat thread ({@code es-rendezvous-heartbeat-<host>}) sends
+ * heartbeats and watches the silence; {@link #close()} ends both. Every wait is bounded: the rendezvous's own
  * timeout plus {@link #GRACE}, so that its abort message, which names the missing hosts, arrives first.
  */
 public final class RendezvousClient implements AutoCloseable {
     /** How much longer than the rendezvous a client waits, so the rendezvous's better message wins. */
     public static final Duration GRACE = Duration.ofSeconds(5);
     private static final long RETRY_MILLIS = 50;
+    /** Heartbeat wake-ups further apart than this mean this process was not running; the silence is then not the rendezvous's. */
+    private static final long SUSPENDED_GAP_MILLIS = 3 * HEARTBEAT_MILLIS;
 
     private final int host;
-    private final InetSocketAddress rendezvous;
+    /** The rendezvous as {@code host:port}, for messages. */
+    private final String rendezvous;
     private final Socket socket;
     private final DataInputStream in;
     private final DataOutputStream out;
     private final long waitMillis;
-    private final List<InetSocketAddress> addresses;
+    private volatile List<InetSocketAddress> addresses = List.of();
     private final Set<String> passed = new HashSet<>();
     private final Thread reader;
+    private final Thread heartbeat;
     private volatile Consumer<String> abortListener = reason -> { };
+    private volatile long lastHeard = System.currentTimeMillis();
     private boolean allDone;
     private String abortReason;
     private volatile boolean closed;
 
-    private RendezvousClient(int host, InetSocketAddress rendezvous, Socket socket, DataInputStream in,
-                             DataOutputStream out, long waitMillis, List<InetSocketAddress> addresses) {
+    private RendezvousClient(int host, String rendezvous, Socket socket, DataInputStream in,
+                             DataOutputStream out, long waitMillis) {
         this.host = host;
         this.rendezvous = rendezvous;
         this.socket = socket;
         this.in = in;
         this.out = out;
         this.waitMillis = waitMillis;
-        this.addresses = addresses;
         this.reader = new Thread(this::readLoop, "es-rendezvous-client-" + host);
         reader.setDaemon(true);
+        this.heartbeat = new Thread(this::heartbeatLoop, "es-rendezvous-heartbeat-" + host);
+        heartbeat.setDaemon(true);
     }
 
     /**
@@ -76,29 +92,82 @@ public final class RendezvousClient implements AutoCloseable {
      * address of its TCP server, and waits until every host registered.
      *
      * @param timeout the rendezvous's timeout; this waits at most that plus {@link #GRACE}.
-     * @throws CommException if the rendezvous cannot be reached, refuses, or aborts the job.
+     * @throws CommException if the rendezvous cannot be reached, refuses, stops answering, or aborts the job.
      */
     public static RendezvousClient register(InetSocketAddress rendezvous, JobSecret secret, int host, int hosts,
                                             InetSocketAddress server, Duration timeout) {
+        return register(rendezvous, secret, host, hosts, server, timeout, true);
+    }
+
+    /**
+     * As {@link #register(InetSocketAddress, JobSecret, int, int, InetSocketAddress, Duration)}; with {@code retryRefused}
+     * false, a refused connection fails at once: the rendezvous listened before this process started (our launcher runs
+     * it), so nobody listening means it has ended.
+     */
+    public static RendezvousClient register(InetSocketAddress rendezvous, JobSecret secret, int host, int hosts,
+                                            InetSocketAddress server, Duration timeout, boolean retryRefused) {
         long waitMillis = timeout.plus(GRACE).toMillis();
         long deadline = System.currentTimeMillis() + waitMillis;
         InetSocketAddress target = new InetSocketAddress(rendezvous.getHostString(), rendezvous.getPort());
-        Socket socket = connect(target, host, deadline);
+        String named = rendezvous.getHostString() + ":" + rendezvous.getPort();
+        Socket socket = connect(target, named, host, deadline, retryRefused);
+        RendezvousClient client = null;
         try {
             socket.setTcpNoDelay(true);
             DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
-            out.writeInt(HELLO);
-            out.writeInt(MAGIC);
-            out.writeInt(VERSION);
-            out.write(secret.bytes());
-            out.writeInt(host);
-            out.writeInt(hosts);
-            RendezvousProtocol.writeString(out, server.getHostString());
-            out.writeInt(server.getPort());
-            out.flush();
+            client = new RendezvousClient(host, named, socket, in, out, waitMillis);
+            synchronized (out) {
+                out.writeInt(HELLO);
+                out.writeInt(MAGIC);
+                out.writeInt(VERSION);
+                out.write(secret.bytes());
+                out.writeInt(host);
+                out.writeInt(hosts);
+                RendezvousProtocol.writeString(out, server.getHostString());
+                out.writeInt(server.getPort());
+                out.flush();
+            }
+            client.heartbeat.start();
             socket.setSoTimeout((int) Math.max(1, deadline - System.currentTimeMillis()));
+            client.addresses = readTable(in, named, host, hosts, client);
+            socket.setSoTimeout(0);
+            client.reader.start();
+            return client;
+        } catch (IOException | RuntimeException e) {
+            String silenced = client == null ? null : client.abortReason();
+            if (client != null) {
+                client.close();
+            } else {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // Already failing.
+                }
+            }
+            if (silenced != null) {
+                throw new CommException("host " + host + ": registering at the rendezvous " + named + " failed: " + silenced, e);
+            }
+            if (e instanceof CommException c) {
+                throw c;
+            }
+            String why = e instanceof SocketTimeoutException ? "no address table within " + waitMillis
+                    + " ms (other hosts did not register?)"
+                    : e instanceof EOFException ? "the rendezvous closed the connection (wrong job secret? see its stderr)"
+                    : e.toString();
+            throw new CommException("host " + host + ": registering at the rendezvous " + named + " failed: " + why, e);
+        }
+    }
+
+    /** Reads up to the address table, skipping heartbeats. */
+    private static List<InetSocketAddress> readTable(DataInputStream in, String target, int host, int hosts,
+                                                     RendezvousClient client) throws IOException {
+        while (true) {
             int type = in.readInt();
+            client.lastHeard = System.currentTimeMillis();
+            if (type == HEARTBEAT) {
+                continue;
+            }
             if (type == ABORT) {
                 throw new CommException("host " + host + ": the rendezvous at " + target + " refused: "
                         + RendezvousProtocol.readString(in));
@@ -115,28 +184,11 @@ public final class RendezvousClient implements AutoCloseable {
                 String address = RendezvousProtocol.readString(in);
                 table.add(new InetSocketAddress(address, in.readInt()));
             }
-            socket.setSoTimeout(0);
-            RendezvousClient client = new RendezvousClient(host, target, socket, in, out, waitMillis, List.copyOf(table));
-            client.reader.start();
-            return client;
-        } catch (IOException | RuntimeException e) {
-            try {
-                socket.close();
-            } catch (IOException ignored) {
-                // Already failing.
-            }
-            if (e instanceof CommException c) {
-                throw c;
-            }
-            String why = e instanceof SocketTimeoutException ? "no address table within " + waitMillis
-                    + " ms (other hosts did not register?)"
-                    : e instanceof EOFException ? "the rendezvous closed the connection (wrong job secret? see its stderr)"
-                    : e.toString();
-            throw new CommException("host " + host + ": registering at the rendezvous " + target + " failed: " + why, e);
+            return List.copyOf(table);
         }
     }
 
-    private static Socket connect(InetSocketAddress target, int host, long deadline) {
+    private static Socket connect(InetSocketAddress target, String named, int host, long deadline, boolean retryRefused) {
         IOException last = null;
         while (System.currentTimeMillis() < deadline) {
             Socket socket = new Socket();
@@ -144,22 +196,33 @@ public final class RendezvousClient implements AutoCloseable {
                 socket.connect(target, (int) Math.max(1, Math.min(5_000, deadline - System.currentTimeMillis())));
                 return socket;
             } catch (ConnectException e) {
+                if (!retryRefused) {
+                    closeQuietly(socket);
+                    throw new CommException("host " + host + ": cannot reach the rendezvous at " + named + ": " + e.getMessage()
+                            + " (it listened before this process started, so the launcher that runs it has ended)", e);
+                }
                 // Not listening yet (process 0 may still be starting it): try again shortly.
                 last = e;
             } catch (IOException e) {
                 last = e;
             }
+            closeQuietly(socket);
             try {
-                socket.close();
                 Thread.sleep(RETRY_MILLIS);
-            } catch (IOException ignored) {
-                // A socket that never connected.
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
             }
         }
-        throw new CommException("host " + host + ": cannot reach the rendezvous at " + target + ": " + last);
+        throw new CommException("host " + host + ": cannot reach the rendezvous at " + named + ": " + last);
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // A socket that never connected.
+        }
     }
 
     /** The TCP server address of every host, by host id. */
@@ -234,9 +297,16 @@ public final class RendezvousClient implements AutoCloseable {
         synchronized (out) {
             try {
                 out.writeInt(type);
-                RendezvousProtocol.writeString(out, text);
+                if (text != null) {
+                    RendezvousProtocol.writeString(out, text);
+                }
                 out.flush();
             } catch (IOException e) {
+                String aborted = abortReason();
+                if (aborted != null) {
+                    // The connection was closed because the job was aborted: that is the news, not the closed socket.
+                    throw new CommException("host " + host + ": job aborted: " + aborted, e);
+                }
                 throw new CommException("host " + host + ": lost the rendezvous at " + rendezvous + ": " + e, e);
             }
         }
@@ -247,7 +317,11 @@ public final class RendezvousClient implements AutoCloseable {
         try {
             while (true) {
                 int type = in.readInt();
+                lastHeard = System.currentTimeMillis();
                 switch (type) {
+                    case HEARTBEAT -> {
+                        // The rendezvous runs; lastHeard says so.
+                    }
                     case PASSED -> {
                         String name = RendezvousProtocol.readString(in);
                         synchronized (this) {
@@ -279,6 +353,48 @@ public final class RendezvousClient implements AutoCloseable {
         aborted("lost the rendezvous at " + rendezvous + " (" + lost + ")");
     }
 
+    /**
+     * Every {@link RendezvousProtocol#HEARTBEAT_MILLIS}: says this process runs, and aborts the job if the rendezvous
+     * said nothing for {@link RendezvousProtocol#SILENCE_MILLIS} while this process ran.
+     */
+    private void heartbeatLoop() {
+        long last = System.currentTimeMillis();
+        while (!closed) {
+            try {
+                Thread.sleep(HEARTBEAT_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = System.currentTimeMillis();
+            if (now - last > SUSPENDED_GAP_MILLIS) {
+                lastHeard = now;
+            }
+            last = now;
+            synchronized (out) {
+                try {
+                    out.writeInt(HEARTBEAT);
+                    out.flush();
+                } catch (IOException e) {
+                    return; // The reader sees the broken connection.
+                }
+            }
+            long silent = now - lastHeard;
+            synchronized (this) {
+                if (closed || allDone || abortReason != null || silent <= SILENCE_MILLIS) {
+                    continue;
+                }
+            }
+            aborted("the rendezvous at " + rendezvous + " stopped answering: nothing heard from it for " + silent
+                    + " ms (its process is frozen, or its machine unreachable)");
+            try {
+                socket.close(); // Ends a read blocked on the silent rendezvous.
+            } catch (IOException ignored) {
+                // Closed either way.
+            }
+            return;
+        }
+    }
+
     private void aborted(String reason) {
         synchronized (this) {
             if (abortReason != null) {
@@ -298,6 +414,7 @@ public final class RendezvousClient implements AutoCloseable {
             }
             closed = true;
         }
+        heartbeat.interrupt();
         try {
             socket.close();
         } catch (IOException ignored) {
@@ -305,6 +422,7 @@ public final class RendezvousClient implements AutoCloseable {
         }
         try {
             reader.join(2_000);
+            heartbeat.join(2_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -82,7 +82,7 @@ public final class TcpHost implements AutoCloseable {
                         hosts, env.rendezvousTimeout());
             }
             client = RendezvousClient.register(env.rendezvous(), env.secret(), env.host(), hosts, server.address(),
-                    env.rendezvousTimeout());
+                    env.rendezvousTimeout(), env.rendezvousMayStartLate());
             runtime.build();
             client.barrier(BUILT_BARRIER);
             List<InetSocketAddress> table = client.addresses();

@@ -100,6 +100,15 @@ class JobEnvironmentTest {
         assertThat(e.hosts()).isEqualTo(3);
         assertThat(e.rendezvous().getPort()).isEqualTo(9999);
         assertThat(e.secret()).isEqualTo(secret);
+        assertThat(e.launcherPid()).isEqualTo(ProcessHandle.current().pid());
+        assertThat(e.rendezvousMayStartLate()).as("our launcher's rendezvous listens before its hosts start").isFalse();
+    }
+
+    @Test
+    void aGarbledLauncherPidIsNamed() {
+        assertThatThrownBy(() -> JobEnvironment.from(env("ES_HOST", "0", "ES_HOSTS", "1", "ES_RENDEZVOUS", "h:1",
+                "ES_SECRET", SECRET, "ES_LAUNCHER_PID", "-3")))
+                .hasMessage("ES_LAUNCHER_PID='-3': expected a process id, an integer >= 1");
     }
 
     @Test

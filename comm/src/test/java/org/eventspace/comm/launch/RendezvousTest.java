@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -201,54 +202,175 @@ class RendezvousTest {
     }
 
     @Test
-    void theAcceptAndMemberAgentsCanBeSteppedByHand() throws Exception {
+    void theAgentCanBeSteppedByHand() throws Exception {
         Rendezvous r = Rendezvous.unstarted("127.0.0.1", 0, secret, 1, Duration.ofSeconds(10));
         toClose.add(r);
-        Agent acceptor = r.acceptor();
-        assertThat(acceptor.roleName()).isEqualTo("es-rendezvous");
+        Agent agent = r.agent();
+        assertThat(agent.roleName()).isEqualTo("es-rendezvous");
         Future<RendezvousClient> client = register(r, secret, 0, 1, Duration.ofSeconds(10));
-        int accepted = 0;
-        for (int cycle = 0; cycle < 200 && accepted == 0; cycle++) {
-            accepted = acceptor.doWork();
+        for (int cycle = 0; cycle < 400 && !client.isDone(); cycle++) {
+            agent.doWork(); // each cycle waits at most 50 ms for a ready socket
         }
-        assertThat(accepted).as("a duty cycle accepted the process (each waits at most 50 ms)").isEqualTo(1);
-        assertThat(r.memberAgents()).hasSize(1);
-        Agent member = r.memberAgents().get(0);
-        assertThat(member.roleName()).startsWith("es-rendezvous-/127.0.0.1:");
-        assertThat(member.doWork()).as("the registration").isEqualTo(1);
         RendezvousClient c = client.get(10, TimeUnit.SECONDS);
         assertThat(c.addresses()).extracting(InetSocketAddress::getPort).containsExactly(10_000);
 
         Future<?> done = pool.submit(() -> c.done("{\"by\":\"hand\"}"));
-        assertThat(member.doWork()).as("one message: done").isEqualTo(1);
+        for (int cycle = 0; cycle < 400 && !done.isDone(); cycle++) {
+            agent.doWork();
+        }
         done.get(10, TimeUnit.SECONDS);
         assertThat(r.allDone()).isTrue();
         assertThat(r.results()).containsExactly("{\"by\":\"hand\"}");
     }
 
     @Test
-    void theAcceptAgentsIdleCycleRunsTheWatchdog() throws Exception {
+    void theAgentsIdleCycleRunsTheWatchdog() throws Exception {
         Rendezvous r = Rendezvous.unstarted("127.0.0.1", 0, secret, 2, Duration.ofMillis(100));
         toClose.add(r);
         Thread.sleep(150);
-        assertThat(r.acceptor().doWork()).as("nobody connected; the watchdog aborted the job").isEqualTo(1);
+        assertThat(r.agent().doWork()).as("nobody connected; the watchdog aborted the job").isEqualTo(1);
         assertThat(r.failure()).hasValueSatisfying(f -> assertThat(f).contains("hosts [0, 1] of 2 did not register"));
-        assertThat(r.acceptor().doWork()).as("nothing more to do").isZero();
+        assertThat(r.agent().doWork()).as("nothing more to do").isZero();
     }
 
     @Test
-    void closingEndsTheAgentThreadsWithinTheBound() throws Exception {
+    void closingEndsTheAgentThreadWithinTheBound() throws Exception {
         Rendezvous r = rendezvous(2, Duration.ofSeconds(10));
         register(r, secret, 0, 2, Duration.ofSeconds(10));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (threadNames().stream().noneMatch(n -> n.startsWith("es-rendezvous-/")) && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertThat(threadNames()).contains("es-rendezvous").anyMatch(n -> n.startsWith("es-rendezvous-/"));
+        assertThat(threadNames()).contains("es-rendezvous");
         long start = System.nanoTime();
         r.close();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
-        assertThat(threadNames()).noneMatch(n -> n.equals("es-rendezvous") || n.startsWith("es-rendezvous-/"));
+        assertThat(threadNames()).doesNotContain("es-rendezvous");
+    }
+
+    /** Strangers that connect and say nothing cost a socket each, not a thread, and are refused at the hello bound. */
+    @Test
+    void idleConnectionsHoldNoThreadAndAreRefusedAtTheHelloBound() throws Exception {
+        PrintStream original = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        List<java.net.Socket> idle = new ArrayList<>();
+        try {
+            Rendezvous r = rendezvous(1, Duration.ofMillis(1_500));
+            long threadsBefore = threadNames().size();
+            for (int i = 0; i < 300; i++) {
+                idle.add(new java.net.Socket(r.address().getAddress(), r.address().getPort()));
+            }
+            RendezvousClient c = register(r, secret, 0, 1, Duration.ofMillis(1_500)).get(10, TimeUnit.SECONDS);
+            assertThat(c.addresses()).as("a real host registers while 300 strangers wait").hasSize(1);
+            assertThat(threadNames().size() - threadsBefore).as("threads started for 300 idle connections and one host")
+                    .isLessThanOrEqualTo(4);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (r.openConnections() > 1 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(r.openConnections()).as("the registered host's connection only").isEqualTo(1);
+            for (java.net.Socket s : idle) {
+                s.setSoTimeout(5_000);
+                assertThat(s.getInputStream().read()).as("the rendezvous closed the idle connection").isEqualTo(-1);
+            }
+            assertThat(err.toString(StandardCharsets.UTF_8)).contains("no hello within 1500 ms");
+        } finally {
+            for (java.net.Socket s : idle) {
+                s.close();
+            }
+            System.setErr(original);
+        }
+    }
+
+    /** A registered host that stops sending heartbeats (frozen) is named within the silence bound. */
+    @Test
+    void aSilentHostIsNamedWithinTheSilenceBound() throws Exception {
+        Rendezvous r = rendezvous(2, Duration.ofSeconds(60));
+        Future<RendezvousClient> zero = register(r, secret, 0, 2, Duration.ofSeconds(60));
+        try (java.net.Socket frozen = new java.net.Socket(r.address().getAddress(), r.address().getPort())) {
+            DataOutputStream out = new DataOutputStream(frozen.getOutputStream());
+            writeHello(out, secret, 1, 2);
+            RendezvousClient c0 = zero.get(10, TimeUnit.SECONDS);
+            long registered = System.nanoTime();
+            assertThatThrownBy(() -> c0.barrier("built")).isInstanceOf(CommException.class)
+                    .hasMessageContaining("host 1 stopped answering the rendezvous: nothing heard from it for");
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - registered);
+            assertThat(millis).as("named after the silence bound, not the job's 60 s timeout")
+                    .isBetween(RendezvousProtocol.SILENCE_MILLIS - 500, 30_000L);
+        }
+    }
+
+    /** A client whose rendezvous stops answering (its process frozen) aborts its job naming the rendezvous. */
+    @Test
+    void aSilentRendezvousIsNamedByItsClients() throws Exception {
+        try (java.net.ServerSocket fake = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Future<RendezvousClient> client = pool.submit(() -> {
+                RendezvousClient c = RendezvousClient.register(new InetSocketAddress("127.0.0.1", fake.getLocalPort()), secret,
+                        0, 1, new InetSocketAddress("127.0.0.1", 10_000), Duration.ofSeconds(60));
+                synchronized (toClose) {
+                    toClose.add(0, c);
+                }
+                return c;
+            });
+            try (java.net.Socket s = fake.accept()) {
+                DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                out.writeInt(RendezvousProtocol.TABLE);
+                out.writeInt(1);
+                out.writeInt(9);
+                out.write("127.0.0.1".getBytes(StandardCharsets.UTF_8));
+                out.writeInt(10_000);
+                out.flush();
+                RendezvousClient c = client.get(10, TimeUnit.SECONDS);
+                long start = System.nanoTime();
+                assertThatThrownBy(() -> c.barrier("built")).isInstanceOf(CommException.class)
+                        .hasMessageContaining("the rendezvous at 127.0.0.1:" + fake.getLocalPort() + " stopped answering");
+                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(30_000L);
+            }
+        }
+    }
+
+    /** A rendezvous that was itself not running (Ctrl-Z, a paused machine) does not blame the hosts for its silence. */
+    @Test
+    void silenceWhileTheRendezvousItselfWasStoppedIsForgiven() throws Exception {
+        Rendezvous r = Rendezvous.unstarted("127.0.0.1", 0, secret, 1, Duration.ofSeconds(60));
+        toClose.add(r);
+        try (java.net.Socket member = new java.net.Socket(r.address().getAddress(), r.address().getPort())) {
+            writeHello(new DataOutputStream(member.getOutputStream()), secret, 0, 1);
+            for (int cycle = 0; cycle < 100 && r.unregistered().size() == 1; cycle++) {
+                r.agent().doWork();
+            }
+            assertThat(r.unregistered()).isEmpty();
+            Thread.sleep(RendezvousProtocol.SILENCE_MILLIS + 500); // the rendezvous "stopped": no duty cycle
+            r.agent().doWork();
+            r.agent().doWork();
+            assertThat(r.failure()).as("the host is not blamed for the rendezvous' own pause").isEmpty();
+        }
+    }
+
+    @Test
+    void aMalformedMessageFromARegisteredHostAbortsTheJobNamingIt() throws Exception {
+        Rendezvous r = rendezvous(1, Duration.ofSeconds(10));
+        try (java.net.Socket member = new java.net.Socket(r.address().getAddress(), r.address().getPort())) {
+            DataOutputStream out = new DataOutputStream(member.getOutputStream());
+            writeHello(out, secret, 0, 1);
+            out.writeInt(77);
+            out.flush();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (r.failure().isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(r.failure()).hasValue("host 0 broke the rendezvous protocol: unknown message type 77");
+        }
+    }
+
+    private static void writeHello(DataOutputStream out, JobSecret secret, int host, int hosts) throws java.io.IOException {
+        out.writeInt(RendezvousProtocol.HELLO);
+        out.writeInt(RendezvousProtocol.MAGIC);
+        out.writeInt(RendezvousProtocol.VERSION);
+        out.write(secret.bytes());
+        out.writeInt(host);
+        out.writeInt(hosts);
+        out.writeInt(9);
+        out.write("127.0.0.1".getBytes(StandardCharsets.UTF_8));
+        out.writeInt(10_000 + host);
+        out.flush();
     }
 
     private static List<String> threadNames() {

@@ -62,7 +62,7 @@ final class TcpJob implements AutoCloseable {
 
     JobEnvironment environment(int host, int hostCount) {
         InetSocketAddress at = InetSocketAddress.createUnresolved("127.0.0.1", rendezvous.address().getPort());
-        return new JobEnvironment(host, hostCount, "test", at, false, secret, Duration.ofSeconds(20));
+        return new JobEnvironment(host, hostCount, "test", at, false, secret, Duration.ofSeconds(20), 0);
     }
 
     TcpHost hostOf(int rank) {
