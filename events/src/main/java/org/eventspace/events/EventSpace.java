@@ -130,8 +130,8 @@ public final class EventSpace implements AutoCloseable {
             try {
                 buffer = TraceBuffer.mapped(file, capacity, collectorId);
             } catch (IOException e) {
-                throw new UncheckedIOException("event space of host " + hostName + ": cannot map trace buffer file "
-                        + file + " for collector " + collectorName, e);
+                throw new UncheckedIOException("event space of host " + hostName + ", collector " + collectorName + ": "
+                        + e.getMessage(), e);
             }
         }
         byCollector.put(collectorId, new Entry(collectorId, collectorName, buffer));

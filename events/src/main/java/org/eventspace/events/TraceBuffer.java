@@ -110,14 +110,39 @@ public final class TraceBuffer extends TraceBufferWriterPosition implements Auto
         return mapped(file, capacity, NO_COLLECTOR);
     }
 
+    /**
+     * As {@link #mapped(Path, int)}, for collector {@code collectorId}. The file's every byte is written before it is
+     * mapped, so its blocks exist on disk from the start: a full disk (or a file size limit) fails here, with an
+     * {@code IOException} naming the file and the bytes it needed, and never later, inside a collector's write, where
+     * a store into a page the file system cannot back would kill the process (SIGBUS). On file systems that allocate
+     * on every write (copy-on-write: btrfs, ZFS) that guarantee is weaker; see docs/RELIABILITY.md.
+     */
     public static TraceBuffer mapped(Path file, int capacity, int collectorId) throws IOException {
         int length = checkedLength(capacity, collectorId);
         MappedByteBuffer mapped;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            preallocate(channel, length, file);
             mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
         }
         return new TraceBuffer(new UnsafeBuffer(mapped), capacity, collectorId, file, mapped);
+    }
+
+    private static final int ZEROS_LENGTH = 1 << 16;
+
+    /** Writes {@code length} zero bytes at the start of {@code channel}, so that no page of the mapping is a hole. */
+    private static void preallocate(FileChannel channel, int length, Path file) throws IOException {
+        ByteBuffer zeros = ByteBuffer.allocate(Math.min(ZEROS_LENGTH, length));
+        long written = 0;
+        try {
+            while (written < length) {
+                zeros.clear().limit((int) Math.min(zeros.capacity(), length - written));
+                written += channel.write(zeros, written);
+            }
+        } catch (IOException e) {
+            throw new IOException("cannot give trace file " + file + " its " + length + " bytes (" + written
+                    + " written): " + e.getMessage() + "; is the disk full?", e);
+        }
     }
 
     private static int checkedLength(int capacity, int collectorId) {

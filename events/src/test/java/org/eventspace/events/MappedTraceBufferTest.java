@@ -19,6 +19,50 @@ class MappedTraceBufferTest {
 
     private final TraceTupleFlyweight tuple = new TraceTupleFlyweight();
 
+    /**
+     * The file's blocks exist before the first tuple: a collector's store into the mapping never needs a block the
+     * file system might not have (a full disk would then kill the writer with SIGBUS, not fail an open).
+     */
+    @Test
+    void theFileHasEveryBlockOnDiskBeforeTheFirstWrite() throws Exception {
+        Path file = dir.resolve("c1.trace");
+        int capacity = 1 << 14;
+        try (TraceBuffer ignored = TraceBuffer.mapped(file, capacity, 1)) {
+            long length = TraceBufferLayout.bufferLength(capacity);
+            Process stat = new ProcessBuilder("stat", "-c", "%b %B", file.toString()).redirectErrorStream(true).start();
+            String[] blocks = new String(stat.getInputStream().readAllBytes()).trim().split(" ");
+            assertThat(stat.waitFor()).isZero();
+            long allocated = Long.parseLong(blocks[0]) * Long.parseLong(blocks[1]);
+            assertThat(allocated).as("bytes allocated on disk for a %d-byte trace file", length).isGreaterThanOrEqualTo(length);
+        }
+    }
+
+    @Test
+    void aFileThatCannotGetItsBytesIsRefusedNamingTheFileAndTheBytes() throws Exception {
+        // A file size limit (ulimit -f, in KiB) stands in for a full disk: both refuse the write with an error.
+        Path file = dir.resolve("c2.trace");
+        Process child = new ProcessBuilder("bash", "-c", "ulimit -f 64; exec \"$0\" -cp \"$1\" \"$2\" \"$3\"",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), System.getProperty("java.class.path"),
+                MapOneFile.class.getName(), file.toString()).redirectErrorStream(true).start();
+        String out = new String(child.getInputStream().readAllBytes());
+        assertThat(child.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(out).contains("cannot give trace file " + file + " its " + TraceBufferLayout.bufferLength(1 << 14)
+                + " bytes (65536 written): File too large; is the disk full?");
+        assertThat(child.exitValue()).isEqualTo(3);
+    }
+
+    /** Maps one 16384-slot trace file; exits 3 with the error's message if that fails. */
+    static final class MapOneFile {
+        public static void main(String[] args) {
+            try (TraceBuffer ignored = TraceBuffer.mapped(Path.of(args[0]), 1 << 14, 2)) {
+                System.exit(0);
+            } catch (IOException e) {
+                System.out.println(e.getMessage());
+                System.exit(3);
+            }
+        }
+    }
+
     @Test
     void readerOfTheFileSeesWhatTheWriterWritesWhileItWrites() throws IOException {
         Path file = dir.resolve("c9.trace");
