@@ -2,9 +2,7 @@ package org.eventspace.comm.transport.tcp;
 
 import static org.eventspace.comm.transport.tcp.FrameLayout.BYTE_ORDER;
 
-import java.io.EOFException;
 import java.io.IOException;
-import java.net.SocketTimeoutException;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.charset.StandardCharsets;
 
@@ -22,10 +20,12 @@ import org.eventspace.comm.transport.Hop;
 import org.eventspace.comm.transport.HostEnd;
 
 /**
- * The agent that serves one accepted TCP hop: its first duty cycle checks the handshake and resolves the target
- * wrapper once; every later one reads one request frame, runs the rest of the path ({@code wrapper.call}) and
- * sends back the result, or the failure's text as a FAILED frame. Role {@code es-handshake-<host>-<remote>},
- * then {@code es-serve-<hop>} once the handshake named the hop (the thread is renamed with it).
+ * The agent that serves one authenticated TCP hop: its first duty cycle resolves the hop its handshake names (the
+ * {@link TcpServer} read and checked the handshake's magic, version and secret before it gave the connection a
+ * thread) and acknowledges it; every later one reads one request frame, runs the rest of the path
+ * ({@code wrapper.call}) and sends back the result, or the failure's text as a FAILED frame. Role
+ * {@code es-handshake-<host>-<remote>}, then {@code es-serve-<hop>} once the hop is known (the thread is renamed
+ * with it).
  *
  * <p>The duty cycle blocks, by design: it waits for the next frame in {@link FrameChannel} (busy reads, yielding
  * reads, then a block in the selector, as {@link TcpOptions} says), which is the thread PATHS puts behind every
@@ -41,6 +41,8 @@ final class HopService implements Agent {
     private final TcpServer server;
     private final FrameChannel channel;
     private final String remote;
+    /** The whole handshake, checked up to its secret and lengths by the server. */
+    private final UnsafeBuffer handshake;
     private final Message message = new Message(1);
     private volatile String role;
     private volatile AgentRunner runner;
@@ -48,10 +50,11 @@ final class HopService implements Agent {
     private String hopName;
     private int fromHost;
 
-    HopService(TcpServer server, FrameChannel channel, String remote) {
+    HopService(TcpServer server, FrameChannel channel, String remote, UnsafeBuffer handshake) {
         this.server = server;
         this.channel = channel;
         this.remote = remote;
+        this.handshake = handshake;
         this.role = "es-handshake-" + server.host().hostName() + "-" + remote;
     }
 
@@ -79,7 +82,7 @@ final class HopService implements Agent {
     public int doWork() {
         try {
             if (target == null) {
-                target = handshake();
+                target = resolve();
                 if (target == null) {
                     throw new AgentTerminationException();
                 }
@@ -103,39 +106,11 @@ final class HopService implements Agent {
         server.ended(this);
     }
 
-    /** Reads and checks the handshake; returns the wrapper to serve, or null after refusing the connection. */
-    private Wrapper handshake() {
+    /** Resolves the hop the handshake names and acknowledges it; returns the wrapper to serve, or null after refusing. */
+    private Wrapper resolve() {
         HostEnd host = server.host();
         long deadline = System.nanoTime() + server.options().connectTimeout().toNanos();
-        UnsafeBuffer b;
-        try {
-            channel.receiveExactly(HandshakeLayout.FIXED_LENGTH, true, deadline);
-            b = channel.frame().buffer();
-            int magic = b.getInt(HandshakeLayout.MAGIC_OFFSET, BYTE_ORDER);
-            if (magic != HandshakeLayout.MAGIC) {
-                return refuse("not an EventSpace handshake (magic 0x" + Integer.toHexString(magic) + ")", false);
-            }
-            int version = b.getInt(HandshakeLayout.VERSION_OFFSET, BYTE_ORDER);
-            if (version != HandshakeLayout.VERSION) {
-                return refuse("protocol version " + version + ", this host speaks " + HandshakeLayout.VERSION, false);
-            }
-            if (!server.secret().matches(b, HandshakeLayout.SECRET_OFFSET)) {
-                return refuse("wrong job secret", false);
-            }
-            int length = b.getInt(HandshakeLayout.LENGTH_OFFSET, BYTE_ORDER);
-            int elementLength = b.getInt(HandshakeLayout.ELEMENT_LENGTH_OFFSET, BYTE_ORDER);
-            if (length < HandshakeLayout.FIXED_LENGTH || length > HandshakeLayout.MAX_LENGTH
-                    || elementLength != length - HandshakeLayout.FIXED_LENGTH) {
-                return refuse("malformed handshake: length=" + length + ", elementLength=" + elementLength, false);
-            }
-            channel.receiveExactly(length, false, deadline);
-        } catch (SocketTimeoutException e) {
-            return refuse("no handshake within " + server.options().connectTimeout().toMillis() + " ms", false);
-        } catch (EOFException e) {
-            return refuse("closed before the end of its handshake", false);
-        } catch (IOException e) {
-            return refuse("handshake failed: " + TcpLink.describe(e), false);
-        }
+        UnsafeBuffer b = handshake;
         Hop hop = new Hop(b.getInt(HandshakeLayout.FROM_HOST_OFFSET, BYTE_ORDER), b.getInt(HandshakeLayout.TO_HOST_OFFSET, BYTE_ORDER),
                 b.getInt(HandshakeLayout.TARGET_NODE_OFFSET, BYTE_ORDER), b.getInt(HandshakeLayout.TARGET_PORT_OFFSET, BYTE_ORDER),
                 b.getStringWithoutLengthUtf8(HandshakeLayout.ELEMENT_OFFSET, b.getInt(HandshakeLayout.ELEMENT_LENGTH_OFFSET, BYTE_ORDER)));

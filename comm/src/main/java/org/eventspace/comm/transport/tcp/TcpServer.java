@@ -4,10 +4,14 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
-import java.nio.channels.ClosedChannelException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,6 +20,7 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.NoOpIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.transport.AgentThreads;
 import org.eventspace.comm.transport.HostEnd;
@@ -32,11 +37,15 @@ import org.eventspace.comm.transport.HostEnd;
  * timing out; after {@link #expectDisconnects()} a closing connection is a peer that finished.
  *
  * <p>Its loops are Agrona agents ({@link org.eventspace.comm.transport.AgentThreads}): the accept agent (role
- * {@code es-accept-<host>}) and one {@link HopService} agent per accepted connection. The accept agent's duty
- * cycle blocks in {@code accept()}, by design: a connection is opened a handful of times per job, and polling
- * for one would cost wake-ups on every core for the whole run; closing the listener ends a blocked accept at
- * once with an {@link java.nio.channels.AsynchronousCloseException}, so its idle strategy is a no-op and
- * {@link #close()} ends it within its bound.
+ * {@code es-accept-<host>}) and one {@link HopService} agent per authenticated connection. The accept agent serves
+ * every connection that has not yet proved the job secret with one {@link Selector}: it reads each one's handshake
+ * without blocking into a buffer of at most {@link HandshakeLayout#MAX_LENGTH} bytes, refuses a wrong magic, version,
+ * secret or length, or a handshake not whole within {@link TcpOptions#connectTimeout()}, and only then gives the
+ * connection a thread. At most {@link #MAX_HANDSHAKING} connections are in their handshake at once; more are refused
+ * at accept. Its duty cycle blocks in the selector, by design, until a connection arrives, bytes come, or the nearest
+ * handshake deadline passes: a connection is opened a handful of times per job, and polling for one would cost
+ * wake-ups on every core for the whole run. Closing the selector ends a blocked select at once, so its idle strategy
+ * is a no-op and {@link #close()} ends it within its bound.
  *
  * <p>Threading: {@link #start}, {@link #expectDisconnects()} and {@link #close()} may be called from any
  * thread; the agents' threads belong to the server and end with {@link #close()}.
@@ -44,11 +53,15 @@ import org.eventspace.comm.transport.HostEnd;
 public final class TcpServer implements AutoCloseable {
     /** How long {@link #close()} waits, in all, for the agents' threads to end. */
     private static final Duration JOIN_BOUND = Duration.ofSeconds(2);
+    /** Connections in their handshake at once; more are refused at accept. */
+    static final int MAX_HANDSHAKING = 1_024;
 
     private final HostEnd host;
     private final JobSecret secret;
     private final TcpOptions options;
     private final ServerSocketChannel listener;
+    private final Selector selector;
+    private final Set<Handshaking> handshaking = ConcurrentHashMap.newKeySet();
     private final InetSocketAddress address;
     private final Acceptor acceptor = new Acceptor();
     private final boolean startAgents;
@@ -66,8 +79,12 @@ public final class TcpServer implements AutoCloseable {
         this.listener = ServerSocketChannel.open();
         listener.bind(new InetSocketAddress(options.bindAddress(), 0), 64);
         this.address = (InetSocketAddress) listener.getLocalAddress();
+        this.selector = Selector.open();
+        listener.configureBlocking(false);
+        listener.register(selector, SelectionKey.OP_ACCEPT);
         if (address.getAddress().isAnyLocalAddress()) {
             listener.close();
+            selector.close();
             // The bound address is also the one other hosts are told to connect to, so it must name this host.
             throw new IllegalArgumentException("bindAddress must be an address other hosts can connect to, not the wildcard "
                     + options.bindAddress());
@@ -147,7 +164,25 @@ public final class TcpServer implements AutoCloseable {
         services.remove(service);
     }
 
-    /** Accepts one connection per duty cycle and hands it to a {@link HopService} agent of its own. */
+    /** A connection whose handshake is being read: a buffer for it and a deadline, no thread. */
+    private static final class Handshaking {
+        final SocketChannel socket;
+        final String remote;
+        final long deadlineNanos;
+        ByteBuffer bytes = ByteBuffer.allocate(HandshakeLayout.FIXED_LENGTH).order(FrameLayout.BYTE_ORDER);
+        boolean checked;
+
+        Handshaking(SocketChannel socket, String remote, long deadlineNanos) {
+            this.socket = socket;
+            this.remote = remote;
+            this.deadlineNanos = deadlineNanos;
+        }
+    }
+
+    /**
+     * Accepts connections and reads their handshakes, all on one thread; hands each authenticated connection to a
+     * {@link HopService} agent of its own. Blocks in the selector until something is ready or a deadline passes.
+     */
     private final class Acceptor implements Agent {
         @Override
         public String roleName() {
@@ -159,10 +194,33 @@ public final class TcpServer implements AutoCloseable {
             if (closed) {
                 throw new AgentTerminationException();
             }
-            SocketChannel socket;
+            int work = 0;
             try {
-                socket = listener.accept();
-            } catch (ClosedChannelException e) {
+                long now = System.nanoTime();
+                long wait = 0;
+                for (Handshaking h : handshaking) {
+                    long left = Math.max(1, (h.deadlineNanos - now) / 1_000_000 + 1);
+                    wait = wait == 0 ? left : Math.min(wait, left);
+                }
+                selector.select(wait);
+                if (closed) {
+                    throw new AgentTerminationException();
+                }
+                Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+                while (keys.hasNext()) {
+                    SelectionKey key = keys.next();
+                    keys.remove();
+                    if (!key.isValid()) {
+                        continue;
+                    }
+                    if (key.isAcceptable()) {
+                        work += acceptAll();
+                    } else if (key.isReadable()) {
+                        read((Handshaking) key.attachment(), key);
+                        work++;
+                    }
+                }
+            } catch (ClosedSelectorException e) {
                 throw new AgentTerminationException();
             } catch (IOException e) {
                 if (!closed) {
@@ -170,27 +228,144 @@ public final class TcpServer implements AutoCloseable {
                 }
                 throw new AgentTerminationException();
             }
-            SocketAddress remote = remoteOf(socket);
-            try {
-                TcpLink.configure(socket, options);
-                HopService service = new HopService(TcpServer.this, new FrameChannel(socket, options), String.valueOf(remote));
-                services.add(service);
-                if (closed) {
-                    service.close();
-                    throw new AgentTerminationException();
-                }
-                if (startAgents) {
-                    service.start();
-                }
-            } catch (IOException e) {
-                System.err.println("es-tcp " + host.hostName() + ": refused connection from " + remote + ": " + e);
-                try {
-                    socket.close();
-                } catch (IOException ignored) {
-                    // The refusal is logged; nothing else to do.
+            long now = System.nanoTime();
+            for (Handshaking h : List.copyOf(handshaking)) {
+                if (now - h.deadlineNanos > 0) {
+                    refuse(h, h.bytes.position() == 0 && !h.checked
+                            ? "no handshake within " + options.connectTimeout().toMillis() + " ms"
+                            : "no whole handshake within " + options.connectTimeout().toMillis() + " ms");
+                    work++;
                 }
             }
-            return 1;
+            return work;
+        }
+
+        @Override
+        public void onClose() {
+            closeHandshaking();
+        }
+    }
+
+    private int acceptAll() throws IOException {
+        int accepted = 0;
+        SocketChannel socket;
+        while ((socket = listener.accept()) != null) {
+            accepted++;
+            String remote = String.valueOf(remoteOf(socket));
+            if (handshaking.size() >= MAX_HANDSHAKING) {
+                System.err.println("es-tcp " + host.hostName() + ": refused connection from " + remote + ": "
+                        + MAX_HANDSHAKING + " connections are already in their handshake");
+                closeQuietly(socket);
+                continue;
+            }
+            try {
+                TcpLink.configure(socket, options);
+                socket.configureBlocking(false);
+                Handshaking h = new Handshaking(socket, remote, System.nanoTime() + options.connectTimeout().toNanos());
+                SelectionKey key = socket.register(selector, SelectionKey.OP_READ, h);
+                handshaking.add(h);
+                read(h, key); // the handshake usually came with the connection
+            } catch (IOException e) {
+                System.err.println("es-tcp " + host.hostName() + ": refused connection from " + remote + ": " + e);
+                closeQuietly(socket);
+            }
+        }
+        return accepted;
+    }
+
+    /** Reads what the socket has of its handshake; checks the fixed part, then hands the whole one to a hop service. */
+    private void read(Handshaking h, SelectionKey key) {
+        int n;
+        try {
+            n = h.socket.read(h.bytes);
+        } catch (IOException e) {
+            refuse(h, "handshake failed: " + TcpLink.describe(e));
+            return;
+        }
+        if (n < 0) {
+            refuse(h, "closed before the end of its handshake");
+            return;
+        }
+        if (h.bytes.hasRemaining()) {
+            return;
+        }
+        UnsafeBuffer b = new UnsafeBuffer(h.bytes.array());
+        if (!h.checked) {
+            int magic = b.getInt(HandshakeLayout.MAGIC_OFFSET, FrameLayout.BYTE_ORDER);
+            if (magic != HandshakeLayout.MAGIC) {
+                refuse(h, "not an EventSpace handshake (magic 0x" + Integer.toHexString(magic) + ")");
+                return;
+            }
+            int version = b.getInt(HandshakeLayout.VERSION_OFFSET, FrameLayout.BYTE_ORDER);
+            if (version != HandshakeLayout.VERSION) {
+                refuse(h, "protocol version " + version + ", this host speaks " + HandshakeLayout.VERSION);
+                return;
+            }
+            if (!secret.matches(b, HandshakeLayout.SECRET_OFFSET)) {
+                refuse(h, "wrong job secret");
+                return;
+            }
+            int length = b.getInt(HandshakeLayout.LENGTH_OFFSET, FrameLayout.BYTE_ORDER);
+            int elementLength = b.getInt(HandshakeLayout.ELEMENT_LENGTH_OFFSET, FrameLayout.BYTE_ORDER);
+            if (length < HandshakeLayout.FIXED_LENGTH || length > HandshakeLayout.MAX_LENGTH
+                    || elementLength != length - HandshakeLayout.FIXED_LENGTH) {
+                refuse(h, "malformed handshake: length=" + length + ", elementLength=" + elementLength);
+                return;
+            }
+            h.checked = true;
+            if (length > HandshakeLayout.FIXED_LENGTH) {
+                ByteBuffer whole = ByteBuffer.allocate(length).order(FrameLayout.BYTE_ORDER);
+                whole.put(h.bytes.flip());
+                h.bytes = whole;
+                read(h, key);
+                return;
+            }
+        }
+        handshaking.remove(h);
+        key.cancel();
+        try {
+            selector.selectNow(); // deregisters the cancelled key before the channel gets a selector of its own
+            HopService service = new HopService(this, new FrameChannel(h.socket, options), h.remote,
+                    new UnsafeBuffer(h.bytes.array()));
+            services.add(service);
+            if (closed) {
+                service.close();
+                return;
+            }
+            if (startAgents) {
+                service.start();
+            }
+        } catch (IOException e) {
+            System.err.println("es-tcp " + host.hostName() + ": refused connection from " + h.remote + ": " + e);
+            closeQuietly(h.socket);
+        }
+    }
+
+    private void refuse(Handshaking h, String reason) {
+        handshaking.remove(h);
+        if (!closed) {
+            System.err.println("es-tcp " + host.hostName() + ": refused connection from " + h.remote + ": " + reason);
+        }
+        closeQuietly(h.socket);
+    }
+
+    private void closeHandshaking() {
+        for (Handshaking h : List.copyOf(handshaking)) {
+            closeQuietly(h.socket);
+        }
+        handshaking.clear();
+    }
+
+    /** Connections in their handshake now (for tests of the bound). */
+    int handshaking() {
+        return handshaking.size();
+    }
+
+    private static void closeQuietly(SocketChannel socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // Closed either way.
         }
     }
 
@@ -213,6 +388,14 @@ public final class TcpServer implements AutoCloseable {
             listener.close();
         } catch (IOException ignored) {
             // The accept thread ends either way once closed is set.
+        }
+        try {
+            selector.close(); // ends a blocked select at once
+        } catch (IOException ignored) {
+            // Closed either way.
+        }
+        if (acceptorRunner == null) {
+            closeHandshaking(); // stepped by hand: no runner calls the acceptor's onClose
         }
         List<HopService> all = new ArrayList<>(services);
         for (HopService service : all) {

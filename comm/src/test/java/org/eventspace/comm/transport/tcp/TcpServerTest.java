@@ -292,8 +292,11 @@ class TcpServerTest {
             assertThat(byHand.acceptor().roleName()).isEqualTo("es-accept-" + h0.hostName());
             // The client's connect waits for the handshake's answer, which the hop agent gives in its first cycle.
             CompletableFuture<Link> connected = CompletableFuture.supplyAsync(() -> client.connect(h1, Hop.toElement(1, 0, "p2p.1.0")));
-            assertThat(byHand.acceptor().doWork()).as("accepted one connection").isEqualTo(1);
-            assertThat(byHand.services()).hasSize(1);
+            // One thread accepts and reads handshakes; each cycle blocks until the connection or its bytes arrive.
+            for (int cycle = 0; cycle < 10 && byHand.services().isEmpty(); cycle++) {
+                byHand.acceptor().doWork();
+            }
+            assertThat(byHand.services()).as("the authenticated connection got its hop agent").hasSize(1);
             HopService hop = byHand.services().get(0);
             assertThat(hop.roleName()).startsWith("es-handshake-" + h0.hostName() + "-");
             assertThat(hop.doWork()).as("the handshake").isEqualTo(1);
@@ -311,6 +314,38 @@ class TcpServerTest {
 
             link.close();
             assertThatThrownBy(hop::doWork).as("the peer closed: the agent ends").isInstanceOf(AgentTerminationException.class);
+        }
+    }
+
+    /** Strangers that connect and say nothing cost a socket and a small buffer each, not a thread, until the bound. */
+    @Test
+    void connectionsInTheirHandshakeHoldNoThreadAndAreRefusedAtTheBound() throws Exception {
+        TcpOptions quick = TcpOptions.defaults().withConnectTimeout(Duration.ofMillis(1_000));
+        try (TcpServer listening = TcpServer.start(h0, secret, quick)) {
+            long threadsBefore = agentThreads().size();
+            List<java.net.Socket> idle = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < 300; i++) {
+                    idle.add(new java.net.Socket(listening.address().getAddress(), listening.address().getPort()));
+                }
+                try (TcpTransport client = new TcpTransport(List.of(listening.address(), new InetSocketAddress("127.0.0.1", 1)),
+                        secret, TcpOptions.defaults())) {
+                    Link link = client.connect(h1, Hop.toElement(1, 0, "p2p.1.0"));
+                    link.exchange(new Message(4).op(ReduceOp.SLOT).length(1).word(0, 5));
+                    assertThat(agentThreads().size() - threadsBefore).as("threads for 300 strangers and one real hop")
+                            .isLessThanOrEqualTo(2);
+                    link.close();
+                }
+                for (java.net.Socket s : idle) {
+                    s.setSoTimeout(10_000);
+                    assertThat(s.getInputStream().read()).as("refused at the handshake bound").isEqualTo(-1);
+                }
+                assertThat(listening.handshaking()).isZero();
+            } finally {
+                for (java.net.Socket s : idle) {
+                    s.close();
+                }
+            }
         }
     }
 
