@@ -193,6 +193,22 @@ public final class MonitoredJob implements AutoCloseable {
         return spaces;
     }
 
+    /** The hosts this process runs: every host of a job simulated in this JVM, its own host in a TCP job. */
+    public List<Integer> localHosts() {
+        return cluster != null ? IntStream.range(0, config.hosts()).boxed().toList() : List.of(tcpHost.host());
+    }
+
+    /**
+     * The event space of {@code host}, one of {@link #localHosts()}: where its collectors write, for an analysis thread
+     * on that host to read (EventSpace paper §4.3). Empty with collectors off.
+     */
+    public Optional<EventSpace> eventSpace(int host) {
+        if (!localHosts().contains(host)) {
+            throw new IllegalArgumentException("host " + host + " is not run by this process; its hosts are " + localHosts());
+        }
+        return spaces == null ? Optional.empty() : Optional.of(spaces.space(host));
+    }
+
     /** Whether this process runs the event scope's front-end (and so has {@link #snapshot()}s). */
     public boolean runsFrontEnd() {
         return frontEnd != null;

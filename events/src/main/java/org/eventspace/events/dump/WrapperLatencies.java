@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.agrona.collections.LongHashSet;
 import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.events.PointToPointCollectors;
+import org.eventspace.events.analysis.GredCalls;
 import org.eventspace.events.dump.TraceDump.DumpEntry;
 import org.eventspace.events.dump.TraceDump.DumpNode;
 import org.eventspace.events.stats.RunningStatistics;
@@ -256,65 +257,26 @@ public final class WrapperLatencies {
             Join join = Join.of(all);
 
             int ports = above.length;
-            RunningStatistics gredDown = new RunningStatistics();
-            RunningStatistics gredUp = new RunningStatistics();
-            RunningStatistics[][] perPort = new RunningStatistics[ports][5];
-            for (RunningStatistics[] row : perPort) {
-                for (int k = 0; k < row.length; k++) {
-                    row[k] = new RunningStatistics();
-                }
-            }
-            long[][] arrivalOrder = new long[ports][ports];
-            long[][] departureOrder = new long[ports][ports];
+            GredCalls calls = new GredCalls(ports);
             long[] t1 = new long[ports];
             long[] t4 = new long[ports];
-            Integer[] order = new Integer[ports];
             for (long seq : join.sequences()) {
                 int j = t23.indexOf(seq);
-                long t2 = t23.startNs(j);
-                long t3 = t23.endNs(j);
                 for (int p = 0; p < ports; p++) {
                     int i = t14[p].indexOf(seq);
                     t1[p] = t14[p].startNs(i);
                     t4[p] = t14[p].endNs(i);
                 }
-                // Arrival order: by t1,i, ties to the lower port; l is the last of it.
-                for (int p = 0; p < ports; p++) {
-                    order[p] = p;
-                }
-                Arrays.sort(order, (x, y) -> t1[x] != t1[y] ? Long.compare(t1[x], t1[y]) : Integer.compare(x, y));
-                for (int k = 0; k < ports; k++) {
-                    arrivalOrder[order[k]][k]++;
-                }
-                long t1l = t1[order[ports - 1]];
-                // Departure order: by t4,i; f is the first of it.
-                for (int p = 0; p < ports; p++) {
-                    order[p] = p;
-                }
-                Arrays.sort(order, (x, y) -> t4[x] != t4[y] ? Long.compare(t4[x], t4[y]) : Integer.compare(x, y));
-                for (int k = 0; k < ports; k++) {
-                    departureOrder[order[k]][k]++;
-                }
-                long t4f = t4[order[0]];
-                gredDown.add(t2 - t1l);
-                gredUp.add(t4f - t3);
-                for (int p = 0; p < ports; p++) {
-                    perPort[p][0].add(t2 - t1[p]);
-                    perPort[p][1].add(t4[p] - t3);
-                    perPort[p][2].add((t4[p] - t1[p]) - (t3 - t2));
-                    perPort[p][3].add(t1l - t1[p]);
-                    perPort[p][4].add(t4[p] - t4f);
-                }
+                calls.add(t1, t4, t23.startNs(j), t23.endNs(j));
             }
             List<PortLatencies> portLatencies = new ArrayList<>();
             for (int p = 0; p < ports; p++) {
-                RunningStatistics[] a = perPort[p];
-                portLatencies.add(new PortLatencies(p, above[p].name(), contributor(above[p]), a[0].summary(),
-                        a[1].summary(), a[2].summary(), a[3].summary(), a[4].summary(), arrivalOrder[p],
-                        departureOrder[p]));
+                portLatencies.add(new PortLatencies(p, above[p].name(), contributor(above[p]), calls.port(p, GredCalls.DOWN),
+                        calls.port(p, GredCalls.UP), calls.port(p, GredCalls.TOTAL), calls.port(p, GredCalls.ARRIVAL_WAIT),
+                        calls.port(p, GredCalls.DEPARTURE_WAIT), calls.arrivalOrder(p), calls.departureOrder(p)));
             }
             greds.add(new GredLatencies(g.name(), g.host(), g.tree(), below.name(), join.sequences().length,
-                    join.dropped(), gredDown.summary(), gredUp.summary(), portLatencies));
+                    join.dropped(), calls.down(), calls.up(), portLatencies));
         }
 
         /** Who calls collector {@code c}: a rank (its entry) or the wrapper whose parent it is. */

@@ -1,0 +1,188 @@
+package org.eventspace.events.analysis;
+
+import org.eventspace.events.stats.Median;
+import org.eventspace.events.stats.RunningStatistics;
+import org.eventspace.events.stats.StatisticsSummary;
+
+/**
+ * The metrics of one allreduce (gred) wrapper over the calls it took part in (dissertation §7.1, EventSpace paper §3),
+ * accumulated one call at a time: the post-mortem analysis of a dump and the live monitors add the same calls through
+ * this one class, so they report the same numbers.
+ *
+ * <p>For a call with contributors on ports 0..P−1: the collector above port i gives t1,i (down) and t4,i (up), the
+ * collector between the gred and its parent gives t2 and t3. l is the last arriver (largest t1,i, ties to the lower
+ * port), f the first departer (smallest t4,i). Per port: down latency t2 − t1,i, up latency t4,i − t3, total
+ * (t4,i − t1,i) − (t3 − t2), arrival wait t1,l − t1,i, departure wait t4,i − t4,f, and the arrival- and
+ * departure-order distributions. For the gred: down latency t2 − t1,l and up latency t4,f − t3.
+ *
+ * <p>With a median window W > 0 (the statistics monitor uses 100, as the Network Weather Service does), every
+ * summary also carries the median of the last W values: a mean follows every outlier, a windowed median does not.
+ *
+ * <p>{@link #add} allocates nothing (orders by insertion sort over a preallocated array: P is a gred's arity). Not
+ * thread-safe: one analysis thread owns it; readers take a {@link #copy()}.
+ */
+public final class GredCalls {
+    public static final int DOWN = 0;
+    public static final int UP = 1;
+    public static final int TOTAL = 2;
+    public static final int ARRIVAL_WAIT = 3;
+    public static final int DEPARTURE_WAIT = 4;
+    private static final int METRICS = 5;
+
+    private final int ports;
+    private final int window;
+    /** The last {@link #window} values of each port's metrics ([port][metric]) and, at [ports][0|1], the gred's down and up. */
+    private final double[][][] recent;
+    private final RunningStatistics down = new RunningStatistics();
+    private final RunningStatistics up = new RunningStatistics();
+    private final RunningStatistics[][] perPort;
+    private final long[][] arrivalOrder;
+    private final long[][] departureOrder;
+    private final int[] order;
+
+    /** Metrics without a median window (the post-mortem analysis). */
+    public GredCalls(int ports) {
+        this(ports, 0);
+    }
+
+    /** Metrics whose summaries carry the median of the last {@code window} values (0: none). */
+    public GredCalls(int ports, int window) {
+        if (ports < 1) {
+            throw new IllegalArgumentException("a gred has at least one port, ports=" + ports);
+        }
+        if (window < 0) {
+            throw new IllegalArgumentException("the median window must be >= 0, window=" + window);
+        }
+        this.ports = ports;
+        this.window = window;
+        this.recent = window == 0 ? null : new double[ports + 1][METRICS][window];
+        this.perPort = new RunningStatistics[ports][METRICS];
+        for (RunningStatistics[] row : perPort) {
+            for (int k = 0; k < METRICS; k++) {
+                row[k] = new RunningStatistics();
+            }
+        }
+        this.arrivalOrder = new long[ports][ports];
+        this.departureOrder = new long[ports][ports];
+        this.order = new int[ports];
+    }
+
+    /** Adds one call: {@code t1[i]}, {@code t4[i]} from the collector above port i, {@code t2}, {@code t3} from the one below. */
+    public void add(long[] t1, long[] t4, long t2, long t3) {
+        sortBy(t1);
+        for (int k = 0; k < ports; k++) {
+            arrivalOrder[order[k]][k]++;
+        }
+        long t1l = t1[order[ports - 1]];
+        sortBy(t4);
+        for (int k = 0; k < ports; k++) {
+            departureOrder[order[k]][k]++;
+        }
+        long t4f = t4[order[0]];
+        int slot = window == 0 ? 0 : (int) (down.count() % window);
+        down.add(t2 - t1l);
+        up.add(t4f - t3);
+        if (window > 0) {
+            recent[ports][DOWN][slot] = t2 - t1l;
+            recent[ports][UP][slot] = t4f - t3;
+        }
+        for (int p = 0; p < ports; p++) {
+            RunningStatistics[] s = perPort[p];
+            s[DOWN].add(t2 - t1[p]);
+            s[UP].add(t4[p] - t3);
+            s[TOTAL].add((t4[p] - t1[p]) - (t3 - t2));
+            s[ARRIVAL_WAIT].add(t1l - t1[p]);
+            s[DEPARTURE_WAIT].add(t4[p] - t4f);
+            if (window > 0) {
+                double[][] r = recent[p];
+                r[DOWN][slot] = t2 - t1[p];
+                r[UP][slot] = t4[p] - t3;
+                r[TOTAL][slot] = (t4[p] - t1[p]) - (t3 - t2);
+                r[ARRIVAL_WAIT][slot] = t1l - t1[p];
+                r[DEPARTURE_WAIT][slot] = t4[p] - t4f;
+            }
+        }
+    }
+
+    /** {@code summary} with the median of the window {@code values} attached, if there is a window and a value. */
+    private StatisticsSummary withMedian(StatisticsSummary summary, double[] values) {
+        if (window == 0 || summary.count() == 0) {
+            return summary;
+        }
+        int filled = (int) Math.min(window, summary.count());
+        return summary.withWindowMedian(Median.of(filled == window ? values : java.util.Arrays.copyOf(values, filled)));
+    }
+
+    /** Orders the ports by {@code t}, ties to the lower port (a stable insertion sort). */
+    private void sortBy(long[] t) {
+        for (int p = 0; p < ports; p++) {
+            int q = p;
+            while (q > 0 && t[order[q - 1]] > t[p]) {
+                order[q] = order[q - 1];
+                q--;
+            }
+            order[q] = p;
+        }
+    }
+
+    public int ports() {
+        return ports;
+    }
+
+    /** Calls added. */
+    public long calls() {
+        return down.count();
+    }
+
+    /** How often {@code port} arrived last. */
+    public long lastArrivals(int port) {
+        return arrivalOrder[port][ports - 1];
+    }
+
+    /** Element k: how often {@code port} arrived (k+1)-th. A copy. */
+    public long[] arrivalOrder(int port) {
+        return arrivalOrder[port].clone();
+    }
+
+    /** Element k: how often {@code port} departed (k+1)-th. A copy. */
+    public long[] departureOrder(int port) {
+        return departureOrder[port].clone();
+    }
+
+    /** The gred's own down latency t2 − t1,l. */
+    public StatisticsSummary down() {
+        return withMedian(down.summary(), window == 0 ? null : recent[ports][DOWN]);
+    }
+
+    /** The gred's own up latency t4,f − t3. */
+    public StatisticsSummary up() {
+        return withMedian(up.summary(), window == 0 ? null : recent[ports][UP]);
+    }
+
+    /** One of {@link #DOWN}, {@link #UP}, {@link #TOTAL}, {@link #ARRIVAL_WAIT}, {@link #DEPARTURE_WAIT} of {@code port}. */
+    public StatisticsSummary port(int port, int metric) {
+        return withMedian(perPort[port][metric].summary(), window == 0 ? null : recent[port][metric]);
+    }
+
+    /** An independent copy, for a reader on another thread (take it under the owner's lock). */
+    public GredCalls copy() {
+        GredCalls c = new GredCalls(ports, window);
+        if (window > 0) {
+            for (int p = 0; p <= ports; p++) {
+                for (int k = 0; k < METRICS; k++) {
+                    System.arraycopy(recent[p][k], 0, c.recent[p][k], 0, window);
+                }
+            }
+        }
+        c.down.merge(down);
+        c.up.merge(up);
+        for (int p = 0; p < ports; p++) {
+            for (int k = 0; k < METRICS; k++) {
+                c.perPort[p][k].merge(perPort[p][k]);
+            }
+            System.arraycopy(arrivalOrder[p], 0, c.arrivalOrder[p], 0, ports);
+            System.arraycopy(departureOrder[p], 0, c.departureOrder[p], 0, ports);
+        }
+        return c;
+    }
+}

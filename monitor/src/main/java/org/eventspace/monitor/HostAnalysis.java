@@ -1,0 +1,58 @@
+package org.eventspace.monitor;
+
+import java.util.List;
+
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentTerminationException;
+import org.eventspace.events.TraceTupleFlyweight;
+
+/**
+ * The analysis thread of one host (EventSpace paper §4.3, distributed analysis): an agent whose duty cycle reads what
+ * the host's collectors wrote since the last cycle and joins it into each gred's metrics ({@link LiveGred}). Only the
+ * host's own trace buffers are read; nothing crosses hosts until a front-end asks for the results. Role
+ * {@code es-analysis-<host>}; run it on its own thread with an idle strategy that sleeps when there is nothing to read,
+ * or step {@link #doWork()} by hand.
+ */
+final class HostAnalysis implements Agent {
+    private final String role;
+    private final List<LiveGred> greds;
+    private final TraceTupleFlyweight tuple = new TraceTupleFlyweight();
+    private volatile boolean stopping;
+
+    HostAnalysis(String hostName, List<LiveGred> greds) {
+        this.role = "es-analysis-" + hostName;
+        this.greds = List.copyOf(greds);
+    }
+
+    List<LiveGred> greds() {
+        return greds;
+    }
+
+    @Override
+    public String roleName() {
+        return role;
+    }
+
+    @Override
+    public int doWork() {
+        int read = drainOnce();
+        if (read == 0 && stopping) {
+            throw new AgentTerminationException();
+        }
+        return read;
+    }
+
+    /** One pass over every gred; the tuples read. */
+    int drainOnce() {
+        int read = 0;
+        for (LiveGred g : greds) {
+            read += g.poll(tuple);
+        }
+        return read;
+    }
+
+    /** Asks the agent to end once it found nothing more to read: the last tuples are still joined. */
+    void stopWhenDrained() {
+        stopping = true;
+    }
+}

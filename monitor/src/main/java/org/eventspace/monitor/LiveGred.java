@@ -1,0 +1,140 @@
+package org.eventspace.monitor;
+
+import org.eventspace.comm.pathmap.Node;
+import org.eventspace.events.TraceBuffer;
+import org.eventspace.events.TraceBufferReader;
+import org.eventspace.events.TraceOp;
+import org.eventspace.events.TraceTupleFlyweight;
+import org.eventspace.events.analysis.GredCalls;
+
+/**
+ * One gred's metrics, computed while the job runs from its collectors' trace buffers on its host: the collector above
+ * each port (t1,i, t4,i) and the one below (t2, t3). Each collector's tuples arrive in sequence order (a contributor
+ * makes its calls one after the other), so one call's tuples are joined by a merge on the sequence number: once every
+ * collector has a tuple waiting, the oldest that some collector lacks are dropped (overwritten before they were read,
+ * or a failed call) and a sequence that all have is one call, added to {@link GredCalls}.
+ *
+ * <p>{@link #poll} runs on the host's analysis thread and allocates nothing; {@link #snapshot} copies the metrics under
+ * the same lock for any other thread.
+ */
+final class LiveGred {
+    /** Tuples read ahead per collector before the join must consume some. */
+    private static final int WINDOW = 1 << 10;
+    private static final int MASK = WINDOW - 1;
+    /** Tuples one {@link #poll} reads per collector at most, so one busy gred cannot starve the host's others. */
+    private static final int READ_BATCH = 256;
+
+    private final Node gred;
+    private final String[] contributors;
+    private final TraceBufferReader[] readers;
+    private final long[][] sequence;
+    private final long[][] start;
+    private final long[][] end;
+    private final long[] head;
+    private final long[] tail;
+    private final long[] t1;
+    private final long[] t4;
+    private final int ports;
+    private final GredCalls calls;
+    private long dropped;
+    private long failed;
+
+    /**
+     * @param above the trace buffer of the collector above each port, in port order.
+     * @param below the trace buffer of the collector between the gred and its parent.
+     */
+    LiveGred(Node gred, String[] contributors, TraceBuffer[] above, TraceBuffer below, int medianWindow) {
+        this.gred = gred;
+        this.contributors = contributors.clone();
+        this.ports = above.length;
+        this.readers = new TraceBufferReader[ports + 1];
+        for (int p = 0; p < ports; p++) {
+            readers[p] = above[p].newReader();
+        }
+        readers[ports] = below.newReader();
+        this.sequence = new long[ports + 1][WINDOW];
+        this.start = new long[ports + 1][WINDOW];
+        this.end = new long[ports + 1][WINDOW];
+        this.head = new long[ports + 1];
+        this.tail = new long[ports + 1];
+        this.t1 = new long[ports];
+        this.t4 = new long[ports];
+        this.calls = new GredCalls(ports, medianWindow);
+    }
+
+    Node gred() {
+        return gred;
+    }
+
+    /** Reads what the collectors wrote since the last poll and joins it; returns the tuples read. */
+    int poll(TraceTupleFlyweight tuple) {
+        int read = 0;
+        for (int c = 0; c <= ports; c++) {
+            TraceBufferReader reader = readers[c];
+            for (int n = 0; n < READ_BATCH && tail[c] - head[c] < WINDOW && reader.readNext(tuple); n++) {
+                read++;
+                if ((tuple.flags() & TraceOp.FLAG_FAILED) != 0) {
+                    failed++;
+                    continue;
+                }
+                int slot = (int) (tail[c] & MASK);
+                sequence[c][slot] = tuple.sequence();
+                start[c][slot] = tuple.startNs();
+                end[c][slot] = tuple.endNs();
+                tail[c]++;
+            }
+        }
+        if (read > 0) {
+            join();
+        }
+        return read;
+    }
+
+    private void join() {
+        while (true) {
+            long newest = Long.MIN_VALUE;
+            for (int c = 0; c <= ports; c++) {
+                if (head[c] == tail[c]) {
+                    return;
+                }
+                newest = Math.max(newest, sequence[c][(int) (head[c] & MASK)]);
+            }
+            boolean all = true;
+            synchronized (this) {
+                for (int c = 0; c <= ports; c++) {
+                    while (head[c] < tail[c] && sequence[c][(int) (head[c] & MASK)] < newest) {
+                        head[c]++;
+                        dropped++;
+                    }
+                    all &= head[c] < tail[c];
+                }
+                if (!all) {
+                    return;
+                }
+                for (int p = 0; p < ports; p++) {
+                    int slot = (int) (head[p] & MASK);
+                    t1[p] = start[p][slot];
+                    t4[p] = end[p][slot];
+                    head[p]++;
+                }
+                int below = (int) (head[ports] & MASK);
+                calls.add(t1, t4, start[ports][below], end[ports][below]);
+                head[ports]++;
+            }
+        }
+    }
+
+    /** Tuples the collectors' rings overwrote before this gred's reader got to them. */
+    long missed() {
+        long missed = 0;
+        for (TraceBufferReader r : readers) {
+            missed += r.missed();
+        }
+        return missed;
+    }
+
+    /** What this gred's metrics are now, for any thread. */
+    synchronized GredSnapshot snapshot() {
+        return new GredSnapshot(gred.name(), gred.host(), gred.tree(), contributors.clone(), calls.copy(), dropped, failed, missed());
+    }
+}

@@ -1,0 +1,244 @@
+package org.eventspace.monitor;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.events.analysis.GredCalls;
+import org.eventspace.events.stats.StatisticsSummary;
+
+/**
+ * What one process's monitors had at one moment: every monitored gred's metrics, the greds that could not be
+ * monitored, and what the analysis cost. {@link #toJson} writes this process's part; {@link #report} merges the parts
+ * of every process of a job (each gred is analysed on its own host, so parts never overlap) into the {@code monitors}
+ * block of a run's report, computing the load-balance answer over the whole pathmap. Immutable.
+ *
+ * <p>JSON, times in µs: {@code greds} (per gred: host, tree, calls, contributors, last_arrivals and, with the
+ * statistics monitor, down, up and per port down, up, total, arrival_wait, departure_wait, arrival_order,
+ * departure_order, each statistic {@code count, mean, sd, min, max, median}); {@code calls_dropped},
+ * {@code tuples_failed}, {@code tuples_missed}; {@code analysis} (threads, cpu_ms); {@code skipped}.
+ */
+public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, List<String> skipped, long analysisCpuNanos,
+                              int analysisThreads) {
+    public MonitorSnapshot {
+        kinds = Set.copyOf(kinds);
+        greds = List.copyOf(greds);
+        skipped = List.copyOf(skipped);
+    }
+
+    MonitorSnapshot withCpuNanos(long nanos) {
+        return new MonitorSnapshot(kinds, greds, skipped, nanos, analysisThreads);
+    }
+
+    public GredSnapshot gred(String name) {
+        return greds.stream().filter(g -> g.gred().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no monitored gred named " + name));
+    }
+
+    /** This process's part. */
+    public ObjectNode toJson(ObjectMapper json) {
+        ObjectNode root = json.createObjectNode();
+        ArrayNode k = root.putArray("kinds");
+        for (MonitorKind kind : MonitorKind.values()) {
+            if (kinds.contains(kind)) {
+                k.add(kind.label());
+            }
+        }
+        ObjectNode all = root.putObject("greds");
+        long dropped = 0;
+        long failed = 0;
+        long missed = 0;
+        for (GredSnapshot g : greds) {
+            ObjectNode o = all.putObject(g.gred());
+            GredCalls c = g.calls();
+            o.put("host", g.host());
+            o.put("tree", g.tree());
+            o.put("calls", c.calls());
+            ArrayNode contributors = o.putArray("contributors");
+            ArrayNode last = o.putArray("last_arrivals");
+            ArrayNode waits = o.putArray("mean_arrival_wait_us");
+            for (int p = 0; p < c.ports(); p++) {
+                contributors.add(g.contributors()[p]);
+                last.add(c.lastArrivals(p));
+                double wait = c.port(p, GredCalls.ARRIVAL_WAIT).mean();
+                waits.add(Double.isNaN(wait) ? 0 : wait / 1_000.0);
+            }
+            if (kinds.contains(MonitorKind.STATS)) {
+                o.set("down", micros(json, c.down()));
+                o.set("up", micros(json, c.up()));
+                ArrayNode ports = o.putArray("ports");
+                for (int p = 0; p < c.ports(); p++) {
+                    ObjectNode port = ports.addObject();
+                    port.put("port", p);
+                    port.put("contributor", g.contributors()[p]);
+                    port.set("down", micros(json, c.port(p, GredCalls.DOWN)));
+                    port.set("up", micros(json, c.port(p, GredCalls.UP)));
+                    port.set("total", micros(json, c.port(p, GredCalls.TOTAL)));
+                    port.set("arrival_wait", micros(json, c.port(p, GredCalls.ARRIVAL_WAIT)));
+                    port.set("departure_wait", micros(json, c.port(p, GredCalls.DEPARTURE_WAIT)));
+                    port.set("arrival_order", longs(json, c.arrivalOrder(p)));
+                    port.set("departure_order", longs(json, c.departureOrder(p)));
+                }
+            }
+            dropped += g.dropped();
+            failed += g.failed();
+            missed += g.missed();
+        }
+        root.put("calls_dropped", dropped);
+        root.put("tuples_failed", failed);
+        root.put("tuples_missed", missed);
+        ObjectNode analysis = root.putObject("analysis");
+        analysis.put("threads", analysisThreads);
+        analysis.put("cpu_ms", analysisCpuNanos / 1e6);
+        ArrayNode s = root.putArray("skipped");
+        skipped.forEach(s::add);
+        return root;
+    }
+
+    /**
+     * The {@code monitors} block of a job's report from the parts of its processes: greds, counters and analysis cost
+     * merged; {@code loadbalance} (slowest rank, heaviest path, one per tree) computed over {@code pathmap}; and, with
+     * the statistics monitor, {@code stats.wrappers}.
+     */
+    public static ObjectNode report(List<JsonNode> parts, Pathmap pathmap, ObjectMapper json) {
+        ObjectNode root = json.createObjectNode();
+        ObjectNode greds = json.createObjectNode();
+        ArrayNode skipped = json.createArrayNode();
+        long dropped = 0;
+        long failed = 0;
+        long missed = 0;
+        long calls = 0;
+        int threads = 0;
+        double cpuMs = 0;
+        JsonNode kinds = json.createArrayNode();
+        for (JsonNode part : parts) {
+            if (part == null || part.isNull()) {
+                continue;
+            }
+            kinds = part.path("kinds");
+            part.path("greds").fields().forEachRemaining(e -> greds.set(e.getKey(), e.getValue()));
+            part.path("skipped").forEach(skipped::add);
+            dropped += part.path("calls_dropped").asLong();
+            failed += part.path("tuples_failed").asLong();
+            missed += part.path("tuples_missed").asLong();
+            threads += part.path("analysis").path("threads").asInt();
+            cpuMs += part.path("analysis").path("cpu_ms").asDouble();
+        }
+        Map<String, long[]> lastArrivals = new HashMap<>();
+        Map<String, Long> callsByGred = new HashMap<>();
+        greds.fields().forEachRemaining(e -> {
+            JsonNode last = e.getValue().path("last_arrivals");
+            long[] counts = new long[last.size()];
+            for (int p = 0; p < counts.length; p++) {
+                counts[p] = last.get(p).asLong();
+            }
+            lastArrivals.put(e.getKey(), counts);
+            callsByGred.put(e.getKey(), e.getValue().path("calls").asLong());
+        });
+        for (long c : callsByGred.values()) {
+            calls += c;
+        }
+        root.set("kinds", kinds);
+        boolean loadbalance = false;
+        boolean stats = false;
+        for (JsonNode k : kinds) {
+            loadbalance |= k.asText().equals(MonitorKind.LOADBALANCE.label());
+            stats |= k.asText().equals(MonitorKind.STATS.label());
+        }
+        if (loadbalance) {
+            ObjectNode lb = root.putObject("loadbalance");
+            List<LoadBalance> trees = new ArrayList<>();
+            for (int t = 0; t < pathmap.spec().trees(); t++) {
+                trees.add(LoadBalance.of(pathmap, t, lastArrivals));
+            }
+            // The tree whose heaviest path is the most decided.
+            LoadBalance best = trees.get(0);
+            for (LoadBalance t : trees) {
+                if (t.weight() > best.weight()) {
+                    best = t;
+                }
+            }
+            RankLateness slowest = RankLateness.slowest(greds);
+            lb.put("slowest_rank", slowest.rank());
+            lb.put("slowest_rank_score", slowest.score());
+            lb.put("slowest_rank_lateness_us", slowest.lateness());
+            lb.put("slowest_rank_gred", slowest.gred());
+            ArrayNode path = lb.putArray("heaviest_path");
+            best.path().forEach(path::add);
+            lb.put("heaviest_path_weight", best.weight());
+            lb.put("heaviest_path_rank", best.slowestRank());
+            ArrayNode perTree = lb.putArray("trees");
+            for (LoadBalance t : trees) {
+                ObjectNode o = perTree.addObject();
+                o.put("tree", t.tree());
+                o.put("slowest_rank", t.slowestRank());
+                o.put("weight", t.weight());
+                ArrayNode p = o.putArray("heaviest_path");
+                t.path().forEach(p::add);
+            }
+            ObjectNode counts = lb.putObject("greds");
+            greds.fields().forEachRemaining(e -> {
+                ObjectNode g = counts.putObject(e.getKey());
+                g.set("contributors", e.getValue().path("contributors"));
+                g.set("last_arrivals", e.getValue().path("last_arrivals"));
+                g.set("mean_arrival_wait_us", e.getValue().path("mean_arrival_wait_us"));
+                g.set("calls", e.getValue().path("calls"));
+            });
+        }
+        if (stats) {
+            ObjectNode wrappers = root.putObject("stats").putObject("wrappers");
+            greds.fields().forEachRemaining(e -> {
+                ObjectNode g = wrappers.putObject(e.getKey());
+                for (String field : List.of("host", "tree", "calls", "down", "up", "ports")) {
+                    g.set(field, e.getValue().path(field));
+                }
+            });
+        }
+        root.put("calls_joined", calls);
+        root.put("calls_dropped", dropped);
+        root.put("tuples_failed", failed);
+        root.put("tuples_missed", missed);
+        ObjectNode analysis = root.putObject("analysis");
+        analysis.put("threads", threads);
+        analysis.put("cpu_ms", cpuMs);
+        root.set("skipped", skipped);
+        return root;
+    }
+
+    private static ObjectNode micros(ObjectMapper json, StatisticsSummary s) {
+        ObjectNode o = json.createObjectNode();
+        o.put("count", s.count());
+        putMicros(o, "mean", s.mean());
+        putMicros(o, "sd", s.sd());
+        putMicros(o, "min", s.min());
+        putMicros(o, "max", s.max());
+        if (s.windowMedian() != null) {
+            putMicros(o, "median", s.windowMedian());
+        }
+        return o;
+    }
+
+    private static void putMicros(ObjectNode o, String field, double nanos) {
+        if (Double.isNaN(nanos)) {
+            o.putNull(field);
+        } else {
+            o.put(field, nanos / 1_000.0);
+        }
+    }
+
+    private static ArrayNode longs(ObjectMapper json, long[] values) {
+        ArrayNode a = json.createArrayNode();
+        for (long v : values) {
+            a.add(v);
+        }
+        return a;
+    }
+}

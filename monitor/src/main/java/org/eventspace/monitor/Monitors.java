@@ -1,0 +1,204 @@
+package org.eventspace.monitor;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.eventspace.comm.pathmap.Entry;
+import org.eventspace.comm.pathmap.Node;
+import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.comm.pathmap.PathmapBuilder;
+import org.eventspace.comm.transport.AgentThreads;
+import org.eventspace.events.CollectorKind;
+import org.eventspace.events.EventSpace;
+import org.eventspace.events.TraceBuffer;
+import org.eventspace.job.MonitoredJob;
+
+/**
+ * The monitors of one process's share of a job: one analysis thread per host this process runs
+ * ({@link HostAnalysis}), each computing its greds' metrics from the host's own trace buffers while the job runs.
+ * {@link #snapshot()} gives what they have now, from any thread; {@link #stop()} lets them join the last tuples and
+ * ends them. Start it after the job and before its ranks, so the readers see every tuple from the first.
+ *
+ * <p>A gred is monitored when the collectors its metrics need are placed: one above every port and one below
+ * (collectors on every edge, the default); the others are listed in {@link MonitorSnapshot#skipped()}.
+ */
+public final class Monitors implements AutoCloseable {
+    /** NWS's window for the sliding median. */
+    public static final int MEDIAN_WINDOW = 100;
+    /** How long {@link #stop()} waits for an analysis thread to drain and end. */
+    private static final Duration STOP_BOUND = Duration.ofSeconds(5);
+
+    private final Set<MonitorKind> kinds;
+    private final Pathmap pathmap;
+    private final List<HostAnalysis> analyses = new ArrayList<>();
+    private final List<AgentRunner> runners = new ArrayList<>();
+    private final List<String> skipped = new ArrayList<>();
+    private final long startedNanos = System.nanoTime();
+    private volatile boolean stopped;
+
+    private Monitors(Set<MonitorKind> kinds, Pathmap pathmap) {
+        this.kinds = Set.copyOf(kinds);
+        this.pathmap = pathmap;
+    }
+
+    /**
+     * Starts an analysis thread for every host {@code job} runs in this process.
+     *
+     * @throws IllegalArgumentException if the job has no collectors (the monitors read nothing else).
+     */
+    public static Monitors start(MonitoredJob job, Set<MonitorKind> kinds) {
+        Monitors m = open(job, kinds);
+        for (HostAnalysis a : m.analyses) {
+            m.runners.add(AgentThreads.start(a, new BackoffIdleStrategy(10, 20, 10_000, TimeUnit.MILLISECONDS.toNanos(1))));
+        }
+        return m;
+    }
+
+    /** As {@link #start} but runs no thread: a test steps {@link #drainOnce()} by hand. */
+    static Monitors unstarted(MonitoredJob job, Set<MonitorKind> kinds) {
+        return open(job, kinds);
+    }
+
+    private static Monitors open(MonitoredJob job, Set<MonitorKind> kinds) {
+        if (kinds.isEmpty()) {
+            throw new IllegalArgumentException("no monitor chosen");
+        }
+        if (!job.config().collectors()) {
+            throw new IllegalArgumentException("the monitors read the event collectors' traces: the job needs collectors on");
+        }
+        Pathmap pathmap = job.pathmap();
+        Monitors m = new Monitors(kinds, pathmap);
+        for (int host : job.localHosts()) {
+            EventSpace space = job.eventSpace(host).orElseThrow();
+            List<LiveGred> greds = new ArrayList<>();
+            for (Node n : pathmap.nodesOn(host)) {
+                if (n.kind().equals(PathmapBuilder.GRED)) {
+                    LiveGred g = m.liveGred(n, space);
+                    if (g != null) {
+                        greds.add(g);
+                    }
+                }
+            }
+            m.analyses.add(new HostAnalysis(space.hostName(), greds));
+        }
+        return m;
+    }
+
+    /** The live join of gred {@code g}, or null (with the reason in {@link #skipped}) if a collector it needs is missing. */
+    private LiveGred liveGred(Node g, EventSpace space) {
+        Node below = g.parent() >= 0 ? pathmap.node(g.parent()) : null;
+        if (below == null || !isCollector(below)) {
+            skipped.add("gred " + g.name() + ": no collector between it and its parent (t2, t3)");
+            return null;
+        }
+        Node[] above = new Node[g.arity()];
+        for (Node child : pathmap.children(g.id())) {
+            if (isCollector(child) && child.parentPort() >= 0 && child.parentPort() < above.length) {
+                above[child.parentPort()] = child;
+            }
+        }
+        TraceBuffer[] buffers = new TraceBuffer[above.length];
+        String[] contributors = new String[above.length];
+        for (int p = 0; p < above.length; p++) {
+            if (above[p] == null) {
+                skipped.add("gred " + g.name() + ": no collector above port " + p + " (t1," + p + ", t4," + p + ")");
+                return null;
+            }
+            buffers[p] = space.buffer(CollectorKind.collectorId(above[p]));
+            contributors[p] = contributor(above[p]);
+        }
+        TraceBuffer t23 = space.buffer(CollectorKind.collectorId(below));
+        return new LiveGred(g, contributors, buffers, t23, kinds.contains(MonitorKind.STATS) ? MEDIAN_WINDOW : 0);
+    }
+
+    private static boolean isCollector(Node n) {
+        return n.kind().equals(CollectorKind.NAME);
+    }
+
+    /** Who calls collector {@code c}: the ranks whose paths enter there, or the wrapper below it. */
+    private String contributor(Node c) {
+        List<String> names = new ArrayList<>();
+        for (Entry e : pathmap.entriesAt(c.id())) {
+            names.add("rank " + e.rank());
+        }
+        for (Node n : pathmap.children(c.id())) {
+            names.add(n.name());
+        }
+        return names.isEmpty() ? "?" : String.join(", ", names);
+    }
+
+    /** One pass of every host's analysis, on the caller's thread (for tests that step it). */
+    int drainOnce() {
+        int read = 0;
+        for (HostAnalysis a : analyses) {
+            read += a.drainOnce();
+        }
+        return read;
+    }
+
+    /** What every monitored gred of this process's hosts has now. Any thread, any time. */
+    public MonitorSnapshot snapshot() {
+        List<GredSnapshot> greds = new ArrayList<>();
+        for (HostAnalysis a : analyses) {
+            for (LiveGred g : a.greds()) {
+                greds.add(g.snapshot());
+            }
+        }
+        return new MonitorSnapshot(kinds, greds, skipped, analysisCpuNanos(), analyses.size());
+    }
+
+    /** CPU time the analysis threads used so far (0 where the JVM does not measure thread CPU time). */
+    private long analysisCpuNanos() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (AgentRunner r : runners) {
+            Thread t = r.thread();
+            if (t != null && t != AgentRunner.TOMBSTONE && mx.isThreadCpuTimeSupported()) {
+                long cpu = mx.getThreadCpuTime(t.getId());
+                total += Math.max(0, cpu);
+            }
+        }
+        return total;
+    }
+
+    /**
+     * Lets every analysis thread read and join what is left, then ends it (bounded). Call once the ranks returned,
+     * before the job closes its trace buffers. Idempotent.
+     */
+    public MonitorSnapshot stop() {
+        if (!stopped) {
+            stopped = true;
+            MonitorSnapshot last = snapshot(); // thread CPU time is only measurable while the threads live
+            for (HostAnalysis a : analyses) {
+                a.stopWhenDrained();
+            }
+            for (AgentRunner r : runners) {
+                AgentThreads.awaitEnd(r, STOP_BOUND);
+            }
+            if (runners.isEmpty()) {
+                while (drainOnce() > 0) {
+                    // Stepped by hand: join what is left on this thread.
+                }
+            }
+            finalSnapshot = snapshot().withCpuNanos(Math.max(last.analysisCpuNanos(), 0));
+        }
+        return finalSnapshot;
+    }
+
+    private MonitorSnapshot finalSnapshot;
+
+    /** How long the monitors have run. */
+    public Duration age() {
+        return Duration.ofNanos(System.nanoTime() - startedNanos);
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+}
