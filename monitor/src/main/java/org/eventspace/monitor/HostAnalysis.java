@@ -16,12 +16,18 @@ import org.eventspace.events.TraceTupleFlyweight;
 final class HostAnalysis implements Agent {
     private final String role;
     private final List<LiveGred> greds;
+    private final List<RankProfile> profiles;
     private final TraceTupleFlyweight tuple = new TraceTupleFlyweight();
     private volatile boolean stopping;
 
-    HostAnalysis(String hostName, List<LiveGred> greds) {
+    HostAnalysis(String hostName, List<LiveGred> greds, List<RankProfile> profiles) {
         this.role = "es-analysis-" + hostName;
         this.greds = List.copyOf(greds);
+        this.profiles = List.copyOf(profiles);
+    }
+
+    List<RankProfile> profiles() {
+        return profiles;
     }
 
     List<LiveGred> greds() {
@@ -47,6 +53,9 @@ final class HostAnalysis implements Agent {
         int read = 0;
         for (LiveGred g : greds) {
             read += g.poll(tuple);
+        }
+        for (RankProfile p : profiles) {
+            read += p.poll(tuple, 256);
         }
         return read;
     }

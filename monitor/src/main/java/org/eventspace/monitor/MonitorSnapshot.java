@@ -26,16 +26,17 @@ import org.eventspace.events.stats.StatisticsSummary;
  * departure_order, each statistic {@code count, mean, sd, min, max, median}); {@code calls_dropped},
  * {@code tuples_failed}, {@code tuples_missed}; {@code analysis} (threads, cpu_ms); {@code skipped}.
  */
-public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, List<String> skipped, long analysisCpuNanos,
-                              int analysisThreads) {
+public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, Map<Integer, long[][]> profiles,
+                              List<String> skipped, long analysisCpuNanos, int analysisThreads) {
     public MonitorSnapshot {
         kinds = Set.copyOf(kinds);
         greds = List.copyOf(greds);
+        profiles = Map.copyOf(profiles);
         skipped = List.copyOf(skipped);
     }
 
     MonitorSnapshot withCpuNanos(long nanos) {
-        return new MonitorSnapshot(kinds, greds, skipped, nanos, analysisThreads);
+        return new MonitorSnapshot(kinds, greds, profiles, skipped, nanos, analysisThreads);
     }
 
     public GredSnapshot gred(String name) {
@@ -92,6 +93,17 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
             failed += g.failed();
             missed += g.missed();
         }
+        ObjectNode ranks = root.putObject("ranks");
+        for (Map.Entry<Integer, long[][]> e : new java.util.TreeMap<>(profiles).entrySet()) {
+            ObjectNode r = ranks.putObject(Integer.toString(e.getKey()));
+            for (int op = 0; op < e.getValue()[0].length; op++) {
+                if (e.getValue()[0][op] > 0) {
+                    ObjectNode o = r.putObject(org.eventspace.events.TraceOp.name(op));
+                    o.put("calls", e.getValue()[0][op]);
+                    o.put("time_us", e.getValue()[1][op] / 1_000.0);
+                }
+            }
+        }
         root.put("calls_dropped", dropped);
         root.put("tuples_failed", failed);
         root.put("tuples_missed", missed);
@@ -111,6 +123,7 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
     public static ObjectNode report(List<JsonNode> parts, Pathmap pathmap, ObjectMapper json) {
         ObjectNode root = json.createObjectNode();
         ObjectNode greds = json.createObjectNode();
+        ObjectNode ranks = json.createObjectNode();
         ArrayNode skipped = json.createArrayNode();
         long dropped = 0;
         long failed = 0;
@@ -125,6 +138,7 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
             }
             kinds = part.path("kinds");
             part.path("greds").fields().forEachRemaining(e -> greds.set(e.getKey(), e.getValue()));
+            part.path("ranks").fields().forEachRemaining(e -> ranks.set(e.getKey(), e.getValue()));
             part.path("skipped").forEach(skipped::add);
             dropped += part.path("calls_dropped").asLong();
             failed += part.path("tuples_failed").asLong();
@@ -202,6 +216,7 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
                 }
             });
         }
+        root.set("profile", RankProfiles.report(ranks, json));
         root.put("calls_joined", calls);
         root.put("calls_dropped", dropped);
         root.put("tuples_failed", failed);

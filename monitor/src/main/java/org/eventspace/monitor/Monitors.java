@@ -84,7 +84,18 @@ public final class Monitors implements AutoCloseable {
                     }
                 }
             }
-            m.analyses.add(new HostAnalysis(space.hostName(), greds));
+            List<RankProfile> profiles = new ArrayList<>();
+            for (int rank : pathmap.spec().ranksOn(host)) {
+                for (int tree = 0; tree < pathmap.spec().trees(); tree++) {
+                    Node entry = pathmap.node(pathmap.entry(tree, rank).node());
+                    if (isCollector(entry)) {
+                        profiles.add(new RankProfile(rank, space.buffer(CollectorKind.collectorId(entry))));
+                    } else if (tree == 0) {
+                        m.skipped.add("rank " + rank + ": no collector where its path enters, so no profile");
+                    }
+                }
+            }
+            m.analyses.add(new HostAnalysis(space.hostName(), greds, profiles));
         }
         return m;
     }
@@ -149,7 +160,18 @@ public final class Monitors implements AutoCloseable {
                 greds.add(g.snapshot());
             }
         }
-        return new MonitorSnapshot(kinds, greds, skipped, analysisCpuNanos(), analyses.size());
+        java.util.Map<Integer, long[][]> profiles = new java.util.TreeMap<>();
+        for (HostAnalysis a : analyses) {
+            for (RankProfile p : a.profiles()) {
+                long[][] s = p.snapshot();
+                long[][] sum = profiles.computeIfAbsent(p.rank(), r -> new long[2][RankProfile.operations()]);
+                for (int op = 0; op < RankProfile.operations(); op++) {
+                    sum[0][op] += s[0][op];
+                    sum[1][op] += s[1][op];
+                }
+            }
+        }
+        return new MonitorSnapshot(kinds, greds, profiles, skipped, analysisCpuNanos(), analyses.size());
     }
 
     /** CPU time the analysis threads used so far (0 where the JVM does not measure thread CPU time). */

@@ -86,6 +86,11 @@ class MonitorsTest {
                             lb.path("heaviest_path"), lb.path("greds"))
                     .isEqualTo(slow);
             assertThat(lb.path("heaviest_path").get(0).asText()).as("root first").contains(".core.");
+            JsonNode allreduce = report.get(0).path("profile").path("operations").path("allreduce-sum");
+            assertThat(allreduce.path("ranks").asInt()).isEqualTo(ranks);
+            assertThat(report.get(0).path("profile").path("ranks").path(Integer.toString(slow)).path("allreduce-sum")
+                    .path("calls").asLong()).as("every call of the slow rank, in both trees").isEqualTo(200);
+            assertThat(allreduce.path("imbalance_pct").asDouble()).isGreaterThanOrEqualTo(0);
         }
     }
 

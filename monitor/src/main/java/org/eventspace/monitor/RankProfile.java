@@ -1,0 +1,55 @@
+package org.eventspace.monitor;
+
+import org.eventspace.events.TraceBuffer;
+import org.eventspace.events.TraceBufferReader;
+import org.eventspace.events.TraceOp;
+import org.eventspace.events.TraceTupleFlyweight;
+
+/**
+ * One rank's calls on one tree, as the collector where its path enters saw them: per operation, calls and time from the
+ * call to its return (the per-rank profile mpiP users read first). Read on the host's analysis thread; allocates
+ * nothing; {@link #snapshot} copies under the same lock.
+ */
+final class RankProfile {
+    /** Operation types a trace tuple can carry ({@link TraceOp}); the arrays are indexed by them. */
+    private static final int OPS = 8;
+
+    private final int rank;
+    private final TraceBufferReader reader;
+    private final long[] calls = new long[OPS];
+    private final long[] nanos = new long[OPS];
+
+    RankProfile(int rank, TraceBuffer entry) {
+        this.rank = rank;
+        this.reader = entry.newReader();
+    }
+
+    int rank() {
+        return rank;
+    }
+
+    int poll(TraceTupleFlyweight tuple, int batch) {
+        int read = 0;
+        while (read < batch && reader.readNext(tuple)) {
+            read++;
+            int op = tuple.opType();
+            if (op < 0 || op >= OPS || (tuple.flags() & TraceOp.FLAG_FAILED) != 0) {
+                continue;
+            }
+            synchronized (this) {
+                calls[op]++;
+                nanos[op] += tuple.endNs() - tuple.startNs();
+            }
+        }
+        return read;
+    }
+
+    /** {calls, nanos} per operation type, a copy. */
+    synchronized long[][] snapshot() {
+        return new long[][] {calls.clone(), nanos.clone()};
+    }
+
+    static int operations() {
+        return OPS;
+    }
+}
