@@ -1,0 +1,65 @@
+package org.eventspace.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import org.eventspace.monitor.RunDiff;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code eventspace diff A.json B.json}: two runs stage by stage on a common scale (dissertation §7.1, the last step). */
+@Command(name = "diff", mixinStandardHelpOptions = true,
+        description = "Compare two run reports (run --json) stage by stage on a common scale: latency, and with --monitor "
+                + "stats every gred's stages and the per-rank profile; says what got faster or slower.")
+final class DiffCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "A.json", description = "The first run's report.")
+    Path a;
+
+    @Parameters(index = "1", paramLabel = "B.json", description = "The second run's report.")
+    Path b;
+
+    @Option(names = "--json", paramLabel = "OUT", description = "Also write the eventspace.diff/1 document to this file.")
+    Path json;
+
+    @Override
+    public Integer call() throws IOException {
+        if (json != null) {
+            ConfigFiles.checkWritable("--json", json);
+        }
+        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        RunDiff diff;
+        try {
+            diff = RunDiff.of(a.toString(), read(mapper, a), b.toString(), read(mapper, b));
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(e.getMessage());
+        }
+        System.out.print(diff.text());
+        if (json != null) {
+            mapper.writeValue(json.toFile(), diff.toJson(mapper));
+        }
+        return EventSpaceCommand.EXIT_OK;
+    }
+
+    private static JsonNode read(ObjectMapper mapper, Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new UsageError(file + ": no such file (expected a run report, what run --json writes)");
+        }
+        try {
+            return mapper.readTree(file.toFile());
+        } catch (JsonProcessingException e) {
+            throw new UsageError(file + ":" + e.getLocation().getLineNr() + ":" + e.getLocation().getColumnNr()
+                    + ": not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new UsageError(file + ": cannot read: " + e.getMessage());
+        }
+    }
+}
