@@ -8,6 +8,7 @@ import java.util.stream.IntStream;
 import org.eventspace.comm.Comm;
 import org.eventspace.comm.launch.JobEnvironment;
 import org.eventspace.comm.launch.TcpHost;
+import org.eventspace.comm.path.Gred;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.runtime.CommOptions;
 import org.eventspace.comm.runtime.HostRuntime;
@@ -71,9 +72,18 @@ public final class MonitoredJob implements AutoCloseable {
 
     /** Starts every host of {@code config} simulated in this JVM; every rank runs here. */
     public static MonitoredJob inJvm(JobConfig config) {
+        return inJvm(config, Gred.ReleaseListener.NONE);
+    }
+
+    /**
+     * As {@link #inJvm(JobConfig)}, with {@code listener} told when each gred's contributors all arrived and when it
+     * released them: how a coscheduler learns when a host's threads wait (EventSpace paper §4.3).
+     */
+    public static MonitoredJob inJvm(JobConfig config, Gred.ReleaseListener listener) {
         Pathmap pathmap = config.pathmap();
         writeLayout(config, pathmap);
-        CommOptions options = CommOptions.defaults(pathmap.busyThreads()).withTimeout(config.timeout());
+        CommOptions options = CommOptions.defaults(pathmap.busyThreads()).withTimeout(config.timeout())
+                .withReleaseListener(listener);
         HostEventSpaces spaces = config.collectors()
                 ? HostEventSpaces.open(config, pathmap, IntStream.range(0, config.hosts()).boxed().toList(), config.ranks())
                 : null;
@@ -93,6 +103,11 @@ public final class MonitoredJob implements AutoCloseable {
      * registered with the rendezvous and the hops are open (bounded by the rendezvous' own timeouts).
      */
     public static MonitoredJob join(JobConfig config, JobEnvironment env) {
+        return join(config, env, Gred.ReleaseListener.NONE);
+    }
+
+    /** As {@link #join(JobConfig, JobEnvironment)}, with {@code listener} told of this host's greds' rounds. */
+    public static MonitoredJob join(JobConfig config, JobEnvironment env, Gred.ReleaseListener listener) {
         if (env.hosts() != config.hosts()) {
             throw new IllegalArgumentException("the job's pathmap has " + config.hosts() + " hosts but " + env.source()
                     + " started " + env.hosts() + " processes");
@@ -104,7 +119,7 @@ public final class MonitoredJob implements AutoCloseable {
             writeLayout(config, pathmap);
         }
         int busy = pathmap.busyThreads();
-        CommOptions options = CommOptions.defaults(busy).withTimeout(config.timeout());
+        CommOptions options = CommOptions.defaults(busy).withTimeout(config.timeout()).withReleaseListener(listener);
         HostEventSpaces spaces = config.collectors() ? HostEventSpaces.open(config, pathmap, List.of(env.host()), local.size()) : null;
         TcpHost host = null;
         try {

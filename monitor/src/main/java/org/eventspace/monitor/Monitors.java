@@ -4,10 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.eventspace.comm.pathmap.Entry;
 import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
@@ -52,9 +50,18 @@ public final class Monitors implements AutoCloseable {
      * @throws IllegalArgumentException if the job has no collectors (the monitors read nothing else).
      */
     public static Monitors start(MonitoredJob job, Set<MonitorKind> kinds) {
+        return start(job, kinds, Coscheduler.of(job.pathmap(), Coschedule.NONE));
+    }
+
+    /**
+     * As {@link #start(MonitoredJob, Set)}, the analysis threads released by {@code coscheduler}, which must be the
+     * listener the job was started with ({@code MonitoredJob.inJvm(config, coscheduler)}) unless its strategy is none.
+     */
+    public static Monitors start(MonitoredJob job, Set<MonitorKind> kinds, Coscheduler coscheduler) {
         Monitors m = open(job, kinds);
-        for (HostAnalysis a : m.analyses) {
-            m.runners.add(AgentThreads.start(a, new BackoffIdleStrategy(10, 20, 10_000, TimeUnit.MILLISECONDS.toNanos(1))));
+        List<Integer> hosts = job.localHosts();
+        for (int i = 0; i < m.analyses.size(); i++) {
+            m.runners.add(AgentThreads.start(m.analyses.get(i), coscheduler.idleStrategy(hosts.get(i))));
         }
         return m;
     }

@@ -127,6 +127,29 @@ class MonitorsTest {
         assertThat(report.get(0).path("stats").path("wrappers").size()).isEqualTo(post.greds().size());
     }
 
+    /** With coscheduling (i) or (ii) the analysis threads run only when released, and still join every call. */
+    @Test
+    void coscheduledAnalysisRunsOnReleasesAndMissesNothing() {
+        for (Coschedule strategy : List.of(Coschedule.I, Coschedule.II)) {
+            JobConfig config = JobConfig.of(JobConfig.shortcut(8, 2, 1, TreeShape.hier(2)), JobTransport.JVM);
+            Coscheduler coscheduler = Coscheduler.of(config.pathmap(), strategy);
+            assertThat(coscheduler.releasingGreds()).as(strategy + ": greds that release an analysis thread").isPositive();
+            try (MonitoredJob job = MonitoredJob.inJvm(config, coscheduler);
+                 Monitors monitors = Monitors.start(job, EnumSet.allOf(MonitorKind.class), coscheduler)) {
+                assertThat(job.runRanks(r -> gsum(job.comm(r), 400, -1, 0), Duration.ofSeconds(60)))
+                        .allMatch(RankThreads.Outcome::ok);
+                MonitorSnapshot last = monitors.stop();
+                job.finish(null);
+                assertThat(coscheduler.releases(0)).as(strategy + ": releases on host 0").isGreaterThanOrEqualTo(200);
+                assertThat(coscheduler.releases(1)).as(strategy + ": releases on host 1").isGreaterThanOrEqualTo(200);
+                for (GredSnapshot g : last.greds()) {
+                    assertThat(g.calls().calls()).as(strategy + ": " + g.gred() + " joined every call of its tree").isEqualTo(200);
+                    assertThat(g.missed()).isZero();
+                }
+            }
+        }
+    }
+
     private static void same(StatisticsSummary live, StatisticsSummary post, String what) {
         assertThat(live.count()).as(what + " count").isEqualTo(post.count());
         assertThat(live.min()).as(what + " min").isEqualTo(post.min());

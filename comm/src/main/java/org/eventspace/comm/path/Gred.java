@@ -59,12 +59,22 @@ public final class Gred {
     private final AtomicReference<CommException> failure = new AtomicReference<>();
     private final AtomicReferenceArray<Thread> parked;
 
-    /** Told when a gred released its waiters; how higher layers (coscheduling) learn that a host is idle. */
+    /**
+     * Told when every contributor of a round has arrived and the last is about to send the message on toward the root
+     * ({@link #allArrived}: coscheduling strategy (i) of the EventSpace paper §4.3, the moment a host's threads start
+     * waiting for the rest of the tree), and when the result came back and the waiters were released ({@link #released}:
+     * strategy (ii), after the application threads). How higher layers learn that a host is idle; called on the last
+     * arriver's thread, so an implementation must be short and must not block.
+     */
     @FunctionalInterface
     public interface ReleaseListener {
         ReleaseListener NONE = (gred, round) -> { };
 
         void released(Gred gred, long round);
+
+        /** Every contributor of {@code round} arrived; the message goes on toward the root next. */
+        default void allArrived(Gred gred, long round) {
+        }
     }
 
     public Gred(String name, int arity, Wrapper next, WaitPolicy policy, ReleaseListener listener) {
@@ -188,6 +198,7 @@ public final class Gred {
             }
             message.sequence(generation);
             checkFailure();
+            listener.allArrived(this, generation);
             next.call(message);
             length = message.length();
             long[] target = r;

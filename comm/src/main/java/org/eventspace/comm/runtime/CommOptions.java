@@ -27,4 +27,9 @@ public record CommOptions(WrapperKinds kinds, WaitPolicy waitPolicy, Gred.Releas
     public CommOptions withWaitPolicy(WaitPolicy policy) {
         return new CommOptions(kinds, policy, releaseListener);
     }
+
+    /** With {@code listener} told of every gred's rounds (coscheduling). */
+    public CommOptions withReleaseListener(Gred.ReleaseListener listener) {
+        return new CommOptions(kinds, waitPolicy, listener);
+    }
 }

@@ -211,6 +211,31 @@ class GredTest {
         assertThat(released).containsExactlyElementsOf(expected);
     }
 
+    /** Each round: all arrived (strategy (i)'s moment), then the descent, then the release (strategy (ii)'s). */
+    @Test
+    void theListenerHearsAllArrivedBeforeTheDescentAndReleasedAfterIt() throws Exception {
+        List<String> events = new CopyOnWriteArrayList<>();
+        Gred.ReleaseListener listener = new Gred.ReleaseListener() {
+            @Override
+            public void released(Gred g, long round) {
+                events.add("released " + round);
+            }
+
+            @Override
+            public void allArrived(Gred g, long round) {
+                events.add("arrived " + round);
+            }
+        };
+        Gred gred = new Gred("order", 2, m -> events.add("descent " + m.sequence()), PARK_AT_ONCE, listener);
+        for (int round = 0; round < 3; round++) {
+            CompletableFuture<Void> other = CompletableFuture.runAsync(() -> gred.port(1).call(longs(ReduceOp.SUM, 1)));
+            gred.port(0).call(longs(ReduceOp.SUM, 2));
+            other.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        }
+        assertThat(events).containsExactly("arrived 0", "descent 0", "released 0", "arrived 1", "descent 1", "released 1",
+                "arrived 2", "descent 2", "released 2");
+    }
+
     @Test
     void failWakesEveryWaiterAndLaterContributorsFailAtOnce() throws Exception {
         Gred gred = new Gred("g.fail", 3, new FakeNext(m -> { }), PARK_AT_ONCE, Gred.ReleaseListener.NONE);
