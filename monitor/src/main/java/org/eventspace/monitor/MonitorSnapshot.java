@@ -183,6 +183,8 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
             RankLateness slowest = RankLateness.slowest(greds);
             lb.put("slowest_rank", slowest.rank());
             lb.put("slowest_rank_score", slowest.score());
+            lb.put("slowest_rank_z", slowest.z());
+            lb.put("slowest_rank_beyond_chance", slowest.beyondChance());
             lb.put("slowest_rank_lateness_us", slowest.lateness());
             lb.put("slowest_rank_gred", slowest.gred());
             ArrayNode path = lb.putArray("heaviest_path");

@@ -20,14 +20,25 @@ import com.fasterxml.jackson.databind.JsonNode;
  * oversubscribed machine a preempted thread adds milliseconds to a mean. The lateness in µs, {@code mean_p(wait_p) −
  * wait_i} from the mean arrival waits, is reported beside it.
  *
- * @param rank     the latest rank; -1 if no gred with ranks among its contributors was monitored.
- * @param score    its score, −1..1.
- * @param lateness its mean lateness against its siblings, µs.
- * @param gred     the gred where its score was highest.
+ * <p><b>Beyond chance.</b> Some rank always scores highest. Whether it is consistently slowest rather than the top of
+ * noise is decided by a one-sided binomial z-test on its last arrivals pooled over its greds: {@code z = (k − Σ n_g/P_g)
+ * / sqrt(Σ n_g (1/P_g)(1 − 1/P_g))}, with n_g calls at a gred of P_g contributors, against the normal quantile for
+ * α = 0.01 divided by the number of ranks tested (Bonferroni: the most extreme of R ranks is tested, not one chosen in
+ * advance).
+ *
+ * @param rank         the latest rank; -1 if no gred with ranks among its contributors was monitored.
+ * @param score        its score, −1..1.
+ * @param lateness     its mean lateness against its siblings, µs.
+ * @param gred         the gred where its score was highest.
+ * @param z            the z statistic of its last arrivals against chance.
+ * @param beyondChance whether z exceeds the Bonferroni-corrected critical value.
  */
-record RankLateness(int rank, double score, double lateness, String gred) {
+record RankLateness(int rank, double score, double lateness, String gred, double z, boolean beyondChance) {
+    static final double ALPHA = 0.01;
+
     static RankLateness slowest(JsonNode greds) {
-        Map<Integer, double[]> sums = new HashMap<>(); // rank → {Σ score × calls, Σ lateness × calls, Σ calls, best score}
+        // rank → {Σ score × calls, Σ lateness × calls, Σ calls, best score, last arrivals, expected, variance}
+        Map<Integer, double[]> sums = new HashMap<>();
         Map<Integer, String> where = new HashMap<>();
         Iterator<Map.Entry<String, JsonNode>> it = greds.fields();
         while (it.hasNext()) {
@@ -55,10 +66,13 @@ record RankLateness(int rank, double score, double lateness, String gred) {
                 int rank = Integer.parseInt(who.substring("rank ".length()));
                 double score = ((double) last.get(p).asLong() / calls - chance) / (1 - chance);
                 double late = meanWait - waits.get(p).asDouble();
-                double[] s = sums.computeIfAbsent(rank, r -> new double[] {0, 0, 0, Double.NEGATIVE_INFINITY});
+                double[] s = sums.computeIfAbsent(rank, r -> new double[] {0, 0, 0, Double.NEGATIVE_INFINITY, 0, 0, 0});
                 s[0] += score * calls;
                 s[1] += late * calls;
                 s[2] += calls;
+                s[4] += last.get(p).asLong();
+                s[5] += calls * chance;
+                s[6] += calls * chance * (1 - chance);
                 if (score > s[3]) {
                     s[3] = score;
                     where.put(rank, e.getKey());
@@ -78,6 +92,39 @@ record RankLateness(int rank, double score, double lateness, String gred) {
                 bestLate = late;
             }
         }
-        return best < 0 ? new RankLateness(-1, 0, 0, null) : new RankLateness(best, bestScore, bestLate, where.get(best));
+        if (best < 0) {
+            return new RankLateness(-1, 0, 0, null, 0, false);
+        }
+        double[] s = sums.get(best);
+        double z = s[6] == 0 ? 0 : (s[4] - s[5]) / Math.sqrt(s[6]);
+        double critical = upperNormalQuantile(ALPHA / sums.size());
+        return new RankLateness(best, bestScore, bestLate, where.get(best), z, z > critical);
+    }
+
+    /**
+     * The z with P(Z > z) = {@code p} for a standard normal Z (Acklam's rational approximation, relative error below
+     * 1.2e-9), for 0 < p < 0.5.
+     */
+    static double upperNormalQuantile(double p) {
+        double q = Math.min(Math.max(p, 1e-300), 0.5);
+        // Lower-tail quantile of 1 - q is minus the lower-tail quantile of q.
+        double[] c = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00,
+                4.374664141464968e+00, 2.938163982698783e+00};
+        double[] d = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00};
+        if (q < 0.02425) {
+            double r = Math.sqrt(-2 * Math.log(q));
+            double x = (((((c[0] * r + c[1]) * r + c[2]) * r + c[3]) * r + c[4]) * r + c[5])
+                    / ((((d[0] * r + d[1]) * r + d[2]) * r + d[3]) * r + 1);
+            return -x;
+        }
+        double[] a = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02,
+                -3.066479806614716e+01, 2.506628277459239e+00};
+        double[] b = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01,
+                -1.328068155288572e+01};
+        double u = q - 0.5;
+        double r = u * u;
+        double x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * u
+                / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+        return -x;
     }
 }

@@ -36,11 +36,21 @@ class MonitorsTest {
     @TempDir
     Path dir;
 
-    /** gsum on every rank; {@code slow} spins {@code slowMicros} before each allreduce. Returns the last sum. */
+    /** gsum on every rank; {@code slow} waits {@code slowMicros} before each allreduce. Returns the last sum. */
     private static long gsum(Comm comm, int iterations, int slow, long slowMicros) {
+        return gsum(comm, iterations, slow, slowMicros, 0);
+    }
+
+    /**
+     * As above; with {@code noise} > 0, in that fraction of iterations one rank drawn at random (the same draw on every
+     * rank: a generator seeded with the iteration) waits {@code slowMicros} instead.
+     */
+    private static long gsum(Comm comm, int iterations, int slow, long slowMicros, double noise) {
         long sum = 0;
         for (int i = 0; i < iterations; i++) {
-            if (comm.rank() == slow) {
+            SplittableRandom draw = new SplittableRandom(i);
+            int delayed = noise > 0 ? (draw.nextDouble() < noise ? draw.nextInt(comm.size()) : -1) : slow;
+            if (comm.rank() == delayed) {
                 long until = System.nanoTime() + slowMicros * 1_000;
                 while (System.nanoTime() < until) {
                     java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
@@ -86,11 +96,37 @@ class MonitorsTest {
                             lb.path("heaviest_path"), lb.path("greds"))
                     .isEqualTo(slow);
             assertThat(lb.path("heaviest_path").get(0).asText()).as("root first").contains(".core.");
+            assertThat(lb.path("slowest_rank_beyond_chance").asBoolean()).as("draw %d: z=%s", draw, lb.path("slowest_rank_z"))
+                    .isTrue();
             JsonNode allreduce = report.get(0).path("profile").path("operations").path("allreduce-sum");
             assertThat(allreduce.path("ranks").asInt()).isEqualTo(ranks);
             assertThat(report.get(0).path("profile").path("ranks").path(Integer.toString(slow)).path("allreduce-sum")
                     .path("calls").asLong()).as("every call of the slow rank, in both trees").isEqualTo(200);
             assertThat(allreduce.path("imbalance_pct").asDouble()).isGreaterThanOrEqualTo(0);
+        }
+    }
+
+    /** With noise only (a random rank delayed in 10 % of iterations), no rank is flagged slowest beyond chance. */
+    @Test
+    void withNoiseOnlyNoRankIsSlowestBeyondChance() {
+        SplittableRandom random = new SplittableRandom(7);
+        for (int draw = 0; draw < 4; draw++) {
+            int hosts = 2 + random.nextInt(2);
+            int ranks = 8 + random.nextInt(9);
+            JobConfig config = JobConfig.of(JobConfig.shortcut(ranks, hosts, 1, TreeShape.hier(2)), JobTransport.JVM);
+            List<JsonNode> report = new java.util.ArrayList<>();
+            try (MonitoredJob job = MonitoredJob.inJvm(config);
+                 Monitors monitors = Monitors.start(job, EnumSet.of(MonitorKind.LOADBALANCE))) {
+                assertThat(job.runRanks(r -> gsum(job.comm(r), 400, -1, 200, 0.1), Duration.ofSeconds(60)))
+                        .allMatch(RankThreads.Outcome::ok);
+                report.add(MonitorSnapshot.report(List.of(monitors.stop().toJson(JSON)), job.pathmap(), JSON));
+                job.finish(null);
+            }
+            JsonNode lb = report.get(0).path("loadbalance");
+            assertThat(lb.path("slowest_rank_beyond_chance").asBoolean())
+                    .as("draw %d, %d ranks on %d hosts: rank %s, z=%s", draw, ranks, hosts, lb.path("slowest_rank"),
+                            lb.path("slowest_rank_z"))
+                    .isFalse();
         }
     }
 
