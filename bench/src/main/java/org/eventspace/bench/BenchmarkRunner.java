@@ -7,6 +7,10 @@ import org.eventspace.comm.launch.JobEnvironment;
 import org.eventspace.job.HostResult;
 import org.eventspace.job.JobLauncher;
 import org.eventspace.job.MonitoredJob;
+import org.eventspace.monitor.Coscheduler;
+import org.eventspace.monitor.MonitorSnapshot;
+import org.eventspace.monitor.Monitors;
+import org.eventspace.comm.path.Gred;
 import org.eventspace.job.RankThreads;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -34,11 +38,20 @@ public final class BenchmarkRunner {
 
     /** Every host simulated in this JVM, one thread per rank. */
     static RunReport inJvm(RunConfig config) {
-        try (MonitoredJob job = MonitoredJob.inJvm(config.job())) {
+        Coscheduler coscheduler = coscheduler(config);
+        try (MonitoredJob job = MonitoredJob.inJvm(config.job(), coscheduler != null ? coscheduler : Gred.ReleaseListener.NONE);
+             Monitors monitors = coscheduler != null ? Monitors.start(job, config.monitoring().kinds(), coscheduler) : null) {
             List<RankResult> ranks = runRanks(job, config);
+            JsonNode part = monitors != null ? monitors.stop().toJson(JSON) : null;
             HostResult result = job.finish(null);
-            return new RunReport(config, ranks, List.of(), result.traces(), result.scope());
+            return new RunReport(config, ranks, List.of(), result.traces(), result.scope(),
+                    part != null ? MonitorSnapshot.report(List.of(part), job.pathmap(), JSON) : null);
         }
+    }
+
+    /** The run's coscheduler when it runs monitors, else null. */
+    private static Coscheduler coscheduler(RunConfig config) {
+        return config.monitoring().enabled() ? Coscheduler.of(config.pathmap(), config.monitoring().coschedule()) : null;
     }
 
     /** One process per host on this machine ({@link #main}), each reporting its ranks' results. */
@@ -47,6 +60,7 @@ public final class BenchmarkRunner {
                 List.of(RunConfigCodec.encode(config)), config.rankLimit());
         List<RankResult> ranks = new ArrayList<>();
         List<String> errors = new ArrayList<>(outcome.errors());
+        List<JsonNode> parts = new ArrayList<>();
         for (int h = 0; h < outcome.hosts().size(); h++) {
             HostResult host = outcome.hosts().get(h);
             if (host == null) {
@@ -57,9 +71,14 @@ public final class BenchmarkRunner {
             } catch (IllegalArgumentException e) {
                 errors.add("host " + h + " sent malformed rank results: " + e.getMessage());
             }
+            if (host.program() != null && host.program().has("monitors")) {
+                parts.add(host.program().get("monitors"));
+            }
         }
         ranks.sort((a, b) -> Integer.compare(a.rank(), b.rank()));
-        return new RunReport(config, ranks, errors, outcome.traces(), outcome.scope());
+        JsonNode monitors = config.monitoring().enabled() && !parts.isEmpty()
+                ? MonitorSnapshot.report(parts, config.pathmap(), JSON) : null;
+        return new RunReport(config, ranks, errors, outcome.traces(), outcome.scope(), monitors);
     }
 
     /** Runs the benchmark on every local rank of {@code job}; a rank that failed or was late is reported as such. */
@@ -115,10 +134,17 @@ public final class BenchmarkRunner {
         }
         JobEnvironment env = JobEnvironment.current();
         boolean ok;
-        try (MonitoredJob job = MonitoredJob.join(config.job(), env)) {
+        Coscheduler coscheduler = coscheduler(config);
+        try (MonitoredJob job = MonitoredJob.join(config.job(), env, coscheduler != null ? coscheduler : Gred.ReleaseListener.NONE);
+             Monitors monitors = coscheduler != null ? Monitors.start(job, config.monitoring().kinds(), coscheduler) : null) {
             List<RankResult> results = runRanks(job, config);
             ok = results.stream().allMatch(RankResult::resultOk);
-            job.finish(encodeRanks(results));
+            ObjectNode program = (ObjectNode) encodeRanks(results);
+            if (monitors != null) {
+                // This host's share: the greds it runs and its ranks' profiles; the launcher merges every host's.
+                program.set("monitors", monitors.stop().toJson(JSON));
+            }
+            job.finish(program);
         } catch (RuntimeException e) {
             System.err.println("host " + env.host() + ": " + e.getMessage());
             ok = false;

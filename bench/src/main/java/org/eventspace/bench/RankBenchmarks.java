@@ -66,7 +66,7 @@ public final class RankBenchmarks {
         long warmed = 0;
         do {
             int n = rounds.next();
-            ok &= gsumLoop(comm, values, n, latencies);
+            ok &= gsumLoop(comm, values, n, latencies, config.faults(), warmed);
             warmed += n;
             progress.phase("warm-up", warmed, 0);
             // Both, in this order, every round: each runs collectives every rank must call.
@@ -76,7 +76,7 @@ public final class RankBenchmarks {
         progress.phase("timed iterations (running)", 0, config.iterations());
         window.started(comm.rank());
         long start = System.nanoTime();
-        ok &= gsumLoop(comm, values, config.iterations(), latencies);
+        ok &= gsumLoop(comm, values, config.iterations(), latencies, config.faults(), warmed);
         long wall = System.nanoTime() - start;
         window.ended(comm.rank());
         progress.phase("timed iterations (done)", config.iterations(), config.iterations());
@@ -97,9 +97,18 @@ public final class RankBenchmarks {
     }
 
     private static boolean gsumLoop(Comm comm, long[] values, int iterations, Histogram latencies) {
+        return gsumLoop(comm, values, iterations, latencies, Faults.NONE, 0);
+    }
+
+    /** {@code iterations} checked allreduces, each after what {@code faults} add; {@code first} numbers the first. */
+    private static boolean gsumLoop(Comm comm, long[] values, int iterations, Histogram latencies, Faults faults, long first) {
         boolean ok = true;
+        boolean faulty = faults.any();
         long previous = System.nanoTime();
         for (int i = 0; i < iterations; i++) {
+            if (faulty) {
+                faults.before(comm.rank(), comm.size(), first + i);
+            }
             ok &= allreduceChecked(comm, values, values.length, i);
             long now = System.nanoTime();
             latencies.recordValue(now - previous);
@@ -179,8 +188,12 @@ public final class RankBenchmarks {
         long compute = 0;
         long start = System.nanoTime();
         long previous = start;
+        boolean faulty = config.faults().any();
         for (int i = 0; i < config.iterations(); i++) {
             sort.run();
+            if (faulty) {
+                config.faults().before(comm.rank(), comm.size(), i);
+            }
             long sorted = System.nanoTime();
             compute += sorted - previous;
             ok &= allreduceChecked(comm, values, words, i);

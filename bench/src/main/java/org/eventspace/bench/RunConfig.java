@@ -26,9 +26,11 @@ import org.eventspace.job.ScopeSettings;
  * @param sortLength   compute-gsum: ints each iteration sorts; 0 calibrates it in the warm-up so a sort takes about as
  *                     long as an allreduce. A fixed length makes two runs do equal work (the off and on runs of
  *                     {@code bench overhead}).
+ * @param monitoring   the monitors its hosts run.
+ * @param faults       the delays it adds on purpose (a slow rank, noise), for a monitor to find.
  */
 public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int warmup, Duration warmupTime,
-                        int payloadWords, int sortLength) {
+                        int payloadWords, int sortLength, Monitoring monitoring, Faults faults) {
     /** Long enough for the JIT's background compiles of the hot path to finish on this 2-core machine. */
     public static final Duration DEFAULT_WARMUP_TIME = Duration.ofSeconds(1);
     /** The longest warm-up: an hour. */
@@ -37,6 +39,15 @@ public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int 
     public RunConfig {
         Objects.requireNonNull(benchmark, "benchmark");
         Objects.requireNonNull(job, "job");
+        Objects.requireNonNull(monitoring, "monitoring");
+        Objects.requireNonNull(faults, "faults");
+        if (monitoring.enabled() && !job.collectors()) {
+            throw new IllegalArgumentException("the monitors read the collectors' traces: --monitor needs collectors on");
+        }
+        if (faults.slowRank() >= job.ranks()) {
+            throw new IllegalArgumentException("slow rank " + faults.slowRank() + " is not a rank of the job: ranks are 0.."
+                    + (job.ranks() - 1));
+        }
         Objects.requireNonNull(warmupTime, "warmupTime");
         if (sortLength < 0 || sortLength > IntegerSort.MAX_LENGTH) {
             throw new IllegalArgumentException("sort length must be 0 (calibrate) or 1.." + IntegerSort.MAX_LENGTH
@@ -63,6 +74,12 @@ public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int 
         if (benchmark == Benchmark.PINGPONG && job.ranks() < 2) {
             throw new IllegalArgumentException("pingpong needs at least 2 ranks, ranks=" + job.ranks());
         }
+    }
+
+    /** No monitors and no faults. */
+    public RunConfig(Benchmark benchmark, JobConfig job, int iterations, int warmup, Duration warmupTime,
+                     int payloadWords, int sortLength) {
+        this(benchmark, job, iterations, warmup, warmupTime, payloadWords, sortLength, Monitoring.NONE, Faults.NONE);
     }
 
     /** Collectors on every edge, buffers in memory, no scope, default warm-up time, polling chosen by load. */
@@ -164,7 +181,12 @@ public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int 
 
     /** The same run with compute-gsum sorting {@code length} ints (0: calibrate). */
     public RunConfig withSortLength(int length) {
-        return new RunConfig(benchmark, job, iterations, warmup, warmupTime, payloadWords, length);
+        return new RunConfig(benchmark, job, iterations, warmup, warmupTime, payloadWords, length, monitoring, faults);
+    }
+
+    /** The same run with {@code newMonitoring} and {@code newFaults}. */
+    public RunConfig withMonitoring(Monitoring newMonitoring, Faults newFaults) {
+        return new RunConfig(benchmark, job, iterations, warmup, warmupTime, payloadWords, sortLength, newMonitoring, newFaults);
     }
 
     /** The same run with collectors placed by {@code settings}. */
@@ -178,6 +200,6 @@ public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int 
     }
 
     public RunConfig withJob(JobConfig newJob) {
-        return new RunConfig(benchmark, newJob, iterations, warmup, warmupTime, payloadWords, sortLength);
+        return new RunConfig(benchmark, newJob, iterations, warmup, warmupTime, payloadWords, sortLength, monitoring, faults);
     }
 }

@@ -9,7 +9,12 @@ import org.eventspace.job.JobConfigCodec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.eventspace.job.Labelled;
+import org.eventspace.monitor.Coschedule;
+import org.eventspace.monitor.MonitorKind;
 
 /**
  * Carries a benchmark's own parameters from the launching process to its host processes (and to a forked run) as one
@@ -17,7 +22,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * ({@link JobConfigCodec}).
  */
 final class RunConfigCodec {
-    static final String SCHEMA = "eventspace.run-config/2";
+    static final String SCHEMA = "eventspace.run-config/3";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private RunConfigCodec() {
@@ -33,6 +38,14 @@ final class RunConfigCodec {
         node.put("payload_words", config.payloadWords());
         node.put("sort_length", config.sortLength());
         node.set("job", JobConfigCodec.toJson(config.job()));
+        ArrayNode monitors = node.putArray("monitors");
+        config.monitoring().kinds().stream().map(MonitorKind::label).sorted().forEach(monitors::add);
+        node.put("coschedule", config.monitoring().coschedule().label());
+        ObjectNode faults = node.putObject("faults");
+        faults.put("slow_rank", config.faults().slowRank());
+        faults.put("slow_us", config.faults().slowMicros());
+        faults.put("noise", config.faults().noise());
+        faults.put("noise_us", config.faults().noiseMicros());
         return Base64.getEncoder().encodeToString(node.toString().getBytes(StandardCharsets.UTF_8));
     }
 
@@ -43,10 +56,19 @@ final class RunConfigCodec {
             if (!SCHEMA.equals(node.path("schema").asText())) {
                 throw new IllegalArgumentException("expected schema " + SCHEMA + ", got " + node.path("schema"));
             }
+            java.util.Set<MonitorKind> kinds = java.util.EnumSet.noneOf(MonitorKind.class);
+            for (JsonNode k : node.path("monitors")) {
+                kinds.add(Labelled.parse(MonitorKind.class, k.asText(), "monitor"));
+            }
+            Monitoring monitoring = new Monitoring(kinds, Labelled.parse(Coschedule.class, node.path("coschedule").asText("none"),
+                    "coschedule"));
+            JsonNode f = node.path("faults");
+            Faults faults = new Faults(f.path("slow_rank").asInt(-1), f.path("slow_us").asLong(), f.path("noise").asDouble(),
+                    f.path("noise_us").asLong());
             return new RunConfig(Benchmark.parse(node.get("benchmark").asText()), JobConfigCodec.fromJson(node.get("job")),
                     node.get("iterations").asInt(), node.get("warmup").asInt(),
                     Duration.ofMillis(node.get("warmup_ms").asLong()), node.get("payload_words").asInt(),
-                    node.get("sort_length").asInt());
+                    node.get("sort_length").asInt(), monitoring, faults);
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("malformed run configuration argument: " + e.getMessage(), e);
         }

@@ -10,6 +10,7 @@ import org.eventspace.events.CollectorPlacement;
 import org.eventspace.events.CollectorSettings;
 import org.eventspace.job.HostTrace;
 import org.eventspace.job.ScopeSummary;
+import org.eventspace.monitor.MonitorSummary;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -41,6 +42,7 @@ public final class RunReport {
     private final double iterationUs;
     private final int sortLength;
     private final JsonNode scope;
+    private final JsonNode monitors;
     private final double wallSeconds;
     private final boolean resultOk;
     private final double computeFraction;
@@ -65,8 +67,18 @@ public final class RunReport {
     /** With the {@code scope} block the front-end's {@link org.eventspace.job.ScopeFrontEnd} reported, or null without a scope. */
     public RunReport(RunConfig config, List<RankResult> ranks, List<String> outsideErrors, List<HostTrace> traces,
                      JsonNode scope) {
+        this(config, ranks, outsideErrors, traces, scope, null);
+    }
+
+    /** With the {@code monitors} block ({@link org.eventspace.monitor.MonitorSnapshot#report}), or null without monitors. */
+    public RunReport(RunConfig config, List<RankResult> ranks, List<String> outsideErrors, List<HostTrace> traces,
+                     JsonNode scope, JsonNode monitors) {
         this.config = config;
         this.scope = scope;
+        this.monitors = monitors;
+        if (config.monitoring().enabled() && monitors == null) {
+            errors.add("the monitors reported nothing");
+        }
         this.traces = List.copyOf(traces);
         this.collectorCount = config.collectors() ? CollectorPlacement.count(config.pathmap()) : 0;
         errors.addAll(outsideErrors);
@@ -117,6 +129,11 @@ public final class RunReport {
     /** compute-gsum: ints each sort took (the ranks agree on it); 0 for other benchmarks. */
     public int sortLength() {
         return sortLength;
+    }
+
+    /** The {@code monitors} block, or null for a run without monitors. */
+    public JsonNode monitors() {
+        return monitors;
     }
 
     /** The {@code scope} block the front-end reported, or null for a run without a scope. */
@@ -275,6 +292,16 @@ public final class RunReport {
         if (scope != null) {
             root.set("scope", scope);
         }
+        if (monitors != null) {
+            root.set("monitors", monitors);
+        }
+        if (config.faults().any()) {
+            ObjectNode faults = root.putObject("faults");
+            faults.put("slow_rank", config.faults().slowRank());
+            faults.put("slow_us", config.faults().slowMicros());
+            faults.put("noise", config.faults().noise());
+            faults.put("noise_us", config.faults().noiseMicros());
+        }
         root.put("result_ok", resultOk);
         ArrayNode errs = root.putArray("errors");
         errors.forEach(errs::add);
@@ -357,6 +384,9 @@ public final class RunReport {
         }
         if (scope != null) {
             out.append(ScopeSummary.of(scope));
+        }
+        if (monitors != null) {
+            out.append(MonitorSummary.of(monitors));
         }
         out.append("  results: ").append(resultsVerdict()).append('\n');
         for (String e : errors) {

@@ -11,15 +11,19 @@ import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.events.CollectorSettings;
 import org.eventspace.job.ScopeSettings;
+import org.eventspace.monitor.Coschedule;
+import org.eventspace.monitor.MonitorKind;
 import org.junit.jupiter.api.Test;
 
-/** A run configuration reaches the host processes whole: collector selection and sort length included. */
+/** A run configuration reaches the host processes whole: collector selection, sort length, monitors and faults included. */
 class RunConfigCodecTest {
     @Test
     void roundTripKeepsEveryField() {
         RunConfig config = new RunConfig(Benchmark.COMPUTE_GSUM, RunConfig.shortcut(4, 2, 1, TreeShape.hier(2)), "tcp",
                 500, 20, Duration.ofMillis(300), Duration.ofSeconds(7), 2, "yield", 65536, true, Path.of("/tmp/dump"),
-                new CollectorSettings(Set.of(PathmapBuilder.GRED), Set.of(1), 256), 1234, ScopeSettings.parse("kary:2", "par:2", "hist:8", 0));
+                new CollectorSettings(Set.of(PathmapBuilder.GRED), Set.of(1), 256), 1234, ScopeSettings.parse("kary:2", "par:2", "hist:8", 0))
+                .withMonitoring(new Monitoring(Set.of(MonitorKind.LOADBALANCE, MonitorKind.STATS), Coschedule.II),
+                        new Faults(3, 200, 0.25, 50));
 
         RunConfig back = RunConfigCodec.decode(RunConfigCodec.encode(config));
 

@@ -5,9 +5,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import org.eventspace.bench.Benchmark;
+import org.eventspace.bench.Faults;
+import org.eventspace.bench.Monitoring;
 import org.eventspace.bench.RunConfig;
 import org.eventspace.job.JobConfig;
+import org.eventspace.job.Labelled;
 import org.eventspace.job.PollMode;
+import org.eventspace.monitor.Coschedule;
+import org.eventspace.monitor.MonitorKind;
 
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -59,6 +64,81 @@ final class RunOptions {
             + "calibrates it so a sort takes about an allreduce. Default: ${DEFAULT-VALUE}.", defaultValue = "0")
     int sortLength;
 
+    @Option(names = "--monitor", paramLabel = "M[,M]", description = "Monitors run on the hosts while the job runs: "
+            + "loadbalance (which rank and stage hold each collective back: last arrivals, heaviest path, slowest rank), "
+            + "stats (latency statistics per gred and port), or loadbalance,stats. Adds monitors to the report; needs "
+            + "--collectors on.")
+    String monitor;
+
+    @Option(names = "--coschedule", description = "When the hosts' analysis threads run: none (whenever they get a core), "
+            + "i (when a host's contributors all arrived and the message left for the root) or ii (after the broadcast "
+            + "released the ranks). Default: ${DEFAULT-VALUE}.", defaultValue = "none")
+    String coschedule;
+
+    @Option(names = "--slow-rank", paramLabel = "R:USEC", description = "Make rank R wait USEC µs before each allreduce "
+            + "(a fault for the monitors to find).")
+    String slowRank;
+
+    @Option(names = "--noise", paramLabel = "P:USEC", description = "In a fraction P of iterations, make a random rank "
+            + "wait USEC µs (noise no monitor should blame on one rank).")
+    String noise;
+
+    /** The monitors and faults the flags ask for. */
+    private RunConfig withMonitoring(RunConfig config) {
+        Monitoring monitoring = Monitoring.NONE;
+        if (monitor != null) {
+            try {
+                monitoring = new Monitoring(MonitorKind.parseList(monitor), Labelled.parse(Coschedule.class, coschedule, "--coschedule"));
+            } catch (IllegalArgumentException e) {
+                throw new UsageError("--monitor " + monitor + ": " + e.getMessage());
+            }
+            if (!layout.collectorsOn()) {
+                throw new UsageError("--monitor " + monitor + " reads the collectors' traces: it needs --collectors on");
+            }
+        } else if (!coschedule.equals("none")) {
+            throw new UsageError("--coschedule " + coschedule + " schedules the monitors' analysis threads: it needs --monitor");
+        }
+        long[] slow = slowRank == null ? new long[] {-1, 0} : pair("--slow-rank", slowRank, "R:USEC, a rank and microseconds");
+        double noiseFraction = 0;
+        long noiseMicros = 0;
+        if (noise != null) {
+            int colon = noise.indexOf(':');
+            try {
+                noiseFraction = Double.parseDouble(noise.substring(0, Math.max(0, colon)));
+                noiseMicros = Long.parseLong(noise.substring(colon + 1));
+            } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+                throw new UsageError("--noise must be P:USEC, a fraction of iterations and microseconds, got '" + noise + "'");
+            }
+            if (!(noiseFraction > 0 && noiseFraction <= 1)) {
+                throw new UsageError("--noise " + noise + ": the fraction of iterations must be in (0, 1]");
+            }
+        }
+        if (slow[0] >= config.ranks()) {
+            throw new UsageError("--slow-rank " + slowRank + ": rank " + slow[0] + " is not a rank of the job, ranks are 0.."
+                    + (config.ranks() - 1));
+        }
+        try {
+            return config.withMonitoring(monitoring, new Faults((int) slow[0], slow[1], noiseFraction, noiseMicros));
+        } catch (IllegalArgumentException e) {
+            throw new UsageError((slowRank != null ? "--slow-rank " : "--noise ") + e.getMessage());
+        }
+    }
+
+    /** Two non-negative integers A:B. */
+    private static long[] pair(String flag, String text, String expected) {
+        int colon = text.indexOf(':');
+        try {
+            long a = Long.parseLong(text.substring(0, Math.max(0, colon)));
+            long b = Long.parseLong(text.substring(colon + 1));
+            if (a < 0 || b < 0 || b > Faults.MAX_MICROS) {
+                throw new UsageError(flag + " " + text + ": expected " + expected + " (0.." + Faults.MAX_MICROS + " µs)");
+            }
+            return new long[] {a, b};
+        } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+            throw new UsageError(flag + " must be " + expected + ", got '" + text + "'");
+        }
+    }
+
     RunConfig toConfig(Benchmark benchmark) {
         if (bytes < 8 || bytes % 8 != 0) {
             throw new UsageError("--bytes must be a positive multiple of 8, got " + bytes);
@@ -92,7 +172,7 @@ final class RunOptions {
         }
         JobConfig job = layout.toJob(timeout, pollMode, socketBufferBytes, traceDump);
         try {
-            return new RunConfig(benchmark, job, iterations, warmup, warmupTime, bytes / 8, sortLength);
+            return withMonitoring(new RunConfig(benchmark, job, iterations, warmup, warmupTime, bytes / 8, sortLength));
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }

@@ -1,0 +1,76 @@
+package org.eventspace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** {@code run --monitor}: the monitors block of the report, in one JVM and over TCP, and the flags' checks. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RunMonitorsTest {
+    @TempDir
+    Path dir;
+
+    private JsonNode run(String... extra) throws Exception {
+        Path json = dir.resolve("run-" + System.nanoTime() + ".json");
+        String[] base = {"run", "gsum", "--iterations", "1500", "--warmup-s", "0", "--json", json.toString()};
+        String[] args = new String[base.length + extra.length];
+        System.arraycopy(base, 0, args, 0, base.length);
+        System.arraycopy(extra, 0, args, base.length, extra.length);
+        assertThat(new CliHarness().execute(args)).isZero();
+        return new ObjectMapper().readTree(json.toFile());
+    }
+
+    @Test
+    void theMonitorsNameTheSlowRankInOneJvmAndOverTcp() throws Exception {
+        for (String transport : new String[] {"jvm", "tcp"}) {
+            JsonNode report = run("--ranks", "8", "--hosts", "2", "--transport", transport, "--monitor", "loadbalance,stats",
+                    "--coschedule", transport.equals("tcp") ? "ii" : "none", "--slow-rank", "5:200");
+            JsonNode m = report.path("monitors");
+            assertThat(m.path("loadbalance").path("slowest_rank").asInt()).as(transport).isEqualTo(5);
+            assertThat(m.path("loadbalance").path("slowest_rank_beyond_chance").asBoolean()).as(transport).isTrue();
+            assertThat(m.path("loadbalance").path("heaviest_path").get(0).asText()).contains(".core.");
+            assertThat(m.path("stats").path("wrappers").size()).as(transport + ": greds with statistics, hier:8 over 2 hosts, 2 trees").isEqualTo(6);
+            JsonNode anyGred = m.path("stats").path("wrappers").elements().next();
+            assertThat(anyGred.path("ports").get(0).path("total").path("median").isNumber()).isTrue();
+            assertThat(m.path("profile").path("ranks").size()).isEqualTo(8);
+            assertThat(m.path("profile").path("operations").path("allreduce-sum").path("imbalance_pct").isNumber()).isTrue();
+            assertThat(m.path("tuples_missed").asLong()).isZero();
+            assertThat(m.path("analysis").path("threads").asInt()).isEqualTo(2);
+            assertThat(report.path("faults").path("slow_rank").asInt()).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void badMonitorFlagsAreRefusedBeforeTheRun() {
+        CliHarness cli = new CliHarness();
+        String[][] bad = {
+            {"--monitor", "loadbalance", "--collectors", "off"},
+            {"--monitor", "speed"},
+            {"--monitor", "stats,stats"},
+            {"--coschedule", "ii"},
+            {"--monitor", "stats", "--coschedule", "iii"},
+            {"--slow-rank", "99:100"},
+            {"--slow-rank", "1"},
+            {"--slow-rank", "1:-5"},
+            {"--noise", "2:100"},
+            {"--noise", "x:1"},
+        };
+        for (String[] flags : bad) {
+            String[] args = new String[4 + flags.length];
+            args[0] = "run";
+            args[1] = "gsum";
+            args[2] = "--ranks";
+            args[3] = "4";
+            System.arraycopy(flags, 0, args, 4, flags.length);
+            assertThat(cli.execute(args)).as(String.join(" ", flags)).isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package org.eventspace.monitor;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * The monitors block ({@link MonitorSnapshot#report}) as the lines of a run's text summary. The first line is the one a
+ * user reads first: the slowest rank and the stage the time goes to.
+ */
+public final class MonitorSummary {
+    private MonitorSummary() {
+    }
+
+    public static String of(JsonNode monitors) {
+        StringBuilder out = new StringBuilder();
+        JsonNode lb = monitors.path("loadbalance");
+        JsonNode wrappers = monitors.path("stats").path("wrappers");
+        List<String> headline = new ArrayList<>();
+        if (lb.has("slowest_rank") && lb.path("slowest_rank").asInt() >= 0) {
+            headline.add(String.format(Locale.ROOT, "rank %d is slowest (%s at %s, z %.1f)", lb.path("slowest_rank").asInt(),
+                    lb.path("slowest_rank_beyond_chance").asBoolean() ? "last beyond chance" : "but within chance",
+                    lb.path("slowest_rank_gred").asText(), lb.path("slowest_rank_z").asDouble()));
+        }
+        String[] stage = slowestStage(wrappers);
+        if (stage != null) {
+            headline.add("the time goes to " + stage[0] + " (" + stage[1] + " µs mean)");
+        }
+        out.append("  monitors: ").append(headline.isEmpty() ? "no gred monitored" : String.join("; ", headline)).append('\n');
+        if (lb.has("heaviest_path")) {
+            List<String> path = new ArrayList<>();
+            lb.path("heaviest_path").forEach(n -> path.add(n.asText()));
+            out.append(String.format(Locale.ROOT, "    heaviest path (where calls wait, weight %.2f): %s → rank %d%n",
+                    lb.path("heaviest_path_weight").asDouble(), String.join(" → ", path), lb.path("heaviest_path_rank").asInt()));
+        }
+        JsonNode ops = monitors.path("profile").path("operations");
+        Iterator<Map.Entry<String, JsonNode>> it = ops.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            JsonNode o = e.getValue();
+            out.append(String.format(Locale.ROOT, "    profile %s: mean %.1f µs per rank, min rank %d (%.1f µs), max rank %d "
+                            + "(%.1f µs), imbalance %.1f %%%n", e.getKey(), o.path("mean_us").asDouble(), o.path("min_rank").asInt(),
+                    o.path("min_us").asDouble(), o.path("max_rank").asInt(), o.path("max_us").asDouble(),
+                    o.path("imbalance_pct").asDouble()));
+        }
+        out.append(String.format(Locale.ROOT, "    analysis: %d threads, %.1f ms CPU, %d calls joined, %d dropped, %d tuples missed%n",
+                monitors.path("analysis").path("threads").asInt(), monitors.path("analysis").path("cpu_ms").asDouble(),
+                monitors.path("calls_joined").asLong(), monitors.path("calls_dropped").asLong(),
+                monitors.path("tuples_missed").asLong()));
+        if (monitors.path("skipped").size() > 0) {
+            out.append("    not monitored: ").append(monitors.path("skipped").size()).append(" (see monitors.skipped)\n");
+        }
+        return out.toString();
+    }
+
+    /** {name, mean} of the stage with the largest mean: a gred's down or up latency, or a port's arrival wait. */
+    static String[] slowestStage(JsonNode wrappers) {
+        String best = null;
+        double bestMean = -1;
+        Iterator<Map.Entry<String, JsonNode>> it = wrappers.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            JsonNode g = e.getValue();
+            for (String f : List.of("down", "up")) {
+                double mean = g.path(f).path("mean").asDouble(-1);
+                if (mean > bestMean) {
+                    bestMean = mean;
+                    best = e.getKey() + " " + f;
+                }
+            }
+            for (JsonNode p : g.path("ports")) {
+                double mean = p.path("arrival_wait").path("mean").asDouble(-1);
+                if (mean > bestMean) {
+                    bestMean = mean;
+                    best = e.getKey() + " arrival wait of " + p.path("contributor").asText();
+                }
+            }
+        }
+        return best == null ? null : new String[] {best, String.format(Locale.ROOT, "%.1f", bestMean)};
+    }
+}
