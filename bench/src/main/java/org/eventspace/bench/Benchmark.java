@@ -9,7 +9,13 @@ public enum Benchmark {
     /** An integer sort tuned to about half of each iteration, alternating with the allreduce (§7.2). */
     COMPUTE_GSUM("compute-gsum"),
     /** Ranks 0 and 1 bounce a message; one-way latency is half the round trip. */
-    PINGPONG("pingpong");
+    PINGPONG("pingpong"),
+    /**
+     * gsum whose calls alternate between tree 0 and tree 1 (a call uses tree i mod 2): with collectors on tree 0 only,
+     * each pair of calls is one monitored and one unmonitored allreduce, timed apart and summed per block
+     * ({@code bench overhead --interleave}).
+     */
+    GSUM_INTERLEAVED("gsum-interleaved");
 
     private final String label;
 
@@ -27,6 +33,6 @@ public enum Benchmark {
                 return b;
             }
         }
-        throw new IllegalArgumentException("unknown benchmark '" + text + "'; expected gsum, compute-gsum or pingpong");
+        throw new IllegalArgumentException("unknown benchmark '" + text + "'; expected gsum, compute-gsum, pingpong or gsum-interleaved");
     }
 }

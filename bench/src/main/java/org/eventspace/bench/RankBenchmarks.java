@@ -33,6 +33,7 @@ public final class RankBenchmarks {
             case GSUM -> gsum(comm, config, window, mine);
             case COMPUTE_GSUM -> computeGsum(comm, config, window, mine);
             case PINGPONG -> pingpong(comm, config, window);
+            case GSUM_INTERLEAVED -> gsumInterleaved(comm, config, window, mine);
         };
     }
 
@@ -81,6 +82,63 @@ public final class RankBenchmarks {
         window.ended(comm.rank());
         progress.phase("timed iterations (done)", config.iterations(), config.iterations());
         return new RankResult(comm.rank(), wall, config.iterations(), 0, ok, null, latencies);
+    }
+
+    /**
+     * gsum-interleaved: pairs of allreduces, the first of each pair on tree 0 and the second on tree 1 (a rank's call i
+     * uses tree i mod 2, counted from the first call of its {@link Comm}: this method makes every call the rank makes, and
+     * keeps the count even before each pair). Each call is timed on its own; a block's two sums, tree-0 time and tree-1
+     * time over {@code config.block()} pairs, go into {@link RankResult#blocks()}. With collectors on tree 0 only, the
+     * difference is what collecting costs, measured in the same process, at the same moment, on the same ranks. The
+     * warm-up runs both trees for {@code warmupTime}, in rounds of {@code warmup} calls, the ranks agreeing when to stop.
+     */
+    static RankResult gsumInterleaved(Comm comm, RunConfig config, TimedWindow window, Progress progress) {
+        long[] values = new long[config.payloadWords()];
+        Histogram latencies = RankResult.newHistogram();
+        boolean ok = true;
+        long calls = 0;
+        int iteration = 0;
+        int round = Math.max(2, config.warmup() + config.warmup() % 2);
+        long warmEnd = System.nanoTime() + config.warmupTime().toNanos();
+        boolean more;
+        do {
+            for (int i = 0; i < round; i++) {
+                ok &= allreduceChecked(comm, values, values.length, iteration++);
+            }
+            calls += round;
+            progress.phase("warm-up", calls, 0);
+            more = comm.allreduce(System.nanoTime() - warmEnd < 0 ? 1L : 0L, ReduceOp.MAX) == 1L;
+            calls++;
+            if (calls % 2 != 0) {
+                comm.allreduce(0L, ReduceOp.SUM); // the next call must use tree 0
+                calls++;
+            }
+        } while (more);
+        int blocks = config.iterations() / config.block();
+        long[] sums = new long[2 * blocks];
+        progress.phase("interleaved blocks (running)", 0, config.iterations());
+        window.started(comm.rank());
+        long start = System.nanoTime();
+        for (int b = 0; b < blocks; b++) {
+            long onTree0 = 0;
+            long onTree1 = 0;
+            for (int j = 0; j < config.block(); j++) {
+                long t0 = System.nanoTime();
+                ok &= allreduceChecked(comm, values, values.length, iteration++);
+                long t1 = System.nanoTime();
+                ok &= allreduceChecked(comm, values, values.length, iteration++);
+                long t2 = System.nanoTime();
+                onTree0 += t1 - t0;
+                onTree1 += t2 - t1;
+                latencies.recordValue(t1 - t0);
+            }
+            sums[2 * b] = onTree0;
+            sums[2 * b + 1] = onTree1;
+        }
+        long wall = System.nanoTime() - start;
+        window.ended(comm.rank());
+        progress.phase("interleaved blocks (done)", config.iterations(), config.iterations());
+        return new RankResult(comm.rank(), wall, config.iterations() * 2, 0, ok, null, latencies, 0, sums);
     }
 
     /**

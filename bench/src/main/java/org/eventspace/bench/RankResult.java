@@ -16,11 +16,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * got was the exact expected one. Travels from host processes to the launcher as one JSON object.
  */
 public record RankResult(int rank, long wallNanos, int iterations, long computeNanos, boolean resultOk, String error,
-                         Histogram latencies, int sortLength) {
+                         Histogram latencies, int sortLength, long[] blocks) {
     /** A result without a sort (gsum, pingpong). */
     public RankResult(int rank, long wallNanos, int iterations, long computeNanos, boolean resultOk, String error,
                       Histogram latencies) {
         this(rank, wallNanos, iterations, computeNanos, resultOk, error, latencies, 0);
+    }
+
+    /** A result without interleaved blocks. */
+    public RankResult(int rank, long wallNanos, int iterations, long computeNanos, boolean resultOk, String error,
+                      Histogram latencies, int sortLength) {
+        this(rank, wallNanos, iterations, computeNanos, resultOk, error, latencies, sortLength, new long[0]);
     }
 
     /** Latencies up to 10 s at 2 significant digits: a few tens of KB per rank, no resizing while recording. */
@@ -40,6 +46,12 @@ public record RankResult(int rank, long wallNanos, int iterations, long computeN
         node.put("compute_ns", computeNanos);
         node.put("sort_length", sortLength);
         node.put("result_ok", resultOk);
+        if (blocks.length > 0) {
+            com.fasterxml.jackson.databind.node.ArrayNode b = node.putArray("blocks");
+            for (long v : blocks) {
+                b.add(v);
+            }
+        }
         if (error != null) {
             node.put("error", error);
         }
@@ -49,6 +61,14 @@ public record RankResult(int rank, long wallNanos, int iterations, long computeN
         return node;
     }
 
+    private static long[] longs(JsonNode array) {
+        long[] values = new long[array.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = array.get(i).asLong();
+        }
+        return values;
+    }
+
     public static RankResult fromJson(JsonNode node) {
         try {
             byte[] bytes = Base64.getDecoder().decode(node.get("histogram").asText());
@@ -56,7 +76,7 @@ public record RankResult(int rank, long wallNanos, int iterations, long computeN
             return new RankResult(node.get("rank").asInt(), node.get("wall_ns").asLong(), node.get("iterations").asInt(),
                     node.get("compute_ns").asLong(), node.get("result_ok").asBoolean(),
                     node.hasNonNull("error") ? node.get("error").asText() : null, histogram,
-                    node.path("sort_length").asInt(0));
+                    node.path("sort_length").asInt(0), longs(node.path("blocks")));
         } catch (DataFormatException | RuntimeException e) {
             throw new IllegalArgumentException("malformed rank result " + node, e);
         }

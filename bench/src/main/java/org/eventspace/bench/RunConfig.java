@@ -28,9 +28,10 @@ import org.eventspace.job.ScopeSettings;
  *                     {@code bench overhead}).
  * @param monitoring   the monitors its hosts run.
  * @param faults       the delays it adds on purpose (a slow rank, noise), for a monitor to find.
+ * @param block        gsum-interleaved: pairs of calls per block (its iterations are pairs); 0 for the others.
  */
 public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int warmup, Duration warmupTime,
-                        int payloadWords, int sortLength, Monitoring monitoring, Faults faults) {
+                        int payloadWords, int sortLength, Monitoring monitoring, Faults faults, int block) {
     /** Long enough for the JIT's background compiles of the hot path to finish on this 2-core machine. */
     public static final Duration DEFAULT_WARMUP_TIME = Duration.ofSeconds(1);
     /** The longest warm-up: an hour. */
@@ -41,6 +42,10 @@ public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int 
         Objects.requireNonNull(job, "job");
         Objects.requireNonNull(monitoring, "monitoring");
         Objects.requireNonNull(faults, "faults");
+        if (benchmark == Benchmark.GSUM_INTERLEAVED && (block < 1 || iterations % block != 0 || job.spec().trees() != 2)) {
+            throw new IllegalArgumentException("gsum-interleaved needs a block of >= 1 pairs that divides the iterations and "
+                    + "a job of 2 trees, block=" + block + ", iterations=" + iterations + ", trees=" + job.spec().trees());
+        }
         if (monitoring.enabled() && !job.collectors()) {
             throw new IllegalArgumentException("the monitors read the collectors' traces: --monitor needs collectors on");
         }
@@ -79,7 +84,7 @@ public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int 
     /** No monitors and no faults. */
     public RunConfig(Benchmark benchmark, JobConfig job, int iterations, int warmup, Duration warmupTime,
                      int payloadWords, int sortLength) {
-        this(benchmark, job, iterations, warmup, warmupTime, payloadWords, sortLength, Monitoring.NONE, Faults.NONE);
+        this(benchmark, job, iterations, warmup, warmupTime, payloadWords, sortLength, Monitoring.NONE, Faults.NONE, 0);
     }
 
     /** Collectors on every edge, buffers in memory, no scope, default warm-up time, polling chosen by load. */
@@ -181,12 +186,19 @@ public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int 
 
     /** The same run with compute-gsum sorting {@code length} ints (0: calibrate). */
     public RunConfig withSortLength(int length) {
-        return new RunConfig(benchmark, job, iterations, warmup, warmupTime, payloadWords, length, monitoring, faults);
+        return new RunConfig(benchmark, job, iterations, warmup, warmupTime, payloadWords, length, monitoring, faults, block);
     }
 
     /** The same run with {@code newMonitoring} and {@code newFaults}. */
     public RunConfig withMonitoring(Monitoring newMonitoring, Faults newFaults) {
-        return new RunConfig(benchmark, job, iterations, warmup, warmupTime, payloadWords, sortLength, newMonitoring, newFaults);
+        return new RunConfig(benchmark, job, iterations, warmup, warmupTime, payloadWords, sortLength, newMonitoring, newFaults,
+                block);
+    }
+
+    /** The same run as gsum-interleaved in blocks of {@code pairs} pairs of calls. */
+    public RunConfig interleaved(int pairs) {
+        return new RunConfig(Benchmark.GSUM_INTERLEAVED, job, iterations, warmup, warmupTime, payloadWords, sortLength,
+                monitoring, faults, pairs);
     }
 
     /** The same run with collectors placed by {@code settings}. */
@@ -200,6 +212,7 @@ public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int 
     }
 
     public RunConfig withJob(JobConfig newJob) {
-        return new RunConfig(benchmark, newJob, iterations, warmup, warmupTime, payloadWords, sortLength, monitoring, faults);
+        return new RunConfig(benchmark, newJob, iterations, warmup, warmupTime, payloadWords, sortLength, monitoring, faults,
+                block);
     }
 }

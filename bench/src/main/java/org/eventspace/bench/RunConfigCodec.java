@@ -37,6 +37,7 @@ final class RunConfigCodec {
         node.put("warmup_ms", config.warmupTime().toMillis());
         node.put("payload_words", config.payloadWords());
         node.put("sort_length", config.sortLength());
+        node.put("block", config.block());
         node.set("job", JobConfigCodec.toJson(config.job()));
         ArrayNode monitors = node.putArray("monitors");
         config.monitoring().kinds().stream().map(MonitorKind::label).sorted().forEach(monitors::add);
@@ -68,7 +69,7 @@ final class RunConfigCodec {
             return new RunConfig(Benchmark.parse(node.get("benchmark").asText()), JobConfigCodec.fromJson(node.get("job")),
                     node.get("iterations").asInt(), node.get("warmup").asInt(),
                     Duration.ofMillis(node.get("warmup_ms").asLong()), node.get("payload_words").asInt(),
-                    node.get("sort_length").asInt(), monitoring, faults);
+                    node.get("sort_length").asInt(), monitoring, faults, node.path("block").asInt());
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("malformed run configuration argument: " + e.getMessage(), e);
         }

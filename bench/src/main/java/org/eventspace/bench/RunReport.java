@@ -153,6 +153,11 @@ public final class RunReport {
         return merged.getValueAtPercentile(p) / 1_000.0;
     }
 
+    /** Every rank's result, by rank. */
+    public List<RankResult> ranks() {
+        return ranks;
+    }
+
     public List<String> errors() {
         return List.copyOf(errors);
     }

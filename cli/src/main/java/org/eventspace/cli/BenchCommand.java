@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 
 import org.eventspace.bench.Benchmark;
 import org.eventspace.bench.CollectorOverhead;
+import org.eventspace.bench.InterleavedOverhead;
 import org.eventspace.bench.OffloadBenchmark;
 import org.eventspace.bench.RunConfig;
 import org.eventspace.bench.jmh.CollectorCost;
@@ -244,6 +245,12 @@ final class BenchCommand implements Runnable {
         @Option(names = "--repeats", defaultValue = "5", description = "Runs per side, interleaved off, on, off, on, … Default: ${DEFAULT-VALUE}.")
         int repeats;
 
+        @Option(names = "--interleave", paramLabel = "BLOCK", defaultValue = "0", description = "Instead of separate runs: one "
+                + "run whose calls alternate between a tree with collectors (and --monitor's analysis) and one without, "
+                + "summed in blocks of BLOCK pairs; reports the paired difference with a 95 % confidence interval over the "
+                + "blocks (--iterations pairs in all). 0: separate runs. Default: ${DEFAULT-VALUE}.")
+        int interleave;
+
         @Mixin
         RunOptions options;
 
@@ -265,6 +272,27 @@ final class BenchCommand implements Runnable {
             }
             RunConfig config = options.toConfig(kind);
             ObjectMapper mapper = json();
+            if (interleave != 0) {
+                if (kind != Benchmark.GSUM) {
+                    throw new UsageError("--interleave runs gsum; --benchmark " + benchmark + " cannot interleave");
+                }
+                if (interleave < 1 || options.iterations % interleave != 0 || options.iterations / interleave < 10) {
+                    throw new UsageError("--interleave " + interleave + " must be >= 1 and divide --iterations "
+                            + options.iterations + " into at least 10 blocks");
+                }
+                RunConfig interleaved;
+                try {
+                    interleaved = InterleavedOverhead.config(config, interleave);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageError("--interleave: " + e.getMessage());
+                }
+                ObjectNode report = InterleavedOverhead.run(interleaved, mapper);
+                System.out.print(InterleavedOverhead.summary(report));
+                if (options.json != null) {
+                    mapper.writeValue(options.json.toFile(), report);
+                }
+                return report.path("result_ok").asBoolean() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
+            }
             ObjectNode report = new CollectorOverhead(config, repeats).run(mapper, System.err::println);
             System.out.print(CollectorOverhead.summary(report));
             if (options.json != null) {

@@ -62,6 +62,26 @@ class BenchCommandTest {
     }
 
     @Test
+    void interleavedOverheadReportsThePairedDifferenceWithItsInterval() throws Exception {
+        Path json = dir.resolve("interleaved.json");
+        int code = cli.execute("bench", "overhead", "--interleave", "50", "--iterations", "1000", "--ranks", "2", "--hosts", "1",
+                "--warmup", "100", "--warmup-s", "0", "--monitor", "loadbalance", "--coschedule", "ii", "--json", json.toString());
+        assertThat(code).isZero();
+        JsonNode report = new ObjectMapper().readTree(json.toFile());
+        assertThat(report.path("schema").asText()).isEqualTo("eventspace.bench-overhead-interleaved/1");
+        assertThat(report.path("blocks").asInt()).isEqualTo(20);
+        double pct = report.path("overhead_pct").asDouble();
+        assertThat(report.path("overhead_pct_ci95").get(0).asDouble()).isLessThanOrEqualTo(pct);
+        assertThat(report.path("overhead_pct_ci95").get(1).asDouble()).isGreaterThanOrEqualTo(pct);
+        assertThat(report.path("added_ns_per_call").isNumber()).isTrue();
+        assertThat(report.path("gather_rate").asDouble()).isEqualTo(1.0);
+        assertThat(report.path("monitors").path("loadbalance").path("greds").size())
+                .as("greds monitored: tree 0's only, the tree with collectors").isEqualTo(1);
+        assertThat(cli.execute("bench", "overhead", "--interleave", "7", "--iterations", "1000")).isEqualTo(2);
+        assertThat(cli.execute("bench", "overhead", "--interleave", "10", "--benchmark", "compute-gsum")).isEqualTo(2);
+    }
+
+    @Test
     void overheadOfComputeGsumAlsoReportsTheIterationTime() throws Exception {
         Path json = dir.resolve("compute.json");
         int code = cli.execute("bench", "overhead", "--benchmark", "compute-gsum", "--repeats", "1", "--iterations", "200",

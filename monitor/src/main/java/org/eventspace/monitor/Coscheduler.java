@@ -13,6 +13,7 @@ import org.eventspace.comm.path.Gred;
 import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.pathmap.PathmapBuilder;
+import org.eventspace.events.CollectorKind;
 
 /**
  * Lets the communication system decide when each host's analysis thread runs ({@link Coschedule}). Installed as the
@@ -65,7 +66,9 @@ public final class Coscheduler implements Gred.ReleaseListener {
                 case I -> topmostOnItsHost(pathmap, n);
                 case II -> !pathmap.entriesAt(n.id()).isEmpty() || ranksEnterAbove(pathmap, n);
             };
-            if (releases) {
+            // Only a gred with collectors feeds the analysis: on a tree without them (the off side of an interleaved
+            // overhead run) a release would run analysis work at that tree's calls.
+            if (releases && n.parent() >= 0 && pathmap.node(n.parent()).kind().equals(CollectorKind.NAME)) {
                 c.byGred.put(n.name(), gate);
             }
         }

@@ -1,0 +1,152 @@
+package org.eventspace.bench;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.eventspace.events.CollectorSettings;
+
+/**
+ * What monitoring costs, resolved to a fraction of a percent (`bench overhead --interleave BLOCK`): one job runs gsum
+ * on two identical trees, collectors (and, with {@code --monitor}, the monitors' analysis) on tree 0 only, and every
+ * rank alternates call by call between them ({@link Benchmark#GSUM_INTERLEAVED}), timing each call. Separate off and on
+ * runs on these shared machines differ by ±15 points on their own; here both sides share the process, the moment and
+ * the ranks, so the machine's drift cancels in each pair.
+ *
+ * <p>Per block k of B pairs: d_k = mean over ranks of (tree-0 time − tree-1 time), base_k = mean over ranks of tree-1
+ * time; the overhead is the mean of 100 · d_k / base_k over the N blocks with a 95 % confidence interval of Student's t
+ * (the blocks are the independent samples: each sums B pairs, so the calls' heavy tail averages out). What keeps
+ * monitoring work of a tree-0 call out of the next tree-1 call: a collector's work is inside its call (two clock reads
+ * and a tuple write); the monitors' analysis threads run asynchronously, so with {@code --coschedule none} their work
+ * lands on both trees' calls and the difference understates it (the separate-runs method of {@link CollectorOverhead}
+ * sees it whole); with {@code --coschedule i|ii} they are released by tree-0 greds only and a pass is short, so most
+ * of it lands in tree-0 calls.
+ */
+public final class InterleavedOverhead {
+    public static final String SCHEMA = "eventspace.bench-overhead-interleaved/1";
+
+    private InterleavedOverhead() {
+    }
+
+    /** {@code base} as gsum-interleaved in blocks of {@code block} pairs, collectors on tree 0 only. */
+    public static RunConfig config(RunConfig base, int block) {
+        if (base.spec().trees() != 2) {
+            throw new IllegalArgumentException("the interleaved overhead needs a job of 2 trees, it has " + base.spec().trees());
+        }
+        return base.withCollectorSettings(CollectorSettings.ALL.withTrees(Set.of(0))).interleaved(block);
+    }
+
+    /** Runs it and returns the report. */
+    public static ObjectNode run(RunConfig config, ObjectMapper json) {
+        RunReport report = BenchmarkRunner.run(config);
+        return analyse(config, report, json);
+    }
+
+    static ObjectNode analyse(RunConfig config, RunReport report, ObjectMapper json) {
+        ObjectNode root = json.createObjectNode();
+        root.put("schema", SCHEMA);
+        root.put("benchmark", config.benchmark().label());
+        root.put("ranks", config.ranks());
+        root.put("hosts", config.hosts());
+        root.put("transport", config.transport().label());
+        root.put("tree", config.spec().shape().toString());
+        root.put("block", config.block());
+        List<RankResult> ranks = report.ranks();
+        int blocks = ranks.isEmpty() ? 0 : ranks.get(0).blocks().length / 2;
+        for (RankResult r : ranks) {
+            blocks = Math.min(blocks, r.blocks().length / 2);
+        }
+        root.put("blocks", blocks);
+        double[] pct = new double[blocks];
+        double[] added = new double[blocks];
+        double baseSum = 0;
+        for (int k = 0; k < blocks; k++) {
+            double d = 0;
+            double base = 0;
+            for (RankResult r : ranks) {
+                d += r.blocks()[2 * k] - r.blocks()[2 * k + 1];
+                base += r.blocks()[2 * k + 1];
+            }
+            d /= ranks.size();
+            base /= ranks.size();
+            pct[k] = base == 0 ? 0 : 100 * d / base;
+            added[k] = d / config.block();
+            baseSum += base;
+        }
+        if (blocks >= 2) {
+            double[] p = meanAndHalfWidth(pct);
+            double[] a = meanAndHalfWidth(added);
+            root.put("overhead_pct", p[0]);
+            root.putArray("overhead_pct_ci95").add(p[0] - p[1]).add(p[0] + p[1]);
+            root.put("added_ns_per_call", a[0]);
+            root.putArray("added_ns_per_call_ci95").add(a[0] - a[1]).add(a[0] + a[1]);
+            root.put("off_ns_per_call", baseSum / blocks / config.block());
+        } else {
+            root.putNull("overhead_pct");
+            root.putNull("added_ns_per_call");
+        }
+        JsonNode monitors = report.monitors();
+        if (monitors != null) {
+            long joined = monitors.path("calls_joined").asLong();
+            long missed = monitors.path("tuples_missed").asLong();
+            root.put("gather_rate", joined + missed == 0 ? 1.0 : (double) joined / (joined + missed));
+            root.set("monitors", monitors);
+        }
+        root.put("result_ok", report.resultOk());
+        root.set("errors", json.valueToTree(report.errors()));
+        RunReport.putMachine(root);
+        return root;
+    }
+
+    /** The mean of {@code x} and the half-width of its 95 % confidence interval (Student's t, n − 1 degrees of freedom). */
+    static double[] meanAndHalfWidth(double[] x) {
+        int n = x.length;
+        double mean = 0;
+        for (double v : x) {
+            mean += v;
+        }
+        mean /= n;
+        double ss = 0;
+        for (double v : x) {
+            ss += (v - mean) * (v - mean);
+        }
+        double sd = Math.sqrt(ss / (n - 1));
+        return new double[] {mean, t975(n - 1) * sd / Math.sqrt(n)};
+    }
+
+    /** Student's t 0.975 quantile for {@code df} degrees of freedom (Cornish–Fisher expansion; within 0.2 % for df ≥ 3). */
+    static double t975(int df) {
+        double z = 1.959963984540054;
+        double v = df;
+        double z3 = z * z * z;
+        double z5 = z3 * z * z;
+        double z7 = z5 * z * z;
+        return z + (z3 + z) / (4 * v) + (5 * z5 + 16 * z3 + 3 * z) / (96 * v * v)
+                + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * v * v * v);
+    }
+
+    public static String summary(JsonNode r) {
+        if (!r.path("overhead_pct").isNumber()) {
+            return "interleaved overhead: not measured (" + r.path("errors") + ")\n";
+        }
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(Locale.ROOT, "interleaved overhead, %s: %d ranks on %d host(s), %s, tree %s, %d blocks of %d pairs%n",
+                r.path("benchmark").asText(), r.path("ranks").asInt(), r.path("hosts").asInt(), r.path("transport").asText(),
+                r.path("tree").asText(), r.path("blocks").asInt(), r.path("block").asInt()));
+        out.append(String.format(Locale.ROOT, "  overhead: %+.2f %% (95 %% CI %+.2f … %+.2f), %+.1f ns per call (95 %% CI %+.1f … %+.1f) "
+                        + "on %.1f ns without%n", r.path("overhead_pct").asDouble(), r.path("overhead_pct_ci95").get(0).asDouble(),
+                r.path("overhead_pct_ci95").get(1).asDouble(), r.path("added_ns_per_call").asDouble(),
+                r.path("added_ns_per_call_ci95").get(0).asDouble(), r.path("added_ns_per_call_ci95").get(1).asDouble(),
+                r.path("off_ns_per_call").asDouble()));
+        if (r.has("gather_rate")) {
+            out.append(String.format(Locale.ROOT, "  monitors: gather rate %.2f %%%n", 100 * r.path("gather_rate").asDouble()));
+        }
+        out.append("  results: ").append(r.path("result_ok").asBoolean() ? "every rank got the exact expected value" : "WRONG")
+                .append('\n');
+        return out.toString();
+    }
+}
