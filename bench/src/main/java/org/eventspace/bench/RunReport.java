@@ -391,7 +391,7 @@ public final class RunReport {
             out.append(ScopeSummary.of(scope));
         }
         if (monitors != null) {
-            out.append(MonitorSummary.of(monitors));
+            out.append(MonitorSummary.of(monitors, config.pathmap(), 40));
         }
         out.append("  results: ").append(resultsVerdict()).append('\n');
         for (String e : errors) {

@@ -16,6 +16,11 @@ public final class MonitorSummary {
     private MonitorSummary() {
     }
 
+    /** As {@link #of(JsonNode)}, followed by the analysis tree of tree 0 (at most {@code treeLines} lines). */
+    public static String of(JsonNode monitors, org.eventspace.comm.pathmap.Pathmap pathmap, int treeLines) {
+        return of(monitors) + "    analysis tree (tree 0):\n" + AnalysisTree.text(pathmap, 0, monitors, treeLines);
+    }
+
     public static String of(JsonNode monitors) {
         StringBuilder out = new StringBuilder();
         JsonNode lb = monitors.path("loadbalance");

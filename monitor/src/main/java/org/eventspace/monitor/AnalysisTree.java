@@ -1,0 +1,91 @@
+package org.eventspace.monitor;
+
+import java.util.List;
+import java.util.Locale;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import org.eventspace.comm.pathmap.Entry;
+import org.eventspace.comm.pathmap.Node;
+import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.comm.pathmap.PathmapBuilder;
+import org.eventspace.events.CollectorKind;
+
+/**
+ * The front-end's analysis tree (EventSpace paper §4.3): one tree of the pathmap, root first, each gred with its newest
+ * statistics from the monitors block, each proxy marking a hop to another host, each rank at its leaf. Collectors are
+ * left out (they are the edges the statistics come from). Text, at most {@code maxLines} lines.
+ */
+public final class AnalysisTree {
+    private AnalysisTree() {
+    }
+
+    public static String text(Pathmap pathmap, int tree, JsonNode monitors, int maxLines) {
+        StringBuilder out = new StringBuilder();
+        int[] lines = {0};
+        walk(pathmap, pathmap.root(tree), tree, monitors, "", 0, out, lines, maxLines);
+        if (lines[0] > maxLines) {
+            out.append("    … ").append(lines[0] - maxLines).append(" more lines (the whole tree is in monitors.stats)\n");
+        }
+        return out.toString();
+    }
+
+    private static void walk(Pathmap pathmap, Node n, int tree, JsonNode monitors, String indent, int port, StringBuilder out,
+                             int[] lines, int maxLines) {
+        boolean shown = !n.kind().equals(CollectorKind.NAME);
+        String next = indent;
+        if (shown) {
+            line(out, lines, maxLines, indent + describe(n, monitors));
+            next = indent + "  ";
+        }
+        List<Node> children = pathmap.children(n.id());
+        for (Node c : children) {
+            walk(pathmap, c, tree, monitors, next, c.parentPort(), out, lines, maxLines);
+        }
+        for (Entry e : pathmap.entriesAt(n.id())) {
+            if (e.tree() == tree) {
+                line(out, lines, maxLines, next + "rank " + e.rank());
+            }
+        }
+    }
+
+    private static void line(StringBuilder out, int[] lines, int maxLines, String text) {
+        if (++lines[0] <= maxLines) {
+            out.append("    ").append(text).append('\n');
+        }
+    }
+
+    private static String describe(Node n, JsonNode monitors) {
+        String where = n.name();
+        if (n.kind().equals(PathmapBuilder.PROXY)) {
+            return where + " (a hop between hosts)";
+        }
+        if (!n.kind().equals(PathmapBuilder.GRED)) {
+            return where;
+        }
+        JsonNode stats = monitors.path("stats").path("wrappers").path(n.name());
+        JsonNode lb = monitors.path("loadbalance").path("greds").path(n.name());
+        StringBuilder s = new StringBuilder(where);
+        long calls = stats.path("calls").asLong(lb.path("calls").asLong());
+        if (calls == 0) {
+            return s.append(" (not monitored)").toString();
+        }
+        s.append(String.format(Locale.ROOT, ": %d calls", calls));
+        if (stats.has("down")) {
+            s.append(String.format(Locale.ROOT, ", down %.1f µs, up %.1f µs", stats.path("down").path("mean").asDouble(),
+                    stats.path("up").path("mean").asDouble()));
+        }
+        JsonNode last = lb.path("last_arrivals");
+        if (last.size() > 0) {
+            int best = 0;
+            for (int p = 1; p < last.size(); p++) {
+                if (last.get(p).asLong() > last.get(best).asLong()) {
+                    best = p;
+                }
+            }
+            s.append(String.format(Locale.ROOT, ", last most often: %s (%.0f %%)", lb.path("contributors").get(best).asText(),
+                    100.0 * last.get(best).asLong() / calls));
+        }
+        return s.toString();
+    }
+}
