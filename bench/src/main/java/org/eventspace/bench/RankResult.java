@@ -23,9 +23,16 @@ public record RankResult(int rank, long wallNanos, int iterations, long computeN
         this(rank, wallNanos, iterations, computeNanos, resultOk, error, latencies, 0);
     }
 
-    /** Latencies up to 10 s at 2 significant digits: a few tens of KB per rank, no resizing while recording. */
+    /**
+     * Latencies up to 10 s at 2 significant digits: a few tens of KB per rank, no resizing while recording calls
+     * shorter than that. A longer call (a collective may take up to its timeout: the first call of 31 500 ranks in one
+     * JVM took 26 s) grows the histogram once instead of failing the rank with "value outside of histogram covered
+     * range".
+     */
     public static Histogram newHistogram() {
-        return new Histogram(10_000_000_000L, 2);
+        Histogram histogram = new Histogram(10_000_000_000L, 2);
+        histogram.setAutoResize(true);
+        return histogram;
     }
 
     public static RankResult failed(int rank, String error) {
