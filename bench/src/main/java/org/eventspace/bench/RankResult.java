@@ -35,6 +35,9 @@ public record RankResult(int rank, long wallNanos, int iterations, long computeN
         return histogram;
     }
 
+    /** Heap one rank's histogram takes (29 184 B): most of what a benchmark rank keeps. */
+    public static final long HISTOGRAM_BYTES = newHistogram().getEstimatedFootprintInBytes();
+
     public static RankResult failed(int rank, String error) {
         return new RankResult(rank, 0, 0, 0, false, error, newHistogram());
     }
