@@ -32,13 +32,15 @@ import org.eventspace.scope.ScopeBuilder;
  *             cores here + TCP frame buffers (one per hop end)
  *   threads = R + one per hop served (in one JVM: every hop) + scope helpers + front-end + the JVM's own
  *   stacks  = threads × what a rank thread's stack keeps resident
+ *   mappings = 2 × threads + mapped trace files
  * </pre>
  * The constants were measured with {@code jcmd <pid> GC.class_histogram} (live heap) and {@code jcmd <pid>
  * VM.native_memory summary} ({@code -XX:NativeMemoryTracking=summary}) on {@code eventspace run gsum --iterations
  * 1000000 --warmup 1 --warmup-s 0} in its timed loop, at 100, 5 000 and 10 000 ranks in one JVM, {@code hier:8} and
  * {@code binary}, collectors off and on, and on pathmaps built alone at 20 000 and 40 000 ranks (2 vCPU AMD EPYC KVM,
- * 24 GiB, OpenJDK 17.0.15, G1, default heap 6 GiB); docs/RELIABILITY.md lists the figures. Each is the measured slope,
- * rounded up by at most 10 %.
+ * 24 GiB, OpenJDK 17.0.15, G1, default heap 6 GiB); docs/RELIABILITY.md lists the figures. Each is the measured slope
+ * rounded up by at most 10 % (the base heap twice what was measured, for the report a run builds at its end): the
+ * estimate was within 3 % above the measured live heap, direct memory and stacks at 5 000 and 10 000 ranks.
  */
 public final class JobFootprint {
     /** Live heap of a run before its ranks: classes' statics, picocli, Jackson (measured 4.2 MB at 100 ranks). */
@@ -55,7 +57,7 @@ public final class JobFootprint {
     static final long NODE_BYTES = 128;
     /** Pathmap heap per collector node, whose name and properties are longer: 377 B. */
     static final long COLLECTOR_NODE_BYTES = 400;
-    /** A wrapper instance beyond its node (gred: join line, result, waiter): binary gred 1 059 B in all, less node and ports. */
+    /** A wrapper instance beyond its node (gred: join line, result, waiter): a binary tree's gred took 1 059 B in all. */
     static final long WRAPPER_BYTES = 800;
     /** Per port of a gred: its join-line words, port lambda, parked slot and overflow slot. */
     static final long PORT_BYTES = 80;
@@ -139,22 +141,26 @@ public final class JobFootprint {
      * @param available what this JVM or machine has.
      */
     public record Shortfall(Resource resource, Process process, long needed, long available) {
-        /** E.g. {@code heap: 1.2 GiB needed, 256.0 MiB available (-Xmx)}. */
+        /**
+         * E.g. {@code this JVM (which runs every host) would need 282.3 MiB of heap, more than the 230.4 MiB it may
+         * fill (-Xmx less G1's reserve)}.
+         */
         public String describe() {
             String where = process == null ? "all processes on this machine"
                     : process.host() < 0 ? "this JVM (which runs every host)" : "host process " + process.host();
             return switch (resource) {
-                case THREADS -> String.format(Locale.ROOT, "%s would run %d threads, %d more than the %d this machine can "
-                        + "start now (kernel.threads-max, kernel.pid_max, ulimit -u, less the threads running and "
-                        + MachineLimits.RESERVED_THREADS + " left to other processes)", where,
-                        needed, needed - available, available);
-                case HEAP -> String.format(Locale.ROOT, "%s would need %s of heap, more than the %s it may fill "
-                        + "(-Xmx less G1's reserve)",
-                        where, bytes(needed), bytes(available));
-                case MAPPINGS -> String.format(Locale.ROOT, "%s would need %d memory mappings (2 per thread, for "
-                        + "its stack and guard zone; 1 per mapped trace file), more than the %d vm.max_map_count leaves it", where, needed, available);
+                case THREADS -> String.format(Locale.ROOT, "%s would run %d threads, %d more than the %d this machine "
+                        + "can start now (kernel.threads-max, kernel.pid_max, ulimit -u, less the threads running and %d "
+                        + "left to other processes)", where, needed, needed - available, available,
+                        MachineLimits.RESERVED_THREADS);
+                case HEAP -> String.format(Locale.ROOT, "%s would need %s of heap, more than the %s it may fill (-Xmx "
+                        + "less G1's reserve)", where, bytes(needed), bytes(available));
+                case MAPPINGS -> String.format(Locale.ROOT, "%s would need %d memory mappings (2 per thread, for its "
+                        + "stack and guard zone; 1 per mapped trace file), more than the %d vm.max_map_count leaves it",
+                        where, needed, available);
                 case DIRECT -> String.format(Locale.ROOT, "%s would need %s of direct buffers, more than the %s it may "
-                        + "use (-XX:MaxDirectMemorySize, by default the heap's maximum)", where, bytes(needed), bytes(available));
+                        + "use (-XX:MaxDirectMemorySize, by default the heap's maximum)", where, bytes(needed),
+                        bytes(available));
                 case MEMORY -> String.format(Locale.ROOT, "%s would need at least %s of memory, more than the %s this "
                         + "machine has available", where, bytes(needed), bytes(available));
             };

@@ -58,9 +58,11 @@ public record MachineLimits(long heapBytes, long directBytes, long mappings, lon
     }
 
     private static long startableThreads() {
-        long limit = Math.min(Math.min(number(Path.of("/proc/sys/kernel/threads-max")), number(Path.of("/proc/sys/kernel/pid_max"))),
-                Math.min(Math.min(number(Path.of("/sys/fs/cgroup/pids.max")), number(Path.of("/sys/fs/cgroup/pids/pids.max"))),
-                        processLimit()));
+        long limit = processLimit();
+        for (String file : List.of("/proc/sys/kernel/threads-max", "/proc/sys/kernel/pid_max", "/sys/fs/cgroup/pids.max",
+                "/sys/fs/cgroup/pids/pids.max")) {
+            limit = Math.min(limit, number(Path.of(file)));
+        }
         if (limit == UNKNOWN) {
             return UNKNOWN;
         }
