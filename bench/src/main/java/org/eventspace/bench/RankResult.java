@@ -29,10 +29,20 @@ public record RankResult(int rank, long wallNanos, int iterations, long computeN
         this(rank, wallNanos, iterations, computeNanos, resultOk, error, latencies, sortLength, new long[0]);
     }
 
-    /** Latencies up to 10 s at 2 significant digits: a few tens of KB per rank, no resizing while recording. */
+    /**
+     * Latencies up to 10 s at 2 significant digits: a few tens of KB per rank, no resizing while recording calls
+     * shorter than that. A longer call (a collective may take up to its timeout: the first call of 31 500 ranks in one
+     * JVM took 26 s) grows the histogram once instead of failing the rank with "value outside of histogram covered
+     * range".
+     */
     public static Histogram newHistogram() {
-        return new Histogram(10_000_000_000L, 2);
+        Histogram histogram = new Histogram(10_000_000_000L, 2);
+        histogram.setAutoResize(true);
+        return histogram;
     }
+
+    /** Heap one rank's histogram takes (29 184 B): most of what a benchmark rank keeps. */
+    public static final long HISTOGRAM_BYTES = newHistogram().getEstimatedFootprintInBytes();
 
     public static RankResult failed(int rank, String error) {
         return new RankResult(rank, 0, 0, 0, false, error, newHistogram());

@@ -9,6 +9,7 @@ import org.eventspace.comm.pathmap.PathmapSpec;
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.events.CollectorSettings;
 import org.eventspace.job.JobConfig;
+import org.eventspace.job.JobFootprint;
 import org.eventspace.job.JobTransport;
 import org.eventspace.job.PollMode;
 import org.eventspace.job.ScopeSettings;
@@ -177,6 +178,16 @@ public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int 
      */
     public Duration rankLimit() {
         return timeout().multipliedBy(4).plus(Duration.ofMinutes(30));
+    }
+
+    /**
+     * What each rank of this run sends and keeps, for the job's memory estimate: its payload, and its latency
+     * histogram, payload buffer and (compute-gsum with a fixed {@code --sort-length}) the ints it sorts. A calibrated
+     * sort is short (about an allreduce's time) and not counted.
+     */
+    public JobFootprint.Program program() {
+        long sort = benchmark == Benchmark.COMPUTE_GSUM ? 4L * sortLength : 0;
+        return new JobFootprint.Program(payloadWords, RankResult.HISTOGRAM_BYTES + 8L * payloadWords + sort);
     }
 
     /** The same run with collectors on or off (and no trace dump or scope when off). */

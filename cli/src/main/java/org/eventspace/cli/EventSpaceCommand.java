@@ -2,6 +2,8 @@ package org.eventspace.cli;
 
 import java.io.PrintWriter;
 
+import org.eventspace.job.JobFootprint;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -30,7 +32,9 @@ public final class EventSpaceCommand implements Runnable {
         CommandLine cli = new CommandLine(new EventSpaceCommand());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
-            if (e instanceof UsageError) {
+            // A job refused by the job layer's own check (this JVM or machine cannot hold it) is a configuration error
+            // too, found before anything of it started.
+            if (e instanceof UsageError || e instanceof JobFootprint.TooLargeException) {
                 err.println("eventspace: " + e.getMessage());
                 return EXIT_USAGE;
             }

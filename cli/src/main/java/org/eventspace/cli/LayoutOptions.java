@@ -15,6 +15,8 @@ import org.eventspace.events.TraceBuffer;
 import org.eventspace.events.EventSpace;
 import org.eventspace.events.CollectorPlacement;
 import org.eventspace.job.JobConfig;
+import org.eventspace.job.JobFootprint;
+import org.eventspace.job.MachineLimits;
 import org.eventspace.job.JobTransport;
 import org.eventspace.job.PollMode;
 import org.eventspace.job.ScopeSettings;
@@ -178,6 +180,64 @@ final class LayoutOptions {
                         EventSpace.MAX_EXPLICIT_BYTES >> 20, largestCapacity(on)));
             }
         }
+    }
+
+    /**
+     * Refuses, before anything starts, a job this JVM and machine cannot hold (heap, direct buffers, memory mappings,
+     * threads, memory: {@link JobFootprint}), naming the flags that size it, what it would need, what there is, and
+     * what to change. {@code programFlags} names the run's own flags that add to it (e.g. {@code --bytes 65536}).
+     */
+    void checkFootprint(JobConfig job, JobFootprint.Program program, String programFlags) {
+        checkFootprint(job, program, programFlags, MachineLimits.current());
+    }
+
+    void checkFootprint(JobConfig job, JobFootprint.Program program, String programFlags, MachineLimits limits) {
+        // The ranks alone first: a job whose threads cannot start is refused before its pathmap is built (seconds and a
+        // gigabyte at 700 000 ranks). Only threads and mappings: the ranks alone say little of the heap a job needs.
+        JobFootprint footprint = JobFootprint.ofRanks(job, program);
+        JobFootprint.Shortfall shortfall = footprint.shortfall(limits)
+                .filter(s -> s.resource() == JobFootprint.Resource.THREADS || s.resource() == JobFootprint.Resource.MAPPINGS)
+                .orElse(null);
+        if (shortfall == null) {
+            footprint = JobFootprint.of(job, job.pathmap(), program);
+            shortfall = footprint.shortfall(limits).orElse(null);
+        }
+        if (shortfall == null) {
+            return;
+        }
+        String flags = config != null ? "--config " + config : "--ranks " + ranks + (hosts > 1 ? " --hosts " + hosts : "");
+        if (job.transport() == JobTransport.TCP) {
+            flags += " --transport tcp";
+        }
+        String fit = footprint.ranksThatFit(shortfall).stream()
+                .mapToObj(n -> String.format(java.util.Locale.ROOT, "; about %d ranks would fit", n)).findFirst().orElse("");
+        String heapOption = "-Xmx" + javaSize(shortfall.needed());
+        String hint = switch (shortfall.resource()) {
+            case HEAP -> "give it more heap (ES_JAVA_OPTS=" + heapOption + " ./eventspace …; the host processes of "
+                    + "--transport tcp get the same), use fewer --ranks, or spread them over more --hosts with --transport tcp"
+                    + (programFlags.isEmpty() ? "" : "; " + programFlags + " adds to every rank");
+            case DIRECT -> "give it more (ES_JAVA_OPTS=-XX:MaxDirectMemorySize=" + javaSize(shortfall.needed())
+                    + " ./eventspace …)"
+                    + (collectorCapacity > 0 ? ", or a smaller --collector-capacity than " + collectorCapacity : "")
+                    + (config != null ? ", or a smaller resultWords in " + config : "");
+            case MAPPINGS -> "use fewer ranks per process: fewer --ranks, or more --hosts with --transport tcp (each host "
+                    + "process has mappings of its own)" + (job.traceDump() != null ? ", or no --trace-dump" : "");
+            case THREADS -> "use fewer --ranks (every process of the job runs on this machine, over --transport tcp too)";
+            case MEMORY -> "use fewer --ranks" + (job.transport() == JobTransport.TCP
+                    ? " or fewer --hosts (each host process takes at least " + JobFootprint.bytes(
+                            footprint.residentBytes() / footprint.processes().size()) + ")" : "");
+        };
+        throw new UsageError(flags + (programFlags.isEmpty() ? "" : " " + programFlags) + ": "
+                + shortfall.describe() + fit + "; " + hint);
+    }
+
+    /**
+     * A JVM memory size ({@code 353m}, {@code 81g}) a quarter above {@code bytes}: the heap's figure is what its live
+     * objects take, and G1 keeps a tenth of it in reserve.
+     */
+    static String javaSize(long bytes) {
+        long mib = (bytes / 4 * 5 >> 20) + 1;
+        return mib >= 10 << 10 ? ((mib + 1023) >> 10) + "g" : mib + "m";
     }
 
     private static int largestCapacity(int collectors) {

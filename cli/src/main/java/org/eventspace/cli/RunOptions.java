@@ -171,11 +171,23 @@ final class RunOptions {
             ConfigFiles.checkWritable("--json", json);
         }
         JobConfig job = layout.toJob(timeout, pollMode, socketBufferBytes, traceDump);
+        RunConfig run;
         try {
-            return withMonitoring(new RunConfig(benchmark, job, iterations, warmup, warmupTime, bytes / 8, sortLength));
+            run = withMonitoring(new RunConfig(benchmark, job, iterations, warmup, warmupTime, bytes / 8, sortLength));
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
+        layout.checkFootprint(job, run.program(), programFlags(benchmark));
+        return run;
+    }
+
+    /** The flags of this run that add memory to every rank, as given; empty when they are at their defaults. */
+    private String programFlags(Benchmark benchmark) {
+        String flags = bytes > 8 ? "--bytes " + bytes : "";
+        if (benchmark == Benchmark.COMPUTE_GSUM && sortLength > 0) {
+            flags += (flags.isEmpty() ? "" : " ") + "--sort-length " + sortLength;
+        }
+        return flags;
     }
 
     /** A number of seconds from a flag, finite and within [min, max], as a duration of whole milliseconds. */

@@ -1,14 +1,23 @@
 package org.eventspace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.time.Duration;
+
+import org.eventspace.job.JobConfig;
+import org.eventspace.job.JobFootprint;
+import org.eventspace.job.MachineLimits;
+import org.eventspace.job.PollMode;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
+import picocli.CommandLine;
 
 class RunCommandTest {
     @TempDir
@@ -46,6 +55,28 @@ class RunCommandTest {
             assertThat(fresh.execute(args)).as(String.join(" ", flags)).isEqualTo(EventSpaceCommand.EXIT_USAGE);
             assertThat(fresh.err()).as(String.join(" ", flags)).contains(flags[0]).doesNotContain("Exception");
         }
+    }
+
+    @Test
+    void aRunThisMachineCannotHoldIsRefusedBeforeItStartsNamingRanksAndBytes() {
+        // 50 000 ranks of 128 KiB payloads: a copy in every rank's message per tree and every gred port, some 28 GiB
+        // of heap, and a thread each: more than this JVM and machine give, whichever binds first.
+        CliHarness fresh = new CliHarness();
+        assertThat(fresh.execute("run", "gsum", "--ranks", "50000", "--bytes", "131072", "--collectors", "off"))
+                .isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(fresh.err()).startsWith("eventspace: --ranks 50000 --bytes 131072: ").contains("ranks would fit")
+                .doesNotContain("Exception");
+
+        // The heap's refusal, with limits given: what it needs and what there is, in bytes, and how to get more.
+        DescribeCommand describe = new DescribeCommand();
+        new CommandLine(describe).parseArgs("--ranks", "5000", "--collectors", "off");
+        JobConfig job = describe.layout.toJob(Duration.ofSeconds(30), PollMode.AUTO, 0, null);
+        MachineLimits limits = new MachineLimits(64L << 20, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
+        assertThatThrownBy(() -> describe.layout.checkFootprint(job, new JobFootprint.Program(1, 29_192), "", limits))
+                .isInstanceOf(UsageError.class)
+                .hasMessageStartingWith("--ranks 5000: this JVM (which runs every host) would need ")
+                .hasMessageContaining("MiB of heap, more than the 64.0 MiB it may fill")
+                .hasMessageContaining("ranks would fit").hasMessageContaining("ES_JAVA_OPTS=-Xmx");
     }
 
     @Test

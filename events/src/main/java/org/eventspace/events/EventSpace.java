@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +42,8 @@ public final class EventSpace implements AutoCloseable {
     private final int defaultCapacity;
     private final Path directory;
     private final Map<Integer, Entry> byCollector = new LinkedHashMap<>();
+    /** Collector id by name: a host of 2^17 ranks allocates some 2^19 buffers, and a scan per buffer took minutes. */
+    private final Map<String, Integer> idByName = new HashMap<>();
     private long bytesAllocated;
     private boolean closed;
 
@@ -109,11 +112,10 @@ public final class EventSpace implements AutoCloseable {
             throw new IllegalArgumentException("event space of host " + hostName + ": collector id " + collectorId
                     + " (" + collectorName + ") already has a buffer, allocated for " + taken.collectorName());
         }
-        for (Entry entry : byCollector.values()) {
-            if (entry.collectorName().equals(collectorName)) {
-                throw new IllegalArgumentException("event space of host " + hostName + ": collector name '" + collectorName
-                        + "' already has a buffer, under collector id " + entry.collectorId());
-            }
+        Integer named = idByName.get(collectorName);
+        if (named != null) {
+            throw new IllegalArgumentException("event space of host " + hostName + ": collector name '" + collectorName
+                    + "' already has a buffer, under collector id " + named);
         }
         long bytes = TraceBufferLayout.bufferLength(capacity);
         if (bytesAllocated + bytes > budgetBytes) {
@@ -135,6 +137,7 @@ public final class EventSpace implements AutoCloseable {
             }
         }
         byCollector.put(collectorId, new Entry(collectorId, collectorName, buffer));
+        idByName.put(collectorName, collectorId);
         bytesAllocated += bytes;
         return buffer;
     }

@@ -53,24 +53,42 @@ public final class TraceBudget {
      * {@value CollectorKind#CAPACITY} keep it and count against the budget first.
      */
     public static EventSpace open(Pathmap pathmap, int host, Path directory, long budgetBytes) throws IOException {
-        int sized = 0;
-        long fixedBytes = 0;
-        for (Node n : pathmap.nodesOn(host)) {
-            if (!n.kind().equals(CollectorKind.NAME)) {
-                continue;
-            }
-            int capacity = CollectorKind.capacity(n);
-            if (capacity == 0) {
-                sized++;
-            } else {
-                fixedBytes += TraceBufferLayout.bufferLength(capacity);
-            }
-        }
-        int capacity = capacityFor(sized, Math.max(0, budgetBytes - fixedBytes), EventSpace.DEFAULT_CAPACITY);
-        long needed = fixedBytes + sized * TraceBufferLayout.bufferLength(capacity);
-        long budget = Math.max(budgetBytes, needed);
+        Sizing sizing = Sizing.of(pathmap, host, budgetBytes);
         String name = pathmap.spec().topology().host(host).name();
-        return directory == null ? EventSpace.direct(name, budget, capacity)
-                : EventSpace.mapped(name, directory, budget, capacity);
+        return directory == null ? EventSpace.direct(name, sizing.budgetBytes(), sizing.capacity())
+                : EventSpace.mapped(name, directory, sizing.budgetBytes(), sizing.capacity());
+    }
+
+    /**
+     * The bytes the trace buffers of {@code host}'s collectors take when {@link #open} sizes them under
+     * {@code budgetBytes}: what a job's memory estimate counts before any buffer exists.
+     */
+    public static long bytesOn(Pathmap pathmap, int host, long budgetBytes) {
+        return Sizing.of(pathmap, host, budgetBytes).neededBytes();
+    }
+
+    /**
+     * How a host's buffers are sized: the default capacity of those without an explicit one, the bytes all of them
+     * take, and the space's budget (grown to those bytes where the minimum buffers exceed it).
+     */
+    private record Sizing(int capacity, long neededBytes, long budgetBytes) {
+        static Sizing of(Pathmap pathmap, int host, long budgetBytes) {
+            int sized = 0;
+            long fixedBytes = 0;
+            for (Node n : pathmap.nodesOn(host)) {
+                if (!n.kind().equals(CollectorKind.NAME)) {
+                    continue;
+                }
+                int capacity = CollectorKind.capacity(n);
+                if (capacity == 0) {
+                    sized++;
+                } else {
+                    fixedBytes += TraceBufferLayout.bufferLength(capacity);
+                }
+            }
+            int capacity = capacityFor(sized, Math.max(0, budgetBytes - fixedBytes), EventSpace.DEFAULT_CAPACITY);
+            long needed = fixedBytes + sized * TraceBufferLayout.bufferLength(capacity);
+            return new Sizing(capacity, needed, Math.max(budgetBytes, needed));
+        }
     }
 }

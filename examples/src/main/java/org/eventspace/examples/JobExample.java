@@ -15,6 +15,7 @@ import org.eventspace.comm.pathmap.PathmapSpec;
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.job.HostResult;
 import org.eventspace.job.JobConfig;
+import org.eventspace.job.JobFootprint;
 import org.eventspace.job.JobTransport;
 import org.eventspace.job.MonitoredJob;
 import org.eventspace.job.RankThreads;
@@ -36,7 +37,7 @@ import org.eventspace.job.ScopeSummary;
  * </pre>
  *
  * Exit code 0 when every sum was exact, 1 when a sum was wrong or the job failed (the message says why), 2 for bad
- * arguments.
+ * arguments or a job this machine cannot hold (too many ranks per process: refused before it starts).
  */
 public final class JobExample {
     private JobExample() {
@@ -86,6 +87,10 @@ public final class JobExample {
             System.out.printf(Locale.ROOT, "host %d of %d (%s): ranks %s, %d allreduces, %.2f µs each, sums %s%n", env.host(),
                     env.hosts(), env.source(), job.localRanks(), iterations, us, exact ? "exact" : "WRONG");
             System.exit(exact ? 0 : 1);
+        } catch (JobFootprint.TooLargeException e) {
+            // Refused before anything started: a configuration this machine cannot hold, like a bad argument.
+            System.err.printf(Locale.ROOT, "host %d: %s%n", env.host(), e.getMessage());
+            System.exit(2);
         } catch (RuntimeException e) {
             System.err.printf(Locale.ROOT, "host %d: the job failed: %s%n", env.host(), e.getMessage());
             System.exit(1);

@@ -70,7 +70,11 @@ public final class MonitoredJob implements AutoCloseable {
                 ? ScopeFrontEnd.start(config.scope(), frontEndHost, headroom(config, pathmap)) : null;
     }
 
-    /** Starts every host of {@code config} simulated in this JVM; every rank runs here. */
+    /**
+     * Starts every host of {@code config} simulated in this JVM; every rank runs here.
+     *
+     * @throws JobFootprint.TooLargeException before anything starts, if this JVM or machine cannot hold the job.
+     */
     public static MonitoredJob inJvm(JobConfig config) {
         return inJvm(config, Gred.ReleaseListener.NONE);
     }
@@ -81,6 +85,7 @@ public final class MonitoredJob implements AutoCloseable {
      */
     public static MonitoredJob inJvm(JobConfig config, Gred.ReleaseListener listener) {
         Pathmap pathmap = config.pathmap();
+        JobFootprint.of(config, pathmap, JobFootprint.Program.MINIMAL).requireFits(MachineLimits.current());
         writeLayout(config, pathmap);
         CommOptions options = CommOptions.defaults(pathmap.busyThreads()).withTimeout(config.timeout())
                 .withReleaseListener(listener);
@@ -101,6 +106,9 @@ public final class MonitoredJob implements AutoCloseable {
      * Joins the TCP job {@code env} describes as its host {@code env.host()}: the environment our launcher gives its
      * processes, or {@code mpirun}'s, Slurm's or PMI's ({@link JobEnvironment#current()}). Blocks until every host
      * registered with the rendezvous and the hops are open (bounded by the rendezvous' own timeouts).
+     *
+     * @throws JobFootprint.TooLargeException before anything starts, if this process's share of the job does not fit
+     *                                        this JVM or machine.
      */
     public static MonitoredJob join(JobConfig config, JobEnvironment env) {
         return join(config, env, Gred.ReleaseListener.NONE);
@@ -113,6 +121,7 @@ public final class MonitoredJob implements AutoCloseable {
                     + " started " + env.hosts() + " processes");
         }
         Pathmap pathmap = config.pathmap();
+        JobFootprint.of(config, pathmap, JobFootprint.Program.MINIMAL).only(env.host()).requireFits(MachineLimits.current());
         List<Integer> local = pathmap.spec().ranksOn(env.host());
         if (env.host() == 0) {
             // A job mpirun or srun started has no launcher of ours to write the dump's layout: host 0 does.

@@ -269,6 +269,10 @@ public final class Launcher {
         return stopped;
     }
 
+    /** The options of this JVM that bound a process's memory, which a host process gets too. */
+    private static final List<String> MEMORY_OPTIONS = List.of("-Xmx", "-Xss", "-XX:MaxDirectMemorySize=",
+            "-XX:MaxRAMPercentage=", "-XX:MaxRAM=", "-XX:ThreadStackSize=");
+
     /**
      * Notices a host process that the operating system holds stopped (SIGSTOP, a debugger): such a process cannot
      * say so, and before its hello the rendezvous cannot tell it from one that is slow to start. Linux only (it reads
@@ -327,12 +331,19 @@ public final class Launcher {
     }
 
     /**
-     * The command that runs {@code mainClass} in a new JVM with this JVM's class path and the module openings
+     * The command that runs {@code mainClass} in a new JVM with this JVM's class path, its memory bounds ({@code -Xmx},
+     * {@code -Xss}, {@code -XX:MaxDirectMemorySize}, …: a job checks before it launches that each host process fits
+     * them, and {@code ES_JAVA_OPTS=-Xmx…} should reach the processes that run the ranks) and the module openings
      * Agrona needs on Java 17.
      */
     public static List<String> javaCommand(String mainClass, List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String option : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (MEMORY_OPTIONS.stream().anyMatch(option::startsWith)) {
+                cmd.add(option);
+            }
+        }
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("--add-opens");

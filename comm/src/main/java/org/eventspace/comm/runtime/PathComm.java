@@ -2,6 +2,7 @@ package org.eventspace.comm.runtime;
 
 import java.util.Arrays;
 
+import org.agrona.collections.Int2ObjectHashMap;
 import org.eventspace.comm.Comm;
 import org.eventspace.comm.element.Element;
 import org.eventspace.comm.element.ElementCursor;
@@ -24,10 +25,11 @@ public final class PathComm implements Comm {
     private final HostRuntime host;
     private final Wrapper[] trees;
     private final Message[] messages;
-    private final Wrapper[] sendPaths;
-    private final String[] sendMailboxes;
-    private final ElementCursor[] recvCursors;
-    private final Element[] recvElements;
+    /**
+     * The peers this rank sent to or received from, opened on first use. A map, not arrays of {@code size}: every
+     * rank of a job in one JVM held four such arrays, 16 bytes × ranks², 160 GB at 100 000 ranks.
+     */
+    private final Int2ObjectHashMap<Peer> peers = new Int2ObjectHashMap<>();
     private final Message p2p = new Message(1);
     /**
      * Collective calls made so far, alone in a padded array: ranks' PathComms are made one after another by one
@@ -50,10 +52,23 @@ public final class PathComm implements Comm {
             trees[t] = host.entry(entry.node(), entry.port());
             messages[t] = new Message(1);
         }
-        this.sendPaths = new Wrapper[size];
-        this.sendMailboxes = new String[size];
-        this.recvCursors = new ElementCursor[size];
-        this.recvElements = new Element[size];
+    }
+
+    /** A peer's point-to-point ends, each opened on first use. */
+    private static final class Peer {
+        Wrapper sendPath;
+        String sendMailbox;
+        Element recvElement;
+        ElementCursor recvCursor;
+    }
+
+    private Peer peer(int other) {
+        Peer peer = peers.get(other);
+        if (peer == null) {
+            peer = new Peer();
+            peers.put(other, peer);
+        }
+        return peer;
     }
 
     /** Name of the element holding messages from {@code source} to {@code dest}, on {@code dest}'s host. */
@@ -206,28 +221,27 @@ public final class PathComm implements Comm {
     @Override
     public void send(int dest, long[] data, int count) {
         checkRank("dest", dest);
-        Wrapper path = sendPaths[dest];
-        if (path == null) {
-            sendMailboxes[dest] = mailbox(rank, dest);
-            path = host.pointToPoint(host.pathmap().spec().hostOf(dest), sendMailboxes[dest]);
-            sendPaths[dest] = path;
+        Peer peer = peer(dest);
+        if (peer.sendPath == null) {
+            peer.sendMailbox = mailbox(rank, dest);
+            peer.sendPath = host.pointToPoint(host.pathmap().spec().hostOf(dest), peer.sendMailbox);
         }
         // The element name marks the message as a send for the wrappers it passes (a collector's op type).
-        p2p.op(ReduceOp.SLOT).type(ValueType.LONG).element(sendMailboxes[dest]).length(count);
+        p2p.op(ReduceOp.SLOT).type(ValueType.LONG).element(peer.sendMailbox).length(count);
         System.arraycopy(data, 0, p2p.words(), 0, count);
-        path.call(p2p);
+        peer.sendPath.call(p2p);
     }
 
     @Override
     public int recv(int source, long[] into) {
         checkRank("source", source);
-        Element element = recvElements[source];
-        if (element == null) {
-            element = host.pointToPointElement(mailbox(source, rank));
-            recvElements[source] = element;
-            recvCursors[source] = element.cursorAt(0);
+        Peer peer = peer(source);
+        if (peer.recvElement == null) {
+            peer.recvElement = host.pointToPointElement(mailbox(source, rank));
+            peer.recvCursor = peer.recvElement.cursorAt(0);
         }
-        ElementCursor cursor = recvCursors[source];
+        Element element = peer.recvElement;
+        ElementCursor cursor = peer.recvCursor;
         element.readNext(cursor, p2p, host.waiting());
         if (cursor.missed() > 0) {
             throw new CommException("rank " + rank + " lost " + cursor.missed() + " messages from rank " + source
