@@ -73,7 +73,7 @@ final class RunOptions {
     @Option(names = "--coschedule", description = "When the hosts' analysis threads run: none (whenever they get a core), "
             + "i (when a host's contributors all arrived and the message left for the root) or ii (after the broadcast "
             + "released the ranks). Default: ${DEFAULT-VALUE}.", defaultValue = "none")
-    String coschedule;
+    String coschedule = "none";
 
     @Option(names = "--slow-rank", paramLabel = "R:USEC", description = "Make rank R wait USEC µs before each allreduce "
             + "(a fault for the monitors to find).")
