@@ -13,9 +13,11 @@ import org.eventspace.events.analysis.GredCalls;
  * @param dropped      tuples read but not joined: a call some collector lacked (overwritten, cut short by the end).
  * @param failed       tuples of calls that failed.
  * @param missed       tuples the collectors' rings overwrote before they were read (the gather rate's loss).
+ * @param read         tuples read from the collectors.
+ * @param memoryBytes  what the analysis keeps for this gred.
  */
 public record GredSnapshot(String gred, int host, int tree, String[] contributors, GredCalls calls, long dropped,
-                           long failed, long missed) {
+                           long failed, long missed, long read, long memoryBytes) {
     /** The port that arrived last most often (ties to the lower port). */
     public int heaviestPort() {
         int best = 0;

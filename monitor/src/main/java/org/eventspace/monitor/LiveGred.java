@@ -36,8 +36,10 @@ final class LiveGred {
     private final long[] t4;
     private final int ports;
     private final GredCalls calls;
+    private final int medianWindow;
     private long dropped;
     private long failed;
+    private long read;
 
     /**
      * @param above the trace buffer of the collector above each port, in port order.
@@ -60,6 +62,7 @@ final class LiveGred {
         this.t1 = new long[ports];
         this.t4 = new long[ports];
         this.calls = new GredCalls(ports, medianWindow);
+        this.medianWindow = medianWindow;
     }
 
     Node gred() {
@@ -85,6 +88,9 @@ final class LiveGred {
             }
         }
         if (read > 0) {
+            synchronized (this) {
+                this.read += read;
+            }
             join();
         }
         return read;
@@ -135,6 +141,14 @@ final class LiveGred {
 
     /** What this gred's metrics are now, for any thread. */
     synchronized GredSnapshot snapshot() {
-        return new GredSnapshot(gred.name(), gred.host(), gred.tree(), contributors.clone(), calls.copy(), dropped, failed, missed());
+        return new GredSnapshot(gred.name(), gred.host(), gred.tree(), contributors.clone(), calls.copy(), dropped, failed, missed(),
+                read, memoryBytes());
+    }
+
+    /** What this gred's analysis keeps: the read-ahead rings and the metrics (their windows for the median). */
+    long memoryBytes() {
+        long rings = 3L * (ports + 1) * WINDOW * Long.BYTES;
+        long metrics = (ports + 1) * 5L * (64 + (long) medianWindow * Double.BYTES) + 2L * ports * ports * Long.BYTES;
+        return rings + metrics;
     }
 }

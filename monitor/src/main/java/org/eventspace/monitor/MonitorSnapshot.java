@@ -57,6 +57,8 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
         long dropped = 0;
         long failed = 0;
         long missed = 0;
+        long read = 0;
+        long memory = 0;
         for (GredSnapshot g : greds) {
             ObjectNode o = all.putObject(g.gred());
             GredCalls c = g.calls();
@@ -92,6 +94,8 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
             dropped += g.dropped();
             failed += g.failed();
             missed += g.missed();
+            read += g.read();
+            memory += g.memoryBytes();
         }
         ObjectNode ranks = root.putObject("ranks");
         for (Map.Entry<Integer, long[][]> e : new java.util.TreeMap<>(profiles).entrySet()) {
@@ -107,9 +111,11 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
         root.put("calls_dropped", dropped);
         root.put("tuples_failed", failed);
         root.put("tuples_missed", missed);
+        root.put("tuples_read", read);
         ObjectNode analysis = root.putObject("analysis");
         analysis.put("threads", analysisThreads);
         analysis.put("cpu_ms", analysisCpuNanos / 1e6);
+        analysis.put("memory_bytes", memory);
         ArrayNode s = root.putArray("skipped");
         skipped.forEach(s::add);
         return root;
@@ -131,6 +137,8 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
         long calls = 0;
         int threads = 0;
         double cpuMs = 0;
+        long read = 0;
+        long memory = 0;
         JsonNode kinds = json.createArrayNode();
         for (JsonNode part : parts) {
             if (part == null || part.isNull()) {
@@ -144,6 +152,8 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
             failed += part.path("tuples_failed").asLong();
             missed += part.path("tuples_missed").asLong();
             threads += part.path("analysis").path("threads").asInt();
+            read += part.path("tuples_read").asLong();
+            memory += part.path("analysis").path("memory_bytes").asLong();
             cpuMs += part.path("analysis").path("cpu_ms").asDouble();
         }
         Map<String, long[]> lastArrivals = new HashMap<>();
@@ -223,9 +233,13 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
         root.put("calls_dropped", dropped);
         root.put("tuples_failed", failed);
         root.put("tuples_missed", missed);
+        root.put("tuples_read", read);
+        // The EventSpace paper's measure (Table 2): of the tuples the monitored collectors wrote, the share analysed.
+        root.put("gather_rate", read + missed == 0 ? 1.0 : (double) read / (read + missed));
         ObjectNode analysis = root.putObject("analysis");
         analysis.put("threads", threads);
         analysis.put("cpu_ms", cpuMs);
+        analysis.put("memory_bytes", memory);
         root.set("skipped", skipped);
         return root;
     }

@@ -52,10 +52,12 @@ public final class MonitorSummary {
                     o.path("min_us").asDouble(), o.path("max_rank").asInt(), o.path("max_us").asDouble(),
                     o.path("imbalance_pct").asDouble()));
         }
-        out.append(String.format(Locale.ROOT, "    analysis: %d threads, %.1f ms CPU, %d calls joined, %d dropped, %d tuples missed%n",
+        out.append(String.format(Locale.ROOT, "    analysis: %d threads, %.1f ms CPU, %d KiB; gather rate %.2f %% (%d tuples read, "
+                        + "%d missed); %d calls joined, %d dropped%n",
                 monitors.path("analysis").path("threads").asInt(), monitors.path("analysis").path("cpu_ms").asDouble(),
-                monitors.path("calls_joined").asLong(), monitors.path("calls_dropped").asLong(),
-                monitors.path("tuples_missed").asLong()));
+                monitors.path("analysis").path("memory_bytes").asLong() / 1024, 100 * monitors.path("gather_rate").asDouble(1),
+                monitors.path("tuples_read").asLong(), monitors.path("tuples_missed").asLong(),
+                monitors.path("calls_joined").asLong(), monitors.path("calls_dropped").asLong()));
         if (monitors.path("skipped").size() > 0) {
             out.append("    not monitored: ").append(monitors.path("skipped").size()).append(" (see monitors.skipped)\n");
         }
