@@ -85,9 +85,9 @@ public final class RankBenchmarks {
     }
 
     /**
-     * gsum-interleaved: pairs of allreduces, the first of each pair on tree 0 and the second on tree 1 (a rank's call i
-     * uses tree i mod 2, counted from the first call of its {@link Comm}: this method makes every call the rank makes, and
-     * keeps the count even before each pair). Each call is timed on its own; a block's two sums, tree-0 time and tree-1
+     * gsum-interleaved: pairs of allreduces, one on tree 0 and one on tree 1 (a rank's call i uses tree i mod 2, counted
+     * from the first call of its {@link Comm}: this method makes every call the rank makes, so it knows each call's
+     * tree); even blocks run tree 0 first in each pair, odd blocks tree 1 first. Each call is timed on its own; a block's two sums, tree-0 time and tree-1
      * time over {@code config.block()} pairs, go into {@link RankResult#blocks()}. With collectors on tree 0 only, the
      * difference is what collecting costs, measured in the same process, at the same moment, on the same ranks. The
      * warm-up runs both trees for {@code warmupTime}, in rounds of {@code warmup} calls, the ranks agreeing when to stop.
@@ -120,20 +120,31 @@ public final class RankBenchmarks {
         window.started(comm.rank());
         long start = System.nanoTime();
         for (int b = 0; b < blocks; b++) {
-            long onTree0 = 0;
-            long onTree1 = 0;
+            // Odd blocks start with one untimed call, so their pairs run tree 1 first: whatever a call's place in its pair
+            // does to its time falls on both trees alike.
+            if (b % 2 == 1) {
+                ok &= allreduceChecked(comm, values, values.length, iteration++);
+                calls++;
+            }
+            long[] byTree = new long[2];
             for (int j = 0; j < config.block(); j++) {
                 long t0 = System.nanoTime();
                 ok &= allreduceChecked(comm, values, values.length, iteration++);
                 long t1 = System.nanoTime();
                 ok &= allreduceChecked(comm, values, values.length, iteration++);
                 long t2 = System.nanoTime();
-                onTree0 += t1 - t0;
-                onTree1 += t2 - t1;
-                latencies.recordValue(t1 - t0);
+                int first = (int) (calls % 2);
+                byTree[first] += t1 - t0;
+                byTree[1 - first] += t2 - t1;
+                calls += 2;
+                latencies.recordValue(first == 0 ? t1 - t0 : t2 - t1);
             }
-            sums[2 * b] = onTree0;
-            sums[2 * b + 1] = onTree1;
+            if (b % 2 == 1) {
+                ok &= allreduceChecked(comm, values, values.length, iteration++);
+                calls++;
+            }
+            sums[2 * b] = byTree[0];
+            sums[2 * b + 1] = byTree[1];
         }
         long wall = System.nanoTime() - start;
         window.ended(comm.rank());
