@@ -89,6 +89,13 @@ public final class InterleavedOverhead {
             root.putNull("overhead_pct");
             root.putNull("added_ns_per_call");
         }
+        int reads = clockReadsOnCriticalPath(config);
+        root.put("clock_reads_on_critical_path", reads);
+        double clock = clockNanos();
+        root.put("clock_ns", clock);
+        // The bar for one JVM (where an allreduce takes a fraction of a µs): what the collectors add per call should be
+        // no more than the clock reads on the critical path times a clock read, plus 30 ns for the rest of the writes.
+        root.put("added_ns_bar", reads * clock + 30);
         JsonNode monitors = report.monitors();
         if (monitors != null) {
             root.put("gather_rate", monitors.path("gather_rate").asDouble());
@@ -98,6 +105,43 @@ public final class InterleavedOverhead {
         root.set("errors", json.valueToTree(report.errors()));
         RunReport.putMachine(root);
         return root;
+    }
+
+    /**
+     * Clock reads one call of tree 0 makes on its critical path: two per collector on the longest path from a rank to
+     * the root (the last arriver runs its whole path while the others wait; each collector reads the clock going down
+     * and coming back).
+     */
+    static int clockReadsOnCriticalPath(RunConfig config) {
+        org.eventspace.comm.pathmap.Pathmap pathmap = config.pathmap();
+        int most = 0;
+        for (int rank = 0; rank < config.ranks(); rank++) {
+            int collectors = 0;
+            for (org.eventspace.comm.pathmap.Node n : pathmap.path(0, rank)) {
+                if (n.kind().equals(org.eventspace.events.CollectorKind.NAME)) {
+                    collectors++;
+                }
+            }
+            most = Math.max(most, collectors);
+        }
+        return 2 * most;
+    }
+
+    /** One System.nanoTime() on this machine, now: the median of 21 batches of 100 000 reads. */
+    static double clockNanos() {
+        double[] batches = new double[21];
+        long sink = 0;
+        for (int b = 0; b < batches.length; b++) {
+            long start = System.nanoTime();
+            for (int i = 0; i < 100_000; i++) {
+                sink += System.nanoTime();
+            }
+            batches[b] = (System.nanoTime() - start) / 100_000.0;
+        }
+        if (sink == 42) {
+            System.out.print("");
+        }
+        return org.eventspace.events.stats.Median.of(batches);
     }
 
     /** The mean of {@code x} and the half-width of its 95 % confidence interval (Student's t, n − 1 degrees of freedom). */
@@ -140,6 +184,8 @@ public final class InterleavedOverhead {
                 r.path("overhead_pct_ci95").get(1).asDouble(), r.path("added_ns_per_call").asDouble(),
                 r.path("added_ns_per_call_ci95").get(0).asDouble(), r.path("added_ns_per_call_ci95").get(1).asDouble(),
                 r.path("off_ns_per_call").asDouble()));
+        out.append(String.format(Locale.ROOT, "  clock reads on the critical path: %d of %.1f ns: bar for the added time %.1f ns%n",
+                r.path("clock_reads_on_critical_path").asInt(), r.path("clock_ns").asDouble(), r.path("added_ns_bar").asDouble()));
         if (r.has("gather_rate")) {
             out.append(String.format(Locale.ROOT, "  monitors: gather rate %.2f %%%n", 100 * r.path("gather_rate").asDouble()));
         }
