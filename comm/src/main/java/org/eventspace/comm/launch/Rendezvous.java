@@ -556,7 +556,7 @@ public final class Rendezvous implements AutoCloseable {
         switch (type) {
             case BARRIER -> arrive(c, s);
             case DONE -> done(c, s);
-            default -> abort("host " + c.host + " aborted the job: " + s, c.host);
+            default -> abort("host " + c.host + " aborted the job: " + clip(s), c.host);
         }
         return true;
     }
@@ -580,9 +580,13 @@ public final class Rendezvous implements AutoCloseable {
     }
 
     private static void log(String remote, String reason) {
-        String text = reason.length() <= MAX_LOGGED_CHARS ? reason
-                : reason.substring(0, MAX_LOGGED_CHARS) + "… (" + reason.length() + " characters)";
-        System.err.println("es-rendezvous: refused connection from " + remote + ": " + text);
+        System.err.println("es-rendezvous: refused connection from " + remote + ": " + clip(reason));
+    }
+
+    /** {@code text} cut to {@link #MAX_LOGGED_CHARS} characters, saying how long it was: a reason or name a process sent. */
+    static String clip(String text) {
+        return text.length() <= MAX_LOGGED_CHARS ? text
+                : text.substring(0, MAX_LOGGED_CHARS) + "… (" + text.length() + " characters)";
     }
 
     private void arrive(Connection member, String name) {
@@ -657,7 +661,7 @@ public final class Rendezvous implements AutoCloseable {
         for (Map.Entry<String, long[]> e : barrierDeadlines.entrySet()) {
             if (now > e.getValue()[0]) {
                 boolean[] arrived = barrierArrivals.get(e.getKey());
-                abort("hosts " + missing(h -> arrived[h]) + " did not reach barrier '" + e.getKey() + "' within "
+                abort("hosts " + missing(h -> arrived[h]) + " did not reach barrier '" + clip(e.getKey()) + "' within "
                         + timeoutMillis + " ms of the first host");
                 return true;
             }
