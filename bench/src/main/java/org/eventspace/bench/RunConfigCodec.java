@@ -16,14 +16,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * command-line word: base64 of JSON ({@value #SCHEMA}) holding the benchmark's fields and the job's configuration
  * ({@link JobConfigCodec}).
  */
-final class RunConfigCodec {
-    static final String SCHEMA = "eventspace.run-config/2";
+public final class RunConfigCodec {
+    public static final String SCHEMA = "eventspace.run-config/2";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private RunConfigCodec() {
     }
 
-    static String encode(RunConfig config) {
+    public static String encode(RunConfig config) {
         ObjectNode node = JSON.createObjectNode();
         node.put("schema", SCHEMA);
         node.put("benchmark", config.benchmark().label());
@@ -37,7 +37,7 @@ final class RunConfigCodec {
     }
 
     /** @throws IllegalArgumentException naming what is malformed. */
-    static RunConfig decode(String word) {
+    public static RunConfig decode(String word) {
         try {
             JsonNode node = JSON.readTree(Base64.getDecoder().decode(word));
             if (!SCHEMA.equals(node.path("schema").asText())) {
