@@ -40,15 +40,27 @@ public final class RunConfigCodec {
     public static RunConfig decode(String word) {
         try {
             JsonNode node = JSON.readTree(Base64.getDecoder().decode(word));
+            if (node == null || !node.isObject()) {
+                throw new IllegalArgumentException("expected a JSON object, got " + (node == null ? "nothing" : node.getNodeType()));
+            }
             if (!SCHEMA.equals(node.path("schema").asText())) {
                 throw new IllegalArgumentException("expected schema " + SCHEMA + ", got " + node.path("schema"));
             }
-            return new RunConfig(Benchmark.parse(node.get("benchmark").asText()), JobConfigCodec.fromJson(node.get("job")),
-                    node.get("iterations").asInt(), node.get("warmup").asInt(),
-                    Duration.ofMillis(node.get("warmup_ms").asLong()), node.get("payload_words").asInt(),
-                    node.get("sort_length").asInt());
+            return new RunConfig(Benchmark.parse(required(node, "benchmark").asText()),
+                    JobConfigCodec.fromJson(required(node, "job")), required(node, "iterations").asInt(),
+                    required(node, "warmup").asInt(), Duration.ofMillis(required(node, "warmup_ms").asLong()),
+                    required(node, "payload_words").asInt(), required(node, "sort_length").asInt());
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("malformed run configuration argument: " + e.getMessage(), e);
         }
+    }
+
+    /** A field that must be there: a line that lacks it is refused naming it, not with a NullPointerException. */
+    private static JsonNode required(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            throw new IllegalArgumentException("missing field '" + field + "'");
+        }
+        return value;
     }
 }
