@@ -36,7 +36,7 @@ public final class RunConfigCodec {
         return Base64.getEncoder().encodeToString(node.toString().getBytes(StandardCharsets.UTF_8));
     }
 
-    /** @throws IllegalArgumentException naming what is malformed. */
+    /** @throws IllegalArgumentException naming what is malformed, in at most {@link JobConfigCodec#MAX_MESSAGE_CHARS} characters. */
     public static RunConfig decode(String word) {
         try {
             JsonNode node = JSON.readTree(Base64.getDecoder().decode(word));
@@ -51,7 +51,8 @@ public final class RunConfigCodec {
                     required(node, "warmup").asInt(), Duration.ofMillis(required(node, "warmup_ms").asLong()),
                     required(node, "payload_words").asInt(), required(node, "sort_length").asInt());
         } catch (IOException | RuntimeException e) {
-            throw new IllegalArgumentException("malformed run configuration argument: " + e.getMessage(), e);
+            throw new IllegalArgumentException(JobConfigCodec.bounded("malformed run configuration argument: "
+                    + e.getMessage()), e);
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.Set;
 import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.events.CollectorSettings;
+import org.eventspace.job.JobConfigCodec;
 import org.eventspace.job.ScopeSettings;
 import org.junit.jupiter.api.Test;
 
@@ -50,6 +51,21 @@ class RunConfigCodecTest {
         }
         String empty = Base64.getEncoder().encodeToString(" ".getBytes(StandardCharsets.UTF_8));
         assertThatThrownBy(() -> RunConfigCodec.decode(empty)).hasMessageContaining("expected a JSON object");
+    }
+
+    /** Found by the fuzz suite (run-config): a 10 MB schema or benchmark name came back whole in the message. */
+    @Test
+    void aMessageQuotesAtMost1024CharactersOfTheLine() throws Exception {
+        RunConfig config = new RunConfig(Benchmark.GSUM, RunConfig.shortcut(2, 1, 1, TreeShape.FLAT), "jvm", 10, 10,
+                Duration.ofSeconds(5), 1);
+        for (String field : List.of("schema", "benchmark")) {
+            ObjectNode node = (ObjectNode) new ObjectMapper().readTree(Base64.getDecoder().decode(RunConfigCodec.encode(config)));
+            node.put(field, "y".repeat(10 << 20));
+            String word = Base64.getEncoder().encodeToString(node.toString().getBytes(StandardCharsets.UTF_8));
+
+            assertThatThrownBy(() -> RunConfigCodec.decode(word)).hasMessageStartingWith("malformed run configuration argument: ")
+                    .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThanOrEqualTo(JobConfigCodec.MAX_MESSAGE_CHARS));
+        }
     }
 
     @Test
