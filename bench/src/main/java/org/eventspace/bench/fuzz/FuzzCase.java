@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
  * <p>Written by the case's own thread, read by the {@link FuzzRunner} after that thread ended or timed out: the list of
  * mutations is synchronized for that one hand-over.
  */
-public final class FuzzCase {
+final class FuzzCase {
     /**
      * The most characters a message may have that quotes a user's input back: the project's bound for echoed text
      * (TraceDump.MAX_MESSAGE_CHARS, PathmapConfigException's three parts of at most 300 characters each).

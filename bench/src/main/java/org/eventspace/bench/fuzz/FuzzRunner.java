@@ -30,12 +30,12 @@ public final class FuzzRunner {
     private ExecutorService thread;
 
     /** @param log where failures and progress lines go as they happen (a line each). */
-    public FuzzRunner(Consumer<String> log) {
+    FuzzRunner(Consumer<String> log) {
         this.log = log;
     }
 
     /** Runs cases {@code seed .. seed + cases - 1} of {@code fuzzer}, then its {@link Fuzzer#afterBatch()} checks. */
-    public FormatResult run(Fuzzer fuzzer, long seed, long cases) {
+    FormatResult run(Fuzzer fuzzer, long seed, long cases) {
         long accepted = 0;
         long refused = 0;
         long failed = 0;

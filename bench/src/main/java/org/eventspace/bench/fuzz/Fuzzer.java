@@ -14,7 +14,7 @@ import java.time.Duration;
  * runner's thread calls {@link #run}, one case at a time; a case that timed out may still be running when the next
  * starts, so a fuzzer keeps no state between cases that such a case could spoil, beyond what it checks.
  */
-public interface Fuzzer extends AutoCloseable {
+interface Fuzzer extends AutoCloseable {
     /** The format's name on the command line: {@code pathmap}, {@code tcp}, … */
     String format();
 

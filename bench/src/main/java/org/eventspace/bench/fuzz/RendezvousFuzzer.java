@@ -49,6 +49,8 @@ final class RendezvousFuzzer implements Fuzzer {
     /** Longest a close may take: its own bound of 2 s, and a slack. */
     static final long CLOSE_MILLIS = 5_000;
     private static final int HOST = 0;
+    /** The TCP server port a HELLO names: nobody connects to it, the rendezvous only hands it on. */
+    private static final int SERVER_PORT = 10_000;
 
     private final JobSecret secret = JobSecret.fromHex("5e" + "0".repeat(62));
     private final ServerWatch watch = new ServerWatch(FuzzCase.MAX_MESSAGE_CHARS).install();
@@ -92,7 +94,7 @@ final class RendezvousFuzzer implements Fuzzer {
 
     private void helloCase(FuzzCase c, Socket socket, Rendezvous rendezvous, int hosts) throws IOException {
         SplittableRandom r = c.random();
-        Hello h = new Hello(secret.bytes(), r.nextInt(hosts), hosts, rendezvous.address().getPort() + 1);
+        Hello h = new Hello(secret.bytes(), r.nextInt(hosts), hosts, SERVER_PORT);
         int edits = 1 + r.nextInt(3);
         for (int e = 0; e < edits; e++) {
             h.mutate(c);
@@ -138,7 +140,7 @@ final class RendezvousFuzzer implements Fuzzer {
 
     private void memberCase(FuzzCase c, Socket socket, Rendezvous rendezvous) throws IOException, InterruptedException {
         SplittableRandom r = c.random();
-        socket.getOutputStream().write(new Hello(secret.bytes(), HOST, 1, rendezvous.address().getPort() + 1).bytes());
+        socket.getOutputStream().write(new Hello(secret.bytes(), HOST, 1, SERVER_PORT).bytes());
         socket.getOutputStream().flush();
         FuzzCase.check(listen(socket, SLACK_MILLIS, 1) == Heard.TABLE, "a valid hello did not get the table");
         int messages = 1 + r.nextInt(3);
