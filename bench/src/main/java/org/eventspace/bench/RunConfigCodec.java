@@ -21,14 +21,14 @@ import org.eventspace.monitor.MonitorKind;
  * command-line word: base64 of JSON ({@value #SCHEMA}) holding the benchmark's fields and the job's configuration
  * ({@link JobConfigCodec}).
  */
-final class RunConfigCodec {
-    static final String SCHEMA = "eventspace.run-config/3";
+public final class RunConfigCodec {
+    public static final String SCHEMA = "eventspace.run-config/3";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private RunConfigCodec() {
     }
 
-    static String encode(RunConfig config) {
+    public static String encode(RunConfig config) {
         ObjectNode node = JSON.createObjectNode();
         node.put("schema", SCHEMA);
         node.put("benchmark", config.benchmark().label());
@@ -50,10 +50,13 @@ final class RunConfigCodec {
         return Base64.getEncoder().encodeToString(node.toString().getBytes(StandardCharsets.UTF_8));
     }
 
-    /** @throws IllegalArgumentException naming what is malformed. */
-    static RunConfig decode(String word) {
+    /** @throws IllegalArgumentException naming what is malformed, in at most {@link JobConfigCodec#MAX_MESSAGE_CHARS} characters. */
+    public static RunConfig decode(String word) {
         try {
             JsonNode node = JSON.readTree(Base64.getDecoder().decode(word));
+            if (node == null || !node.isObject()) {
+                throw new IllegalArgumentException("expected a JSON object, got " + (node == null ? "nothing" : node.getNodeType()));
+            }
             if (!SCHEMA.equals(node.path("schema").asText())) {
                 throw new IllegalArgumentException("expected schema " + SCHEMA + ", got " + node.path("schema"));
             }
@@ -66,12 +69,22 @@ final class RunConfigCodec {
             JsonNode f = node.path("faults");
             Faults faults = new Faults(f.path("slow_rank").asInt(-1), f.path("slow_us").asLong(), f.path("noise").asDouble(),
                     f.path("noise_us").asLong());
-            return new RunConfig(Benchmark.parse(node.get("benchmark").asText()), JobConfigCodec.fromJson(node.get("job")),
-                    node.get("iterations").asInt(), node.get("warmup").asInt(),
-                    Duration.ofMillis(node.get("warmup_ms").asLong()), node.get("payload_words").asInt(),
-                    node.get("sort_length").asInt(), monitoring, faults, node.path("block").asInt());
+            return new RunConfig(Benchmark.parse(required(node, "benchmark").asText()), JobConfigCodec.fromJson(required(node, "job")),
+                    required(node, "iterations").asInt(), required(node, "warmup").asInt(),
+                    Duration.ofMillis(required(node, "warmup_ms").asLong()), required(node, "payload_words").asInt(),
+                    required(node, "sort_length").asInt(), monitoring, faults, node.path("block").asInt());
         } catch (IOException | RuntimeException e) {
-            throw new IllegalArgumentException("malformed run configuration argument: " + e.getMessage(), e);
+            throw new IllegalArgumentException(JobConfigCodec.bounded("malformed run configuration argument: "
+                    + e.getMessage()), e);
         }
+    }
+
+    /** A field that must be there: a line that lacks it is refused naming it, not with a NullPointerException. */
+    private static JsonNode required(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            throw new IllegalArgumentException("missing field '" + field + "'");
+        }
+        return value;
     }
 }

@@ -25,14 +25,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code eventspace bench collector|overhead|offload}: what the event collectors cost (one write against the clock
- * reads it pays for, EventSpace paper §6.1; whole runs with collectors off and on) and ToM's offload benchmark through an
- * event scope (ToM §5.2).
+ * {@code eventspace bench collector|overhead|offload|fuzz}: what the event collectors cost (one write against the clock
+ * reads it pays for, EventSpace paper §6.1; whole runs with collectors off and on), ToM's offload benchmark through an
+ * event scope (ToM §5.2), and the fuzz suite of the project's input formats ({@link FuzzCommand}).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "What the event collectors cost: one collector write (JMH), or whole runs with collectors off and on; "
-                + "ToM's offload benchmark through an event scope.",
-        subcommands = {BenchCommand.Collector.class, BenchCommand.Overhead.class, BenchCommand.Offload.class})
+                + "ToM's offload benchmark through an event scope; the fuzz suite of the input formats.",
+        subcommands = {BenchCommand.Collector.class, BenchCommand.Overhead.class, BenchCommand.Offload.class, FuzzCommand.class})
 final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

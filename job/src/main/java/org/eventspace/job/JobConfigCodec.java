@@ -22,6 +22,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 public final class JobConfigCodec {
     public static final String SCHEMA = "eventspace.job-config/1";
+    /**
+     * The most characters a message of {@link #decode} or {@link #fromJson} has: the project's bound for text that
+     * quotes its input back (a 10 MB transport name is not echoed whole into a host process's log).
+     */
+    public static final int MAX_MESSAGE_CHARS = 1024;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private JobConfigCodec() {
@@ -53,8 +58,12 @@ public final class JobConfigCodec {
         return node;
     }
 
-    /** @throws IllegalArgumentException naming what is missing or malformed. */
+    /** @throws IllegalArgumentException naming what is missing or malformed, in at most {@link #MAX_MESSAGE_CHARS} characters. */
     public static JobConfig fromJson(JsonNode node) {
+        if (node == null || !node.isObject()) {
+            throw new IllegalArgumentException("malformed job configuration: expected a JSON object, got "
+                    + (node == null ? "nothing" : node.getNodeType()));
+        }
         try {
             if (!SCHEMA.equals(node.path("schema").asText())) {
                 throw new IllegalArgumentException("expected schema " + SCHEMA + ", got " + node.path("schema"));
@@ -70,8 +79,16 @@ public final class JobConfigCodec {
                             required(scope, "gather").asText(), required(scope, "filter").asText(),
                             required(scope, "interval_ms").asInt()));
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("malformed job configuration: " + e.getMessage(), e);
+            throw new IllegalArgumentException(bounded("malformed job configuration: " + e.getMessage()), e);
         }
+    }
+
+    /** {@code message} if it has at most {@link #MAX_MESSAGE_CHARS} characters, else its start and its length. */
+    public static String bounded(String message) {
+        if (message.length() <= MAX_MESSAGE_CHARS) {
+            return message;
+        }
+        return message.substring(0, MAX_MESSAGE_CHARS - 40) + "… (" + message.length() + " characters)";
     }
 
     private static JsonNode required(JsonNode node, String field) {
@@ -95,13 +112,13 @@ public final class JobConfigCodec {
         return Base64.getEncoder().encodeToString(toJson(config).toString().getBytes(StandardCharsets.UTF_8));
     }
 
-    /** @throws IllegalArgumentException naming what is malformed. */
+    /** @throws IllegalArgumentException naming what is malformed, in at most {@link #MAX_MESSAGE_CHARS} characters. */
     public static JobConfig decode(String word) {
         JsonNode node;
         try {
             node = JSON.readTree(Base64.getDecoder().decode(word));
         } catch (IOException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("malformed job configuration argument: " + e.getMessage(), e);
+            throw new IllegalArgumentException(bounded("malformed job configuration argument: " + e.getMessage()), e);
         }
         return fromJson(node);
     }

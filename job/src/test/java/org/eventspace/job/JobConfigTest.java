@@ -3,8 +3,11 @@ package org.eventspace.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
 import java.util.Set;
 
 import org.eventspace.comm.pathmap.PathmapBuilder;
@@ -42,6 +45,25 @@ class JobConfigTest {
         assertThatThrownBy(() -> JobConfigCodec.decode("not base64 !")).hasMessageContaining("malformed job configuration");
         ObjectNode schema = new ObjectMapper().createObjectNode().put("schema", "eventspace.run-config/1");
         assertThatThrownBy(() -> JobConfigCodec.fromJson(schema)).hasMessageContaining(JobConfigCodec.SCHEMA);
+    }
+
+    /**
+     * Found by the fuzz suite (job-config, e.g. seeds 1671 and 3491 from seed 1000): a 100 000-character poll mode or
+     * schema came back whole in the message a host process logs.
+     */
+    @Test
+    void aMessageQuotesAtMost1024CharactersOfTheLine() {
+        String huge = "y".repeat(100_000);
+        for (String field : List.of("schema", "transport", "poll")) {
+            ObjectNode node = JobConfigCodec.toJson(full()).put(field, huge);
+            String word = Base64.getEncoder().encodeToString(node.toString().getBytes(StandardCharsets.UTF_8));
+
+            assertThatThrownBy(() -> JobConfigCodec.decode(word)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("malformed job configuration: ").hasMessageContaining("yyyy")
+                    .hasMessageEndingWith("characters)")
+                    .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThanOrEqualTo(JobConfigCodec.MAX_MESSAGE_CHARS));
+        }
+        assertThatThrownBy(() -> JobConfigCodec.fromJson(null)).hasMessageContaining("expected a JSON object");
     }
 
     @Test

@@ -133,6 +133,7 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
             throw new IllegalArgumentException("hop to host " + hop.toHost() + " arrived at host " + host);
         }
         if (hop.isPointToPoint()) {
+            checkMailbox(hop);
             return options.kinds().pointToPoint().wrap(this, hop.element(), PointToPointWrappers.Side.SERVE,
                     new Core(pointToPointElement(hop.element())));
         }
@@ -144,6 +145,22 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
             throw new IllegalArgumentException("hop targets " + target.name() + ", which is not on host " + hostName());
         }
         return entry(hop.targetNode(), hop.targetPort());
+    }
+
+    /**
+     * A point-to-point hop writes one mailbox ({@link PathComm#mailbox}) of a rank on this host, from a rank on the
+     * hop's host: every other element name is refused, since serving it would allocate an element of
+     * {@value #P2P_CAPACITY} × {@value #P2P_WORDS} words for any name a peer makes up.
+     */
+    private void checkMailbox(Hop hop) {
+        int[] ranks = PathComm.mailboxRanks(hop.element());
+        int size = pathmap.spec().ranks();
+        if (ranks == null || ranks[0] >= size || ranks[1] >= size || pathmap.spec().hostOf(ranks[0]) != hop.fromHost()
+                || pathmap.spec().hostOf(ranks[1]) != host) {
+            String name = hop.element().length() <= 80 ? hop.element() : hop.element().substring(0, 80) + "…";
+            throw new IllegalArgumentException("element '" + name + "' is not the mailbox p2p.<source>.<dest> of a rank "
+                    + "on host " + hostName() + " from a rank on host " + hop.fromHost());
+        }
     }
 
     /** The wrapper a rank on this host calls to write into {@code element} on {@code toHost}. */

@@ -1,6 +1,8 @@
 package org.eventspace.comm.runtime;
 
 import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.agrona.collections.Int2ObjectHashMap;
 import org.eventspace.comm.Comm;
@@ -74,6 +76,14 @@ public final class PathComm implements Comm {
     /** Name of the element holding messages from {@code source} to {@code dest}, on {@code dest}'s host. */
     public static String mailbox(int source, int dest) {
         return "p2p." + source + "." + dest;
+    }
+
+    private static final Pattern MAILBOX = Pattern.compile("p2p\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})");
+
+    /** The source and destination rank of a {@link #mailbox} name, or null if {@code name} is not one. */
+    public static int[] mailboxRanks(String name) {
+        Matcher m = MAILBOX.matcher(name);
+        return m.matches() ? new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))} : null;
     }
 
     @Override

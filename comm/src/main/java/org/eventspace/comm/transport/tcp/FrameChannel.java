@@ -21,7 +21,8 @@ import org.eventspace.comm.path.SpinYieldPark;
  * holds one frame at a time, with a {@link Frame} flyweight over it.
  *
  * <p>Waiting for bytes polls the channel (see {@link TcpOptions}) before blocking in the selector. Sending and
- * receiving allocate nothing while frames fit the buffer; a larger frame replaces the buffer once.
+ * receiving allocate nothing while frames fit the buffer; a larger frame to send replaces the buffer once, a larger
+ * frame received doubles it as its bytes arrive (so the buffer is at most twice what a peer actually sent).
  *
  * <p>Not thread-safe: one thread sends and receives. {@link #close()} may be called from any thread and makes
  * a blocked send or receive throw {@link AsynchronousCloseException}.
@@ -98,10 +99,12 @@ final class FrameChannel implements AutoCloseable {
             throw new IOException("peer announced a frame of " + length + " bytes; expected " + HEADER_LENGTH + ".."
                     + MAX_FRAME_LENGTH);
         }
-        if (length > buffer.capacity()) {
-            grow(length, buffer.position());
-        }
         while (buffer.position() < length) {
+            if (!buffer.hasRemaining()) {
+                // Grown with the bytes that came, never to the length a peer only announced: a frame header announcing
+                // 256 MiB, then silence, would otherwise reserve 256 MiB of direct memory per connection.
+                grow((int) Math.min(length, 2L * buffer.capacity()), buffer.position());
+            }
             if (readSome(deadlineNanos) < 0) {
                 throw new EOFException("connection closed after " + buffer.position() + " of " + length + " bytes of a frame");
             }

@@ -165,6 +165,23 @@ class TcpServerTest {
         misdirected.close();
     }
 
+    /**
+     * Found by the fuzz suite (tcp, e.g. seeds 176, 204, 293 from seed 1): a peer with the secret could name any
+     * element in a point-to-point handshake, and the host allocated 64 × 1024 words for each name it made up.
+     */
+    @Test
+    void aPointToPointHopToAnythingButAMailboxOfThisHostIsRefusedAndAllocatesNothing() throws Exception {
+        for (String element : List.of("x", "", "p2p.0.1", "p2p.1.1", "p2p.9.0", "p2p.01.0", "e".repeat(1024))) {
+            assertThatThrownBy(() -> transport.connect(h1, Hop.toElement(1, 0, element))).isInstanceOf(CommException.class)
+                    .hasMessageContaining("is not the mailbox p2p.<source>.<dest> of a rank on host h0 from a rank on host 1");
+            assertThat(h0.elements().contains(element)).as(element).isFalse();
+        }
+        awaitLog("is not the mailbox");
+        Link link = transport.connect(h1, Hop.toElement(1, 0, "p2p.1.0"));
+        link.exchange(new Message(4).op(ReduceOp.SLOT).length(1).word(0, 5));
+        assertThat(h0.elements().get("p2p.1.0").nextSequence()).isEqualTo(1);
+    }
+
     @Test
     void pointToPointExchangeStoresAndReturnsTheSequence() {
         Link link = transport.connect(h1, Hop.toElement(1, 0, "p2p.1.0"));
