@@ -3,9 +3,7 @@ package org.eventspace.bench.fuzz;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
-import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -290,29 +288,11 @@ final class RendezvousFuzzer implements Fuzzer {
 
     /** {@code n} bytes, fewer if the connection ends first (a reset too), or null if the deadline passed first. */
     private static byte[] read(Socket socket, int n, long deadlineNanos) throws IOException {
-        byte[] bytes = new byte[n];
-        int got = 0;
-        InputStream in = socket.getInputStream();
-        while (got < n) {
-            long left = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
-            if (left <= 0) {
-                return null;
-            }
-            socket.setSoTimeout((int) left);
-            int k;
-            try {
-                k = in.read(bytes, got, n - got);
-            } catch (SocketTimeoutException e) {
-                continue;
-            } catch (SocketException e) {
-                k = -1;
-            }
-            if (k < 0) {
-                return Arrays.copyOf(bytes, got);
-            }
-            got += k;
+        try {
+            return SocketReads.upTo(socket, n, deadlineNanos);
+        } catch (SocketTimeoutException e) {
+            return null;
         }
-        return bytes;
     }
 
     @Override

@@ -1,12 +1,10 @@
 package org.eventspace.bench.fuzz;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -355,28 +353,13 @@ final class TcpFuzzer implements Fuzzer {
      * @throws FuzzCase.CheckFailed if neither happened by the deadline.
      */
     private static byte[] read(Socket socket, int n, long deadlineNanos) throws IOException {
-        byte[] bytes = new byte[n];
-        int got = 0;
-        InputStream in = socket.getInputStream();
-        while (got < n) {
-            long left = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
-            FuzzCase.check(left > 0, "the server neither answered nor closed the connection within " + ANSWER_MILLIS
-                    + " ms (" + got + " of " + n + " bytes read)");
-            socket.setSoTimeout((int) Math.max(1, left));
-            int k;
-            try {
-                k = in.read(bytes, got, n - got);
-            } catch (SocketTimeoutException e) {
-                continue;
-            } catch (SocketException e) {
-                k = -1;
-            }
-            if (k < 0) {
-                return Arrays.copyOf(bytes, got);
-            }
-            got += k;
+        try {
+            return SocketReads.upTo(socket, n, deadlineNanos);
+        } catch (SocketTimeoutException e) {
+            FuzzCase.check(false, "the server neither answered nor closed the connection within " + ANSWER_MILLIS + " ms ("
+                    + e.getMessage() + ")");
+            throw e;
         }
-        return bytes;
     }
 
     /** Waits until the server serves no connection: every case's connection ended with its client. */
