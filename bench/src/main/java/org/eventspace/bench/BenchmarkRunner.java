@@ -2,16 +2,18 @@ package org.eventspace.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import org.eventspace.comm.launch.JobEnvironment;
+import org.eventspace.comm.path.Gred;
+import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.job.HostResult;
 import org.eventspace.job.JobLauncher;
 import org.eventspace.job.MonitoredJob;
+import org.eventspace.job.RankThreads;
 import org.eventspace.monitor.Coscheduler;
 import org.eventspace.monitor.MonitorSnapshot;
 import org.eventspace.monitor.Monitors;
-import org.eventspace.comm.path.Gred;
-import org.eventspace.job.RankThreads;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -38,9 +40,8 @@ public final class BenchmarkRunner {
 
     /** Every host simulated in this JVM, one thread per rank. */
     static RunReport inJvm(RunConfig config) {
-        Coscheduler coscheduler = coscheduler(config);
-        try (MonitoredJob job = MonitoredJob.inJvm(config.job(), coscheduler != null ? coscheduler : Gred.ReleaseListener.NONE);
-             Monitors monitors = coscheduler != null ? Monitors.start(job, config.monitoring().kinds(), coscheduler) : null) {
+        try (MonitoredJob job = MonitoredJob.inJvm(config.job(), listenerFor(config));
+             Monitors monitors = config.monitoring().enabled() ? Monitors.start(job, config.monitoring().kinds()) : null) {
             List<RankResult> ranks = runRanks(job, config);
             JsonNode part = monitors != null ? monitors.stop().toJson(JSON) : null;
             HostResult result = job.finish(null);
@@ -49,9 +50,10 @@ public final class BenchmarkRunner {
         }
     }
 
-    /** The run's coscheduler when it runs monitors, else null. */
-    private static Coscheduler coscheduler(RunConfig config) {
-        return config.monitoring().enabled() ? Coscheduler.of(config.pathmap(), config.monitoring().coschedule()) : null;
+    /** What makes the run's gred listener of the job's pathmap: a coscheduler when it runs monitors, else none. */
+    private static Function<Pathmap, Gred.ReleaseListener> listenerFor(RunConfig config) {
+        return config.monitoring().enabled() ? pathmap -> Coscheduler.of(pathmap, config.monitoring().coschedule())
+                : pathmap -> Gred.ReleaseListener.NONE;
     }
 
     /** One process per host on this machine ({@link #main}), each reporting its ranks' results. */
@@ -134,9 +136,8 @@ public final class BenchmarkRunner {
         }
         JobEnvironment env = JobEnvironment.current();
         boolean ok;
-        Coscheduler coscheduler = coscheduler(config);
-        try (MonitoredJob job = MonitoredJob.join(config.job(), env, coscheduler != null ? coscheduler : Gred.ReleaseListener.NONE);
-             Monitors monitors = coscheduler != null ? Monitors.start(job, config.monitoring().kinds(), coscheduler) : null) {
+        try (MonitoredJob job = MonitoredJob.join(config.job(), env, listenerFor(config));
+             Monitors monitors = config.monitoring().enabled() ? Monitors.start(job, config.monitoring().kinds()) : null) {
             List<RankResult> results = runRanks(job, config);
             ok = results.stream().allMatch(RankResult::resultOk);
             ObjectNode program = (ObjectNode) encodeRanks(results);

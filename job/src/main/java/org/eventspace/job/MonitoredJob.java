@@ -3,6 +3,7 @@ package org.eventspace.job;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 
 import org.eventspace.comm.Comm;
@@ -53,12 +54,14 @@ public final class MonitoredJob implements AutoCloseable {
     private final List<Integer> localRanks;
     private boolean ranksReturned;
     private boolean ranksFailed;
+    private final Gred.ReleaseListener releaseListener;
     private boolean finished;
     private boolean closed;
 
     private MonitoredJob(JobConfig config, Pathmap pathmap, HostEventSpaces spaces, InJvmCluster cluster, TcpHost tcpHost,
-                         List<Integer> localRanks) {
+                         List<Integer> localRanks, Gred.ReleaseListener releaseListener) {
         this.config = config;
+        this.releaseListener = releaseListener;
         this.pathmap = pathmap;
         this.spaces = spaces;
         this.cluster = cluster;
@@ -76,15 +79,17 @@ public final class MonitoredJob implements AutoCloseable {
      * @throws JobFootprint.TooLargeException before anything starts, if this JVM or machine cannot hold the job.
      */
     public static MonitoredJob inJvm(JobConfig config) {
-        return inJvm(config, Gred.ReleaseListener.NONE);
+        return inJvm(config, pathmap -> Gred.ReleaseListener.NONE);
     }
 
     /**
-     * As {@link #inJvm(JobConfig)}, with {@code listener} told when each gred's contributors all arrived and when it
-     * released them: how a coscheduler learns when a host's threads wait (EventSpace paper §4.3).
+     * As {@link #inJvm(JobConfig)}, with the listener {@code listenerFor} makes of the job's pathmap told when each gred's
+     * contributors all arrived and when it released them: how a coscheduler learns when a host's threads wait (EventSpace
+     * paper §4.3). It is {@link #releaseListener()}.
      */
-    public static MonitoredJob inJvm(JobConfig config, Gred.ReleaseListener listener) {
+    public static MonitoredJob inJvm(JobConfig config, Function<Pathmap, Gred.ReleaseListener> listenerFor) {
         Pathmap pathmap = config.pathmap();
+        Gred.ReleaseListener listener = listenerFor.apply(pathmap);
         JobFootprint.of(config, pathmap, JobFootprint.Program.MINIMAL).requireFits(MachineLimits.current());
         writeLayout(config, pathmap);
         CommOptions options = CommOptions.defaults(pathmap.busyThreads()).withTimeout(config.timeout())
@@ -95,7 +100,8 @@ public final class MonitoredJob implements AutoCloseable {
         InJvmCluster cluster = null;
         try {
             cluster = InJvmCluster.start(pathmap, spaces != null ? spaces.apply(options) : options);
-            return new MonitoredJob(config, pathmap, spaces, cluster, null, IntStream.range(0, config.ranks()).boxed().toList());
+            return new MonitoredJob(config, pathmap, spaces, cluster, null, IntStream.range(0, config.ranks()).boxed().toList(),
+                    listener);
         } catch (RuntimeException e) {
             abandon(cluster, spaces);
             throw e;
@@ -111,11 +117,11 @@ public final class MonitoredJob implements AutoCloseable {
      *                                        this JVM or machine.
      */
     public static MonitoredJob join(JobConfig config, JobEnvironment env) {
-        return join(config, env, Gred.ReleaseListener.NONE);
+        return join(config, env, pathmap -> Gred.ReleaseListener.NONE);
     }
 
-    /** As {@link #join(JobConfig, JobEnvironment)}, with {@code listener} told of this host's greds' rounds. */
-    public static MonitoredJob join(JobConfig config, JobEnvironment env, Gred.ReleaseListener listener) {
+    /** As {@link #join(JobConfig, JobEnvironment)}, with the listener {@code listenerFor} makes told of this host's greds' rounds. */
+    public static MonitoredJob join(JobConfig config, JobEnvironment env, Function<Pathmap, Gred.ReleaseListener> listenerFor) {
         if (env.hosts() != config.hosts()) {
             throw new IllegalArgumentException("the job's pathmap has " + config.hosts() + " hosts but " + env.source()
                     + " started " + env.hosts() + " processes");
@@ -128,13 +134,14 @@ public final class MonitoredJob implements AutoCloseable {
             writeLayout(config, pathmap);
         }
         int busy = pathmap.busyThreads();
+        Gred.ReleaseListener listener = listenerFor.apply(pathmap);
         CommOptions options = CommOptions.defaults(busy).withTimeout(config.timeout()).withReleaseListener(listener);
         HostEventSpaces spaces = config.collectors() ? HostEventSpaces.open(config, pathmap, List.of(env.host()), local.size()) : null;
         TcpHost host = null;
         try {
             host = TcpHost.start(pathmap, env, spaces != null ? spaces.apply(options) : options,
                     config.poll().tcpOptions(busy, config.socketBufferBytes()));
-            return new MonitoredJob(config, pathmap, spaces, null, host, local);
+            return new MonitoredJob(config, pathmap, spaces, null, host, local, listener);
         } catch (RuntimeException e) {
             abandon(host, spaces);
             throw e;
@@ -215,6 +222,11 @@ public final class MonitoredJob implements AutoCloseable {
     /** The event spaces of this process's hosts, or null with collectors off. */
     HostEventSpaces eventSpaces() {
         return spaces;
+    }
+
+    /** Who hears of the greds' rounds in this process (a coscheduler), {@link Gred.ReleaseListener#NONE} by default. */
+    public Gred.ReleaseListener releaseListener() {
+        return releaseListener;
     }
 
     /** The hosts this process runs: every host of a job simulated in this JVM, its own host in a TCP job. */

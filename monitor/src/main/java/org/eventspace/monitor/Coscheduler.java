@@ -17,7 +17,7 @@ import org.eventspace.events.CollectorKind;
 
 /**
  * Lets the communication system decide when each host's analysis thread runs ({@link Coschedule}). Installed as the
- * job's {@link Gred.ReleaseListener} before the job starts ({@code MonitoredJob.inJvm(config, coscheduler)}); the
+ * job's {@link Gred.ReleaseListener} before the job starts ({@code MonitoredJob.inJvm(config, pathmap -> Coscheduler.of(pathmap, strategy))}); the
  * analysis threads then idle on {@link #idleStrategy(int)}.
  *
  * <p>Strategy (i) releases a host's analysis at {@link Gred.ReleaseListener#allArrived} of each of the host's topmost

@@ -36,7 +36,6 @@ public final class Monitors implements AutoCloseable {
     private final List<HostAnalysis> analyses = new ArrayList<>();
     private final List<AgentRunner> runners = new ArrayList<>();
     private final List<String> skipped = new ArrayList<>();
-    private final long startedNanos = System.nanoTime();
     private volatile boolean stopped;
 
     private Monitors(Set<MonitorKind> kinds, Pathmap pathmap) {
@@ -45,19 +44,16 @@ public final class Monitors implements AutoCloseable {
     }
 
     /**
-     * Starts an analysis thread for every host {@code job} runs in this process.
+     * Starts an analysis thread for every host {@code job} runs in this process, released by the job's coscheduler if
+     * it has one ({@link MonitoredJob#releaseListener()}).
      *
      * @throws IllegalArgumentException if the job has no collectors (the monitors read nothing else).
      */
     public static Monitors start(MonitoredJob job, Set<MonitorKind> kinds) {
-        return start(job, kinds, Coscheduler.of(job.pathmap(), Coschedule.NONE));
-    }
-
-    /**
-     * As {@link #start(MonitoredJob, Set)}, the analysis threads released by {@code coscheduler}, which must be the
-     * listener the job was started with ({@code MonitoredJob.inJvm(config, coscheduler)}) unless its strategy is none.
-     */
-    public static Monitors start(MonitoredJob job, Set<MonitorKind> kinds, Coscheduler coscheduler) {
+        // A job started with a coscheduler (MonitoredJob.inJvm(config, pathmap -> Coscheduler.of(pathmap, strategy)))
+        // releases the analysis threads; any other lets them run whenever they get a core.
+        Coscheduler coscheduler = job.releaseListener() instanceof Coscheduler c ? c
+                : Coscheduler.of(job.pathmap(), Coschedule.NONE);
         Monitors m = open(job, kinds);
         List<Integer> hosts = job.localHosts();
         for (int i = 0; i < m.analyses.size(); i++) {
@@ -220,11 +216,6 @@ public final class Monitors implements AutoCloseable {
     }
 
     private MonitorSnapshot finalSnapshot;
-
-    /** How long the monitors have run. */
-    public Duration age() {
-        return Duration.ofNanos(System.nanoTime() - startedNanos);
-    }
 
     @Override
     public void close() {

@@ -168,10 +168,10 @@ class MonitorsTest {
     void coscheduledAnalysisRunsOnReleasesAndMissesNothing() {
         for (Coschedule strategy : List.of(Coschedule.I, Coschedule.II)) {
             JobConfig config = JobConfig.of(JobConfig.shortcut(8, 2, 1, TreeShape.hier(2)), JobTransport.JVM);
-            Coscheduler coscheduler = Coscheduler.of(config.pathmap(), strategy);
-            assertThat(coscheduler.releasingGreds()).as(strategy + ": greds that release an analysis thread").isPositive();
-            try (MonitoredJob job = MonitoredJob.inJvm(config, coscheduler);
-                 Monitors monitors = Monitors.start(job, EnumSet.allOf(MonitorKind.class), coscheduler)) {
+            try (MonitoredJob job = MonitoredJob.inJvm(config, pathmap -> Coscheduler.of(pathmap, strategy));
+                 Monitors monitors = Monitors.start(job, EnumSet.allOf(MonitorKind.class))) {
+                Coscheduler coscheduler = (Coscheduler) job.releaseListener();
+                assertThat(coscheduler.releasingGreds()).as(strategy + ": greds that release an analysis thread").isPositive();
                 assertThat(job.runRanks(r -> gsum(job.comm(r), 400, -1, 0), Duration.ofSeconds(60)))
                         .allMatch(RankThreads.Outcome::ok);
                 MonitorSnapshot last = monitors.stop();
