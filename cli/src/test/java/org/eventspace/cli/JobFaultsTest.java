@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import org.eventspace.comm.launch.Launcher;
@@ -190,16 +189,11 @@ class JobFaultsTest {
             return;
         }
         try {
-            Optional.of(new ProcessBuilder(List.of("kill", "-" + name, Long.toString(p.pid()))).start())
-                    .ifPresent(k -> {
-                        try {
-                            k.waitFor(5, TimeUnit.SECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    });
+            new ProcessBuilder(List.of("kill", "-" + name, Long.toString(p.pid()))).start().waitFor(5, TimeUnit.SECONDS);
         } catch (IOException ignored) {
             // Nothing left to signal.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
