@@ -22,8 +22,8 @@ import org.eventspace.events.stats.StatisticsSummary;
  * block of a run's report, computing the load-balance answer over the whole pathmap. Immutable.
  *
  * <p>JSON, times in µs: {@code greds} (per gred: host, tree, calls, contributors, last_arrivals and, with the
- * statistics monitor, down, up and per port down, up, total, arrival_wait, departure_wait, arrival_order,
- * departure_order, each statistic {@code count, mean, sd, min, max, median}); {@code calls_dropped},
+ * statistics monitor, down, up, below, stages (arrival, reduce, broadcast) and per port down, up, total, arrival_wait,
+ * departure_wait, arrival_order, departure_order, each statistic {@code count, mean, sd, min, max, median}); {@code calls_dropped},
  * {@code tuples_failed}, {@code tuples_missed}; {@code analysis} (threads, cpu_ms); {@code skipped}.
  */
 public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, Map<Integer, long[][]> profiles,
@@ -77,6 +77,11 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
             if (kinds.contains(MonitorKind.STATS)) {
                 o.set("down", micros(json, c.down()));
                 o.set("up", micros(json, c.up()));
+                o.set("below", micros(json, c.below()));
+                ObjectNode stages = o.putObject("stages");
+                stages.set("arrival", micros(json, c.arrival()));
+                stages.set("reduce", micros(json, c.down()));
+                stages.set("broadcast", micros(json, c.broadcast()));
                 ArrayNode ports = o.putArray("ports");
                 for (int p = 0; p < c.ports(); p++) {
                     ObjectNode port = ports.addObject();
@@ -223,10 +228,11 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
             ObjectNode wrappers = root.putObject("stats").putObject("wrappers");
             greds.fields().forEachRemaining(e -> {
                 ObjectNode g = wrappers.putObject(e.getKey());
-                for (String field : List.of("host", "tree", "calls", "down", "up", "ports")) {
+                for (String field : List.of("host", "tree", "calls", "down", "up", "below", "stages", "ports")) {
                     g.set(field, e.getValue().path(field));
                 }
             });
+            HopLatencies.add(wrappers, greds, pathmap, json);
         }
         root.set("profile", RankProfiles.report(ranks, json));
         root.put("calls_joined", calls);

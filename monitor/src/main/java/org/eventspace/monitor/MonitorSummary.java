@@ -64,26 +64,26 @@ public final class MonitorSummary {
         return out.toString();
     }
 
-    /** {name, mean} of the stage with the largest mean: a gred's down or up latency, or a port's arrival wait. */
+    /**
+     * {name, mean} of the stage with the largest mean over the calls: at a gred its arrival (first to last contributor),
+     * reduce or broadcast stage (dissertation §7.1), a hop's two-way latency or a core's store latency.
+     */
     static String[] slowestStage(JsonNode wrappers) {
         String best = null;
         double bestMean = -1;
         Iterator<Map.Entry<String, JsonNode>> it = wrappers.fields();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
-            JsonNode g = e.getValue();
-            for (String f : List.of("down", "up")) {
-                double mean = g.path(f).path("mean").asDouble(-1);
+            JsonNode w = e.getValue();
+            List<String[]> candidates = List.of(new String[] {"stages", "arrival", "arrival at "},
+                    new String[] {"stages", "reduce", "reduce at "}, new String[] {"stages", "broadcast", "broadcast at "},
+                    new String[] {"two_way_latency", null, "the hop "}, new String[] {"store_latency", null, "the store at "});
+            for (String[] c : candidates) {
+                JsonNode stat = c[1] == null ? w.path(c[0]) : w.path(c[0]).path(c[1]);
+                double mean = stat.path("mean").isNumber() ? stat.path("mean").asDouble() : -1;
                 if (mean > bestMean) {
                     bestMean = mean;
-                    best = e.getKey() + " " + f;
-                }
-            }
-            for (JsonNode p : g.path("ports")) {
-                double mean = p.path("arrival_wait").path("mean").asDouble(-1);
-                if (mean > bestMean) {
-                    bestMean = mean;
-                    best = e.getKey() + " arrival wait of " + p.path("contributor").asText();
+                    best = c[2] + e.getKey();
                 }
             }
         }

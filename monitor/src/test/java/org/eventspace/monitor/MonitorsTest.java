@@ -160,7 +160,34 @@ class MonitorsTest {
             assertThat(c.down().windowMedian()).as("the live monitor keeps NWS's window median").isNotNull();
         }
         assertThat(report.get(0).path("tuples_missed").asLong()).isZero();
-        assertThat(report.get(0).path("stats").path("wrappers").size()).isEqualTo(post.greds().size());
+        JsonNode wrappers = report.get(0).path("stats").path("wrappers");
+        assertThat(wrappers.size()).as("greds, cores and hops").isEqualTo(post.greds().size() + post.stores().size()
+                + post.hops().size());
+        for (WrapperLatencies.StoreLatencies s : post.stores()) {
+            JsonNode store = wrappers.path(s.core()).path("store_latency");
+            assertThat(store.path("count").asLong()).as(s.core() + " store count").isEqualTo(s.store().count());
+            assertThat(store.path("mean").asDouble() * 1_000).as(s.core() + " store mean")
+                    .isCloseTo(s.store().mean(), within(1e-6 * s.store().mean()));
+            assertThat(store.path("max").asDouble() * 1_000).as(s.core() + " store max")
+                    .isCloseTo(s.store().max(), within(1e-3));
+        }
+        assertThat(post.hops()).as("8 ranks on 2 hosts cross a hop in each tree").hasSize(2);
+        for (WrapperLatencies.HopLatencies h : post.hops()) {
+            JsonNode twoWay = wrappers.path(h.proxy()).path("two_way_latency");
+            assertThat(twoWay.path("count").asLong()).as(h.proxy() + " calls").isEqualTo(h.callsJoined());
+            // The live figure is a difference of two hosts' means over the same calls, the post-mortem one a mean of
+            // per-call differences: equal up to rounding.
+            assertThat(twoWay.path("mean").asDouble() * 1_000).as(h.proxy() + " two-way mean")
+                    .isCloseTo(h.twoWay().mean(), within(1e-6 * Math.max(1, h.twoWay().mean())));
+        }
+        for (GredLatencies g : post.greds()) {
+            JsonNode stages = wrappers.path(g.gred()).path("stages");
+            assertThat(stages.path("reduce").path("mean").asDouble() * 1_000).as(g.gred() + " reduce = down")
+                    .isCloseTo(g.down().mean(), within(1e-6 * Math.max(1, g.down().mean())));
+            assertThat(stages.path("arrival").path("mean").asDouble()).as(g.gred() + " arrival").isNotNegative();
+            assertThat(stages.path("broadcast").path("mean").asDouble() * 1_000).as(g.gred() + " broadcast >= up")
+                    .isGreaterThanOrEqualTo(g.up().mean() - 1e-6);
+        }
     }
 
     /** With coscheduling (i) or (ii) the analysis threads run only when released, and still join every call. */

@@ -13,7 +13,10 @@ import org.eventspace.events.stats.StatisticsSummary;
  * collector between the gred and its parent gives t2 and t3. l is the last arriver (largest t1,i, ties to the lower
  * port), f the first departer (smallest t4,i). Per port: down latency t2 − t1,i, up latency t4,i − t3, total
  * (t4,i − t1,i) − (t3 − t2), arrival wait t1,l − t1,i, departure wait t4,i − t4,f, and the arrival- and
- * departure-order distributions. For the gred: down latency t2 − t1,l and up latency t4,f − t3.
+ * departure-order distributions. For the gred: down latency t2 − t1,l and up latency t4,f − t3, the time below it
+ * t3 − t2 (at a root gred, the store latency of the core; elsewhere what the rest of the tree took, hop included), and
+ * the three stages of the dissertation's §7.1 at this gred: arrival t1,l − t1,first (first to last contributor),
+ * reduce t2 − t1,l (its down latency) and broadcast t4,last − t3 (until the last contributor has the result).
  *
  * <p>With a median window W > 0 (the statistics monitor uses 100, as the Network Weather Service does), every
  * summary also carries the median of the last W values: a mean follows every outlier, a windowed median does not.
@@ -28,6 +31,12 @@ public final class GredCalls {
     public static final int ARRIVAL_WAIT = 3;
     public static final int DEPARTURE_WAIT = 4;
     private static final int METRICS = 5;
+    /** The gred's own metrics, in row {@code ports} of the median windows. */
+    private static final int G_DOWN = 0;
+    private static final int G_UP = 1;
+    private static final int G_BELOW = 2;
+    private static final int G_ARRIVAL = 3;
+    private static final int G_BROADCAST = 4;
 
     private final int ports;
     private final int window;
@@ -35,6 +44,9 @@ public final class GredCalls {
     private final double[][][] recent;
     private final RunningStatistics down = new RunningStatistics();
     private final RunningStatistics up = new RunningStatistics();
+    private final RunningStatistics below = new RunningStatistics();
+    private final RunningStatistics arrival = new RunningStatistics();
+    private final RunningStatistics broadcast = new RunningStatistics();
     private final RunningStatistics[][] perPort;
     private final long[][] arrivalOrder;
     private final long[][] departureOrder;
@@ -74,17 +86,26 @@ public final class GredCalls {
             arrivalOrder[order[k]][k]++;
         }
         long t1l = t1[order[ports - 1]];
+        long t1first = t1[order[0]];
         sortBy(t4);
         for (int k = 0; k < ports; k++) {
             departureOrder[order[k]][k]++;
         }
         long t4f = t4[order[0]];
+        long t4last = t4[order[ports - 1]];
         int slot = window == 0 ? 0 : (int) (down.count() % window);
         down.add(t2 - t1l);
         up.add(t4f - t3);
+        below.add(t3 - t2);
+        arrival.add(t1l - t1first);
+        broadcast.add(t4last - t3);
         if (window > 0) {
-            recent[ports][DOWN][slot] = t2 - t1l;
-            recent[ports][UP][slot] = t4f - t3;
+            double[][] g = recent[ports];
+            g[G_DOWN][slot] = t2 - t1l;
+            g[G_UP][slot] = t4f - t3;
+            g[G_BELOW][slot] = t3 - t2;
+            g[G_ARRIVAL][slot] = t1l - t1first;
+            g[G_BROADCAST][slot] = t4last - t3;
         }
         for (int p = 0; p < ports; p++) {
             RunningStatistics[] s = perPort[p];
@@ -149,14 +170,29 @@ public final class GredCalls {
         return departureOrder[port].clone();
     }
 
-    /** The gred's own down latency t2 − t1,l. */
+    /** The gred's own down latency t2 − t1,l: the reduce stage at this gred. */
     public StatisticsSummary down() {
-        return withMedian(down.summary(), window == 0 ? null : recent[ports][DOWN]);
+        return withMedian(down.summary(), window == 0 ? null : recent[ports][G_DOWN]);
     }
 
     /** The gred's own up latency t4,f − t3. */
     public StatisticsSummary up() {
-        return withMedian(up.summary(), window == 0 ? null : recent[ports][UP]);
+        return withMedian(up.summary(), window == 0 ? null : recent[ports][G_UP]);
+    }
+
+    /** t3 − t2: what happened below the gred (at a root gred, the core's store latency). */
+    public StatisticsSummary below() {
+        return withMedian(below.summary(), window == 0 ? null : recent[ports][G_BELOW]);
+    }
+
+    /** The arrival stage at this gred, t1,l − t1,first: from the first contributor's arrival to the last's. */
+    public StatisticsSummary arrival() {
+        return withMedian(arrival.summary(), window == 0 ? null : recent[ports][G_ARRIVAL]);
+    }
+
+    /** The broadcast stage at this gred, t4,last − t3: from the result coming up to the last contributor's return. */
+    public StatisticsSummary broadcast() {
+        return withMedian(broadcast.summary(), window == 0 ? null : recent[ports][G_BROADCAST]);
     }
 
     /** One of {@link #DOWN}, {@link #UP}, {@link #TOTAL}, {@link #ARRIVAL_WAIT}, {@link #DEPARTURE_WAIT} of {@code port}. */
@@ -176,6 +212,9 @@ public final class GredCalls {
         }
         c.down.merge(down);
         c.up.merge(up);
+        c.below.merge(below);
+        c.arrival.merge(arrival);
+        c.broadcast.merge(broadcast);
         for (int p = 0; p < ports; p++) {
             for (int k = 0; k < METRICS; k++) {
                 c.perPort[p][k].merge(perPort[p][k]);
