@@ -44,11 +44,31 @@ public final class BenchmarkRunner {
              Monitors monitors = config.monitoring().enabled() ? Monitors.start(job, config.monitoring().kinds()) : null) {
             List<RankResult> ranks = runRanks(job, config);
             JsonNode part = monitors != null ? monitors.stop().toJson(JSON) : null;
+            JsonNode live = monitors != null ? liveAtEnd(job) : null;
             HostResult result = job.finish(null);
-            return new RunReport(config, ranks, List.of(), result.traces(), result.scope(),
-                    part != null ? MonitorSnapshot.report(List.of(part), job.pathmap(), JSON) : null);
+            ObjectNode report = part != null ? MonitorSnapshot.report(List.of(part), job.pathmap(), JSON) : null;
+            if (report != null && live != null) {
+                report.set("live", MonitorSnapshot.liveSection(live, report, JSON));
+            }
+            return new RunReport(config, ranks, List.of(), result.traces(), result.scope(), report);
         }
     }
+
+    /**
+     * On the scope's front-end, once this process's monitors stopped: the monitors as the event scope gathered them
+     * while the job ran, after it has every host's last set (bounded wait) and its final pulls; null elsewhere.
+     */
+    private static JsonNode liveAtEnd(MonitoredJob job) {
+        if (!job.runsFrontEnd()) {
+            return null;
+        }
+        Monitors.awaitFinal(job, JSON, LIVE_FINAL_BOUND);
+        job.stopScope();
+        return Monitors.live(job, JSON).orElse(null);
+    }
+
+    /** How long the front-end waits for every host's last results before it stops pulling. */
+    private static final java.time.Duration LIVE_FINAL_BOUND = java.time.Duration.ofSeconds(3);
 
     /** What makes the run's gred listener of the job's pathmap: a coscheduler when it runs monitors, else none. */
     private static Function<Pathmap, Gred.ReleaseListener> listenerFor(RunConfig config) {
@@ -63,6 +83,7 @@ public final class BenchmarkRunner {
         List<RankResult> ranks = new ArrayList<>();
         List<String> errors = new ArrayList<>(outcome.errors());
         List<JsonNode> parts = new ArrayList<>();
+        JsonNode live = null;
         for (int h = 0; h < outcome.hosts().size(); h++) {
             HostResult host = outcome.hosts().get(h);
             if (host == null) {
@@ -76,10 +97,16 @@ public final class BenchmarkRunner {
             if (host.program() != null && host.program().has("monitors")) {
                 parts.add(host.program().get("monitors"));
             }
+            if (host.program() != null && host.program().has("monitors_live")) {
+                live = host.program().get("monitors_live");
+            }
         }
         ranks.sort((a, b) -> Integer.compare(a.rank(), b.rank()));
-        JsonNode monitors = config.monitoring().enabled() && !parts.isEmpty()
+        ObjectNode monitors = config.monitoring().enabled() && !parts.isEmpty()
                 ? MonitorSnapshot.report(parts, config.pathmap(), JSON) : null;
+        if (monitors != null && live != null) {
+            monitors.set("live", MonitorSnapshot.liveSection(live, monitors, JSON));
+        }
         return new RunReport(config, ranks, errors, outcome.traces(), outcome.scope(), monitors);
     }
 
@@ -144,6 +171,11 @@ public final class BenchmarkRunner {
             if (monitors != null) {
                 // This host's share: the greds it runs and its ranks' profiles; the launcher merges every host's.
                 program.set("monitors", monitors.stop().toJson(JSON));
+                JsonNode live = liveAtEnd(job);
+                if (live != null) {
+                    // What the scope's front-end gathered of every host while the job ran.
+                    program.set("monitors_live", live);
+                }
             }
             job.finish(program);
         } catch (RuntimeException e) {

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.eventspace.job.Labelled;
+import org.eventspace.monitor.Analysis;
 import org.eventspace.monitor.Coschedule;
 import org.eventspace.monitor.MonitorKind;
 
@@ -42,6 +43,7 @@ public final class RunConfigCodec {
         ArrayNode monitors = node.putArray("monitors");
         config.monitoring().kinds().stream().map(MonitorKind::label).sorted().forEach(monitors::add);
         node.put("coschedule", config.monitoring().coschedule().label());
+        node.put("analysis", config.monitoring().analysis().label());
         ObjectNode faults = node.putObject("faults");
         faults.put("slow_rank", config.faults().slowRank());
         faults.put("slow_us", config.faults().slowMicros());
@@ -65,7 +67,7 @@ public final class RunConfigCodec {
                 kinds.add(Labelled.parse(MonitorKind.class, k.asText(), "monitor"));
             }
             Monitoring monitoring = new Monitoring(kinds, Labelled.parse(Coschedule.class, node.path("coschedule").asText("none"),
-                    "coschedule"));
+                    "coschedule"), Labelled.parse(Analysis.class, node.path("analysis").asText("distributed"), "analysis"));
             JsonNode f = node.path("faults");
             Faults faults = new Faults(f.path("slow_rank").asInt(-1), f.path("slow_us").asLong(), f.path("noise").asDouble(),
                     f.path("noise_us").asLong());

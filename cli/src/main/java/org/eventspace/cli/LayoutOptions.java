@@ -98,6 +98,25 @@ final class LayoutOptions {
         }
     }
 
+    /**
+     * Makes the event scope the monitors' (before {@link #toJob}): filter {@code filter}, flat unless {@code --scope}
+     * says otherwise, sequential unless {@code --gather} does, every {@code intervalMs} (null: adaptive) unless
+     * {@code --scope-interval-ms} does. A {@code --filter} other than {@code filter} is refused: one scope per job.
+     */
+    void scopeForMonitors(String filter, Integer intervalMs) {
+        if (this.filter != null && !this.filter.equals(filter)) {
+            throw new UsageError("--filter " + this.filter + ": with --monitor the job's event scope carries the monitors' "
+                    + "data (filter " + filter + "); drop --filter, or run the scope without --monitor");
+        }
+        if (scope == null) {
+            scope = "flat";
+        }
+        this.filter = filter;
+        if (scopeIntervalMs == null) {
+            scopeIntervalMs = intervalMs;
+        }
+    }
+
     boolean collectorsOn() {
         return collectors.equals("on");
     }

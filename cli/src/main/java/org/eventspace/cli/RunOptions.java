@@ -11,6 +11,7 @@ import org.eventspace.bench.RunConfig;
 import org.eventspace.job.JobConfig;
 import org.eventspace.job.Labelled;
 import org.eventspace.job.PollMode;
+import org.eventspace.monitor.Analysis;
 import org.eventspace.monitor.Coschedule;
 import org.eventspace.monitor.MonitorKind;
 
@@ -75,6 +76,13 @@ final class RunOptions {
             + "released the ranks). Default: ${DEFAULT-VALUE}.", defaultValue = "none")
     String coschedule = "none";
 
+    @Option(names = "--analysis", description = "Where the monitors analyse: distributed (an analysis thread per host reads "
+            + "its own trace buffers; the event scope gathers only their newest results) or central (the scope gathers the "
+            + "raw trace tuples and the front-end analyses them; the EventSpace paper compares the two). With --monitor the "
+            + "job's event scope carries this (flat and sequential unless --scope/--gather say otherwise). Default: "
+            + "${DEFAULT-VALUE}.", defaultValue = "distributed")
+    String analysis = "distributed";
+
     @Option(names = "--slow-rank", paramLabel = "R:USEC", description = "Make rank R wait USEC µs before each allreduce "
             + "(a fault for the monitors to find).")
     String slowRank;
@@ -83,12 +91,16 @@ final class RunOptions {
             + "wait USEC µs (noise no monitor should blame on one rank).")
     String noise;
 
+    /** How often the monitors' scope pulls the hosts' newest results by default: as often as the hosts publish them. */
+    static final int MONITOR_SCOPE_INTERVAL_MS = 100;
+
     /** The monitors and faults the flags ask for. */
     private RunConfig withMonitoring(RunConfig config) {
         Monitoring monitoring = Monitoring.NONE;
         if (monitor != null) {
             try {
-                monitoring = new Monitoring(MonitorKind.parseList(monitor), Labelled.parse(Coschedule.class, coschedule, "--coschedule"));
+                monitoring = new Monitoring(MonitorKind.parseList(monitor), Labelled.parse(Coschedule.class, coschedule, "--coschedule"),
+                        Labelled.parse(Analysis.class, analysis, "--analysis"));
             } catch (IllegalArgumentException e) {
                 throw new UsageError("--monitor " + monitor + ": " + e.getMessage());
             }
@@ -97,6 +109,8 @@ final class RunOptions {
             }
         } else if (!coschedule.equals("none")) {
             throw new UsageError("--coschedule " + coschedule + " schedules the monitors' analysis threads: it needs --monitor");
+        } else if (!analysis.equals("distributed")) {
+            throw new UsageError("--analysis " + analysis + " says where the monitors analyse: it needs --monitor");
         }
         long[] slow = slowRank == null ? new long[] {-1, 0} : pair("--slow-rank", slowRank, "R:USEC, a rank and microseconds");
         double noiseFraction = 0;
@@ -169,6 +183,14 @@ final class RunOptions {
         }
         if (json != null) {
             ConfigFiles.checkWritable("--json", json);
+        }
+        if (monitor != null && !layout.collectorsOn()) {
+            throw new UsageError("--monitor " + monitor + " reads the collectors' traces: it needs --collectors on");
+        }
+        if (monitor != null) {
+            // The monitors' results (or, central, their raw tuples) travel through the job's event scope.
+            layout.scopeForMonitors(analysis.equals("central") ? Analysis.CENTRAL.scopeFilter() : Analysis.DISTRIBUTED.scopeFilter(),
+                    analysis.equals("central") ? null : MONITOR_SCOPE_INTERVAL_MS);
         }
         JobConfig job = layout.toJob(timeout, pollMode, socketBufferBytes, traceDump);
         RunConfig run;

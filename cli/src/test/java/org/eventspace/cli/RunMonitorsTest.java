@@ -37,7 +37,12 @@ class RunMonitorsTest {
             assertThat(m.path("loadbalance").path("slowest_rank").asInt()).as(transport).isEqualTo(5);
             assertThat(m.path("loadbalance").path("slowest_rank_beyond_chance").asBoolean()).as(transport).isTrue();
             assertThat(m.path("loadbalance").path("heaviest_path").get(0).asText()).contains(".core.");
-            assertThat(m.path("stats").path("wrappers").size()).as(transport + ": greds with statistics, hier:8 over 2 hosts, 2 trees").isEqualTo(6);
+            assertThat(m.path("stats").path("wrappers").size()).as(transport + ": 6 greds (hier:8 over 2 hosts, 2 trees), "
+                    + "2 cores and 2 hops").isEqualTo(10);
+            assertThat(m.path("stats").path("wrappers").path("t0.proxy.h1.0").path("two_way_latency").path("mean").asDouble())
+                    .as(transport + ": a hop takes time").isPositive();
+            assertThat(m.path("stats").path("wrappers").path("t0.core.h0").path("store_latency").path("count").asLong())
+                    .isPositive();
             JsonNode anyGred = m.path("stats").path("wrappers").elements().next();
             assertThat(anyGred.path("ports").get(0).path("total").path("median").isNumber()).isTrue();
             assertThat(m.path("profile").path("ranks").size()).isEqualTo(8);
@@ -45,6 +50,13 @@ class RunMonitorsTest {
             assertThat(m.path("tuples_missed").asLong()).isZero();
             assertThat(m.path("analysis").path("threads").asInt()).isEqualTo(2);
             assertThat(report.path("faults").path("slow_rank").asInt()).isEqualTo(5);
+            // The results also travelled live through the job's event scope (newest state per host), and what the
+            // front-end had gathered at the end is the report itself.
+            assertThat(report.path("scope").path("filter").asText()).isEqualTo("newest");
+            JsonNode live = m.path("live");
+            assertThat(live.path("hosts").size()).as(transport + ": every rank host published").isEqualTo(2);
+            live.path("hosts").forEach(h -> assertThat(h.path("final").asBoolean()).as(transport + ": last set gathered").isTrue());
+            assertThat(live.path("agrees_with_final").asBoolean()).as(transport + ": " + live).isTrue();
         }
     }
 
@@ -62,6 +74,10 @@ class RunMonitorsTest {
             {"--slow-rank", "1:-5"},
             {"--noise", "2:100"},
             {"--noise", "x:1"},
+            {"--analysis", "central"},
+            {"--monitor", "stats", "--analysis", "nearby"},
+            {"--monitor", "stats", "--analysis", "central", "--coschedule", "ii"},
+            {"--monitor", "stats", "--scope", "flat", "--filter", "stats"},
         };
         for (String[] flags : bad) {
             String[] args = new String[4 + flags.length];

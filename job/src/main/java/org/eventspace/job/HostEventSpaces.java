@@ -20,6 +20,7 @@ import org.eventspace.events.CollectorPlacement;
 import org.eventspace.events.EventSpace;
 import org.eventspace.events.PointToPointCollectors;
 import org.eventspace.events.TraceBudget;
+import org.eventspace.scope.ResultBoard;
 import org.eventspace.scope.ScopeHost;
 import org.eventspace.scope.ScopeKinds;
 
@@ -33,6 +34,8 @@ import org.eventspace.scope.ScopeKinds;
 final class HostEventSpaces implements TimedWindow, AutoCloseable {
     private final Pathmap pathmap;
     private final Map<Integer, EventSpace> spaces = new LinkedHashMap<>();
+    /** Each host's result element, where its analysis threads publish for a scope with a result filter. */
+    private final Map<Integer, ResultBoard> boards = new LinkedHashMap<>();
     private final int ranks;
     private final AtomicInteger started = new AtomicInteger();
     private final AtomicInteger ended = new AtomicInteger();
@@ -58,6 +61,7 @@ final class HostEventSpaces implements TimedWindow, AutoCloseable {
                     removeTraceFiles(dir);
                 }
                 opened.spaces.put(host, TraceBudget.open(pathmap, host, dir, EventSpace.DEFAULT_BUDGET_BYTES));
+                opened.boards.put(host, new ResultBoard(host));
                 opened.snapshots.put(host, new long[] {-1, -1});
             }
         } catch (IOException e) {
@@ -87,6 +91,12 @@ final class HostEventSpaces implements TimedWindow, AutoCloseable {
         return space;
     }
 
+    /** The result board of {@code host}, one this process runs. */
+    ResultBoard board(int host) {
+        space(host);
+        return boards.get(host);
+    }
+
     /**
      * {@code options} with the {@code collector} kind writing into these event spaces (on the pathmap's edges and on
      * the point-to-point paths hosts build on demand) and, when the pathmap has an event scope, the scope's kinds
@@ -95,7 +105,8 @@ final class HostEventSpaces implements TimedWindow, AutoCloseable {
     CommOptions apply(CommOptions options) {
         WrapperKinds kinds = WrapperKinds.builtIn().with(new CollectorKind(host -> spaces.get(host.host())))
                 .withPointToPoint(new PointToPointCollectors(host -> spaces.get(host.host())));
-        return options.withKinds(ScopeKinds.with(kinds, host -> ScopeHost.of(spaces.get(host.host()))));
+        return options.withKinds(ScopeKinds.with(kinds, host -> new ScopeHost(spaces.get(host.host()), null,
+                boards.get(host.host()))));
     }
 
     @Override

@@ -17,6 +17,7 @@ import org.eventspace.comm.runtime.InJvmCluster;
 import org.eventspace.events.CollectorPlacement;
 import org.eventspace.events.EventSpace;
 import org.eventspace.events.TraceBudget;
+import org.eventspace.scope.ResultBoard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -245,6 +246,17 @@ public final class MonitoredJob implements AutoCloseable {
         return spaces == null ? Optional.empty() : Optional.of(spaces.space(host));
     }
 
+    /**
+     * The result board of {@code host} (one this process runs), where its analysis threads publish for an event scope
+     * whose filter gathers results ({@code newest}); empty without collectors.
+     */
+    public Optional<ResultBoard> resultBoard(int host) {
+        if (!localHosts().contains(host)) {
+            throw new IllegalArgumentException("host " + host + " is not run by this process; its hosts are " + localHosts());
+        }
+        return spaces == null ? Optional.empty() : Optional.of(spaces.board(host));
+    }
+
     /** Whether this process runs the event scope's front-end (and so has {@link #snapshot()}s). */
     public boolean runsFrontEnd() {
         return frontEnd != null;
@@ -257,6 +269,23 @@ public final class MonitoredJob implements AutoCloseable {
     public Optional<ScopeSnapshot> snapshot() {
         return frontEnd == null ? Optional.empty() : Optional.of(frontEnd.snapshot());
     }
+
+    /**
+     * Stops the event scope's front-end if this process runs it: no more pulls after its final ones, which gather what
+     * the ranks and analysis threads wrote last; returns its last snapshot (the same on every call). {@link #finish}
+     * does this itself; call it first to read the complete scope before the job reports.
+     */
+    public Optional<ScopeSnapshot> stopScope() {
+        if (frontEnd == null) {
+            return Optional.empty();
+        }
+        if (stoppedScope == null) {
+            stoppedScope = frontEnd.stop(config.timeout().toMillis() * 2);
+        }
+        return Optional.of(stoppedScope);
+    }
+
+    private ScopeSnapshot stoppedScope;
 
     /** What the event spaces of this process's hosts recorded so far (empty with collectors off). */
     public List<HostTrace> traces() {
@@ -287,7 +316,7 @@ public final class MonitoredJob implements AutoCloseable {
             throw new IllegalStateException("the job already finished");
         }
         finished = true;
-        JsonNode scope = frontEnd != null ? frontEnd.stop(config.timeout().toMillis() * 2).toJson(JSON) : null;
+        JsonNode scope = stopScope().map(s -> s.toJson(JSON)).orElse(null);
         if (cluster != null) {
             // Close the simulated hosts first: their service threads are gone, so every tuple is in place.
             cluster.close();

@@ -14,16 +14,25 @@ import org.eventspace.events.TraceTupleFlyweight;
  * or step {@link #doWork()} by hand.
  */
 final class HostAnalysis implements Agent {
+    /** How often a host publishes its results for an event scope, at most: a live view updated ten times a second. */
+    static final long PUBLISH_PERIOD_NANOS = 100_000_000L;
+
     private final String role;
     private final List<LiveGred> greds;
     private final List<RankProfile> profiles;
     private final TraceTupleFlyweight tuple = new TraceTupleFlyweight();
+    /** Publishes this host's results on its result board, or does nothing when no scope gathers them. */
+    private final Runnable publish;
+    private long lastPublish;
+    private long readSincePublish;
     private volatile boolean stopping;
 
-    HostAnalysis(String hostName, List<LiveGred> greds, List<RankProfile> profiles) {
+    HostAnalysis(String hostName, List<LiveGred> greds, List<RankProfile> profiles, Runnable publish) {
         this.role = "es-analysis-" + hostName;
         this.greds = List.copyOf(greds);
         this.profiles = List.copyOf(profiles);
+        this.publish = publish;
+        this.lastPublish = System.nanoTime();
     }
 
     List<RankProfile> profiles() {
@@ -42,10 +51,24 @@ final class HostAnalysis implements Agent {
     @Override
     public int doWork() {
         int read = drainOnce();
+        readSincePublish += read;
+        if (readSincePublish > 0) {
+            long now = System.nanoTime();
+            if (now - lastPublish >= PUBLISH_PERIOD_NANOS) {
+                publish.run();
+                lastPublish = now;
+                readSincePublish = 0;
+            }
+        }
         if (read == 0 && stopping) {
             throw new AgentTerminationException();
         }
         return read;
+    }
+
+    /** Publishes what this host has now (the final set, once the thread ended). */
+    void publishNow() {
+        publish.run();
     }
 
     /** One pass over every gred; the tuples read. */

@@ -250,6 +250,41 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
         return root;
     }
 
+    /**
+     * The {@code live} section of a report: what the event scope had gathered of the monitors (a {@link Monitors#live}
+     * block) — the scope round, every host's last version — and whether its answers equal those of the report made
+     * from the processes' own parts ({@code agrees_with_final}: load balance, statistics and profile, numbers equal
+     * to a relative 1e-9), as they do once the scope has every host's last set.
+     */
+    public static ObjectNode liveSection(JsonNode live, JsonNode report, ObjectMapper json) {
+        ObjectNode out = json.createObjectNode();
+        out.setAll((ObjectNode) live.path("live").deepCopy());
+        boolean agrees = true;
+        java.util.List<String> differ = new java.util.ArrayList<>();
+        for (String block : List.of("loadbalance", "stats", "profile")) {
+            if (!live.path(block).equals(NUMERIC, report.path(block))) {
+                agrees = false;
+                differ.add(block);
+            }
+        }
+        out.put("agrees_with_final", agrees);
+        if (!agrees) {
+            ArrayNode d = out.putArray("differs_in");
+            differ.forEach(d::add);
+        }
+        return out;
+    }
+
+    /** Numbers equal to a relative 1e-9 whatever their JSON type; other nodes by their own equality. */
+    private static final java.util.Comparator<JsonNode> NUMERIC = (a, b) -> {
+        if (a.isNumber() && b.isNumber()) {
+            double x = a.doubleValue();
+            double y = b.doubleValue();
+            return Math.abs(x - y) <= 1e-9 * Math.max(1, Math.max(Math.abs(x), Math.abs(y))) ? 0 : 1;
+        }
+        return a.equals(b) ? 0 : 1;
+    };
+
     private static ObjectNode micros(ObjectMapper json, StatisticsSummary s) {
         ObjectNode o = json.createObjectNode();
         o.put("count", s.count());

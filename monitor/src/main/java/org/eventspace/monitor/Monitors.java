@@ -15,6 +15,9 @@ import org.eventspace.events.CollectorKind;
 import org.eventspace.events.EventSpace;
 import org.eventspace.events.TraceBuffer;
 import org.eventspace.job.MonitoredJob;
+import org.eventspace.job.ScopeSnapshot;
+import org.eventspace.scope.ResultBoard;
+import org.eventspace.scope.filter.NewestResult;
 
 /**
  * The monitors of one process's share of a job: one analysis thread per host this process runs
@@ -34,8 +37,13 @@ public final class Monitors implements AutoCloseable {
     private final Set<MonitorKind> kinds;
     private final Pathmap pathmap;
     private final List<HostAnalysis> analyses = new ArrayList<>();
-    private final List<AgentRunner> runners = new ArrayList<>();
+    /** Written by {@link #start}, read by the analysis threads when they publish. */
+    private final List<AgentRunner> runners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<String> skipped = new ArrayList<>();
+    /** Per analysis (host), the slice of {@link #skipped} that concerns its host: {from, to}. */
+    private final List<int[]> skippedOfHost = new ArrayList<>();
+    /** Per analysis (host), its result board when the job's scope gathers results, else null. */
+    private final List<ResultBoard> boards = new ArrayList<>();
     private volatile boolean stopped;
 
     private Monitors(Set<MonitorKind> kinds, Pathmap pathmap) {
@@ -76,8 +84,10 @@ public final class Monitors implements AutoCloseable {
         }
         Pathmap pathmap = job.pathmap();
         Monitors m = new Monitors(kinds, pathmap);
+        boolean publishing = job.config().scope() != null && job.config().scope().filter().newInstance().readsResults();
         for (int host : job.localHosts()) {
             EventSpace space = job.eventSpace(host).orElseThrow();
+            int skippedFrom = m.skipped.size();
             List<LiveGred> greds = new ArrayList<>();
             for (Node n : pathmap.nodesOn(host)) {
                 if (n.kind().equals(PathmapBuilder.GRED)) {
@@ -98,7 +108,10 @@ public final class Monitors implements AutoCloseable {
                     }
                 }
             }
-            m.analyses.add(new HostAnalysis(space.hostName(), greds, profiles));
+            int index = m.analyses.size();
+            m.skippedOfHost.add(new int[] {skippedFrom, m.skipped.size()});
+            m.boards.add(publishing ? job.resultBoard(host).orElse(null) : null);
+            m.analyses.add(new HostAnalysis(space.hostName(), greds, profiles, () -> m.publish(index)));
         }
         return m;
     }
@@ -157,14 +170,47 @@ public final class Monitors implements AutoCloseable {
 
     /** What every monitored gred of this process's hosts has now. Any thread, any time. */
     public MonitorSnapshot snapshot() {
+        return snapshotOf(analyses, skipped, analysisCpuNanos(runners), analyses.size());
+    }
+
+    /**
+     * Publishes what host {@code index} has now on its result board as records ({@link ResultRecords}), for the job's
+     * event scope to gather; nothing when the scope does not gather results. Runs on the host's analysis thread (or on
+     * the thread that stops the monitors, for the last set).
+     */
+    private void publish(int index) {
+        publish(index, false);
+    }
+
+    private void publish(int index, boolean last) {
+        ResultBoard board = boards.get(index);
+        if (board == null) {
+            return;
+        }
+        int[] slice = skippedOfHost.get(index);
+        List<AgentRunner> own = index < runners.size() ? List.of(runners.get(index)) : List.of();
+        MonitorSnapshot part = snapshotOf(List.of(analyses.get(index)), skipped.subList(slice[0], slice[1]),
+                Math.max(analysisCpuNanos(own), cpuAtStop.length > index ? cpuAtStop[index] : 0), 1);
+        com.fasterxml.jackson.databind.node.ObjectNode json = part.toJson(PUBLISH_JSON);
+        if (last) {
+            json.put("final", true);
+        }
+        board.publish(ResultRecords.flatten(json, board.newest().version() + 1));
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper PUBLISH_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    /** Each analysis thread's CPU time, read just before it ended (it cannot be read after). */
+    private long[] cpuAtStop = new long[0];
+
+    private MonitorSnapshot snapshotOf(List<HostAnalysis> of, List<String> skippedHere, long cpuNanos, int threads) {
         List<GredSnapshot> greds = new ArrayList<>();
-        for (HostAnalysis a : analyses) {
+        for (HostAnalysis a : of) {
             for (LiveGred g : a.greds()) {
                 greds.add(g.snapshot());
             }
         }
         java.util.Map<Integer, long[][]> profiles = new java.util.TreeMap<>();
-        for (HostAnalysis a : analyses) {
+        for (HostAnalysis a : of) {
             for (RankProfile p : a.profiles()) {
                 long[][] s = p.snapshot();
                 long[][] sum = profiles.computeIfAbsent(p.rank(), r -> new long[2][RankProfile.operations()]);
@@ -174,14 +220,68 @@ public final class Monitors implements AutoCloseable {
                 }
             }
         }
-        return new MonitorSnapshot(kinds, greds, profiles, skipped, analysisCpuNanos(), analyses.size());
+        return new MonitorSnapshot(kinds, greds, profiles, skippedHere, cpuNanos, threads);
     }
 
-    /** CPU time the analysis threads used so far (0 where the JVM does not measure thread CPU time). */
-    private long analysisCpuNanos() {
+    /**
+     * The {@code monitors} block of the whole job as its event scope has gathered it so far — every host's newest
+     * published results merged as at the end ({@link MonitorSnapshot#report}) — with {@code live}: the scope round,
+     * and each host's version and record count. Over TCP this is the only view of the other hosts' results while
+     * the job runs. Empty unless this process runs the scope's front-end and the scope gathers results
+     * ({@code newest}, the default with monitors); empty too before the first host published.
+     */
+    public static java.util.Optional<com.fasterxml.jackson.databind.node.ObjectNode> live(MonitoredJob job,
+                                                                                          com.fasterxml.jackson.databind.ObjectMapper json) {
+        if (!job.runsFrontEnd() || !(job.snapshot().map(ScopeSnapshot::result).orElse(null) instanceof NewestResult result)
+                || result.sets().isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        List<com.fasterxml.jackson.databind.JsonNode> parts = new ArrayList<>();
+        result.records().forEach((host, records) -> parts.add(ResultRecords.unflatten(records, json)));
+        com.fasterxml.jackson.databind.node.ObjectNode report = MonitorSnapshot.report(parts, job.pathmap(), json);
+        com.fasterxml.jackson.databind.node.ObjectNode live = report.putObject("live");
+        live.put("round", result.round());
+        com.fasterxml.jackson.databind.node.ObjectNode hosts = live.putObject("hosts");
+        result.sets().forEach((host, set) -> {
+            com.fasterxml.jackson.databind.node.ObjectNode h = hosts.putObject(Integer.toString(host));
+            h.put("version", set.version());
+            h.put("records", set.records().size() - 1);
+            h.put("final", parts.get(hosts.size() - 1).path("final").asBoolean());
+        });
+        return java.util.Optional.of(report);
+    }
+
+    /**
+     * Waits, at most {@code bound}, until the job's scope has gathered the last set of every host that runs ranks
+     * (each host publishes one when its monitors stop), so that {@link #live} then describes the whole run; returns
+     * {@link #live} as it is then. Call it on the front-end's process after this process's monitors stopped and before
+     * {@link MonitoredJob#stopScope()}: the scope keeps pulling meanwhile.
+     */
+    public static java.util.Optional<com.fasterxml.jackson.databind.node.ObjectNode> awaitFinal(MonitoredJob job,
+            com.fasterxml.jackson.databind.ObjectMapper json, Duration bound) {
+        long expected = java.util.Arrays.stream(job.pathmap().spec().rankHosts()).distinct().count();
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (true) {
+            java.util.Optional<com.fasterxml.jackson.databind.node.ObjectNode> now = live(job, json);
+            long done = 0;
+            if (now.isPresent()) {
+                var it = now.get().path("live").path("hosts").elements();
+                while (it.hasNext()) {
+                    done += it.next().path("final").asBoolean() ? 1 : 0;
+                }
+            }
+            if (done >= expected || System.nanoTime() >= deadline || !job.runsFrontEnd()) {
+                return now;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);
+        }
+    }
+
+    /** CPU time the threads of {@code of} used so far (0 where the JVM does not measure thread CPU time). */
+    private static long analysisCpuNanos(List<AgentRunner> of) {
         java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         long total = 0;
-        for (AgentRunner r : runners) {
+        for (AgentRunner r : of) {
             Thread t = r.thread();
             if (t != null && t != AgentRunner.TOMBSTONE && mx.isThreadCpuTimeSupported()) {
                 long cpu = mx.getThreadCpuTime(t.getId());
@@ -199,6 +299,11 @@ public final class Monitors implements AutoCloseable {
         if (!stopped) {
             stopped = true;
             MonitorSnapshot last = snapshot(); // thread CPU time is only measurable while the threads live
+            long[] cpu = new long[runners.size()];
+            for (int i = 0; i < cpu.length; i++) {
+                cpu[i] = analysisCpuNanos(List.of(runners.get(i)));
+            }
+            cpuAtStop = cpu;
             for (HostAnalysis a : analyses) {
                 a.stopWhenDrained();
             }
@@ -209,6 +314,10 @@ public final class Monitors implements AutoCloseable {
                 while (drainOnce() > 0) {
                     // Stepped by hand: join what is left on this thread.
                 }
+            }
+            // The last set of every host, so a scope's final pulls gather the whole run.
+            for (int i = 0; i < analyses.size(); i++) {
+                publish(i, true);
             }
             finalSnapshot = snapshot().withCpuNanos(Math.max(last.analysisCpuNanos(), 0));
         }

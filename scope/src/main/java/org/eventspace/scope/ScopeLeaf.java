@@ -56,6 +56,8 @@ final class ScopeLeaf implements Wrapper {
     private final List<TraceSource> traces = new ArrayList<>();
     private long pushMark;
     private long pushDroppedMark;
+    /** The newest result set this leaf passed up; a pull passes a set only once. */
+    private long resultVersion;
 
     /**
      * @param rankOfCollector the rank of every collector of the host whose {@code below} is a rank, by name.
@@ -100,6 +102,10 @@ final class ScopeLeaf implements Wrapper {
     private void open() {
         close();
         filter = filterSpec.newInstance();
+        resultVersion = 0;
+        if (filter.readsResults()) {
+            return;
+        }
         EventSpace space = source.eventSpace();
         if (space != null) {
             for (EventSpace.Entry e : space.entries()) {
@@ -122,6 +128,9 @@ final class ScopeLeaf implements Wrapper {
     }
 
     private List<ScopeRecord> read() {
+        if (filter.readsResults()) {
+            return readResults();
+        }
         List<ScopeRecord> records = new ArrayList<>();
         EventSpace space = source.eventSpace();
         if (space != null && space.entries().size() != traces.size()) {
@@ -150,6 +159,31 @@ final class ScopeLeaf implements Wrapper {
             pushDroppedMark = dropped;
         }
         return records;
+    }
+
+    /**
+     * The host's newest result set if it is newer than the last one passed up, else nothing: only the newest state
+     * travels. Its records count as produced and gathered; a set superseded before a pull is not counted at all.
+     */
+    private List<ScopeRecord> readResults() {
+        ResultBoard board = source.results();
+        if (board == null) {
+            return List.of();
+        }
+        ResultBoard.Published set = board.newest();
+        if (set.version() <= resultVersion) {
+            return List.of();
+        }
+        resultVersion = set.version();
+        int n = set.records().size();
+        counts.produced += n;
+        counts.gathered += n;
+        long bytes = 0;
+        for (ScopeRecord r : set.records()) {
+            bytes += PUSHED_RECORD_RAW_BYTES + r.event().length();
+        }
+        counts.rawBytes += bytes;
+        return set.records();
     }
 
     @Override

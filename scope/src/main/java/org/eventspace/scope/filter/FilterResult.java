@@ -16,7 +16,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * component changes the report.
  */
 public sealed interface FilterResult
-        permits FilterResult.None, ConcatResult, ExtremeResult, StatsResult, HistResult, ClassResult {
+        permits FilterResult.None, ConcatResult, ExtremeResult, StatsResult, HistResult, ClassResult, NewestResult {
     /** The round of the records the result describes; {@link HistFilter#NO_ROUND} when it is {@link #isEmpty()}. */
     long round();
 

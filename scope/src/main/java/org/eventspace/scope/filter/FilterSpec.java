@@ -15,6 +15,7 @@ import java.util.Objects;
  *   stats                      per event count, mean, sd, min, max {@link StatsFilter}
  *   hist:BINS                  per event a histogram, BINS 1..65536, pipelined 3 phases {@link HistFilter}
  *   class:all | class:comm | class:REGEX   functional classes     {@link ClassFilter}
+ *   newest                     every host's newest analysis results (not trace tuples) {@link NewestFilter}
  * </pre>
  */
 public sealed interface FilterSpec {
@@ -38,6 +39,7 @@ public sealed interface FilterSpec {
         try {
             return switch (kind) {
                 case "concat" -> noArgument(argument, new Concat());
+                case "newest" -> noArgument(argument, new Newest());
                 case "stats" -> noArgument(argument, new Stats());
                 case "max", "min" -> new ReduceByField(
                         kind.equals("max") ? ReduceByFieldFilter.Extreme.MAX : ReduceByFieldFilter.Extreme.MIN,
@@ -51,7 +53,7 @@ public sealed interface FilterSpec {
                     yield new Classify(ClassScheme.parse(argument));
                 }
                 default -> throw new IllegalArgumentException("expected one of concat, max:FIELD, min:FIELD, stats,"
-                        + " hist:BINS, class:SCHEME");
+                        + " hist:BINS, class:SCHEME, newest");
             };
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("bad filter '" + text + "': " + e.getMessage(), e);
@@ -87,6 +89,19 @@ public sealed interface FilterSpec {
             throw new IllegalArgumentException("bins must be 1.." + HistFilter.MAX_BINS + ", bins=" + bins);
         }
         return bins;
+    }
+
+    /** {@code newest}. */
+    record Newest() implements FilterSpec {
+        @Override
+        public String text() {
+            return NewestFilter.NAME;
+        }
+
+        @Override
+        public ScopeFilter newInstance() {
+            return new NewestFilter();
+        }
     }
 
     /** {@code concat}. */

@@ -18,6 +18,14 @@ public interface ScopeFilter {
     String name();
 
     /**
+     * Whether the leaves give this filter the hosts' published analysis results ({@link org.eventspace.scope.ResultBoard})
+     * instead of their trace tuples and pushed records.
+     */
+    default boolean readsResults() {
+        return false;
+    }
+
+    /**
      * The command for round {@code round}. {@code previousRoot} is what the root returned for the previous
      * round, null before the first: a multi-phase filter puts the next phase of an earlier round in it.
      */
