@@ -41,10 +41,10 @@ public final class BenchmarkRunner {
     /** Every host simulated in this JVM, one thread per rank. */
     static RunReport inJvm(RunConfig config) {
         try (MonitoredJob job = MonitoredJob.inJvm(config.job(), listenerFor(config));
-             Monitors monitors = config.monitoring().enabled() ? Monitors.start(job, config.monitoring().kinds()) : null) {
+             Monitors monitors = startMonitors(job, config)) {
             List<RankResult> ranks = runRanks(job, config);
-            JsonNode part = monitors != null ? monitors.stop().toJson(JSON) : null;
-            JsonNode live = monitors != null ? liveAtEnd(job) : null;
+            JsonNode part = monitors != null ? monitors.finalPart(JSON) : null;
+            JsonNode live = monitors != null && !monitors.central() ? liveAtEnd(job) : null;
             HostResult result = job.finish(null);
             ObjectNode report = part != null ? MonitorSnapshot.report(List.of(part), job.pathmap(), JSON) : null;
             if (report != null && live != null) {
@@ -52,6 +52,12 @@ public final class BenchmarkRunner {
             }
             return new RunReport(config, ranks, List.of(), result.traces(), result.scope(), report);
         }
+    }
+
+    /** The run's monitors on this process, or null: none asked for, or a central analysis run by another process. */
+    private static Monitors startMonitors(MonitoredJob job, RunConfig config) {
+        return config.monitoring().enabled()
+                ? Monitors.start(job, config.monitoring().kinds(), config.monitoring().analysis()) : null;
     }
 
     /**
@@ -164,14 +170,14 @@ public final class BenchmarkRunner {
         JobEnvironment env = JobEnvironment.current();
         boolean ok;
         try (MonitoredJob job = MonitoredJob.join(config.job(), env, listenerFor(config));
-             Monitors monitors = config.monitoring().enabled() ? Monitors.start(job, config.monitoring().kinds()) : null) {
+             Monitors monitors = startMonitors(job, config)) {
             List<RankResult> results = runRanks(job, config);
             ok = results.stream().allMatch(RankResult::resultOk);
             ObjectNode program = (ObjectNode) encodeRanks(results);
             if (monitors != null) {
                 // This host's share: the greds it runs and its ranks' profiles; the launcher merges every host's.
-                program.set("monitors", monitors.stop().toJson(JSON));
-                JsonNode live = liveAtEnd(job);
+                program.set("monitors", monitors.finalPart(JSON));
+                JsonNode live = monitors.central() ? null : liveAtEnd(job);
                 if (live != null) {
                     // What the scope's front-end gathered of every host while the job ran.
                     program.set("monitors_live", live);

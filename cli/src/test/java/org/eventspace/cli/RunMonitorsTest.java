@@ -60,6 +60,20 @@ class RunMonitorsTest {
         }
     }
 
+    /** {@code --analysis central}: the scope carries raw tuples to host 0, which analyses them; same answers. */
+    @Test
+    void theCentralAnalysisNamesTheSlowRankOverTcp() throws Exception {
+        JsonNode report = run("--ranks", "8", "--hosts", "2", "--transport", "tcp", "--monitor", "loadbalance,stats",
+                "--analysis", "central", "--slow-rank", "6:200");
+        JsonNode m = report.path("monitors");
+        assertThat(report.path("scope").path("filter").asText()).isEqualTo("tuples");
+        assertThat(m.path("loadbalance").path("slowest_rank").asInt()).isEqualTo(6);
+        assertThat(m.path("analysis").path("threads").asInt()).as("nothing analyses on the hosts").isZero();
+        assertThat(m.path("tuples_read").asLong()).isEqualTo(report.path("scope").path("records_gathered").asLong());
+        assertThat(m.path("stats").path("wrappers").size()).isEqualTo(10);
+        assertThat(m.has("live")).as("the central analysis is the front-end's own; nothing else to gather").isFalse();
+    }
+
     @Test
     void badMonitorFlagsAreRefusedBeforeTheRun() {
         CliHarness cli = new CliHarness();

@@ -271,6 +271,19 @@ public final class MonitoredJob implements AutoCloseable {
     }
 
     /**
+     * Has {@code listener} called with every round the scope's front-end pulls from now on, on its thread
+     * ({@link ScopeFrontEnd#onRound}); register before the ranks start.
+     *
+     * @throws IllegalStateException if this process does not run the front-end.
+     */
+    public void onScopeRound(java.util.function.Consumer<org.eventspace.scope.ScopeRound> listener) {
+        if (frontEnd == null) {
+            throw new IllegalStateException("this process does not run the event scope's front-end (host 0 does, with a scope)");
+        }
+        frontEnd.onRound(listener);
+    }
+
+    /**
      * Stops the event scope's front-end if this process runs it: no more pulls after its final ones, which gather what
      * the ranks and analysis threads wrote last; returns its last snapshot (the same on every call). {@link #finish}
      * does this itself; call it first to read the complete scope before the job reports.

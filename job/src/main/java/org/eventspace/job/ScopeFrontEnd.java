@@ -200,9 +200,32 @@ public final class ScopeFrontEnd implements Agent {
         stopRequested = true;
     }
 
-    /** One round: pull, add its counters to the totals. */
+    /**
+     * Has {@code listener} called with every round from the next on, on the pulling thread, after the round's counters
+     * are added (the final pulls of {@link #stop} included): a front-end analysis consumes each round's records there
+     * (the centralised analysis of the EventSpace paper §4.3). Register it before the ranks start, or the rounds before
+     * it are not seen. An exception it throws fails the front-end as a failed round would.
+     */
+    public void onRound(java.util.function.Consumer<ScopeRound> listener) {
+        roundListener = listener;
+    }
+
+    private volatile java.util.function.Consumer<ScopeRound> roundListener;
+
+    /** One round: pull, add its counters to the totals, hand it to the listener. */
     private ScopeRound pullOnce() {
         ScopeRound r = scope.pull();
+        try {
+            return count(r);
+        } finally {
+            java.util.function.Consumer<ScopeRound> listener = roundListener;
+            if (listener != null) {
+                listener.accept(r);
+            }
+        }
+    }
+
+    private ScopeRound count(ScopeRound r) {
         synchronized (this) {
             rounds++;
             produced += r.recordsProduced();

@@ -40,6 +40,10 @@ final class LiveGred {
     private long dropped;
     private long failed;
     private long read;
+    /** Central analysis only: tuples handed in per collector beyond what the read-ahead ring holds; else null. */
+    private final long[][] pending;
+    private final int[] pendingHead;
+    private final int[] pendingTail;
 
     /**
      * @param above the trace buffer of the collector above each port, in port order.
@@ -63,6 +67,78 @@ final class LiveGred {
         this.t4 = new long[ports];
         this.calls = new GredCalls(ports, medianWindow);
         this.medianWindow = medianWindow;
+        this.pending = null;
+        this.pendingHead = null;
+        this.pendingTail = null;
+    }
+
+    /**
+     * A gred analysed at the front-end (centralised analysis): no trace buffer is read here; the scope's rounds hand
+     * in each collector's tuples ({@link #offer}, then {@link #pump}). Collector index p &lt; arity is the one above port
+     * p, index arity the one below.
+     */
+    LiveGred(Node gred, String[] contributors, int medianWindow) {
+        this.gred = gred;
+        this.contributors = contributors.clone();
+        this.ports = gred.arity();
+        this.readers = null;
+        this.sequence = new long[ports + 1][WINDOW];
+        this.start = new long[ports + 1][WINDOW];
+        this.end = new long[ports + 1][WINDOW];
+        this.head = new long[ports + 1];
+        this.tail = new long[ports + 1];
+        this.t1 = new long[ports];
+        this.t4 = new long[ports];
+        this.calls = new GredCalls(ports, medianWindow);
+        this.medianWindow = medianWindow;
+        this.pending = new long[ports + 1][3 * 64];
+        this.pendingHead = new int[ports + 1];
+        this.pendingTail = new int[ports + 1];
+    }
+
+    /** Central analysis: one tuple of collector {@code c}, in the order the collector wrote them. */
+    void offer(int c, long seq, long t0, long t1, boolean failedCall) {
+        synchronized (this) {
+            read++;
+            if (failedCall) {
+                failed++;
+                return;
+            }
+        }
+        if (pendingTail[c] + 3 > pending[c].length) {
+            int live = pendingTail[c] - pendingHead[c];
+            long[] grown = live + 3 > pending[c].length / 2 ? new long[pending[c].length * 2] : pending[c];
+            System.arraycopy(pending[c], pendingHead[c], grown, 0, live);
+            pending[c] = grown;
+            pendingHead[c] = 0;
+            pendingTail[c] = live;
+        }
+        long[] q = pending[c];
+        q[pendingTail[c]++] = seq;
+        q[pendingTail[c]++] = t0;
+        q[pendingTail[c]++] = t1;
+    }
+
+    /** Central analysis: moves what was offered into the join, as far as every collector's tuples allow. */
+    void pump() {
+        while (true) {
+            int moved = 0;
+            for (int c = 0; c <= ports; c++) {
+                long[] q = pending[c];
+                while (pendingHead[c] < pendingTail[c] && tail[c] - head[c] < WINDOW) {
+                    int slot = (int) (tail[c] & MASK);
+                    sequence[c][slot] = q[pendingHead[c]++];
+                    start[c][slot] = q[pendingHead[c]++];
+                    end[c][slot] = q[pendingHead[c]++];
+                    tail[c]++;
+                    moved++;
+                }
+            }
+            join();
+            if (moved == 0) {
+                return;
+            }
+        }
     }
 
     Node gred() {
@@ -71,6 +147,9 @@ final class LiveGred {
 
     /** Reads what the collectors wrote since the last poll and joins it; returns the tuples read. */
     int poll(TraceTupleFlyweight tuple) {
+        if (readers == null) {
+            return 0;
+        }
         int read = 0;
         for (int c = 0; c <= ports; c++) {
             TraceBufferReader reader = readers[c];
@@ -133,6 +212,9 @@ final class LiveGred {
     /** Tuples the collectors' rings overwrote before this gred's reader got to them. */
     long missed() {
         long missed = 0;
+        if (readers == null) {
+            return 0; // the scope's leaves count what the rings overwrote (its records_dropped)
+        }
         for (TraceBufferReader r : readers) {
             missed += r.missed();
         }
@@ -148,6 +230,11 @@ final class LiveGred {
     /** What this gred's analysis keeps: the read-ahead rings and the metrics (their windows for the median). */
     long memoryBytes() {
         long rings = 3L * (ports + 1) * WINDOW * Long.BYTES;
+        if (pending != null) {
+            for (long[] q : pending) {
+                rings += (long) q.length * Long.BYTES;
+            }
+        }
         long metrics = (ports + 1) * 5L * (64 + (long) medianWindow * Double.BYTES) + 2L * ports * ports * Long.BYTES;
         return rings + metrics;
     }

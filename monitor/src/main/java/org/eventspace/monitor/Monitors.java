@@ -70,6 +70,113 @@ public final class Monitors implements AutoCloseable {
         return m;
     }
 
+    /**
+     * Starts the monitors where {@code analysis} says: {@link #start} for the distributed analysis; for the centralised
+     * one, on the process that runs the event scope's front-end, {@link #startCentral}, and elsewhere nothing (null):
+     * the scope's leaves read those hosts' tuples.
+     */
+    public static Monitors start(MonitoredJob job, Set<MonitorKind> kinds, Analysis analysis) {
+        if (analysis == Analysis.DISTRIBUTED) {
+            return start(job, kinds);
+        }
+        return job.runsFrontEnd() ? startCentral(job, kinds) : null;
+    }
+
+    /**
+     * The centralised analysis (EventSpace paper §4.3): no analysis thread on any host; the job's event scope, which
+     * must run the {@code tuples} filter, brings every tuple to this process (the front-end's), where each round is
+     * joined into the same metrics as the distributed analysis computes ({@link CentralAnalysis}). Start it before
+     * the ranks.
+     *
+     * @throws IllegalArgumentException if the job has no collectors or its scope does not gather raw tuples.
+     * @throws IllegalStateException if this process does not run the scope's front-end.
+     */
+    public static Monitors startCentral(MonitoredJob job, Set<MonitorKind> kinds) {
+        if (kinds.isEmpty()) {
+            throw new IllegalArgumentException("no monitor chosen");
+        }
+        if (!job.config().collectors()) {
+            throw new IllegalArgumentException("the monitors read the event collectors' traces: the job needs collectors on");
+        }
+        if (job.config().scope() == null || !job.config().scope().filter().newInstance().readsRawTuples()) {
+            throw new IllegalArgumentException("the centralised analysis reads the tuples the job's event scope gathers: "
+                    + "it needs a scope with the tuples filter");
+        }
+        Pathmap pathmap = job.pathmap();
+        Monitors m = new Monitors(kinds, pathmap);
+        CentralAnalysis central = new CentralAnalysis();
+        List<LiveGred> greds = new ArrayList<>();
+        for (Node n : pathmap.nodes()) {
+            if (n.kind().equals(PathmapBuilder.GRED)) {
+                Node[] collectors = m.collectorsOf(n);
+                if (collectors != null) {
+                    String[] contributors = new String[n.arity()];
+                    for (int p = 0; p < contributors.length; p++) {
+                        contributors[p] = m.contributor(collectors[p]);
+                    }
+                    LiveGred g = new LiveGred(n, contributors, kinds.contains(MonitorKind.STATS) ? MEDIAN_WINDOW : 0);
+                    for (int c = 0; c < collectors.length; c++) {
+                        central.feed(collectors[c].name(), g, c);
+                    }
+                    greds.add(g);
+                }
+            }
+        }
+        List<RankProfile> profiles = new ArrayList<>();
+        for (int rank = 0; rank < pathmap.spec().ranks(); rank++) {
+            for (int tree = 0; tree < pathmap.spec().trees(); tree++) {
+                Node entry = pathmap.node(pathmap.entry(tree, rank).node());
+                if (isCollector(entry)) {
+                    RankProfile profile = new RankProfile(rank);
+                    central.feed(entry.name(), profile);
+                    profiles.add(profile);
+                } else if (tree == 0) {
+                    m.skipped.add("rank " + rank + ": no collector where its path enters, so no profile");
+                }
+            }
+        }
+        m.skippedOfHost.add(new int[] {0, m.skipped.size()});
+        m.boards.add(null);
+        m.analyses.add(new HostAnalysis("front-end", greds, profiles, () -> { }));
+        m.central = central;
+        m.job = job;
+        job.onScopeRound(central);
+        return m;
+    }
+
+    /** The centralised analysis, or null for the distributed one. */
+    private CentralAnalysis central;
+    private MonitoredJob job;
+
+    /** Whether this is the centralised analysis ({@link #startCentral}). */
+    public boolean central() {
+        return central != null;
+    }
+
+    /**
+     * Stops the monitors ({@link #stop}) and returns this process's part of the report ({@link MonitorSnapshot#toJson}).
+     * For the centralised analysis, the scope's front-end is stopped first (its final pulls bring the last tuples), and
+     * the part's {@code tuples_read}/{@code tuples_missed} are the scope's (tuples gathered, and overwritten before a
+     * leaf read them), its analysis cost the front-end's CPU time in the analysis.
+     */
+    public com.fasterxml.jackson.databind.node.ObjectNode finalPart(com.fasterxml.jackson.databind.ObjectMapper json) {
+        if (central != null) {
+            java.util.Optional<ScopeSnapshot> scope = job.stopScope();
+            com.fasterxml.jackson.databind.node.ObjectNode part = stop().toJson(json);
+            scope.ifPresent(s -> {
+                part.put("tuples_read", s.recordsGathered());
+                part.put("tuples_missed", s.recordsDropped());
+            });
+            com.fasterxml.jackson.databind.node.ObjectNode analysis = (com.fasterxml.jackson.databind.node.ObjectNode) part.path("analysis");
+            analysis.put("threads", 0);
+            analysis.put("cpu_ms", central.cpuNanos() / 1e6);
+            analysis.put("where", "front-end");
+            analysis.put("rounds", central.rounds());
+            return part;
+        }
+        return stop().toJson(json);
+    }
+
     /** As {@link #start} but runs no thread: a test steps {@link #drainOnce()} by hand. */
     static Monitors unstarted(MonitoredJob job, Set<MonitorKind> kinds) {
         return open(job, kinds);
@@ -118,29 +225,45 @@ public final class Monitors implements AutoCloseable {
 
     /** The live join of gred {@code g}, or null (with the reason in {@link #skipped}) if a collector it needs is missing. */
     private LiveGred liveGred(Node g, EventSpace space) {
+        Node[] collectors = collectorsOf(g);
+        if (collectors == null) {
+            return null;
+        }
+        int ports = g.arity();
+        TraceBuffer[] buffers = new TraceBuffer[ports];
+        String[] contributors = new String[ports];
+        for (int p = 0; p < ports; p++) {
+            buffers[p] = space.buffer(CollectorKind.collectorId(collectors[p]));
+            contributors[p] = contributor(collectors[p]);
+        }
+        TraceBuffer t23 = space.buffer(CollectorKind.collectorId(collectors[ports]));
+        return new LiveGred(g, contributors, buffers, t23, kinds.contains(MonitorKind.STATS) ? MEDIAN_WINDOW : 0);
+    }
+
+    /**
+     * The collectors gred {@code g}'s metrics need: the one above each port (t1,i, t4,i), in port order, then the one
+     * between it and its parent (t2, t3); null, with the reason in {@link #skipped}, if one is missing.
+     */
+    private Node[] collectorsOf(Node g) {
         Node below = g.parent() >= 0 ? pathmap.node(g.parent()) : null;
         if (below == null || !isCollector(below)) {
             skipped.add("gred " + g.name() + ": no collector between it and its parent (t2, t3)");
             return null;
         }
-        Node[] above = new Node[g.arity()];
+        Node[] collectors = new Node[g.arity() + 1];
         for (Node child : pathmap.children(g.id())) {
-            if (isCollector(child) && child.parentPort() >= 0 && child.parentPort() < above.length) {
-                above[child.parentPort()] = child;
+            if (isCollector(child) && child.parentPort() >= 0 && child.parentPort() < g.arity()) {
+                collectors[child.parentPort()] = child;
             }
         }
-        TraceBuffer[] buffers = new TraceBuffer[above.length];
-        String[] contributors = new String[above.length];
-        for (int p = 0; p < above.length; p++) {
-            if (above[p] == null) {
+        for (int p = 0; p < g.arity(); p++) {
+            if (collectors[p] == null) {
                 skipped.add("gred " + g.name() + ": no collector above port " + p + " (t1," + p + ", t4," + p + ")");
                 return null;
             }
-            buffers[p] = space.buffer(CollectorKind.collectorId(above[p]));
-            contributors[p] = contributor(above[p]);
         }
-        TraceBuffer t23 = space.buffer(CollectorKind.collectorId(below));
-        return new LiveGred(g, contributors, buffers, t23, kinds.contains(MonitorKind.STATS) ? MEDIAN_WINDOW : 0);
+        collectors[g.arity()] = below;
+        return collectors;
     }
 
     private static boolean isCollector(Node n) {

@@ -24,11 +24,29 @@ final class RankProfile {
         this.reader = entry.newReader();
     }
 
+    /** A profile the front-end feeds ({@link #offer}): the centralised analysis. */
+    RankProfile(int rank) {
+        this.rank = rank;
+        this.reader = null;
+    }
+
+    /** Central analysis: one call of operation {@code op} from {@code t0} to {@code t1}. */
+    synchronized void offer(int op, long t0, long t1, boolean failedCall) {
+        if (op < 0 || op >= OPS || failedCall) {
+            return;
+        }
+        calls[op]++;
+        nanos[op] += t1 - t0;
+    }
+
     int rank() {
         return rank;
     }
 
     int poll(TraceTupleFlyweight tuple, int batch) {
+        if (reader == null) {
+            return 0;
+        }
         int read = 0;
         while (read < batch && reader.readNext(tuple)) {
             read++;

@@ -190,6 +190,49 @@ class MonitorsTest {
         }
     }
 
+    /**
+     * The centralised analysis — raw tuples through the job's event scope, analysed on the front-end's thread —
+     * computes the same statistics as the post-mortem analysis of the same run's dump (and so as the distributed one).
+     */
+    @Test
+    void theCentralAnalysisEqualsThePostMortemAnalysisOfTheSameRun() throws Exception {
+        Path dump = dir.resolve("central");
+        JobConfig config = JobConfig.of(JobConfig.shortcut(8, 2, 1, TreeShape.hier(2)), JobTransport.JVM).withTraceDump(dump)
+                .withScope(org.eventspace.job.ScopeSettings.parse("flat", "seq", "tuples", org.eventspace.job.ScopeSettings.ADAPTIVE));
+        JsonNode part;
+        MonitorSnapshot central;
+        try (MonitoredJob job = MonitoredJob.inJvm(config);
+             Monitors monitors = Monitors.start(job, EnumSet.allOf(MonitorKind.class), Analysis.CENTRAL)) {
+            assertThat(monitors.central()).isTrue();
+            assertThat(job.runRanks(r -> gsum(job.comm(r), 500, 3, 50), Duration.ofSeconds(60))).allMatch(RankThreads.Outcome::ok);
+            part = monitors.finalPart(JSON);
+            central = monitors.stop();
+            job.finish(null);
+        }
+        assertThat(part.path("analysis").path("threads").asInt()).as("no analysis thread on any host").isZero();
+        assertThat(part.path("analysis").path("where").asText()).isEqualTo("front-end");
+        assertThat(part.path("tuples_missed").asLong()).isZero();
+        assertThat(part.path("tuples_read").asLong()).as("every tuple crossed the scope").isPositive();
+        WrapperLatencies post = WrapperLatencies.of(TraceDump.open(dump));
+        assertThat(central.greds()).hasSameSizeAs(post.greds());
+        for (GredLatencies g : post.greds()) {
+            GredCalls c = central.gred(g.gred()).calls();
+            assertThat(c.calls()).as(g.gred() + " calls").isEqualTo(g.callsJoined()).isPositive();
+            same(c.down(), g.down(), g.gred() + " down");
+            same(c.up(), g.up(), g.gred() + " up");
+            for (int p = 0; p < c.ports(); p++) {
+                var port = g.ports().get(p);
+                same(c.port(p, GredCalls.TOTAL), port.total(), g.gred() + " port " + p + " total");
+                same(c.port(p, GredCalls.ARRIVAL_WAIT), port.arrivalWait(), g.gred() + " port " + p + " arrival wait");
+                assertThat(c.arrivalOrder(p)).isEqualTo(port.arrivalOrder());
+                assertThat(c.departureOrder(p)).isEqualTo(port.departureOrder());
+            }
+        }
+        JsonNode report = MonitorSnapshot.report(List.of(part), config.pathmap(), JSON);
+        assertThat(report.path("loadbalance").path("slowest_rank").asInt()).isEqualTo(3);
+        assertThat(report.path("profile").path("ranks").size()).isEqualTo(8);
+    }
+
     /** With coscheduling (i) or (ii) the analysis threads run only when released, and still join every call. */
     @Test
     void coscheduledAnalysisRunsOnReleasesAndMissesNothing() {

@@ -16,6 +16,7 @@ import org.eventspace.scope.filter.FilterSpec;
 import org.eventspace.scope.filter.Packet;
 import org.eventspace.scope.filter.ScopeFilter;
 import org.eventspace.scope.filter.ScopeRecord;
+import org.eventspace.scope.filter.TuplesFilter;
 
 /**
  * The storage end of an event scope on one host (EventSpace paper §4.2, "storage wrappers provide access to
@@ -198,12 +199,17 @@ final class ScopeLeaf implements Wrapper {
         /** {@code <op> <role>} by op type, made once per op type seen. */
         final String[] events = new String[16];
         final int rank;
+        /** The events of a raw tuple's two records ({@link TuplesFilter}). */
+        final String downEvent;
+        final String upEvent;
         long mark;
 
         TraceSource(EventSpace.Entry entry, int rank, boolean atInit) {
             this.reader = entry.buffer().newReader();
             this.role = roleOfCollector.getOrDefault(entry.collectorName(), entry.collectorName());
             this.rank = rank;
+            this.downEvent = entry.collectorName() + TuplesFilter.DOWN;
+            this.upEvent = entry.collectorName() + TuplesFilter.UP;
             if (atInit) {
                 mark = reader.position();
             } else {
@@ -229,9 +235,16 @@ final class ScopeLeaf implements Wrapper {
             long head = reader.writePosition();
             long missedBefore = reader.missed();
             long read = 0;
+            boolean raw = filter.readsRawTuples();
             while (reader.position() < head && reader.readNext(tuple)) {
-                into.add(new ScopeRecord(rank, event(tuple.opType()), Math.max(0, tuple.sequence()),
-                        (tuple.endNs() - tuple.startNs()) / 1_000.0));
+                long sequence = Math.max(0, tuple.sequence());
+                if (raw) {
+                    int op = Math.max(0, tuple.opType()) | ((tuple.flags() & TraceOp.FLAG_FAILED) != 0 ? TuplesFilter.FAILED : 0);
+                    into.add(new ScopeRecord(op, downEvent, sequence, tuple.startNs()));
+                    into.add(new ScopeRecord(op, upEvent, sequence, tuple.endNs()));
+                } else {
+                    into.add(new ScopeRecord(rank, event(tuple.opType()), sequence, (tuple.endNs() - tuple.startNs()) / 1_000.0));
+                }
                 read++;
             }
             // The loop ends at or past head: a lapping writer may push the cursor beyond it, and then the tuples

@@ -16,7 +16,8 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * component changes the report.
  */
 public sealed interface FilterResult
-        permits FilterResult.None, ConcatResult, ExtremeResult, StatsResult, HistResult, ClassResult, NewestResult {
+        permits FilterResult.None, ConcatResult, ExtremeResult, StatsResult, HistResult, ClassResult, NewestResult,
+        TuplesResult {
     /** The round of the records the result describes; {@link HistFilter#NO_ROUND} when it is {@link #isEmpty()}. */
     long round();
 

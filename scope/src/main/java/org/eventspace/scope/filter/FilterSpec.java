@@ -16,6 +16,7 @@ import java.util.Objects;
  *   hist:BINS                  per event a histogram, BINS 1..65536, pipelined 3 phases {@link HistFilter}
  *   class:all | class:comm | class:REGEX   functional classes     {@link ClassFilter}
  *   newest                     every host's newest analysis results (not trace tuples) {@link NewestFilter}
+ *   tuples                     every trace tuple whole, for a front-end analysis {@link TuplesFilter}
  * </pre>
  */
 public sealed interface FilterSpec {
@@ -40,6 +41,7 @@ public sealed interface FilterSpec {
             return switch (kind) {
                 case "concat" -> noArgument(argument, new Concat());
                 case "newest" -> noArgument(argument, new Newest());
+                case "tuples" -> noArgument(argument, new Tuples());
                 case "stats" -> noArgument(argument, new Stats());
                 case "max", "min" -> new ReduceByField(
                         kind.equals("max") ? ReduceByFieldFilter.Extreme.MAX : ReduceByFieldFilter.Extreme.MIN,
@@ -53,7 +55,7 @@ public sealed interface FilterSpec {
                     yield new Classify(ClassScheme.parse(argument));
                 }
                 default -> throw new IllegalArgumentException("expected one of concat, max:FIELD, min:FIELD, stats,"
-                        + " hist:BINS, class:SCHEME, newest");
+                        + " hist:BINS, class:SCHEME, newest, tuples");
             };
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("bad filter '" + text + "': " + e.getMessage(), e);
@@ -89,6 +91,19 @@ public sealed interface FilterSpec {
             throw new IllegalArgumentException("bins must be 1.." + HistFilter.MAX_BINS + ", bins=" + bins);
         }
         return bins;
+    }
+
+    /** {@code tuples}. */
+    record Tuples() implements FilterSpec {
+        @Override
+        public String text() {
+            return TuplesFilter.NAME;
+        }
+
+        @Override
+        public ScopeFilter newInstance() {
+            return new TuplesFilter();
+        }
     }
 
     /** {@code newest}. */

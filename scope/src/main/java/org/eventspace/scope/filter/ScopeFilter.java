@@ -25,6 +25,11 @@ public interface ScopeFilter {
         return false;
     }
 
+    /** Whether the leaves give this filter every trace tuple whole ({@link TuplesFilter}) instead of its latency. */
+    default boolean readsRawTuples() {
+        return false;
+    }
+
     /**
      * The command for round {@code round}. {@code previousRoot} is what the root returned for the previous
      * round, null before the first: a multi-phase filter puts the next phase of an earlier round in it.
