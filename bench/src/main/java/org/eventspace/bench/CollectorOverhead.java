@@ -79,10 +79,17 @@ public final class CollectorOverhead {
         List<String> errors = new ArrayList<>();
         JsonNode collectors = null;
         RunConfig base = config;
+        // With monitors, the on-side runs them and their event scope; the off-side runs neither (nor the collectors).
+        boolean monitored = config.monitoring().enabled();
+        double gatherRate = 1;
+        double scopeGatherRate = 1;
+        double analysisCpuMs = 0;
+        long tuplesMissed = 0;
         for (int rep = 0; rep < repeats; rep++) {
             for (boolean on : new boolean[] {false, true}) {
                 (on ? onProbeNs : offProbeNs)[rep] = CacheLineProbe.roundTripNanos();
-                RunReport report = runner.apply(base.withCollectors(on));
+                RunReport report = runner.apply(on ? base
+                        : base.withMonitoring(Monitoring.NONE, base.faults()).withCollectors(false));
                 if (compute && base.sortLength() == 0 && report.sortLength() > 0) {
                     base = base.withSortLength(report.sortLength());
                 }
@@ -93,7 +100,16 @@ public final class CollectorOverhead {
                 (on ? onUs : offUs)[rep] = report.meanUs();
                 (on ? onIterationUs : offIterationUs)[rep] = report.iterationUs();
                 if (on) {
-                    collectors = report.toJson(json).path("collectors");
+                    JsonNode whole = report.toJson(json);
+                    collectors = whole.path("collectors");
+                    if (monitored && report.monitors() != null) {
+                        gatherRate = Math.min(gatherRate, report.monitors().path("gather_rate").asDouble(1));
+                        tuplesMissed += report.monitors().path("tuples_missed").asLong();
+                        analysisCpuMs += report.monitors().path("analysis").path("cpu_ms").asDouble() / repeats;
+                    }
+                    if (whole.path("scope").has("gather_rate")) {
+                        scopeGatherRate = Math.min(scopeGatherRate, whole.path("scope").path("gather_rate").asDouble(1));
+                    }
                 }
                 progress.accept(String.format(Locale.ROOT, "repeat %d/%d  collectors %-3s  cache line %4.0f ns  allreduce mean %9.3f µs%s%s",
                         rep + 1, repeats, on ? "on" : "off", (on ? onProbeNs : offProbeNs)[rep], report.meanUs(),
@@ -127,6 +143,20 @@ public final class CollectorOverhead {
             putSeries(iteration, offIterationUs, onIterationUs, same);
         }
         root.set("collectors", collectors);
+        if (monitored) {
+            ObjectNode m = root.putObject("monitors");
+            ArrayNode kinds = m.putArray("kinds");
+            config.monitoring().kinds().stream().map(k -> k.label()).sorted().forEach(kinds::add);
+            m.put("coschedule", config.monitoring().coschedule().label());
+            m.put("analysis", config.monitoring().analysis().label());
+            m.put("gather", config.scope() != null ? config.scope().gather().toString() : "none");
+            // Of the tuples the monitored collectors wrote, the share analysed (the worst on-run).
+            m.put("gather_rate", gatherRate);
+            m.put("tuples_missed", tuplesMissed);
+            // Of what the scope's leaves had to read (results, or raw tuples for the central analysis), the share read.
+            m.put("scope_gather_rate", scopeGatherRate);
+            m.put("analysis_cpu_ms_mean", round(analysisCpuMs, 3));
+        }
         root.put("result_ok", ok);
         ArrayNode errs = root.putArray("errors");
         errors.forEach(errs::add);
@@ -191,6 +221,14 @@ public final class CollectorOverhead {
         series(out, "allreduce mean", report);
         if (report.has("iteration")) {
             series(out, "iteration (sort + allreduce)", report.path("iteration"));
+        }
+        JsonNode m = report.path("monitors");
+        if (m.has("gather_rate")) {
+            out.append(String.format(Locale.ROOT, "  monitors %s, coschedule %s, analysis %s, gather %s: gather rate %.2f %% "
+                            + "(%d tuples missed), scope gather rate %.2f %%, analysis CPU %.1f ms per run%n",
+                    m.path("kinds"), m.path("coschedule").asText(), m.path("analysis").asText(), m.path("gather").asText(),
+                    100 * m.path("gather_rate").asDouble(), m.path("tuples_missed").asLong(),
+                    100 * m.path("scope_gather_rate").asDouble(), m.path("analysis_cpu_ms_mean").asDouble()));
         }
         JsonNode c = report.path("collectors");
         if (c.has("tuples_written")) {

@@ -67,7 +67,8 @@ final class LayoutOptions {
 
     @Option(names = "--scope", paramLabel = "SHAPE", description = "Lay an event scope over the hosts (flat, kary:K or "
             + "hier:K) and pull it from host 0 while the ranks run; its figures go to the report's scope block. Needs "
-            + "--collectors on.")
+            + "--collectors on. With --monitor the scope carries the monitors' data (flat by default); --scope none there "
+            + "runs the monitors without one (their results reach the report only at the end).")
     String scope;
 
     @Option(names = "--gather", paramLabel = "seq|par:N", description = "With --scope: gathers read their children in "
@@ -100,10 +101,18 @@ final class LayoutOptions {
 
     /**
      * Makes the event scope the monitors' (before {@link #toJob}): filter {@code filter}, flat unless {@code --scope}
-     * says otherwise, sequential unless {@code --gather} does, every {@code intervalMs} (null: adaptive) unless
+     * says otherwise ({@code --scope none}: no scope at all, the distributed results stay on the hosts until the end), sequential unless {@code --gather} does, every {@code intervalMs} (null: adaptive) unless
      * {@code --scope-interval-ms} does. A {@code --filter} other than {@code filter} is refused: one scope per job.
      */
     void scopeForMonitors(String filter, Integer intervalMs) {
+        if ("none".equals(scope)) {
+            // No scope: the results stay on the hosts until the job ends (the paper's "analysis threads" row, Table 3).
+            if (filter.equals("tuples")) {
+                throw new UsageError("--scope none: the central analysis reads the tuples the scope gathers; it needs a scope");
+            }
+            scope = null;
+            return;
+        }
         if (this.filter != null && !this.filter.equals(filter)) {
             throw new UsageError("--filter " + this.filter + ": with --monitor the job's event scope carries the monitors' "
                     + "data (filter " + filter + "); drop --filter, or run the scope without --monitor");
