@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.eventspace.bench.Benchmark;
 import org.eventspace.bench.CollectorOverhead;
 import org.eventspace.bench.InterleavedOverhead;
+import org.eventspace.bench.PaperTables;
 import org.eventspace.bench.OffloadBenchmark;
 import org.eventspace.bench.RunConfig;
 import org.eventspace.bench.jmh.CollectorCost;
@@ -251,6 +252,15 @@ final class BenchCommand implements Runnable {
                 + "blocks (--iterations pairs in all). 0: separate runs. Default: ${DEFAULT-VALUE}.")
         int interleave;
 
+        @Option(names = "--table", paramLabel = "N", defaultValue = "0", description = "The EventSpace paper's Table N (1: "
+                + "load balance with one event scope, the central analysis; 2: load balance with distributed analysis; 3: "
+                + "the statistics monitor: analysis threads, coscheduling, sequential and parallel gathering): every row by "
+                + "both methods (--repeats separate off/on pairs, and an interleaved crossover in blocks of --interleave, "
+                + "default 500), printed as a Markdown table beside the paper's figures; --json writes "
+                + "eventspace.bench-paper-table/1. The rows set --monitor, --coschedule, --analysis and --gather themselves. "
+                + "0: no table. Default: ${DEFAULT-VALUE}.")
+        int table;
+
         @Mixin
         RunOptions options;
 
@@ -259,6 +269,9 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            if (table != 0) {
+                return paperTable();
+            }
             if (spec.commandLine().getParseResult().hasMatchedOption("--collectors")) {
                 spec.commandLine().getErr().println("eventspace: bench overhead: --collectors " + options.layout.collectors
                         + " is ignored: every pair runs with collectors off, then on");
@@ -299,6 +312,34 @@ final class BenchCommand implements Runnable {
                 mapper.writeValue(options.json.toFile(), report);
             }
             return report.path("result_ok").asBoolean() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
+        }
+
+        /** {@code --table N}: the paper's table, every row by both methods. */
+        private Integer paperTable() throws Exception {
+            for (String flag : List.of("--monitor", "--coschedule", "--analysis", "--gather", "--scope", "--filter", "--benchmark")) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+                    throw new UsageError("--table " + table + " sets " + flag + " itself, row by row; drop " + flag);
+                }
+            }
+            if (table < 1 || table > 3) {
+                throw new UsageError("--table must be 1, 2 or 3 (the EventSpace paper's Tables 1-3), got " + table);
+            }
+            if (repeats < 1) {
+                throw new UsageError("--repeats must be >= 1, got " + repeats);
+            }
+            int block = interleave == 0 ? 500 : interleave;
+            if (block < 1 || options.iterations % block != 0 || options.iterations / block < 10) {
+                throw new UsageError("--interleave " + block + " must be >= 1 and divide --iterations " + options.iterations
+                        + " into at least 10 blocks");
+            }
+            RunConfig base = options.toConfig(Benchmark.GSUM).withCollectors(true);
+            ObjectMapper mapper = json();
+            ObjectNode doc = PaperTables.run(table, base, repeats, block, mapper, System.err::println);
+            System.out.print(PaperTables.markdown(doc));
+            if (options.json != null) {
+                mapper.writeValue(options.json.toFile(), doc);
+            }
+            return doc.path("result_ok").asBoolean() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
         }
     }
 }
