@@ -20,12 +20,51 @@ import org.eventspace.scope.filter.ScopeRecord;
 public final class ResultBoard {
     /** The event of every set's first record. */
     public static final String HEADER = "@results";
+    /**
+     * The event of the first record of a set sent as values only: its records carry no event names, which are those
+     * of the host's last set sent whole, record for record (a leaf sends a set so when its names are the same as the
+     * last set's it passed; {@link org.eventspace.scope.filter.NewestFilter} puts them back).
+     */
+    public static final String VALUES_HEADER = "@values";
 
-    /** One published set: its version (0: nothing published yet) and its records, header first. Immutable. */
-    public record Published(long version, List<ScopeRecord> records) {
+    /**
+     * One published set: its version (0: nothing published yet), its records, header first, and a hash of their
+     * events in order (two sets with equal hashes have the same events, record for record, but for a 2^-64 chance).
+     * Immutable.
+     */
+    public record Published(long version, List<ScopeRecord> records, long names) {
         public Published {
             records = List.copyOf(records);
         }
+
+        public Published(long version, List<ScopeRecord> records) {
+            this(version, records, namesHash(records));
+        }
+
+        /** This set as values only ({@link #VALUES_HEADER}): the same records without their events. */
+        public List<ScopeRecord> valuesOnly() {
+            List<ScopeRecord> out = new ArrayList<>(records.size());
+            ScopeRecord header = records.get(0);
+            out.add(new ScopeRecord(header.rank(), VALUES_HEADER, header.round(), header.value()));
+            for (int i = 1; i < records.size(); i++) {
+                ScopeRecord r = records.get(i);
+                out.add(new ScopeRecord(r.rank(), "", r.round(), r.value()));
+            }
+            return out;
+        }
+    }
+
+    /** FNV-1a over the events of every record but the header, in order. */
+    static long namesHash(List<ScopeRecord> records) {
+        long h = 0xcbf29ce484222325L;
+        for (int i = 1; i < records.size(); i++) {
+            String e = records.get(i).event();
+            for (int k = 0; k < e.length(); k++) {
+                h = (h ^ e.charAt(k)) * 0x100000001b3L;
+            }
+            h = (h ^ 0xff) * 0x100000001b3L;
+        }
+        return h;
     }
 
     private final int host;

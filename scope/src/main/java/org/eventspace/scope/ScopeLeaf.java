@@ -59,6 +59,8 @@ final class ScopeLeaf implements Wrapper {
     private long pushDroppedMark;
     /** The newest result set this leaf passed up; a pull passes a set only once. */
     private long resultVersion;
+    /** The events of the last set passed up whole (0: none yet); a set with the same events goes as values only. */
+    private long resultNames;
 
     /**
      * @param rankOfCollector the rank of every collector of the host whose {@code below} is a rank, by name.
@@ -104,6 +106,7 @@ final class ScopeLeaf implements Wrapper {
         close();
         filter = filterSpec.newInstance();
         resultVersion = 0;
+        resultNames = 0;
         if (filter.readsResults()) {
             return;
         }
@@ -164,7 +167,9 @@ final class ScopeLeaf implements Wrapper {
 
     /**
      * The host's newest result set if it is newer than the last one passed up, else nothing: only the newest state
-     * travels. Its records count as produced and gathered; a set superseded before a pull is not counted at all.
+     * travels; and when its events are those of the last set passed whole, as values only (an analysis's results keep
+     * their names from one set to the next, and the names were most of the bytes). Its records count as produced and
+     * gathered; a set superseded before a pull is not counted at all.
      */
     private List<ScopeRecord> readResults() {
         ResultBoard board = source.results();
@@ -184,6 +189,10 @@ final class ScopeLeaf implements Wrapper {
             bytes += PUSHED_RECORD_RAW_BYTES + r.event().length();
         }
         counts.rawBytes += bytes;
+        if (set.names() == resultNames && n > 1) {
+            return set.valuesOnly();
+        }
+        resultNames = set.names();
         return set.records();
     }
 

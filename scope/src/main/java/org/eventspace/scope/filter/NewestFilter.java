@@ -59,21 +59,46 @@ public final class NewestFilter implements ScopeFilter {
         int i = 0;
         while (i < records.size()) {
             ScopeRecord header = records.get(i);
-            if (!header.event().equals(ResultBoard.HEADER)) {
+            boolean valuesOnly = header.event().equals(ResultBoard.VALUES_HEADER);
+            if (!valuesOnly && !header.event().equals(ResultBoard.HEADER)) {
                 throw new IllegalArgumentException(NAME + ": round " + root.round() + ": record " + i + " is '"
-                        + header.event() + "', expected a set's header " + ResultBoard.HEADER);
+                        + header.event() + "', expected a set's header " + ResultBoard.HEADER + " or " + ResultBoard.VALUES_HEADER);
             }
             int end = i + 1;
-            while (end < records.size() && !records.get(end).event().equals(ResultBoard.HEADER)) {
+            while (end < records.size() && !isHeader(records.get(end))) {
                 end++;
             }
             int host = (int) header.value();
             ResultBoard.Published before = newest.get(host);
+            List<ScopeRecord> set = records.subList(i, end);
+            if (valuesOnly) {
+                set = named(host, before, set, root.round());
+            }
             if (before == null || before.version() < header.round()) {
-                newest.put(host, new ResultBoard.Published(header.round(), records.subList(i, end)));
+                newest.put(host, new ResultBoard.Published(header.round(), set));
             }
             i = end;
         }
         return new NewestResult(root.round(), newest);
+    }
+
+    private static boolean isHeader(ScopeRecord r) {
+        return r.event().equals(ResultBoard.HEADER) || r.event().equals(ResultBoard.VALUES_HEADER);
+    }
+
+    /** A values-only set with the events of {@code named}, the host's last set, put back record for record. */
+    private static List<ScopeRecord> named(int host, ResultBoard.Published named, List<ScopeRecord> values, long round) {
+        if (named == null || named.records().size() != values.size()) {
+            throw new IllegalArgumentException(NAME + ": round " + round + ": host " + host + " sent " + (values.size() - 1)
+                    + " values without names, but its last set sent whole has "
+                    + (named == null ? "not arrived" : (named.records().size() - 1) + " records"));
+        }
+        List<ScopeRecord> out = new ArrayList<>(values.size());
+        out.add(new ScopeRecord(-1, ResultBoard.HEADER, values.get(0).round(), values.get(0).value()));
+        for (int k = 1; k < values.size(); k++) {
+            ScopeRecord v = values.get(k);
+            out.add(new ScopeRecord(v.rank(), named.records().get(k).event(), v.round(), v.value()));
+        }
+        return out;
     }
 }

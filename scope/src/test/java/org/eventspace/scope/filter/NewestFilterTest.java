@@ -67,6 +67,34 @@ class NewestFilterTest {
     }
 
     @Test
+    void aSetWhoseNamesDidNotChangeTravelsAsValuesAndArrivesNamed() {
+        NewestFilter root = (NewestFilter) FilterSpec.parse("newest").newInstance();
+        ResultBoard board = new ResultBoard(2);
+        board.publish(set(1, 2, 3));
+        ResultBoard.Published first = board.newest();
+        board.publish(List.of(new ScopeRecord(-1, "/x/[1]", 0, 7), new ScopeRecord(-1, "/x/[2]", 0, 8),
+                new ScopeRecord(-1, "/x/[3]", 0, 9)));
+        ResultBoard.Published second = board.newest();
+        assertThat(second.names()).as("same events, same hash").isEqualTo(first.names());
+        assertThat(second.valuesOnly()).allSatisfy(r -> assertThat(r.event()).isIn("", ResultBoard.VALUES_HEADER));
+
+        Packet pull = root.command(0, null);
+        NewestResult a = root.result(root.up(pull, List.of(root.leaf(pull, first.records()))));
+        pull = root.command(1, null);
+        NewestResult b = root.result(root.up(pull, List.of(root.leaf(pull, second.valuesOnly()))));
+        assertThat(a.sets().get(2).version()).isEqualTo(1);
+        assertThat(b.sets().get(2).version()).isEqualTo(2);
+        assertThat(b.records().get(2)).extracting(ScopeRecord::event).containsExactly("/x/[1]", "/x/[2]", "/x/[3]");
+        assertThat(b.records().get(2)).extracting(ScopeRecord::value).containsExactly(7.0, 8.0, 9.0);
+
+        // Values whose names never arrived are refused, naming the host.
+        NewestFilter fresh = (NewestFilter) FilterSpec.parse("newest").newInstance();
+        Packet p = fresh.command(0, null);
+        assertThatThrownBy(() -> fresh.result(fresh.up(p, List.of(fresh.leaf(p, second.valuesOnly())))))
+                .hasMessageContaining("host 2").hasMessageContaining("without names");
+    }
+
+    @Test
     void recordsWithoutTheirSetsHeaderAreRefusedNamingTheRecord() {
         ScopeFilter root = FilterSpec.parse("newest").newInstance();
         Packet pull = root.command(0, null);
