@@ -22,7 +22,8 @@ import org.eventspace.events.stats.StatisticsSummary;
  * block of a run's report, computing the load-balance answer over the whole pathmap. Immutable.
  *
  * <p>JSON, times in µs: {@code greds} (per gred: host, tree, calls, contributors, last_arrivals and, with the
- * statistics monitor, down, up, below, stages (arrival, reduce, broadcast) and per port down, up, total, arrival_wait,
+ * statistics monitor, down, up, below, stages (arrival, reduce, broadcast), arrival_wait_by_order and
+ * departure_wait_by_order (element k: the wait of whichever contributor came k+1-th) and per port down, up, total, arrival_wait,
  * departure_wait, arrival_order, departure_order, each statistic {@code count, mean, sd, min, max, median}); {@code calls_dropped},
  * {@code tuples_failed}, {@code tuples_missed}; {@code analysis} (threads, cpu_ms); {@code skipped}.
  */
@@ -82,6 +83,12 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
                 stages.set("arrival", micros(json, c.arrival()));
                 stages.set("reduce", micros(json, c.down()));
                 stages.set("broadcast", micros(json, c.broadcast()));
+                ArrayNode byArrival = o.putArray("arrival_wait_by_order");
+                ArrayNode byDeparture = o.putArray("departure_wait_by_order");
+                for (int order = 0; order < c.ports(); order++) {
+                    byArrival.add(micros(json, c.arrivalWaitByOrder(order)));
+                    byDeparture.add(micros(json, c.departureWaitByOrder(order)));
+                }
                 ArrayNode ports = o.putArray("ports");
                 for (int p = 0; p < c.ports(); p++) {
                     ObjectNode port = ports.addObject();
@@ -228,7 +235,8 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
             ObjectNode wrappers = root.putObject("stats").putObject("wrappers");
             greds.fields().forEachRemaining(e -> {
                 ObjectNode g = wrappers.putObject(e.getKey());
-                for (String field : List.of("host", "tree", "calls", "down", "up", "below", "stages", "ports")) {
+                for (String field : List.of("host", "tree", "calls", "down", "up", "below", "stages", "arrival_wait_by_order",
+                        "departure_wait_by_order", "ports")) {
                     g.set(field, e.getValue().path(field));
                 }
             });

@@ -185,6 +185,13 @@ class MonitorsTest {
             assertThat(stages.path("reduce").path("mean").asDouble() * 1_000).as(g.gred() + " reduce = down")
                     .isCloseTo(g.down().mean(), within(1e-6 * Math.max(1, g.down().mean())));
             assertThat(stages.path("arrival").path("mean").asDouble()).as(g.gred() + " arrival").isNotNegative();
+            JsonNode byArrival = wrappers.path(g.gred()).path("arrival_wait_by_order");
+            JsonNode byDeparture = wrappers.path(g.gred()).path("departure_wait_by_order");
+            assertThat(byArrival.size()).isEqualTo(g.ports().size());
+            assertThat(byArrival.get(byArrival.size() - 1).path("max").asDouble()).as("the last arriver waits for nobody").isZero();
+            assertThat(byDeparture.get(0).path("max").asDouble()).as("the first departer waits for nobody").isZero();
+            assertThat(byArrival.get(0).path("mean").asDouble() * 1_000).as(g.gred() + ": the first arriver waits the arrival stage")
+                    .isCloseTo(stages.path("arrival").path("mean").asDouble() * 1_000, within(1e-3));
             assertThat(stages.path("broadcast").path("mean").asDouble() * 1_000).as(g.gred() + " broadcast >= up")
                     .isGreaterThanOrEqualTo(g.up().mean() - 1e-6);
         }

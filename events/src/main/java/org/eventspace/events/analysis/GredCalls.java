@@ -50,6 +50,9 @@ public final class GredCalls {
     private final RunningStatistics[][] perPort;
     private final long[][] arrivalOrder;
     private final long[][] departureOrder;
+    /** Element k: the arrival (departure) wait of whichever contributor came (k+1)-th: the statsm's per-order waits. */
+    private final RunningStatistics[] arrivalWaitByOrder;
+    private final RunningStatistics[] departureWaitByOrder;
     private final int[] order;
 
     /** Metrics without a median window (the post-mortem analysis). */
@@ -76,6 +79,12 @@ public final class GredCalls {
         }
         this.arrivalOrder = new long[ports][ports];
         this.departureOrder = new long[ports][ports];
+        this.arrivalWaitByOrder = new RunningStatistics[ports];
+        this.departureWaitByOrder = new RunningStatistics[ports];
+        for (int k = 0; k < ports; k++) {
+            arrivalWaitByOrder[k] = new RunningStatistics();
+            departureWaitByOrder[k] = new RunningStatistics();
+        }
         this.order = new int[ports];
     }
 
@@ -87,11 +96,17 @@ public final class GredCalls {
         }
         long t1l = t1[order[ports - 1]];
         long t1first = t1[order[0]];
+        for (int k = 0; k < ports; k++) {
+            arrivalWaitByOrder[k].add(t1l - t1[order[k]]);
+        }
         sortBy(t4);
         for (int k = 0; k < ports; k++) {
             departureOrder[order[k]][k]++;
         }
         long t4f = t4[order[0]];
+        for (int k = 0; k < ports; k++) {
+            departureWaitByOrder[k].add(t4[order[k]] - t4f);
+        }
         long t4last = t4[order[ports - 1]];
         int slot = window == 0 ? 0 : (int) (down.count() % window);
         down.add(t2 - t1l);
@@ -170,6 +185,16 @@ public final class GredCalls {
         return departureOrder[port].clone();
     }
 
+    /** The arrival wait t1,l − t1,i of whichever contributor i arrived ({@code k}+1)-th. */
+    public StatisticsSummary arrivalWaitByOrder(int k) {
+        return arrivalWaitByOrder[k].summary();
+    }
+
+    /** The departure wait t4,i − t4,f of whichever contributor i departed ({@code k}+1)-th. */
+    public StatisticsSummary departureWaitByOrder(int k) {
+        return departureWaitByOrder[k].summary();
+    }
+
     /** The gred's own down latency t2 − t1,l: the reduce stage at this gred. */
     public StatisticsSummary down() {
         return withMedian(down.summary(), window == 0 ? null : recent[ports][G_DOWN]);
@@ -219,6 +244,8 @@ public final class GredCalls {
             for (int k = 0; k < METRICS; k++) {
                 c.perPort[p][k].merge(perPort[p][k]);
             }
+            c.arrivalWaitByOrder[p].merge(arrivalWaitByOrder[p]);
+            c.departureWaitByOrder[p].merge(departureWaitByOrder[p]);
             System.arraycopy(arrivalOrder[p], 0, c.arrivalOrder[p], 0, ports);
             System.arraycopy(departureOrder[p], 0, c.departureOrder[p], 0, ports);
         }
