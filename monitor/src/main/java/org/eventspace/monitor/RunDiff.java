@@ -14,7 +14,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /**
  * Two runs' reports ({@code eventspace.run/1}) compared stage by stage (the analysis's last step, dissertation §7.1:
  * compare the old and the new configuration): the allreduce latency, and, where both runs had the statistics monitor,
- * every gred's down and up latency and every port's total and arrival wait, and the per-rank profile's operations.
+ * every gred's arrival, reduce and broadcast stages, down and up latency and every port's total and arrival wait, every
+ * store's and hop's latency, and the per-rank profile's operations.
  * Each row gives A, B, B/A and a verdict: faster below {@value #SAME_LOW}, slower above {@value #SAME_HIGH}, the same
  * between (runs on these shared machines differ by a few percent on their own). Each section is drawn on one scale,
  * so bars of different rows compare too. Rows only one run has are listed as such. Immutable.
@@ -77,7 +78,22 @@ public final class RunDiff {
         for (String gred : names(wa, wb)) {
             JsonNode ga = wa.path(gred);
             JsonNode gb = wb.path(gred);
+            String kind = ga.path("kind").asText(gb.path("kind").asText("gred"));
+            if (kind.equals("core")) {
+                rows.add(new Row("stores and hops", gred + " store", "µs", number(ga.path("store_latency").path("mean")),
+                        number(gb.path("store_latency").path("mean"))));
+                continue;
+            }
+            if (kind.equals("proxy")) {
+                rows.add(new Row("stores and hops", gred + " two-way", "µs", number(ga.path("two_way_latency").path("mean")),
+                        number(gb.path("two_way_latency").path("mean"))));
+                continue;
+            }
             String section = "stages of " + gred;
+            for (String stage : List.of("arrival", "reduce", "broadcast")) {
+                rows.add(new Row(section, stage, "µs", number(ga.path("stages").path(stage).path("mean")),
+                        number(gb.path("stages").path(stage).path("mean"))));
+            }
             rows.add(new Row(section, "down", "µs", number(ga.path("down").path("mean")), number(gb.path("down").path("mean"))));
             rows.add(new Row(section, "up", "µs", number(ga.path("up").path("mean")), number(gb.path("up").path("mean"))));
             int ports = Math.max(ga.path("ports").size(), gb.path("ports").size());
