@@ -1,9 +1,21 @@
 package org.eventspace.monitor;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.LockSupport;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.agrona.concurrent.AgentRunner;
 import org.eventspace.comm.pathmap.Entry;
@@ -38,7 +50,7 @@ public final class Monitors implements AutoCloseable {
     private final Pathmap pathmap;
     private final List<HostAnalysis> analyses = new ArrayList<>();
     /** Written by {@link #start}, read by the analysis threads when they publish. */
-    private final List<AgentRunner> runners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<AgentRunner> runners = new CopyOnWriteArrayList<>();
     private final List<String> skipped = new ArrayList<>();
     /** Per analysis (host), the slice of {@link #skipped} that concerns its host: {from, to}. */
     private final List<int[]> skippedOfHost = new ArrayList<>();
@@ -159,15 +171,15 @@ public final class Monitors implements AutoCloseable {
      * the part's {@code tuples_read}/{@code tuples_missed} are the scope's (tuples gathered, and overwritten before a
      * leaf read them), its analysis cost the front-end's CPU time in the analysis.
      */
-    public com.fasterxml.jackson.databind.node.ObjectNode finalPart(com.fasterxml.jackson.databind.ObjectMapper json) {
+    public ObjectNode finalPart(ObjectMapper json) {
         if (central != null) {
-            java.util.Optional<ScopeSnapshot> scope = job.stopScope();
-            com.fasterxml.jackson.databind.node.ObjectNode part = stop().toJson(json);
+            Optional<ScopeSnapshot> scope = job.stopScope();
+            ObjectNode part = stop().toJson(json);
             scope.ifPresent(s -> {
                 part.put("tuples_read", s.recordsGathered());
                 part.put("tuples_missed", s.recordsDropped());
             });
-            com.fasterxml.jackson.databind.node.ObjectNode analysis = (com.fasterxml.jackson.databind.node.ObjectNode) part.path("analysis");
+            ObjectNode analysis = (ObjectNode) part.path("analysis");
             analysis.put("threads", 0);
             analysis.put("cpu_ms", central.cpuNanos() / 1e6);
             analysis.put("where", "front-end");
@@ -314,14 +326,14 @@ public final class Monitors implements AutoCloseable {
         List<AgentRunner> own = index < runners.size() ? List.of(runners.get(index)) : List.of();
         MonitorSnapshot part = snapshotOf(List.of(analyses.get(index)), skipped.subList(slice[0], slice[1]),
                 Math.max(analysisCpuNanos(own), cpuAtStop.length > index ? cpuAtStop[index] : 0), 1);
-        com.fasterxml.jackson.databind.node.ObjectNode json = part.toJson(PUBLISH_JSON);
+        ObjectNode json = part.toJson(PUBLISH_JSON);
         if (last) {
             json.put("final", true);
         }
         board.publish(ResultRecords.flatten(json, board.newest().version() + 1));
     }
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper PUBLISH_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final ObjectMapper PUBLISH_JSON = new ObjectMapper();
     /** Each analysis thread's CPU time, read just before it ended (it cannot be read after). */
     private long[] cpuAtStop = new long[0];
 
@@ -332,7 +344,7 @@ public final class Monitors implements AutoCloseable {
                 greds.add(g.snapshot());
             }
         }
-        java.util.Map<Integer, long[][]> profiles = new java.util.TreeMap<>();
+        Map<Integer, long[][]> profiles = new TreeMap<>();
         for (HostAnalysis a : of) {
             for (RankProfile p : a.profiles()) {
                 long[][] s = p.snapshot();
@@ -353,25 +365,25 @@ public final class Monitors implements AutoCloseable {
      * the job runs. Empty unless this process runs the scope's front-end and the scope gathers results
      * ({@code newest}, the default with monitors); empty too before the first host published.
      */
-    public static java.util.Optional<com.fasterxml.jackson.databind.node.ObjectNode> live(MonitoredJob job,
-                                                                                          com.fasterxml.jackson.databind.ObjectMapper json) {
+    public static Optional<ObjectNode> live(MonitoredJob job,
+                                                                                          ObjectMapper json) {
         if (!job.runsFrontEnd() || !(job.snapshot().map(ScopeSnapshot::result).orElse(null) instanceof NewestResult result)
                 || result.sets().isEmpty()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        List<com.fasterxml.jackson.databind.JsonNode> parts = new ArrayList<>();
+        List<JsonNode> parts = new ArrayList<>();
         result.records().forEach((host, records) -> parts.add(ResultRecords.unflatten(records, json)));
-        com.fasterxml.jackson.databind.node.ObjectNode report = MonitorSnapshot.report(parts, job.pathmap(), json);
-        com.fasterxml.jackson.databind.node.ObjectNode live = report.putObject("live");
+        ObjectNode report = MonitorSnapshot.report(parts, job.pathmap(), json);
+        ObjectNode live = report.putObject("live");
         live.put("round", result.round());
-        com.fasterxml.jackson.databind.node.ObjectNode hosts = live.putObject("hosts");
+        ObjectNode hosts = live.putObject("hosts");
         result.sets().forEach((host, set) -> {
-            com.fasterxml.jackson.databind.node.ObjectNode h = hosts.putObject(Integer.toString(host));
+            ObjectNode h = hosts.putObject(Integer.toString(host));
             h.put("version", set.version());
             h.put("records", set.records().size() - 1);
             h.put("final", parts.get(hosts.size() - 1).path("final").asBoolean());
         });
-        return java.util.Optional.of(report);
+        return Optional.of(report);
     }
 
     /**
@@ -380,12 +392,12 @@ public final class Monitors implements AutoCloseable {
      * {@link #live} as it is then. Call it on the front-end's process after this process's monitors stopped and before
      * {@link MonitoredJob#stopScope()}: the scope keeps pulling meanwhile.
      */
-    public static java.util.Optional<com.fasterxml.jackson.databind.node.ObjectNode> awaitFinal(MonitoredJob job,
-            com.fasterxml.jackson.databind.ObjectMapper json, Duration bound) {
-        long expected = java.util.Arrays.stream(job.pathmap().spec().rankHosts()).distinct().count();
+    public static Optional<ObjectNode> awaitFinal(MonitoredJob job,
+            ObjectMapper json, Duration bound) {
+        long expected = Arrays.stream(job.pathmap().spec().rankHosts()).distinct().count();
         long deadline = System.nanoTime() + bound.toNanos();
         while (true) {
-            java.util.Optional<com.fasterxml.jackson.databind.node.ObjectNode> now = live(job, json);
+            Optional<ObjectNode> now = live(job, json);
             long done = 0;
             if (now.isPresent()) {
                 var it = now.get().path("live").path("hosts").elements();
@@ -396,13 +408,13 @@ public final class Monitors implements AutoCloseable {
             if (done >= expected || System.nanoTime() >= deadline || !job.runsFrontEnd()) {
                 return now;
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);
+            LockSupport.parkNanos(2_000_000);
         }
     }
 
     /** CPU time the threads of {@code of} used so far (0 where the JVM does not measure thread CPU time). */
     private static long analysisCpuNanos(List<AgentRunner> of) {
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         long total = 0;
         for (AgentRunner r : of) {
             Thread t = r.thread();
