@@ -65,6 +65,26 @@ class JobCommandsTest {
                 .containsPattern("allreduce-sum rank>proxy>gred>core +\\d+");
     }
 
+    /** Your own program with the monitors: process 0 sees every process's results live, through the job's scope. */
+    @Test
+    void aLaunchedProgramWithTheMonitorsPrintsTheirAnswerFromEveryProcess() {
+        java.io.PrintStream stdout = System.out;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        int code;
+        try {
+            System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+            code = execute("launch", "-n", "2", "--timeout", "100", "--", "org.eventspace.examples.JobExample", "2", "3000",
+                    "--monitors");
+        } finally {
+            System.setOut(stdout);
+        }
+        String out = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(code).as(cli.err() + out).isZero();
+        // Process 0's summary covers process 1's gred (t0.gred.h1.0) too: its results came through the scope.
+        assertThat(out).contains("monitors:").contains("gather rate 100.00 %").contains("t0.gred.h1.0: 1500 calls")
+                .contains("analysis: 2 threads");
+    }
+
     @Test
     void launchOfAnUnknownMainIsAUsageError() {
         assertThat(execute("launch", "-n", "2", "--", "no.such.Main")).isEqualTo(2);

@@ -2,6 +2,7 @@ package org.eventspace.examples;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executors;
@@ -21,6 +22,13 @@ import org.eventspace.job.MonitoredJob;
 import org.eventspace.job.RankThreads;
 import org.eventspace.job.ScopeSettings;
 import org.eventspace.job.ScopeSummary;
+import org.eventspace.monitor.Coschedule;
+import org.eventspace.monitor.Coscheduler;
+import org.eventspace.monitor.MonitorKind;
+import org.eventspace.monitor.MonitorSummary;
+import org.eventspace.monitor.Monitors;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The smallest real EventSpace program: each process is one host of the job and runs {@code ranksPerHost} rank
@@ -28,7 +36,10 @@ import org.eventspace.job.ScopeSummary;
  * {@code mpirun} or {@code srun} alike: {@link JobEnvironment} reads whichever launcher's variables are set, and a
  * {@code --rendezvous host:port} argument wins over {@code ES_RENDEZVOUS}. With {@code --monitor} the job is monitored:
  * a collector on every edge of every tree, an event space in every process, and a {@code stats} event scope that
- * process 0 pulls every 100 ms while the ranks run, printing what it sees once a second and a summary at the end.
+ * process 0 pulls every 100 ms while the ranks run, printing what it sees once a second and a summary at the end. With
+ * {@code --monitors} it runs the load-balance and statistics monitors instead: an analysis thread in every process,
+ * coscheduled by the communication system (strategy ii), whose results the job's event scope gathers; process 0 prints
+ * their headline (the slowest rank, the stage the time goes to) once a second and the whole summary at the end.
  *
  * <pre>
  *   ./eventspace launch -n 3 -- org.eventspace.examples.JobExample 2 1000 [--monitor]
@@ -47,10 +58,12 @@ public final class JobExample {
         List<String> positional = new ArrayList<>();
         String rendezvous = null;
         boolean monitor = false;
+        boolean monitors = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--rendezvous" -> rendezvous = i + 1 < args.length ? args[++i] : usage("--rendezvous needs host:port");
                 case "--monitor" -> monitor = true;
+                case "--monitors" -> monitors = true;
                 default -> positional.add(args[i]);
             }
         }
@@ -61,16 +74,33 @@ public final class JobExample {
         JobEnvironment env = JobEnvironment.from(System.getenv(), rendezvous);
         // 2. The job: ranks block-mapped over the processes, hierarchy-aware trees; monitored or not.
         PathmapSpec spec = JobConfig.shortcut(env.hosts() * ranksPerHost, env.hosts(), 1, TreeShape.hier(8));
-        JobConfig config = JobConfig.of(spec, JobTransport.TCP).withCollectors(monitor)
-                .withScope(monitor ? ScopeSettings.parse("flat", "seq", "stats", 100) : null);
-        // 3. Join it, run the ranks, finish; the job layer wires collectors, event spaces and the scope.
-        try (MonitoredJob job = MonitoredJob.join(config, env)) {
-            ScheduledExecutorService live = watch(job);
+        if (monitor && monitors) {
+            usage("--monitor (a stats scope) and --monitors (the monitors) each lay the job's one event scope: choose one");
+        }
+        JobConfig config = JobConfig.of(spec, JobTransport.TCP).withCollectors(monitor || monitors)
+                .withScope(monitor ? ScopeSettings.parse("flat", "seq", "stats", 100)
+                        : monitors ? ScopeSettings.parse("flat", "seq", "newest", 100) : null);
+        // 3. Join it (with the monitors: the communication system releases their threads), run the ranks, finish; the
+        //    job layer wires collectors, event spaces and the scope.
+        boolean withMonitors = monitors;
+        try (MonitoredJob job = withMonitors ? MonitoredJob.join(config, env, pathmap -> Coscheduler.of(pathmap, Coschedule.II))
+                : MonitoredJob.join(config, env);
+             Monitors analysis = withMonitors ? Monitors.start(job, EnumSet.allOf(MonitorKind.class)) : null) {
+            ScheduledExecutorService live = withMonitors ? watchMonitors(job) : watch(job);
             long start = System.nanoTime();
             List<RankThreads.Outcome<Boolean>> ranks = job.runRanks(rank -> allreduces(job.comm(rank), iterations),
                     Duration.ofMinutes(10));
             double us = (System.nanoTime() - start) / 1e3 / iterations;
             live.shutdownNow();
+            if (analysis != null) {
+                // Every process publishes its last results; process 0 waits for them before its scope stops.
+                analysis.stop();
+                if (job.runsFrontEnd()) {
+                    Monitors.awaitFinal(job, JSON, Duration.ofSeconds(3));
+                    job.stopScope();
+                    Monitors.live(job, JSON).ifPresent(m -> System.out.print(MonitorSummary.of(m, job.pathmap(), 20)));
+                }
+            }
             HostResult result = job.finish(null);
             boolean exact = true;
             for (RankThreads.Outcome<Boolean> rank : ranks) {
@@ -107,6 +137,22 @@ public final class JobExample {
         return exact;
     }
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** On the front-end's process, prints the monitors' headline, as the scope has gathered it, once a second. */
+    private static ScheduledExecutorService watchMonitors(MonitoredJob job) {
+        ScheduledExecutorService live = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "job-example-watch");
+            t.setDaemon(true);
+            return t;
+        });
+        if (job.runsFrontEnd()) {
+            live.scheduleAtFixedRate(() -> Monitors.live(job, JSON).ifPresent(m -> System.out.println("live "
+                    + MonitorSummary.of(m).lines().findFirst().orElse("").trim())), 1, 1, TimeUnit.SECONDS);
+        }
+        return live;
+    }
+
     /** On the front-end's process, prints what the scope has gathered so far once a second. */
     private static ScheduledExecutorService watch(MonitoredJob job) {
         ScheduledExecutorService live = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -135,7 +181,7 @@ public final class JobExample {
 
     private static <T> T usage(String message) {
         System.err.println("JobExample: " + message
-                + "\nusage: JobExample [ranksPerHost] [iterations] [--monitor] [--rendezvous host:port]");
+                + "\nusage: JobExample [ranksPerHost] [iterations] [--monitor | --monitors] [--rendezvous host:port]");
         System.exit(2);
         return null;
     }
