@@ -41,6 +41,7 @@ public final class DashboardFrames {
     private final Map<String, Deque<ObjectNode>> histories = new LinkedHashMap<>();
     private long frames;
     private long lastRound = -1;
+    private long lastDeltaRound = -1;
     private double lastCpuMs;
     private long lastSampleNanos;
 
@@ -102,6 +103,34 @@ public final class DashboardFrames {
         return f;
     }
 
+    /**
+     * What the event stream sends of {@code full} (the frame {@link #next} just made): {@code "delta": true}, no
+     * {@code stats} (the page's tables use {@code orders}), and in {@code histograms} and {@code band} only the rounds
+     * newer than the previous delta's.
+     */
+    public ObjectNode delta(ObjectNode full) {
+        ObjectNode d = full.deepCopy();
+        d.put("delta", true);
+        d.remove("stats");
+        for (JsonNode r : d.path("ranks")) {
+            ((ObjectNode) r).remove("profile"); // in /api/v1/stats; the page does not draw it
+        }
+        for (String view : List.of("histograms", "band")) {
+            ObjectNode all = (ObjectNode) d.get(view);
+            all.fields().forEachRemaining(e -> {
+                ArrayNode fresh = json.createArrayNode();
+                for (JsonNode r : e.getValue()) {
+                    if (r.path("round").asLong() > lastDeltaRound) {
+                        fresh.add(r);
+                    }
+                }
+                e.setValue(fresh);
+            });
+        }
+        lastDeltaRound = lastRound;
+        return d;
+    }
+
     /** Per drawn node of every tree, its figures: where it enters its gred, and the gred's own when it is one. */
     private ObjectNode nodes(JsonNode monitors) {
         ObjectNode all = json.createObjectNode();
@@ -143,7 +172,7 @@ public final class DashboardFrames {
                 sum += c.asLong();
             }
             if (sum > 0 && port < last.size()) {
-                n.put("last_share", (double) last.get(port).asLong() / sum);
+                n.put("last_share", trim((double) last.get(port).asLong() / sum));
             }
             putNumber(n, "arrival_wait_us", lb.path("mean_arrival_wait_us").path(port));
         }
@@ -159,8 +188,20 @@ public final class DashboardFrames {
 
     private static void putNumber(ObjectNode n, String field, JsonNode value) {
         if (value != null && value.isNumber()) {
-            n.put(field, value.asDouble());
+            n.put(field, trim(value.asDouble()));
         }
+    }
+
+    /**
+     * A figure to 4 significant digits or 0.001 µs, whichever is coarser: what a person reads, at a third of the bytes
+     * (a frame of 256 ranks is mostly such numbers).
+     */
+    static double trim(double v) {
+        if (!Double.isFinite(v) || v == 0) {
+            return v;
+        }
+        double scale = Math.min(1000, Math.pow(10, 3 - Math.floor(Math.log10(Math.abs(v)))));
+        return Math.round(v * scale) / scale;
     }
 
     /** Each rank's wait at its first gred, per tree (arrival wait: how long it waited for the others). */
@@ -193,9 +234,9 @@ public final class DashboardFrames {
                 seen++;
             }
             if (seen > 0 && monitors != null) {
-                o.put("arrival_wait_us", wait / seen);
-                o.put("departure_wait_us", departure / seen);
-                o.put("last_share", last / seen);
+                o.put("arrival_wait_us", trim(wait / seen));
+                o.put("departure_wait_us", trim(departure / seen));
+                o.put("last_share", trim(last / seen));
             }
             if (profile != null) {
                 JsonNode p = profile.path("ranks").path(Integer.toString(r));
@@ -222,6 +263,9 @@ public final class DashboardFrames {
                 o.put("contributor", p.path("contributor").asText());
                 o.set("arrival_order", p.path("arrival_order"));
                 o.set("departure_order", p.path("departure_order"));
+                putNumber(o, "arrival_wait_us", p.path("arrival_wait").path("mean"));
+                putNumber(o, "total_us", p.path("total").path("mean"));
+                putNumber(o, "departure_wait_us", p.path("departure_wait").path("mean"));
             }
         });
         return out;
@@ -319,7 +363,7 @@ public final class DashboardFrames {
             Map.Entry<String, JsonNode> e = it.next();
             ObjectNode r = json.createObjectNode();
             r.put("round", round);
-            r.put("t_s", (System.nanoTime() - startNanos) / 1e9);
+            r.put("t_s", trim((System.nanoTime() - startNanos) / 1e9));
             e.getValue().fields().forEachRemaining(f -> {
                 if (!f.getKey().equals("round")) {
                     r.set(f.getKey(), f.getValue());
@@ -364,8 +408,8 @@ public final class DashboardFrames {
         }
         double mean = count == 0 ? 0 : sum / count;
         b.put("count", (long) count);
-        b.put("mean", mean);
-        b.put("sd", count == 0 ? 0 : Math.sqrt(Math.max(0, sumSq / count - mean * mean)));
+        b.put("mean", trim(mean));
+        b.put("sd", count == 0 ? 0 : trim(Math.sqrt(Math.max(0, sumSq / count - mean * mean))));
         b.put("min", min);
         b.put("max", max);
         return b;

@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * The dashboard's one visualisation thread (EventSpace paper §4.3: front-end threads that read the newest state, never
- * the ranks): every period it takes one frame from {@link DashboardFrames}, serialises it once, keeps it as the newest
+ * the ranks): every period (or ten times what the last frame took, if longer) it takes one frame from {@link DashboardFrames}, serialises it once, keeps it as the newest
  * and hands the text to the listeners (the server-sent-event clients). HTTP requests only read {@link #newest()}, so
  * fifty clients cost the job what one does: one snapshot per period.
  *
@@ -21,8 +21,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@link #onFrame} may be called from any thread.
  */
 public final class DashboardSampler implements Agent {
-    /** A frame as served: the tree and its JSON text, serialised once. */
-    public record Frame(ObjectNode node, String text, long number) {
+    /**
+     * A frame as served, serialised once: {@code text} is the whole frame ({@code /api/v1/frame}, and the first event a
+     * stream client gets); {@code delta} is what the stream sends every period: the frame without the full statistics
+     * and with only the scope rounds that are new since the previous frame ({@code "delta": true}), so a page with 256
+     * ranks gets tens of kilobytes a frame, not megabytes.
+     */
+    public record Frame(ObjectNode node, String text, String delta, long number) {
     }
 
     private final DashboardFrames frames;
@@ -62,8 +67,11 @@ public final class DashboardSampler implements Agent {
         if (newest != null && now - nextNanos < 0) {
             return 0;
         }
-        nextNanos = now + periodNanos;
         sampleNow();
+        // A frame of a large job costs more (256 ranks: tens of ms to merge the monitors' block and write it); keep the
+        // sampler under a tenth of a core by waiting ten times what the frame took when that is longer than the period.
+        long took = System.nanoTime() - now;
+        nextNanos = now + Math.max(periodNanos, 10 * took);
         return 1;
     }
 
@@ -71,7 +79,8 @@ public final class DashboardSampler implements Agent {
     public Frame sampleNow() {
         try {
             ObjectNode node = frames.next(ownCpuPct());
-            Frame f = new Frame(node, json.writeValueAsString(node), node.path("frame").asLong());
+            Frame f = new Frame(node, json.writeValueAsString(node), json.writeValueAsString(frames.delta(node)),
+                    node.path("frame").asLong());
             newest = f;
             error = null;
             for (Consumer<Frame> l : listeners) {

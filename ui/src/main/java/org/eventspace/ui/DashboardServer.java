@@ -56,7 +56,7 @@ public final class DashboardServer implements AutoCloseable {
                 if (c.terminated()) {
                     clients.remove(c);
                 } else {
-                    c.sendEvent("frame", f.text());
+                    c.sendEvent("frame", f.delta());
                 }
             }
         };

@@ -39,6 +39,8 @@
     const c = stops[i].map((v, k) => Math.round(v + (stops[i + 1][k] - v) * t));
     return "rgb(" + c.join(",") + ")";
   }
+  // A time given in µs, in the unit that keeps it short: 300 µs, 3 ms, 1.2 s.
+  const fmtTime = (us) => us >= 1e6 ? +(us / 1e6).toPrecision(3) + " s" : us >= 1000 ? +(us / 1000).toPrecision(3) + " ms" : +us.toPrecision(3) + " µs";
   const shortName = (id) => id.startsWith("rank ") ? "r" + id.slice(5) : id.replace(/^t\d+\./, "").replace(/\.h/, " h");
 
   // ---- data in ----
@@ -70,7 +72,21 @@
     S.collapseHosts = ranks > 32;
     $("file-a").onchange = $("file-b").onchange = loadCompare;
   }
+  // The stream sends deltas: the rounds of ToM's histograms and of the band new since the last frame; keep the last 120.
+  function merge(f) {
+    if (!f.delta || !S.frame) return f;
+    ["histograms", "band"].forEach((view) => {
+      const old = S.frame[view] || {}, out = {};
+      Object.keys(f[view] || {}).forEach((e) => {
+        const have = old[e] || [], last = have.length ? have[have.length - 1].round : -1;
+        out[e] = have.concat(f[view][e].filter((r) => r.round > last)).slice(-120);
+      });
+      f[view] = out;
+    });
+    return f;
+  }
   function onFrame(f) {
+    f = merge(f);
     S.frame = f;
     S.frames++;
     if (S.tree == null) {
@@ -99,7 +115,9 @@
   // ---- views ----
   function draw() {
     if (!S.frame || !S.trees.length) return;
+    const t0 = performance.now();
     drawTree(); drawSide(); drawTimemap(); drawRanks(); drawEvents(); drawOverTime(); drawOrders(); drawCost();
+    document.body.dataset.drawMs = (performance.now() - t0).toFixed(1);
   }
   function nodeKey(n) { return n.kind === "rank" ? n.id + "@t" + S.tree : n.id; }
   function metric(n) {
@@ -217,6 +235,8 @@
         + (lit && !lit.has(n.id) ? " faded" : "") + (n.kind === "rank" && n.rank === slowest ? " slowest" : ""),
         transform: "translate(" + x + "," + y + ")" }, gNodes);
       g.dataset.id = n.id; g.dataset.kind = v.folded ? "host" : n.kind; g.dataset.host = n.host;
+      // A hit area over the whole node and its labels, so a click anywhere on it selects it.
+      el("rect", { x: -Math.min(30, dx / 2), y: -26, width: Math.min(60, dx), height: 66, fill: "transparent", "pointer-events": "all" }, g);
       if (n.rank != null) g.dataset.rank = n.rank;
       let label;
       if (v.folded) {
@@ -277,14 +297,14 @@
     if (m.gred_down_us != null) rows.push(["this gred's down / up", fmt(m.gred_down_us) + " / " + fmt(m.gred_up_us) + " µs"]);
     if (n.kind !== "rank") rows.push(["ranks below", M.ranksBelow[id].map((r) => r.rank).join(", ")]);
     let html = '<table class="kv" id="side-table">' + rows.map((r) => "<tr><td>" + r[0] + "</td><td>" + r[1] + "</td></tr>").join("") + "</table>";
-    const st = S.frame.stats && S.frame.stats[id];
-    if (st && st.ports) {
+    const ports = S.frame.orders && S.frame.orders[id];
+    if (ports) {
       html += '<table class="grid"><tr><th>port: contributor</th><th>last</th><th>arrival wait µs</th><th>total µs</th><th>departure wait µs</th></tr>';
       const lbg = (S.frame.loadbalance && S.frame.loadbalance.greds && S.frame.loadbalance.greds[id]) || {};
       const la = lbg.last_arrivals || [], sum = la.reduce((a, b) => a + b, 0);
-      st.ports.forEach((p, i) => {
-        html += "<tr><td>" + p.port + ": " + p.contributor + "</td><td>" + (sum ? pct(la[i] / sum) : "–") + "</td><td>" + fmt(p.arrival_wait.mean) +
-          "</td><td>" + fmt(p.total.mean) + "</td><td>" + fmt(p.departure_wait.mean) + "</td></tr>";
+      ports.forEach((p, i) => {
+        html += "<tr><td>" + p.port + ": " + p.contributor + "</td><td>" + (sum ? pct(la[i] / sum) : "–") + "</td><td>" + fmt(p.arrival_wait_us) +
+          "</td><td>" + fmt(p.total_us) + "</td><td>" + fmt(p.departure_wait_us) + "</td></tr>";
       });
       html += "</table>";
     }
@@ -333,7 +353,7 @@
     const max = Math.max(1e-9, ...ranks.map((r) => r.arrival_wait_us || 0));
     const bw = (W - padL - 10) / Math.max(1, ranks.length);
     el("line", { x1: padL, x2: W - 10, y1: H - padB, y2: H - padB, stroke: "#344054" }, svg);
-    text(svg, padL - 4, padT + 8, fmt(max) + " µs", "", "end");
+    text(svg, padL - 4, padT + 8, fmtTime(max), "", "end");
     text(svg, padL - 4, H - padB, "0", "", "end");
     ranks.forEach((r, i) => {
       const h = (r.arrival_wait_us || 0) / max * (H - padB - padT);
@@ -390,7 +410,7 @@
     y.ticks.forEach((v) => {
       const yy = H - pad.b - y.f(v) * (H - pad.b - pad.t);
       ctx.beginPath(); ctx.moveTo(pad.l, yy); ctx.lineTo(W - pad.r, yy); ctx.stroke();
-      ctx.textAlign = "right"; ctx.fillText(fmt(v, v < 1 ? 2 : 0) + " µs", pad.l - 4, yy + 4);
+      ctx.textAlign = "right"; ctx.fillText(fmtTime(v), pad.l - 4, yy + 4);
     });
     ctx.textAlign = "left"; ctx.fillText(n ? "round " + first : "", pad.l, H - 6);
     ctx.textAlign = "right"; ctx.fillText(n ? "round " + last + " (" + xLabel + ")" : "", W - pad.r, H - 6);
@@ -442,10 +462,10 @@
     ctx.strokeStyle = "#1d4ea8"; ctx.lineWidth = 2; ctx.stroke(); ctx.lineWidth = 1;
     const last = band[band.length - 1];
     ctx.fillStyle = "#1d2330"; ctx.textAlign = "left";
-    ctx.fillText("mean " + fmt(last.mean) + " µs", W - pad.r + 6, Y(last.mean) + 4);
+    ctx.fillText("mean " + fmtTime(last.mean), W - pad.r + 6, Y(last.mean) + 4);
     ctx.fillStyle = "#667085";
-    ctx.fillText("max " + fmt(last.max) + " µs", W - pad.r + 6, Math.max(pad.t + 10, Y(last.max) + 4));
-    ctx.fillText("min " + fmt(last.min) + " µs", W - pad.r + 6, Math.min(H - pad.b, Y(last.min) + 4));
+    ctx.fillText("max " + fmtTime(last.max), W - pad.r + 6, Math.max(pad.t + 10, Y(last.max) + 4));
+    ctx.fillText("min " + fmtTime(last.min), W - pad.r + 6, Math.min(H - pad.b, Y(last.min) + 4));
   }
 
   const ordinal = (k) => k + (k % 10 === 1 && k % 100 !== 11 ? "st" : k % 10 === 2 && k % 100 !== 12 ? "nd" : k % 10 === 3 && k % 100 !== 13 ? "rd" : "th");
