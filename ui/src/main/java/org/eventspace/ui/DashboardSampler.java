@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * The dashboard's one visualisation thread (EventSpace paper §4.3: front-end threads that read the newest state, never
- * the ranks): every period (or ten times what the last frame took, if longer) it takes one frame from {@link DashboardFrames}, serialises it once, keeps it as the newest
+ * the ranks): every period (or ten times the CPU the last frame took, if longer) it takes one frame from {@link DashboardFrames}, serialises it once, keeps it as the newest
  * and hands the text to the listeners (the server-sent-event clients). HTTP requests only read {@link #newest()}, so
  * fifty clients cost the job what one does: one snapshot per period.
  *
@@ -67,10 +67,12 @@ public final class DashboardSampler implements Agent {
         if (newest != null && now - nextNanos < 0) {
             return 0;
         }
+        long cpu = threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0;
         sampleNow();
-        // A frame of a large job costs more (256 ranks: tens of ms to merge the monitors' block and write it); keep the
-        // sampler under a tenth of a core by waiting ten times what the frame took when that is longer than the period.
-        long took = System.nanoTime() - now;
+        // A frame of a large job costs more (256 ranks: tens of ms of CPU to merge the monitors' block and write it); keep
+        // the sampler under a tenth of a core by waiting ten times the CPU the frame took when that is longer than the
+        // period. CPU, not wall time: on a loaded machine the wall time is mostly waiting for a core.
+        long took = threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() - cpu : 0;
         nextNanos = now + Math.max(periodNanos, 10 * took);
         return 1;
     }

@@ -150,7 +150,7 @@ class DashboardBrowserTest {
             waitFor("host 3's 8 ranks", Duration.ofSeconds(5), () -> count(browser, "#tree g.node[data-kind='rank']") == 8,
                     () -> "ranks drawn: " + js.executeScript("return [...document.querySelectorAll(\"#tree g.node[data-kind='rank']\")].map(n => n.dataset.rank + '@h' + n.dataset.host).join(' ');"));
             List<Double> draws = new ArrayList<>();
-            long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            long end = System.nanoTime() + Duration.ofSeconds(8).toNanos();
             Object frames = js.executeScript("return document.body.dataset.frames;");
             while (System.nanoTime() - end < 0) {
                 Object ms = js.executeScript("return document.body.dataset.drawMs;");
@@ -160,7 +160,7 @@ class DashboardBrowserTest {
                 Thread.sleep(250);
             }
             Object later = js.executeScript("return document.body.dataset.frames;");
-            assertThat(Integer.parseInt(later.toString())).as("frames drawn in 5 s").isGreaterThan(Integer.parseInt(frames.toString()));
+            assertThat(Integer.parseInt(later.toString())).as("frames drawn in 8 s").isGreaterThan(Integer.parseInt(frames.toString()));
             draws.sort(null);
             double median = draws.get(draws.size() / 2);
             System.out.println("dashboard, 256 ranks: a frame drawn in " + median + " ms (median of " + draws.size() + " reads)");
