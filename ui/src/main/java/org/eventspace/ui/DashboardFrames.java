@@ -426,7 +426,12 @@ public final class DashboardFrames {
         lastSampleNanos = now;
         if (monitors != null) {
             double cpuMs = monitors.path("analysis").path("cpu_ms").asDouble();
-            c.put("analysis_cpu_pct", Math.max(0, (cpuMs - lastCpuMs) / 1e3 / seconds * 100));
+            double wall = source.info().wallSeconds();
+            if (!source.running() && wall > 0) {
+                c.put("analysis_cpu_pct", trim(cpuMs / 1e3 / wall * 100)); // a finished run: over its whole wall time
+            } else if (source.running()) {
+                c.put("analysis_cpu_pct", trim(Math.max(0, (cpuMs - lastCpuMs) / 1e3 / seconds * 100)));
+            }
             c.put("analysis_cpu_ms", cpuMs);
             lastCpuMs = cpuMs;
             c.put("analysis_threads", monitors.path("analysis").path("threads").asInt());

@@ -38,9 +38,10 @@ public interface DashboardSource {
 
     /**
      * What a run is, for people: its name and a one-line description, ranks, hosts, the tree shape, the number of
-     * trees, the filter of its event scope, and the rank a fault was injected into (-1 when none or unknown).
+     * trees, the filter of its event scope, the rank a fault was injected into (-1 when none or unknown), and for a
+     * finished run its wall time in seconds (NaN while it runs: the cost view then measures between frames).
      */
     record RunInfo(String name, String description, int ranks, int hosts, String tree, int trees, String filter,
-                   int injectedSlowRank) {
+                   int injectedSlowRank, double wallSeconds) {
     }
 }

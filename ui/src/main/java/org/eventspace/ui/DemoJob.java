@@ -98,7 +98,7 @@ public final class DemoJob implements AutoCloseable {
                         + " trees; rank " + settings.slowRank() + " is " + settings.slowMicros() + " µs slow for "
                         + SLOW_ON_S + " s of every " + (SLOW_ON_S + SLOW_OFF_S) + " s",
                 settings.ranks(), settings.hosts(), settings.tree(), job.pathmap().spec().trees(), "hist:" + settings.bins(),
-                settings.slowRank()));
+                settings.slowRank(), Double.NaN));
         this.runner = new Thread(this::runRanks, "es-demo-ranks");
         runner.setDaemon(true);
     }

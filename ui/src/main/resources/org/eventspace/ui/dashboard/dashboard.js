@@ -456,6 +456,12 @@
       for (let i = band.length - 1; i >= 0; i--) ctx.lineTo(X(i), Y(bottom(band[i])));
       ctx.closePath(); ctx.fillStyle = colour; ctx.fill();
     };
+    if (band.length === 1) {
+      // One round (a finished run's last): its range as bars, not an area of no width.
+      const b = band[0], x = X(0);
+      ctx.fillStyle = "rgba(59,125,216,0.15)"; ctx.fillRect(x - 8, Y(b.max), 16, Y(b.min) - Y(b.max));
+      ctx.fillStyle = "rgba(59,125,216,0.38)"; ctx.fillRect(x - 8, Y(b.mean + b.sd), 16, Y(Math.max(b.min, b.mean - b.sd)) - Y(b.mean + b.sd));
+    }
     area((b) => b.max, (b) => b.min, "rgba(59,125,216,0.15)");
     area((b) => b.mean + b.sd, (b) => Math.max(b.min, b.mean - b.sd), "rgba(59,125,216,0.38)");
     ctx.beginPath(); band.forEach((b, i) => { i ? ctx.lineTo(X(i), Y(b.mean)) : ctx.moveTo(X(i), Y(b.mean)); });
@@ -494,7 +500,7 @@
   function drawCost() {
     const c = S.frame.cost || {};
     const rows = [
-      ["analysis threads' CPU", c.analysis_cpu_pct == null ? "–" : fmt(c.analysis_cpu_pct) + " % of one core (" + c.analysis_threads + " threads; " + fmt(c.analysis_cpu_pct / (c.cores || 1)) + " % of the machine's " + c.cores + " cores): the most they took from the ranks"],
+ ["analysis threads' CPU", c.analysis_cpu_pct == null ? "–" : fmt(c.analysis_cpu_pct) + " % of one core" + (S.frame.running ? "" : " over the run") + " (" + c.analysis_threads + " threads; " + fmt(c.analysis_cpu_pct / (c.cores || 1)) + " % of the machine's " + c.cores + " cores): the most they took from the ranks"],
       ["monitors' gather rate", c.gather_rate == null ? "–" : (100 * c.gather_rate).toFixed(2) + " % (" + (c.tuples_read || 0).toLocaleString() + " tuples read, " + (c.tuples_missed || 0).toLocaleString() + " missed)"],
       ["calls joined / dropped", (c.calls_joined || 0).toLocaleString() + " / " + (c.calls_dropped || 0).toLocaleString()],
       ["event scope", c.scope_rounds == null ? "none" : c.scope_rounds + " rounds, " + fmt(c.scope_round_us, 0) + " µs a round, gather rate " + (100 * c.scope_gather_rate).toFixed(2) + " % (" + c.scope_records_dropped + " records dropped), reduction " + fmt(c.scope_reduction_factor) + "×"],
@@ -542,6 +548,7 @@
     rows.forEach((r) => { (bySection[r.section] = bySection[r.section] || []).push(r); });
     let html = '<table class="grid" id="compare-table"><tr><th>what</th><th>A: ' + nameA + "</th><th>B: " + nameB + "</th><th>B/A</th><th>verdict</th><th>common scale (grey A, blue B)</th></tr>";
     Object.keys(bySection).forEach((s) => {
+      html += '<tr><th colspan="6" style="text-align:left;padding-top:8px">' + s + "</th></tr>";
       const max = Math.max(1e-9, ...bySection[s].map((r) => Math.max(r.a || 0, r.b || 0)));
       bySection[s].forEach((r) => {
         const ratio = r.a && r.b != null ? r.b / r.a : null;
