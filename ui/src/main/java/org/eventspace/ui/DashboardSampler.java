@@ -22,12 +22,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 public final class DashboardSampler implements Agent {
     /**
-     * A frame as served, serialised once: {@code text} is the whole frame ({@code /api/v1/frame}, and the first event a
-     * stream client gets); {@code delta} is what the stream sends every period: the frame without the full statistics
+     * A frame as served, serialised once: {@code text} is the whole frame (the first event a stream client gets) and
+     * {@code bytes} its UTF-8 ({@code /api/v1/frame}); {@code delta} is what the stream sends every period: the frame without the full statistics
      * and with only the scope rounds that are new since the previous frame ({@code "delta": true}), so a page with 256
      * ranks gets tens of kilobytes a frame, not megabytes.
      */
-    public record Frame(ObjectNode node, String text, String delta, long number) {
+    public record Frame(ObjectNode node, String text, byte[] bytes, String delta, long number) {
     }
 
     private final DashboardFrames frames;
@@ -81,8 +81,9 @@ public final class DashboardSampler implements Agent {
     public Frame sampleNow() {
         try {
             ObjectNode node = frames.next(ownCpuPct());
-            Frame f = new Frame(node, json.writeValueAsString(node), json.writeValueAsString(frames.delta(node)),
-                    node.path("frame").asLong());
+            String text = json.writeValueAsString(node);
+            Frame f = new Frame(node, text, text.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    json.writeValueAsString(frames.delta(node)), node.path("frame").asLong());
             newest = f;
             error = null;
             for (Consumer<Frame> l : listeners) {

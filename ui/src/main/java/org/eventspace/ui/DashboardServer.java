@@ -142,7 +142,7 @@ public final class DashboardServer implements AutoCloseable {
         });
         app.get("/api/v1/frame", ctx -> {
             only(ctx);
-            ctx.contentType("application/json").result(frame().text());
+            ctx.contentType("application/json").result(frame().bytes());
         });
         app.get("/api/v1/tree", ctx -> {
             only(ctx, "tree");
