@@ -37,6 +37,15 @@ import org.openqa.selenium.chrome.ChromeOptions;
 class DashboardBrowserTest {
     private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
     private static final String CHROMIUM = "/usr/bin/chromium";
+    /**
+     * Selenium warns that it has no DevTools bindings for this Chromium's version; we use none. Held here: the logging
+     * framework keeps loggers weakly, and a collected one forgets its level.
+     */
+    private static final java.util.logging.Logger SELENIUM = java.util.logging.Logger.getLogger("org.openqa.selenium");
+
+    static {
+        SELENIUM.setLevel(java.util.logging.Level.SEVERE);
+    }
 
     /** What a test does with the page, once the browser has loaded it. */
     interface PageCheck {
@@ -50,8 +59,6 @@ class DashboardBrowserTest {
             throw new AssertionError("CI must run the browser test: install chromium and chromium-driver (.ci/run does)");
         }
         Assumptions.assumeTrue(present, "no " + CHROMIUM + " and " + CHROMEDRIVER + ": apt-get install chromium chromium-driver");
-        // Selenium warns that it has no DevTools bindings for this Chromium's version; we use none.
-        java.util.logging.Logger.getLogger("org.openqa.selenium").setLevel(java.util.logging.Level.SEVERE);
         Path profile = Files.createTempDirectory("es-chromium-");
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER))
                 .usingAnyFreePort().withLogOutput(java.io.OutputStream.nullOutputStream()).build();

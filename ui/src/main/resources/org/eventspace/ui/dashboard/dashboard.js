@@ -189,7 +189,7 @@
       pos[id] = { x: (pos[ks[0]].x + pos[ks[ks.length - 1]].x) / 2, y: depth };
     };
     place(M.t.nodes[0].id, 0);
-    const dx = slot > 40 ? 34 : 64, dy = 66, padX = 40, padY = 26;
+    const dx = slot > 40 ? 34 : slot > 16 ? 64 : 84, dy = 66, padX = 44, padY = 26;
     const W = Math.max(600, padX * 2 + (slot - 1) * dx), H = padY * 2 + maxDepth * dy + 20;
     svg.setAttribute("width", W); svg.setAttribute("height", H); svg.setAttribute("viewBox", "0 0 " + W + " " + H);
     const X = (id) => padX + pos[id].x * dx, Y = (id) => padY + pos[id].y * dy;
@@ -251,7 +251,7 @@
         else if (n.kind === "proxy") el("path", { d: "M0,-11 L12,0 L0,11 L-12,0 Z", class: "shape", fill: fill }, g);
         else if (n.kind === "core") el("rect", { x: -16, y: -10, width: 32, height: 20, class: "shape", fill: "#e4e7ec" }, g);
         else el("rect", { x: -14, y: -10, width: 28, height: 20, rx: 6, class: "shape", fill: fill }, g);
-        label = n.kind === "rank" ? "rank " + n.rank : shortName(n.id);
+        label = n.kind === "rank" ? (dx >= 80 ? "rank " + n.rank + " · h" + n.host : "r" + n.rank) : shortName(n.id);
         g.onclick = (e) => { e.stopPropagation(); S.selected = S.selected === n.id ? null : n.id; draw(); };
         if (S.collapseHosts && M.hostTop[n.id] != null) {
           g.ondblclick = (e) => { e.stopPropagation(); S.expanded.delete(n.host); draw(); };
@@ -268,6 +268,15 @@
       }
     });
     svg.onclick = () => { if (S.selected) { S.selected = null; draw(); } };
+  }
+  // Cube's coupled panes: choosing in the timemap or the ranks' chart selects in the tree (and so the side table and
+  // the orders), opening the node's host if it is folded.
+  function select(id) {
+    const M = treeModel();
+    if (!M.byId[id]) return;
+    S.expanded.add(M.byId[id].host);
+    S.selected = id;
+    draw();
   }
   function valText(v) {
     if (v == null) return "";
@@ -328,7 +337,9 @@
       t.setAttribute("font-weight", "600");
       y += rowH;
       p.stages.forEach((s) => {
-        text(svg, labelX + 8, y + 4, shortName(s.stage) + " p" + s.port, "", "start");
+        const st = text(svg, labelX + 8, y + 4, shortName(s.stage) + " p" + s.port, "", "start");
+        st.style.cursor = "pointer";
+        st.onclick = () => select(s.stage);
         const d = (s.down_us || 0) / max * half, u = (s.up_us || 0) / max * half;
         el("rect", { x: mid - d, y: y - 6, width: Math.max(0.5, d), height: 12, fill: "var(--down)" }, svg);
         el("rect", { x: mid, y: y - 6, width: Math.max(0.5, u), height: 12, fill: "var(--up)" }, svg);
@@ -360,6 +371,8 @@
       const rect = el("rect", { x: padL + i * bw + 1, y: H - padB - h, width: Math.max(1, bw - 2), height: h,
         fill: r.rank === slowest ? "var(--heavy)" : "#7a8aa6" }, svg);
       rect.dataset.rank = r.rank;
+      rect.style.cursor = "pointer";
+      rect.onclick = () => select("rank " + r.rank);
       const t = el("title", {}, rect);
       t.textContent = "rank " + r.rank + " (host " + r.host + "): waits " + fmt(r.arrival_wait_us) + " µs, arrives last in " + pct(r.last_share) + " of calls";
       if (ranks.length <= 32) {
@@ -466,12 +479,18 @@
     area((b) => b.mean + b.sd, (b) => Math.max(b.min, b.mean - b.sd), "rgba(59,125,216,0.38)");
     ctx.beginPath(); band.forEach((b, i) => { i ? ctx.lineTo(X(i), Y(b.mean)) : ctx.moveTo(X(i), Y(b.mean)); });
     ctx.strokeStyle = "#1d4ea8"; ctx.lineWidth = 2; ctx.stroke(); ctx.lineWidth = 1;
+    // The last round's figures beside the chart, kept 13 px apart so they never overprint.
     const last = band[band.length - 1];
-    ctx.fillStyle = "#1d2330"; ctx.textAlign = "left";
-    ctx.fillText("mean " + fmtTime(last.mean), W - pad.r + 6, Y(last.mean) + 4);
-    ctx.fillStyle = "#667085";
-    ctx.fillText("max " + fmtTime(last.max), W - pad.r + 6, Math.max(pad.t + 10, Y(last.max) + 4));
-    ctx.fillText("min " + fmtTime(last.min), W - pad.r + 6, Math.min(H - pad.b, Y(last.min) + 4));
+    const labels = [["max " + fmtTime(last.max), Y(last.max), "#667085"], ["mean " + fmtTime(last.mean), Y(last.mean), "#1d2330"],
+      ["min " + fmtTime(last.min), Y(last.min), "#667085"]];
+    labels[0][1] = Math.max(pad.t + 10, labels[0][1]);
+    for (let i = 1; i < 3; i++) labels[i][1] = Math.max(labels[i][1], labels[i - 1][1] + 13);
+    for (let i = 2; i >= 0; i--) {
+      if (i === 2) labels[i][1] = Math.min(labels[i][1], H - pad.b);
+      else labels[i][1] = Math.min(labels[i][1], labels[i + 1][1] - 13);
+    }
+    ctx.textAlign = "left";
+    labels.forEach((l) => { ctx.fillStyle = l[2]; ctx.fillText(l[0], W - pad.r + 6, l[1] + 4); });
   }
 
   const ordinal = (k) => k + (k % 10 === 1 && k % 100 !== 11 ? "st" : k % 10 === 2 && k % 100 !== 12 ? "nd" : k % 10 === 3 && k % 100 !== 13 ? "rd" : "th");
