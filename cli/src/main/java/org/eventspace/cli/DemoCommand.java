@@ -1,11 +1,13 @@
 package org.eventspace.cli;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.eventspace.ui.DashboardServer;
 import org.eventspace.ui.DemoJob;
+import org.eventspace.ui.TextView;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -47,6 +49,9 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
             + "Default: ${DEFAULT-VALUE}.", defaultValue = "1000")
     long slowMicros;
 
+    @Option(names = "--tui", description = "Also show a live text view in the terminal, redrawn in place every second.")
+    boolean tui;
+
     @Override
     public Integer call() throws InterruptedException {
         if (!(duration >= 0 && duration <= 86_400)) {
@@ -87,8 +92,14 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
                         ? String.format(Locale.ROOT, "  (for %.0f s; Ctrl-C ends it sooner)", duration) : "  (Ctrl-C ends it)"));
                 System.out.flush();
                 long end = duration > 0 ? System.nanoTime() + (long) (duration * 1e9) : Long.MAX_VALUE;
+                int drawn = 0;
+                long nextText = System.nanoTime();
                 while (!demo.finished() && System.nanoTime() - end < 0 && !interrupted.await(100, TimeUnit.MILLISECONDS)) {
                     // Serving; the sampler and the HTTP threads do the work.
+                    if (tui && System.nanoTime() - nextText >= 0) {
+                        drawn = redraw(TextView.render(server.sampler().newest().node()), drawn);
+                        nextText = System.nanoTime() + 1_000_000_000L;
+                    }
                 }
                 demo.stop();
                 long bound = System.nanoTime() + settings.job().timeout().toNanos();
@@ -106,6 +117,21 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
                 // Shutting down already (Ctrl-C): the hook is running.
             }
         }
+    }
+
+    /** Writes {@code lines} over the {@code previous} lines written last time (ANSI: cursor up, clear each line). */
+    private static int redraw(List<String> lines, int previous) {
+        StringBuilder b = new StringBuilder();
+        if (previous > 0) {
+            b.append("\033[").append(previous).append('F');
+        }
+        for (String line : lines) {
+            b.append(line).append("\033[K\n");
+        }
+        b.append("\033[J");
+        System.out.print(b);
+        System.out.flush();
+        return lines.size();
     }
 
     private static void summary(DemoJob demo, DashboardServer server) {

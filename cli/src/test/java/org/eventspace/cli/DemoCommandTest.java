@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The README's first command: the demo runs monitored, serves its dashboard on loopback, ends after --duration with
- * exact sums and names the slowest rank.
+ * The README's first command: the demo runs monitored, serves its dashboard on loopback (and with --tui a text view),
+ * ends after --duration with exact sums and names the slowest rank.
  */
 @Timeout(120)
 class DemoCommandTest {
@@ -22,7 +22,7 @@ class DemoCommandTest {
         int code;
         try {
             System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-            code = new CliHarness().execute("demo", "--port", "0", "--duration", "4");
+            code = new CliHarness().execute("demo", "--port", "0", "--duration", "4", "--tui");
         } finally {
             System.setOut(stdout);
         }
@@ -31,7 +31,9 @@ class DemoCommandTest {
         assertThat(out).containsPattern("dashboard: http://127\\.0\\.0\\.1:\\d+/")
                 .contains("every rank got the exact expected sum")
                 .containsPattern("slowest rank \\d+ \\(made slow: 5\\)")
-                .contains("gather rate");
+                .contains("gather rate")
+                // The live text view, redrawn in place (ANSI: up, clear line).
+                .contains("arrival wait").contains("ToM histogram, round").contains("\033[K").containsPattern("\033\\[\\d+F");
     }
 
     @Test
