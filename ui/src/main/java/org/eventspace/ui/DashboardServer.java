@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 import org.agrona.concurrent.AgentRunner;
@@ -42,6 +44,9 @@ public final class DashboardServer implements AutoCloseable {
     private final Javalin app;
     private final List<SseClient> clients = new CopyOnWriteArrayList<>();
     private final Consumer<DashboardSampler.Frame> push;
+    private final AtomicReference<DashboardSampler.Frame> pending = new AtomicReference<>();
+    private final Thread streamer;
+    private volatile boolean skipped;
     private final String bind;
     private volatile boolean closed;
 
@@ -51,16 +56,19 @@ public final class DashboardServer implements AutoCloseable {
         DashboardFrames frames = new DashboardFrames(source, json);
         this.sampler = new DashboardSampler(frames, json, periodMs);
         sampler.sampleNow();
+        // The sampler hands frames over and goes on; the streamer thread writes them. A client that stops reading can
+        // then hold up only the stream (not the sampler, nor the answers to requests); frames that pile up meanwhile are
+        // dropped, and the next one goes out whole so no client misses a round of history.
+        this.streamer = new Thread(this::stream, "es-dashboard-stream");
+        streamer.setDaemon(true);
         this.push = f -> {
-            for (SseClient c : clients) {
-                if (c.terminated()) {
-                    clients.remove(c);
-                } else {
-                    c.sendEvent("frame", f.delta());
-                }
+            if (pending.getAndSet(f) != null) {
+                skipped = true;
             }
+            LockSupport.unpark(streamer);
         };
         sampler.onFrame(push);
+        streamer.start();
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
         this.app = Javalin.create(config -> {
             config.showJavalinBanner = false;
@@ -231,9 +239,10 @@ public final class DashboardServer implements AutoCloseable {
         app.sse("/api/v1/events", client -> {
             client.keepAlive();
             client.onClose(() -> clients.remove(client));
-            clients.add(client);
-            // The newest frame at once, so a page draws without waiting a period.
+            // The newest frame, whole, at once (a page draws without waiting a period), before the streamer may write
+            // to this client: one writer at a time.
             client.sendEvent("frame", frame().text());
+            clients.add(client);
         });
         app.exception(BadRequest.class, (e, ctx) -> error(ctx, 400, "bad_request", e.getMessage()));
         app.exception(Refused.class, (e, ctx) -> error(ctx, e.status, e.code, e.getMessage()));
@@ -248,6 +257,30 @@ public final class DashboardServer implements AutoCloseable {
             }
         });
         app.error(405, ctx -> error(ctx, 405, "method_not_allowed", "the dashboard's API is read-only: use GET"));
+    }
+
+    /** The streamer's loop: the newest frame handed over, to every stream client; a delta unless frames were dropped. */
+    private void stream() {
+        while (!closed) {
+            DashboardSampler.Frame f = pending.getAndSet(null);
+            if (f == null) {
+                LockSupport.parkNanos(100_000_000L);
+                continue;
+            }
+            boolean whole = skipped;
+            skipped = false;
+            for (SseClient c : clients) {
+                if (c.terminated()) {
+                    clients.remove(c);
+                } else {
+                    try {
+                        c.sendEvent("frame", whole ? f.text() : f.delta());
+                    } catch (RuntimeException e) {
+                        clients.remove(c); // gone mid-write
+                    }
+                }
+            }
+        }
     }
 
     private DashboardSampler.Frame frame() {
@@ -348,6 +381,12 @@ public final class DashboardServer implements AutoCloseable {
         }
         closed = true;
         sampler.removeListener(push);
+        LockSupport.unpark(streamer);
+        try {
+            streamer.join(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         for (SseClient c : clients) {
             try {
                 c.close();
