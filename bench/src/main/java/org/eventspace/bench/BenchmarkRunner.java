@@ -33,15 +33,47 @@ public final class BenchmarkRunner {
 
     public static RunReport run(RunConfig config) {
         return switch (config.transport()) {
-            case JVM -> inJvm(config);
+            case JVM -> inJvm(config, Watcher.NONE);
             case TCP -> overTcp(config);
         };
     }
 
+    /**
+     * Who watches a run in this process while it runs (the dashboard of {@code run --serve}): told of the job and its
+     * monitors once both started and before the ranks run, and of the final monitors and scope blocks once the ranks
+     * returned. Called on the thread that runs the benchmark; must not block for long.
+     */
+    public interface Watcher {
+        Watcher NONE = new Watcher() {
+        };
+
+        /** @param monitors the job's monitors, or null when the run has none. */
+        default void started(MonitoredJob job, Monitors monitors) {
+        }
+
+        /** @param monitors the run's {@code monitors} block, or null; @param scope its {@code scope} block, or null. */
+        default void finished(JsonNode monitors, JsonNode scope) {
+        }
+    }
+
+    /**
+     * As {@link #run}, with {@code watcher} told of the job while it runs. Only a job simulated in this JVM can be watched
+     * from here (a TCP job's monitors run in its host processes).
+     *
+     * @throws IllegalArgumentException for a TCP run.
+     */
+    public static RunReport run(RunConfig config, Watcher watcher) {
+        if (config.transport() != org.eventspace.job.JobTransport.JVM) {
+            throw new IllegalArgumentException("only a run in this JVM (--transport jvm) can be watched while it runs");
+        }
+        return inJvm(config, watcher);
+    }
+
     /** Every host simulated in this JVM, one thread per rank. */
-    static RunReport inJvm(RunConfig config) {
+    static RunReport inJvm(RunConfig config, Watcher watcher) {
         try (MonitoredJob job = MonitoredJob.inJvm(config.job(), listenerFor(config));
              Monitors monitors = startMonitors(job, config)) {
+            watcher.started(job, monitors);
             List<RankResult> ranks = runRanks(job, config);
             JsonNode part = monitors != null ? monitors.finalPart(JSON) : null;
             JsonNode live = monitors != null && !monitors.central() ? liveAtEnd(job) : null;
@@ -50,6 +82,7 @@ public final class BenchmarkRunner {
             if (report != null && live != null) {
                 report.set("live", MonitorSnapshot.liveSection(live, report, JSON));
             }
+            watcher.finished(report, result.scope());
             return new RunReport(config, ranks, List.of(), result.traces(), result.scope(), report);
         }
     }

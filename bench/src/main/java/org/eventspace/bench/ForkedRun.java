@@ -73,7 +73,7 @@ public final class ForkedRun {
             System.exit(2);
         }
         RunConfig config = RunConfigCodec.decode(args[0]);
-        RunReport report = BenchmarkRunner.inJvm(config);
+        RunReport report = BenchmarkRunner.inJvm(config, BenchmarkRunner.Watcher.NONE);
         // Every error of an in-JVM run is one the parent's report derives again from the ranks and the scope block.
         System.out.println(new HostResult(report.traces(), report.scope(), BenchmarkRunner.encodeRanks(report.rankResults()))
                 .encode(new ObjectMapper()));

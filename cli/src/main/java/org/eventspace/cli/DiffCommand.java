@@ -49,7 +49,7 @@ final class DiffCommand implements Callable<Integer> {
         return EventSpaceCommand.EXIT_OK;
     }
 
-    private static JsonNode read(ObjectMapper mapper, Path file) {
+    static JsonNode read(ObjectMapper mapper, Path file) {
         if (!Files.isRegularFile(file)) {
             throw new UsageError(file + ": no such file (expected a run report, what run --json writes)");
         }

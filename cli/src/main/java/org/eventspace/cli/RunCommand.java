@@ -25,6 +25,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     RunOptions options;
 
+    @Mixin
+    ServeOptions serve = new ServeOptions();
+
     @Override
     public Integer call() throws IOException {
         Benchmark kind;
@@ -34,7 +37,16 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageError(e.getMessage());
         }
         RunConfig config = options.toConfig(kind);
-        RunReport report = BenchmarkRunner.run(config);
+        serve.check(config);
+        RunReport report;
+        if (serve.enabled()) {
+            // The dashboard lives as long as the run; the page keeps the last frame once the run ended.
+            try (ServeOptions.Served served = serve.watcher(config, benchmark)) {
+                report = BenchmarkRunner.run(config, served);
+            }
+        } else {
+            report = BenchmarkRunner.run(config);
+        }
         System.out.print(report.summary());
         if (options.json != null) {
             writeJson(report, options.json.toFile());

@@ -1,0 +1,49 @@
+package org.eventspace.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import org.eventspace.ui.RunReportPage;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code eventspace report RUN.json [B.json] -o report.html}: a finished run as one self-contained page. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = "Write a finished run (run --json) as one self-contained HTML page: the dashboard's views, frozen; "
+                + "with a second run, the two compared on a common scale as diff prints them.")
+final class ReportCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "RUN.json", description = "The run's report.")
+    Path a;
+
+    @Parameters(index = "1", paramLabel = "B.json", arity = "0..1", description = "A second run to compare it with.")
+    Path b;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "The page to write. Default: ${DEFAULT-VALUE}.",
+            defaultValue = "report.html")
+    Path output;
+
+    @Override
+    public Integer call() throws IOException {
+        ConfigFiles.checkWritable("-o", output);
+        ObjectMapper mapper = new ObjectMapper();
+        JsonNode runA = DiffCommand.read(mapper, a);
+        JsonNode runB = b != null ? DiffCommand.read(mapper, b) : null;
+        String page;
+        try {
+            page = RunReportPage.html(a.getFileName().toString(), runA, b != null ? b.getFileName().toString() : null, runB);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(e.getMessage());
+        }
+        Files.writeString(output, page, StandardCharsets.UTF_8);
+        System.out.println("wrote " + output + " (" + page.length() / 1024 + " KiB, self-contained: open it in a browser)");
+        return EventSpaceCommand.EXIT_OK;
+    }
+}

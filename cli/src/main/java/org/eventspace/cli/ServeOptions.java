@@ -1,0 +1,103 @@
+package org.eventspace.cli;
+
+import java.util.Locale;
+
+import org.eventspace.bench.BenchmarkRunner;
+import org.eventspace.bench.RunConfig;
+import org.eventspace.job.MonitoredJob;
+import org.eventspace.monitor.Monitors;
+import org.eventspace.ui.DashboardServer;
+import org.eventspace.ui.DashboardSource;
+import org.eventspace.ui.LiveJobSource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --serve [PORT]} and {@code --bind ADDR} of {@code run}: the live dashboard of the run itself, while it runs
+ * (docs/API.md). Not thread-safe: picocli fills it, the command's thread uses it.
+ */
+final class ServeOptions {
+    static final int DEFAULT_PORT = 7070;
+
+    @Option(names = "--serve", arity = "0..1", paramLabel = "PORT", fallbackValue = "" + DEFAULT_PORT,
+            description = "Serve the live dashboard of this run on 127.0.0.1:PORT (" + DEFAULT_PORT + " without PORT; 0: any "
+                    + "free port) while it runs; --transport jvm only.")
+    Integer port;
+
+    @Option(names = "--bind", paramLabel = "ADDR", description = "With --serve: the address the dashboard listens on. "
+            + "Default: ${DEFAULT-VALUE} (this machine only).", defaultValue = DashboardServer.LOOPBACK)
+    String bind;
+
+    boolean enabled() {
+        return port != null;
+    }
+
+    /** Checks the flags against the run before anything starts. */
+    void check(RunConfig config) {
+        if (port == null) {
+            return;
+        }
+        if (port < 0 || port > 65_535) {
+            throw new UsageError("--serve must be a port 0..65535 (0: any free port), got " + port);
+        }
+        if (config.transport() != org.eventspace.job.JobTransport.JVM) {
+            throw new UsageError("--serve shows a run in this JVM: with --transport tcp the monitors run in the host "
+                    + "processes, which it cannot reach yet; use --transport jvm");
+        }
+    }
+
+    /** A watcher that serves the run's dashboard from its start; {@link Served#close} ends it. */
+    Served watcher(RunConfig config, String benchmark) {
+        return new Served(config, benchmark);
+    }
+
+    /** The dashboard of one run: started when the run's job is, closed by the command. */
+    final class Served implements BenchmarkRunner.Watcher, AutoCloseable {
+        private final RunConfig config;
+        private final String benchmark;
+        private LiveJobSource source;
+        private DashboardServer server;
+
+        Served(RunConfig config, String benchmark) {
+            this.config = config;
+            this.benchmark = benchmark;
+        }
+
+        @Override
+        public void started(MonitoredJob job, Monitors monitors) {
+            source = new LiveJobSource(job, monitors, new DashboardSource.RunInfo(benchmark,
+                    String.format(Locale.ROOT, "%s, %d ranks on %d simulated hosts, %s trees, %d iterations%s", benchmark,
+                            config.ranks(), config.hosts(), config.spec().shape(), config.iterations(),
+                            monitors == null ? " (no --monitor: the tree has no figures)" : ""),
+                    config.ranks(), config.hosts(), config.spec().shape().toString(), config.spec().trees(),
+                    config.scope() != null ? config.scope().filter().text() : "", config.faults().slowRank(), Double.NaN));
+            try {
+                server = DashboardServer.start(source, bind, port);
+            } catch (IllegalStateException e) {
+                throw new UsageError(e.getMessage() + " (--serve 0 picks a free port)");
+            }
+            System.err.println("dashboard: " + server.url());
+        }
+
+        @Override
+        public void finished(JsonNode monitors, JsonNode scope) {
+            if (source != null) {
+                source.finished(monitors, scope);
+            }
+        }
+
+        /** The page's address, or null before the run started. */
+        String url() {
+            return server == null ? null : server.url();
+        }
+
+        @Override
+        public void close() {
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+}

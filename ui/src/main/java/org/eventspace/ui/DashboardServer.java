@@ -1,0 +1,423 @@
+package org.eventspace.ui;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eventspace.comm.transport.AgentThreads;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.sse.SseClient;
+
+/**
+ * The dashboard's HTTP server (Javalin on Jetty): the page at {@code /}, its assets from the jar, and the JSON API under
+ * {@code /api/v1} (docs/API.md), every answer read from the sampler's newest frame, so requests never reach the job.
+ * Binds 127.0.0.1 unless told otherwise. Start with {@link #start}, end with {@link #close} (idempotent); any thread.
+ */
+public final class DashboardServer implements AutoCloseable {
+    /** The loopback address the server binds unless told otherwise. */
+    public static final String LOOPBACK = "127.0.0.1";
+    /** The frame period: what "live" means here. */
+    public static final long DEFAULT_PERIOD_MS = 500;
+    /** HTTP threads at most: Jetty's acceptor and selector plus a few handlers; a dashboard has a few readers. */
+    private static final int MAX_THREADS = 12;
+
+    /** Request attribute: this request's error was written already (the 404 page must not overwrite it). */
+    private static final String ANSWERED = "es-answered";
+
+    private final ObjectMapper json;
+    private final DashboardSampler sampler;
+    private final AgentRunner runner;
+    private final Javalin app;
+    private final List<SseClient> clients = new CopyOnWriteArrayList<>();
+    private final Consumer<DashboardSampler.Frame> push;
+    private final AtomicReference<DashboardSampler.Frame> pending = new AtomicReference<>();
+    private final Thread streamer;
+    private volatile boolean skipped;
+    private final String bind;
+    private volatile boolean closed;
+
+    private DashboardServer(DashboardSource source, String bind, int port, long periodMs) {
+        this.json = new ObjectMapper();
+        this.bind = bind;
+        DashboardFrames frames = new DashboardFrames(source, json);
+        this.sampler = new DashboardSampler(frames, json, periodMs);
+        sampler.sampleNow();
+        // The sampler hands frames over and goes on; the streamer thread writes them. A client that stops reading can
+        // then hold up only the stream (not the sampler, nor the answers to requests); frames that pile up meanwhile are
+        // dropped, and the next one goes out whole so no client misses a round of history.
+        this.streamer = new Thread(this::stream, "es-dashboard-stream");
+        streamer.setDaemon(true);
+        this.push = f -> {
+            if (pending.getAndSet(f) != null) {
+                skipped = true;
+            }
+            LockSupport.unpark(streamer);
+        };
+        sampler.onFrame(push);
+        streamer.start();
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
+        this.app = Javalin.create(config -> {
+            config.showJavalinBanner = false;
+            config.startupWatcherEnabled = false;
+            QueuedThreadPool pool = new QueuedThreadPool(MAX_THREADS, 2);
+            pool.setName("es-dashboard-http");
+            pool.setDaemon(true);
+            config.jetty.threadPool = pool;
+        });
+        routes();
+        this.runner = AgentThreads.start(sampler, new SleepingMillisIdleStrategy(Math.max(5, periodMs / 10)));
+        try {
+            app.start(bind, port);
+        } catch (RuntimeException e) {
+            AgentThreads.awaitEnd(runner, Duration.ofSeconds(2));
+            throw new IllegalStateException("the dashboard could not listen on " + bind + ":" + port + ": "
+                    + rootMessage(e), e);
+        }
+    }
+
+    /**
+     * Serves the dashboard of {@code source} on {@code bind}:{@code port} (0: any free port).
+     *
+     * @throws IllegalStateException if it cannot listen there (the port is taken, the address is not this machine's).
+     */
+    public static DashboardServer start(DashboardSource source, String bind, int port) {
+        return start(source, bind, port, DEFAULT_PERIOD_MS);
+    }
+
+    public static DashboardServer start(DashboardSource source, String bind, int port, long periodMs) {
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("the port must be 0..65535 (0: any free port), port=" + port);
+        }
+        return new DashboardServer(source, bind, port, periodMs);
+    }
+
+    /** The port it listens on. */
+    public int port() {
+        return app.port();
+    }
+
+    /** The page's address. */
+    public String url() {
+        String host = bind.contains(":") ? "[" + bind + "]" : bind.equals("0.0.0.0") ? LOOPBACK : bind;
+        return "http://" + host + ":" + port() + "/";
+    }
+
+    public DashboardSampler sampler() {
+        return sampler;
+    }
+
+    /** Server-sent-event clients connected now. */
+    public int streamClients() {
+        return clients.size();
+    }
+
+    private void routes() {
+        app.get("/", ctx -> asset(ctx, "index.html"));
+        app.get("/assets/{name}", ctx -> asset(ctx, ctx.pathParam("name")));
+        app.get("/api/v1/health", ctx -> {
+            only(ctx);
+            DashboardSampler.Frame f = frame();
+            ObjectNode o = json.createObjectNode();
+            o.put("status", sampler.error() == null ? "ok" : "degraded");
+            o.put("schema", DashboardFrames.SCHEMA);
+            o.put("api", "v1");
+            o.put("running", f.node().path("running").asBoolean());
+            o.put("frame", f.number());
+            o.put("uptime_s", f.node().path("uptime_s").asDouble());
+            o.put("stream_clients", clients.size());
+            if (sampler.error() != null) {
+                o.put("error", sampler.error());
+            }
+            send(ctx, o);
+        });
+        app.get("/api/v1/run", ctx -> {
+            only(ctx);
+            send(ctx, frame().node().get("run"));
+        });
+        app.get("/api/v1/frame", ctx -> {
+            only(ctx);
+            ctx.contentType("application/json").result(frame().bytes());
+        });
+        app.get("/api/v1/tree", ctx -> {
+            only(ctx, "tree");
+            int tree = intParam(ctx, "tree", 0, 0, sampler.frames().trees() - 1);
+            ObjectNode o = sampler.frames().tree(tree).toJson(json);
+            JsonNode lb = frame().node().path("loadbalance");
+            for (JsonNode t : lb.path("trees")) {
+                if (t.path("tree").asInt() == tree) {
+                    o.set("heaviest_path", t.path("heaviest_path"));
+                    o.set("slowest_rank", t.path("slowest_rank"));
+                }
+            }
+            send(ctx, o);
+        });
+        app.get("/api/v1/loadbalance", ctx -> {
+            only(ctx);
+            JsonNode lb = frame().node().path("loadbalance");
+            if (lb.isNull() || lb.isMissingNode()) {
+                error(ctx, 404, "no_monitor", "the job runs no load-balance monitor (run it with --monitor loadbalance)");
+                return;
+            }
+            send(ctx, lb);
+        });
+        app.get("/api/v1/stats", ctx -> {
+            only(ctx, "gred");
+            JsonNode stats = frame().node().path("stats");
+            String gred = ctx.queryParam("gred");
+            if (gred == null) {
+                ObjectNode o = json.createObjectNode();
+                o.set("wrappers", stats);
+                o.set("ranks", frame().node().path("ranks"));
+                send(ctx, o);
+            } else if (stats.has(gred)) {
+                send(ctx, stats.get(gred));
+            } else {
+                error(ctx, 404, "no_such_gred", "no monitored gred named '" + gred + "'; expected one of "
+                        + names(stats, 12));
+            }
+        });
+        app.get("/api/v1/histograms", ctx -> {
+            only(ctx, "event", "last");
+            JsonNode hist = frame().node().path("histograms");
+            int last = intParam(ctx, "last", DashboardFrames.HISTORY, 1, DashboardFrames.HISTORY);
+            String event = ctx.queryParam("event");
+            ObjectNode o = json.createObjectNode();
+            o.put("filter", frame().node().path("scope").path("filter").asText(""));
+            ObjectNode events = o.putObject("events");
+            if (event != null && !hist.has(event)) {
+                error(ctx, 404, "no_such_event", "no scope event named '" + event + "'; expected one of " + names(hist, 12));
+                return;
+            }
+            hist.fields().forEachRemaining(e -> {
+                if (event == null || event.equals(e.getKey())) {
+                    var rounds = events.putArray(e.getKey());
+                    int n = e.getValue().size();
+                    for (int i = Math.max(0, n - last); i < n; i++) {
+                        rounds.add(e.getValue().get(i));
+                    }
+                }
+            });
+            send(ctx, o);
+        });
+        app.get("/api/v1/timemap", ctx -> {
+            only(ctx, "tree");
+            int tree = intParam(ctx, "tree", 0, 0, sampler.frames().trees() - 1);
+            for (JsonNode t : frame().node().path("timemap")) {
+                if (t.path("tree").asInt() == tree) {
+                    send(ctx, t);
+                    return;
+                }
+            }
+            error(ctx, 404, "no_statistics", "no timemap yet: it needs the statistics monitor (--monitor stats) and a call joined");
+        });
+        app.get("/api/v1/cost", ctx -> {
+            only(ctx);
+            send(ctx, frame().node().path("cost"));
+        });
+        // Javalin streams only to a request that accepts an event stream (as EventSource does); say so to others.
+        app.before("/api/v1/events", ctx -> {
+            String accept = ctx.header("Accept");
+            if (accept == null || !accept.contains("text/event-stream")) {
+                throw new Refused(406, "not_acceptable", "/api/v1/events is a server-sent event stream: send "
+                        + "'Accept: text/event-stream' (EventSource does; curl needs -H)");
+            }
+        });
+        app.sse("/api/v1/events", client -> {
+            client.keepAlive();
+            client.onClose(() -> clients.remove(client));
+            // The newest frame, whole, at once (a page draws without waiting a period), before the streamer may write
+            // to this client: one writer at a time.
+            client.sendEvent("frame", frame().text());
+            clients.add(client);
+        });
+        app.exception(BadRequest.class, (e, ctx) -> error(ctx, 400, "bad_request", e.getMessage()));
+        app.exception(Refused.class, (e, ctx) -> error(ctx, e.status, e.code, e.getMessage()));
+        app.exception(Exception.class, (e, ctx) -> error(ctx, 500, "internal", "the dashboard failed to answer: "
+                + e.getClass().getSimpleName()));
+        app.error(404, ctx -> {
+            if (ctx.attribute(ANSWERED) == null && !ctx.method().name().equals("GET")) {
+                error(ctx, 405, "method_not_allowed", "the dashboard's API is read-only: use GET, not " + ctx.method().name());
+            } else if (ctx.attribute(ANSWERED) == null) {
+                error(ctx, 404, "not_found", "no such page or API path '" + ctx.path() + "'; the API is under /api/v1 "
+                        + "(health, run, frame, tree, loadbalance, stats, histograms, timemap, cost, events)");
+            }
+        });
+        app.error(405, ctx -> error(ctx, 405, "method_not_allowed", "the dashboard's API is read-only: use GET"));
+    }
+
+    /** The streamer's loop: the newest frame handed over, to every stream client; a delta unless frames were dropped. */
+    private void stream() {
+        while (!closed) {
+            DashboardSampler.Frame f = pending.getAndSet(null);
+            if (f == null) {
+                LockSupport.parkNanos(100_000_000L);
+                continue;
+            }
+            boolean whole = skipped;
+            skipped = false;
+            for (SseClient c : clients) {
+                if (c.terminated()) {
+                    clients.remove(c);
+                } else {
+                    try {
+                        c.sendEvent("frame", whole ? f.text() : f.delta());
+                    } catch (RuntimeException e) {
+                        clients.remove(c); // gone mid-write
+                    }
+                }
+            }
+        }
+    }
+
+    private DashboardSampler.Frame frame() {
+        return sampler.newest();
+    }
+
+    /** Refuses query parameters the endpoint does not take (a misspelt one would be ignored silently). */
+    private static void only(Context ctx, String... allowed) {
+        Set<String> ok = Set.of(allowed);
+        for (String key : ctx.queryParamMap().keySet()) {
+            if (!ok.contains(key)) {
+                throw new BadRequest("unknown query parameter '" + key + "' for " + ctx.path() + "; expected "
+                        + (allowed.length == 0 ? "none" : String.join(", ", allowed)));
+            }
+        }
+    }
+
+    private static int intParam(Context ctx, String name, int absent, int min, int max) {
+        String text = ctx.queryParam(name);
+        if (text == null) {
+            return absent;
+        }
+        try {
+            int v = Integer.parseInt(text.trim());
+            if (v >= min && v <= max) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // Falls through to the message below.
+        }
+        throw new BadRequest(name + " must be an integer " + min + ".." + max + ", got '" + clip(text) + "'");
+    }
+
+    private static String names(JsonNode object, int most) {
+        StringBuilder b = new StringBuilder();
+        var it = object.fieldNames();
+        int n = 0;
+        while (it.hasNext()) {
+            String name = it.next();
+            if (n++ == most) {
+                b.append(", …");
+                break;
+            }
+            b.append(n > 1 ? ", " : "").append('\'').append(name).append('\'');
+        }
+        return n == 0 ? "(none yet)" : b.toString();
+    }
+
+    /** Echoed input, bounded: an error message never grows with what a client sent. */
+    private static String clip(String text) {
+        return text.length() <= 40 ? text : text.substring(0, 40) + "…";
+    }
+
+    private void send(Context ctx, JsonNode node) throws Exception {
+        ctx.contentType("application/json").result(json.writeValueAsString(node));
+    }
+
+    private void error(Context ctx, int status, String code, String message) {
+        ObjectNode o = json.createObjectNode();
+        o.put("error", code);
+        o.put("message", message);
+        o.put("status", status);
+        ctx.attribute(ANSWERED, Boolean.TRUE);
+        try {
+            ctx.status(status).contentType("application/json").result(json.writeValueAsString(o));
+        } catch (Exception e) {
+            ctx.status(status).result("{\"error\":\"" + code + "\"}");
+        }
+    }
+
+    private static final Map<String, String> TYPES = Map.of("html", "text/html; charset=utf-8",
+            "css", "text/css; charset=utf-8", "js", "text/javascript; charset=utf-8", "svg", "image/svg+xml");
+
+    /** One of the page's files from the jar ({@link DashboardAssets#NAMES}); anything else is 404. */
+    private void asset(Context ctx, String name) {
+        byte[] bytes = DashboardAssets.NAMES.contains(name) ? DashboardAssets.bytes(name) : null;
+        if (bytes == null) {
+            error(ctx, 404, "not_found", "no asset named '" + clip(name) + "'");
+            return;
+        }
+        String ext = name.substring(name.lastIndexOf('.') + 1);
+        ctx.header("Cache-Control", "no-cache").contentType(TYPES.getOrDefault(ext, "application/octet-stream")).result(bytes);
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getMessage() != null ? t.getMessage() : t.toString();
+    }
+
+    /** Stops serving: closes the event streams, the HTTP server and the sampler (bounded). Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        sampler.removeListener(push);
+        LockSupport.unpark(streamer);
+        try {
+            streamer.join(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (SseClient c : clients) {
+            try {
+                c.close();
+            } catch (RuntimeException e) {
+                // The client went away already.
+            }
+        }
+        clients.clear();
+        app.stop();
+        runner.close();
+    }
+
+    /** A request refused with {@code status} and {@code code}. */
+    static final class Refused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final int status;
+        final String code;
+
+        Refused(int status, String code, String message) {
+            super(message);
+            this.status = status;
+            this.code = code;
+        }
+    }
+
+    /** A query the API cannot answer as asked: 400 with the message. */
+    static final class BadRequest extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        BadRequest(String message) {
+            super(message);
+        }
+    }
+}

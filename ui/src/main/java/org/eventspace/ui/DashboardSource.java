@@ -1,0 +1,47 @@
+package org.eventspace.ui;
+
+import java.util.Optional;
+
+import org.eventspace.comm.pathmap.Pathmap;
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * Everything the dashboard reads of a job, in one narrow door: the job's pathmap, the newest {@code monitors} report
+ * block, the newest event-scope snapshot, and what the run is. The views never touch a job, a monitor or a scope
+ * directly, so a change in how those deliver their results (gathered through the scope, a centralised analysis) is
+ * a change to an implementation of this interface and nothing else.
+ *
+ * <p>Called from the dashboard's one sampling thread ({@link DashboardSampler}), never from a rank's thread and never
+ * from an HTTP request: implementations may take a snapshot per call, but must not block a rank.
+ */
+public interface DashboardSource {
+    /** What the run is: benchmark, ranks, hosts, tree shape, faults injected; printed as the page's title line. */
+    RunInfo info();
+
+    /** The pathmap the job runs (trees, collectors, scope nodes). */
+    Pathmap pathmap();
+
+    /**
+     * The newest {@code monitors} block, in the shape of {@code MonitorSnapshot.report} (the {@code monitors} block of an
+     * {@code eventspace.run/1} report); empty before the monitors have anything or when the job runs none.
+     */
+    Optional<JsonNode> monitors();
+
+    /**
+     * The event scope's newest state in the shape of the {@code scope} block of a run report ({@code ScopeSnapshot.toJson}:
+     * counters and ToM's filter result of the newest round with data); empty when the job has no scope on this process.
+     */
+    Optional<JsonNode> scope();
+
+    /** Whether the job still runs (false once it finished: the data are final). */
+    boolean running();
+
+    /**
+     * What a run is, for people: its name and a one-line description, ranks, hosts, the tree shape, the number of
+     * trees, the filter of its event scope, the rank a fault was injected into (-1 when none or unknown), and for a
+     * finished run its wall time in seconds (NaN while it runs: the cost view then measures between frames).
+     */
+    record RunInfo(String name, String description, int ranks, int hosts, String tree, int trees, String filter,
+                   int injectedSlowRank, double wallSeconds) {
+    }
+}

@@ -1,0 +1,80 @@
+package org.eventspace.ui;
+
+import java.util.List;
+import java.util.Optional;
+
+import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.job.MonitoredJob;
+import org.eventspace.monitor.MonitorSnapshot;
+import org.eventspace.monitor.Monitors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * A {@link DashboardSource} over a job running in this process: {@link MonitoredJob#snapshot()} for the scope and
+ * {@link Monitors#snapshot()} merged by {@link MonitorSnapshot#report} for the monitors block. Both are snapshots any
+ * thread may take while the ranks run; neither blocks a rank. Thread-safe; {@link #finished()} may be called from any
+ * thread.
+ */
+public final class LiveJobSource implements DashboardSource {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final MonitoredJob job;
+    private final Monitors monitors;
+    private final RunInfo info;
+    private volatile boolean running = true;
+    private volatile JsonNode finalMonitors;
+    private volatile JsonNode finalScope;
+
+    /** @param monitors the job's monitors, or null when it runs none. */
+    public LiveJobSource(MonitoredJob job, Monitors monitors, RunInfo info) {
+        this.job = job;
+        this.monitors = monitors;
+        this.info = info;
+    }
+
+    @Override
+    public RunInfo info() {
+        return info;
+    }
+
+    @Override
+    public Pathmap pathmap() {
+        return job.pathmap();
+    }
+
+    @Override
+    public Optional<JsonNode> monitors() {
+        if (finalMonitors != null) {
+            return Optional.of(finalMonitors);
+        }
+        if (monitors == null) {
+            return Optional.empty();
+        }
+        return Optional.of(MonitorSnapshot.report(List.of(monitors.snapshot().toJson(JSON)), job.pathmap(), JSON));
+    }
+
+    @Override
+    public Optional<JsonNode> scope() {
+        if (finalScope != null) {
+            return Optional.of(finalScope);
+        }
+        return job.snapshot().map(s -> s.toJson(JSON));
+    }
+
+    @Override
+    public boolean running() {
+        return running;
+    }
+
+    /**
+     * The job's ranks returned: keep {@code monitors} (the final {@code monitors} block, or null) and {@code scope} (the
+     * final scope block, or null) and serve them from now on, since the job's snapshots end with it.
+     */
+    public void finished(JsonNode finalMonitorsBlock, JsonNode finalScopeBlock) {
+        this.finalMonitors = finalMonitorsBlock;
+        this.finalScope = finalScopeBlock;
+        running = false;
+    }
+}

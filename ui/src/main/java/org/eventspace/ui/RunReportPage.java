@@ -1,0 +1,82 @@
+package org.eventspace.ui;
+
+import org.eventspace.monitor.RunDiff;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * A finished run as one self-contained HTML page ({@code eventspace report RUN.json [B.json] -o report.html}): the
+ * dashboard's page with its style, its script and the run's frame inlined, so it opens from a file, offline, attached to
+ * a ticket. With a second run, the page's comparison shows both on a common scale, row by row as {@link RunDiff} (and
+ * {@code eventspace diff}) compares them. Stateless.
+ */
+public final class RunReportPage {
+    private RunReportPage() {
+    }
+
+    /**
+     * The page of run {@code a} (named {@code nameA}), and of its comparison with {@code b} when {@code b} is not null.
+     *
+     * @throws IllegalArgumentException naming the run and field, if a report cannot be drawn.
+     */
+    public static String html(String nameA, JsonNode a, String nameB, JsonNode b) {
+        ObjectMapper json = new ObjectMapper();
+        RunFileSource source = new RunFileSource(nameA, a);
+        DashboardFrames frames = new DashboardFrames(source, json);
+        ObjectNode data = json.createObjectNode();
+        ArrayNode trees = data.putArray("trees");
+        for (int t = 0; t < frames.trees(); t++) {
+            trees.add(frames.tree(t).toJson(json));
+        }
+        data.set("frame", frames.next(0));
+        if (b != null) {
+            RunDiff diff = RunDiff.of(nameA, a, nameB, b);
+            ObjectNode d = data.putObject("diff");
+            d.put("a", nameA);
+            d.put("b", nameB);
+            ArrayNode rows = d.putArray("rows");
+            for (RunDiff.Row r : diff.rows()) {
+                ObjectNode row = rows.addObject();
+                row.put("section", r.section());
+                row.put("what", r.what());
+                row.put("unit", r.unit());
+                putNumber(row, "a", r.a());
+                putNumber(row, "b", r.b());
+            }
+            ArrayNode notes = d.putArray("notes");
+            diff.notes().forEach(notes::add);
+        }
+        String script;
+        try {
+            // "</" inside a script element would end it early: JSON allows the escaped solidus.
+            script = json.writeValueAsString(data).replace("</", "<\\/");
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the run's frame could not be written", e);
+        }
+        String page = DashboardAssets.text("index.html");
+        page = page.replace("<link rel=\"stylesheet\" href=\"/assets/dashboard.css\">",
+                "<style>\n" + DashboardAssets.text("dashboard.css") + "</style>");
+        page = page.replace("<!--ES_STATIC-->", "<script>window.ES_STATIC = " + script + ";</script>");
+        page = page.replace("<script src=\"/assets/dashboard.js\"></script>",
+                "<script>\n" + DashboardAssets.text("dashboard.js").replace("</script", "<\\/script") + "</script>");
+        page = page.replace("<title>EventSpace dashboard</title>", "<title>EventSpace report: " + escape(nameA)
+                + (b != null ? " vs " + escape(nameB) : "") + "</title>");
+        return page;
+    }
+
+    private static void putNumber(ObjectNode o, String field, double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            o.putNull(field);
+        } else {
+            o.put(field, v);
+        }
+    }
+
+    private static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+}
