@@ -332,7 +332,7 @@ static uint32_t es_mix(uint32_t h, uint32_t v)
 }
 
 /* Registers a communicator every member of which computed the same (parent, parent_seq, salt). */
-static void es_register(MPI_Comm c, uint32_t parent_id, uint32_t parent_seq, uint32_t salt)
+static void es_register(MPI_Comm c, uint32_t parent_id, uint32_t parent_seq, uint32_t salt, uint32_t forced_id)
 {
     if (c == MPI_COMM_NULL || c == MPI_COMM_WORLD) {
         return;
@@ -365,6 +365,16 @@ static void es_register(MPI_Comm c, uint32_t parent_id, uint32_t parent_seq, uin
     uint32_t id = es_mix(es_mix(es_mix(es_mix(0x45534d50u, parent_id), parent_seq), salt), (uint32_t)leader);
     if (id <= ES_COMM_SELF_ID || id == ES_COMM_UNKNOWN_ID) {
         id += 2;
+    }
+    if (forced_id != 0) {
+        id = forced_id;
+    }
+    int32_t *count = (int32_t *)(es_meta + ES_META_COMMS_COUNT_OFFSET);
+    if (*count < ES_META_COMMS_MAX) {
+        char *entry = es_meta + ES_META_COMMS_OFFSET + *count * ES_META_COMM_LENGTH;
+        *(uint32_t *)entry = id;
+        *(int32_t *)(entry + 4) = size;
+        __atomic_store_n(count, *count + 1, __ATOMIC_RELEASE);
     }
     uint64_t h = ((uint64_t)(uintptr_t)c >> 4) * 0x9E3779B97F4A7C15ULL;
     for (uint32_t n = 0, i = (uint32_t)(h >> 52); n < ES_COMM_SLOTS; n++, i = (i + 1) & (ES_COMM_SLOTS - 1)) {
@@ -416,8 +426,7 @@ static void es_start(int op, int64_t t0, int provided, void *ra)
     if (!files) {
         return;
     }
-    es_register(MPI_COMM_SELF, ES_COMM_SELF_ID, 0, (uint32_t)es_rank);
-    es_find(MPI_COMM_SELF)->id = ES_COMM_SELF_ID;
+    es_register(MPI_COMM_SELF, ES_COMM_SELF_ID, 0, 0, ES_COMM_SELF_ID);
     *(int64_t *)(es_meta + ES_META_INIT_OFFSET_NS_OFFSET) = offset;
     *(int64_t *)(es_meta + ES_META_INIT_RTT_NS_OFFSET) = rtt;
     int64_t t1 = es_now();
@@ -850,7 +859,7 @@ ES_COLL(Ireduce_scatter_block, NB, -1, es_bytes(recvcount, datatype) * (uint64_t
         int rc = PMPI_##name(ES_ARGS);                                                                         \
         int64_t t1 = es_now();                                                                                 \
         if (rc == MPI_SUCCESS) {                                                                               \
-            es_register(*(newc), parent, seq, (uint32_t)(salt));                                               \
+            es_register(*(newc), parent, seq, (uint32_t)(salt), 0);                                               \
         }                                                                                                      \
         es_record(ES_OP_##name, ES_FLAG_COLLECTIVE | ES_FAILED(rc), parent, seq, -1, 0, es_t0, t1, ES_RA);     \
         return rc;                                                                                             \
@@ -890,7 +899,7 @@ ES_EXPORT int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI
     int rc = PMPI_Comm_create_group(comm, group, tag, newcomm);
     int64_t t1 = es_now();
     if (rc == MPI_SUCCESS) {
-        es_register(*newcomm, e->id, 0xC0000000u, (uint32_t)tag);
+        es_register(*newcomm, e->id, 0xC0000000u, (uint32_t)tag, 0);
     }
     es_record(ES_OP_Comm_create_group, ES_FAILED(rc), e->id, (uint32_t)tag, -1, 0, es_t0, t1, ES_RA);
     return rc;

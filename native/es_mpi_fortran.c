@@ -34,7 +34,7 @@ static inline int es_ffailed(const F *ierr)
 
 /* gfortran's name and the one Open MPI's mpi_f08 module calls, both the same wrapper */
 #define ES_FNAMES(lname, ...)                                                                                  \
-    extern void pmpi_##lname##_(__VA_ARGS__);                                                                  \
+    extern void pmpi_##lname##_(__VA_ARGS__) __attribute__((weak));                                            \
     ES_EXPORT void mpi_##lname##_(__VA_ARGS__);                                                                \
     ES_EXPORT void ompi_##lname##_f(__VA_ARGS__) __attribute__((alias("mpi_" #lname "_")));                    \
     ES_EXPORT void mpi_##lname##_(__VA_ARGS__)
@@ -250,7 +250,7 @@ ES_FCOLL(reduce_scatter, Reduce_scatter, -1, 0, void *sendbuf, void *recvbuf, F 
         pmpi_##lname##_(ES_FARGS);                                                                             \
         int64_t t1 = es_now();                                                                                 \
         if (*ierr == MPI_SUCCESS) {                                                                            \
-            es_register(PMPI_Comm_f2c(*(newc)), parent, seq, (uint32_t)(salt));                                \
+            es_register(PMPI_Comm_f2c(*(newc)), parent, seq, (uint32_t)(salt), 0);                                \
         }                                                                                                      \
         es_record(ES_OP_##op, ES_FLAG_FORTRAN | ES_FLAG_COLLECTIVE | es_ffailed(ierr), parent, seq, -1, 0,     \
                   es_t0, t1, ES_RA);                                                                           \

@@ -10,8 +10,10 @@
  *                   48-byte slots = seqlock + 40-byte trace tuple), collector id ES_MPI_COLLECTOR_BASE + R,
  *                   readable by TraceBufferReader.open like any mapped event-space buffer.
  *   rank-<R>.meta   ES_META_LENGTH bytes (magic "ESMR"): rank, size, host, state, clock offsets measured at
- *                   MPI_Init and MPI_Finalize, and per op the exact call and byte counters (the ring may
- *                   overwrite tuples; the counters never lose a call).
+ *                   MPI_Init and MPI_Finalize, per op the exact call and byte counters (the ring may
+ *                   overwrite tuples; the counters never lose a call), and the first ES_META_COMMS_MAX
+ *                   communicators this rank joined as (id, size) pairs, so a reader knows when every member
+ *                   of a collective instance has arrived.
  *
  * An MPI trace tuple uses the 40-byte TraceTupleLayout with these meanings:
  *   collector id (int)  call-site signature: the caller's return address minus the executable's load base
@@ -96,6 +98,10 @@
 #define ES_META_HOSTNAME_LENGTH 64
 #define ES_META_COUNTERS_OFFSET 192
 #define ES_META_COUNTER_LENGTH 16
+#define ES_META_COMMS_COUNT_OFFSET 2048
+#define ES_META_COMMS_OFFSET 2056
+#define ES_META_COMM_LENGTH 8
+#define ES_META_COMMS_MAX 255
 #define ES_META_LENGTH 4096
 #define ES_META_STATE_RUNNING 1
 #define ES_META_STATE_FINALIZED 2
