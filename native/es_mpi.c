@@ -127,13 +127,36 @@ static inline int es_world_rank(const es_comm *e, int r)
     return (e->world != NULL && r < e->size) ? e->world[r] : -1;
 }
 
-static inline uint64_t es_bytes(int count, MPI_Datatype t)
+/*
+ * Sizes of predefined (named) datatypes, which are never freed, so a handle keeps its size for the whole run: a
+ * direct-mapped cache saves the MPI_Type_size call on the hot path. Derived types (which may be freed and their
+ * handle reused) always ask MPI.
+ */
+#define ES_TYPE_SLOTS 64
+static MPI_Datatype es_type_handle[ES_TYPE_SLOTS];
+static int es_type_size[ES_TYPE_SLOTS];
+
+static int es_type_size_slow(MPI_Datatype t, unsigned slot)
 {
-    int s;
-    if (count <= 0 || t == MPI_DATATYPE_NULL || PMPI_Type_size(t, &s) != MPI_SUCCESS || s <= 0) {
+    int s = 0, ni, na, nd, combiner;
+    if (PMPI_Type_size(t, &s) != MPI_SUCCESS) {
         return 0;
     }
-    return (uint64_t)count * (uint64_t)s;
+    if (PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) == MPI_SUCCESS && combiner == MPI_COMBINER_NAMED) {
+        es_type_size[slot] = s;
+        es_type_handle[slot] = t;
+    }
+    return s;
+}
+
+static inline uint64_t es_bytes(int count, MPI_Datatype t)
+{
+    if (count <= 0 || t == MPI_DATATYPE_NULL) {
+        return 0;
+    }
+    unsigned slot = (unsigned)(((uintptr_t)t >> 4) & (ES_TYPE_SLOTS - 1));
+    int s = es_type_handle[slot] == t ? es_type_size[slot] : es_type_size_slow(t, slot);
+    return s > 0 ? (uint64_t)count * (uint64_t)s : 0;
 }
 
 static inline int es_recording(void)
@@ -275,7 +298,7 @@ static int es_open_files(void)
     gethostname(meta + ES_META_HOSTNAME_OFFSET, ES_META_HOSTNAME_LENGTH - 1);
     es_counters = (uint64_t *)(meta + ES_META_COUNTERS_OFFSET);
     es_meta = meta;
-    __atomic_store_n((int32_t *)(meta + ES_META_MAGIC_OFFSET), ES_META_MAGIC, __ATOMIC_RELEASE);
+    /* the magic comes last, in es_start, once the clock offset is in: a reader that sees it sees the offset */
     return 1;
 }
 
@@ -431,6 +454,7 @@ static void es_start(int op, int64_t t0, int provided, void *ra)
     *(int64_t *)(es_meta + ES_META_INIT_RTT_NS_OFFSET) = rtt;
     int64_t t1 = es_now();
     *(int64_t *)(es_meta + ES_META_INIT_NS_OFFSET) = t1;
+    __atomic_store_n((int32_t *)(es_meta + ES_META_MAGIC_OFFSET), ES_META_MAGIC, __ATOMIC_RELEASE);
     es_multi = provided == MPI_THREAD_MULTIPLE;
     es_owner = pthread_self();
     es_on = 1;

@@ -34,6 +34,8 @@ final class CollectiveWaits {
     final double[] varianceLast;
     long instances;
     long incomplete;
+    /** Collective calls on a communicator the library could not name (from MPI_Comm_idup, or past its table). */
+    long unknownCommunicator;
 
     CollectiveWaits(int worldSize) {
         this.worldSize = worldSize;
@@ -56,7 +58,11 @@ final class CollectiveWaits {
         if (rank < 0 || rank >= worldSize) {
             return;
         }
-        int size = comm == MpiTuple.COMM_UNKNOWN_ID ? 0 : commSizes.getOrDefault(comm, 0);
+        if (comm == MpiTuple.COMM_UNKNOWN_ID) {
+            unknownCommunicator++;
+            return;
+        }
+        int size = commSizes.getOrDefault(comm, 0);
         if (size == 1) {
             return;
         }

@@ -260,6 +260,7 @@ final class MpiAnalysis implements MpiTupleSink {
             ObjectNode c = mpi.putObject("collectives");
             c.put("instances", collectives.instances);
             c.put("incomplete", collectives.incomplete);
+            c.put("unknown_communicator_calls", collectives.unknownCommunicator);
             ObjectNode p = mpi.putObject("point_to_point");
             p.put("matched", pointToPoint.matched);
             p.put("unmatched", pointToPoint.unmatched());
@@ -313,7 +314,13 @@ final class MpiAnalysis implements MpiTupleSink {
             ObjectNode h = hostsNode.addObject();
             h.put("host", e.getKey());
             h.put("offset_ns", e.getValue().offset());
-            h.put("accuracy_ns", e.getValue().rank0 ? 0 : e.getValue().rttNs == Long.MAX_VALUE ? null : e.getValue().rttNs / 2);
+            if (e.getValue().rank0) {
+                h.put("accuracy_ns", 0L);
+            } else if (e.getValue().rttNs == Long.MAX_VALUE) {
+                h.putNull("accuracy_ns");
+            } else {
+                h.put("accuracy_ns", e.getValue().rttNs / 2);
+            }
         });
         clock.put("cross_host_accuracy_ns", accuracy);
         clock.put("cross_host_drift_ns", drift);

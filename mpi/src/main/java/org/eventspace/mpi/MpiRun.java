@@ -25,9 +25,18 @@ import org.agrona.concurrent.BackoffIdleStrategy;
  */
 public final class MpiRun {
     private final MpiRunConfig config;
+    private ProcessBuilder.Redirect stdout = ProcessBuilder.Redirect.INHERIT;
+    private ProcessBuilder.Redirect stderr = ProcessBuilder.Redirect.INHERIT;
 
     public MpiRun(MpiRunConfig config) {
         this.config = config;
+    }
+
+    /** Where the program's output goes instead of ours (tests compare it). */
+    MpiRun output(ProcessBuilder.Redirect out, ProcessBuilder.Redirect err) {
+        this.stdout = out;
+        this.stderr = err;
+        return this;
     }
 
     /** The mpirun command line, for the library at {@code library}. */
@@ -61,7 +70,7 @@ public final class MpiRun {
         Files.createDirectories(dir);
         removeOldRankFiles(dir);
         List<String> command = command(library);
-        ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
+        ProcessBuilder pb = new ProcessBuilder(command).inheritIO().redirectOutput(stdout).redirectError(stderr);
         if ("root".equals(System.getProperty("user.name"))) {
             // Open MPI refuses root unless told; these two are its documented equivalent of --allow-run-as-root
             Map<String, String> env = pb.environment();
