@@ -86,8 +86,21 @@ final class MpiPrograms {
 
     /** The same program under plain mpirun, without the library: its own output, for comparison. */
     static String bare(int np, Path program, String... args) throws IOException, InterruptedException {
+        return plain(np, program, List.of(), args);
+    }
+
+    /** Plain {@code mpirun -x LD_PRELOAD=library -x ES_MPI_DIR=dir}, as the docs tell users, with no agent running. */
+    static String preloaded(int np, Path program, Path library, String traceDir, String... args)
+            throws IOException, InterruptedException {
+        return plain(np, program, List.of("-x", "LD_PRELOAD=" + library, "-x", "ES_MPI_DIR=" + traceDir), args);
+    }
+
+    private static String plain(int np, Path program, List<String> extra, String... args)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("mpirun", "-np", String.valueOf(np), "--oversubscribe", "--mca",
-                "btl", "self,vader", program.toString()));
+                "btl", "self,vader"));
+        command.addAll(extra);
+        command.add(program.toString());
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");

@@ -237,4 +237,21 @@ class MpiRunTest {
         assertThat(run.calls("MPI_Finalize")).isEqualTo(2);
         assertThat(run.report().at("/mpi/bytes_sent").asLong()).isEqualTo(2 * 200 * 8);
     }
+
+    @Test
+    void theProgramNeedsNoAgentAndSurvivesAnUnusableTraceFolder() throws Exception {
+        Path program = MpiPrograms.program("es_ring");
+        Path library = NativeLibrary.ensureBuilt("mpicc");
+        // no agent at all: the files are the interface, written whether anybody reads them or not
+        Path traced = dir.resolve("traced");
+        assertThat(MpiPrograms.preloaded(2, program, library, traced.toString(), "20")).isEqualTo("ring ok: 2 ranks, 20 laps\n");
+        try (Stream<Path> files = Files.walk(traced)) {
+            assertThat(files.filter(p -> p.toString().endsWith(".trace")).count()).isEqualTo(2);
+        }
+        // a trace folder that cannot be made (a file is in its way): the library only forwards, the program runs
+        Path blocked = dir.resolve("blocked");
+        Files.writeString(blocked, "not a folder");
+        assertThat(MpiPrograms.preloaded(2, program, library, blocked.resolve("sub").toString(), "20"))
+                .isEqualTo("ring ok: 2 ranks, 20 laps\n");
+    }
 }
