@@ -67,6 +67,11 @@ final class MpirunCommand implements Callable<Integer> {
             + "(repeat it: --mpirun-arg --mca --mpirun-arg btl --mpirun-arg self,vader).")
     List<String> mpirunArgs = new ArrayList<>();
 
+    @Option(names = "--agent", defaultValue = "live", description = "live: read the ranks' trace buffers while the program "
+            + "runs; after: only once it ended (takes no CPU from the ranks; the waits then cover what the rings still "
+            + "hold, the call counts stay exact). Default: ${DEFAULT-VALUE}.")
+    String agent;
+
     @Option(names = "--timeout", defaultValue = "3600", description = "Seconds before the run is stopped. Default: ${DEFAULT-VALUE}.")
     long timeoutS;
 
@@ -83,11 +88,14 @@ final class MpirunCommand implements Callable<Integer> {
         if (json != null && json.toAbsolutePath().getParent() != null && !Files.isDirectory(json.toAbsolutePath().getParent())) {
             throw new UsageError("--json " + json + ": folder " + json.toAbsolutePath().getParent() + " does not exist");
         }
+        if (!agent.equals("live") && !agent.equals("after")) {
+            throw new UsageError("--agent must be live or after, got '" + agent + "'");
+        }
         MpiRunConfig config;
         try {
             Path dir = traceDir != null ? traceDir : Files.createTempDirectory("eventspace-mpi-");
             config = new MpiRunConfig(np, program, args, dir, capacity, simHosts, simSkewNs, mpirun, mpicc, mpirunArgs,
-                    timeoutS, kinds);
+                    timeoutS, kinds, agent.equals("live"));
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }

@@ -93,6 +93,11 @@ final class MpiAnalysis implements MpiTupleSink {
     }
 
     @Override
+    public boolean everyRankSeen() {
+        return worldSize > 0 && rankFiles.size() >= worldSize;
+    }
+
+    @Override
     public void onCommunicator(int id, int size) {
         if (collectives == null) {
             pendingComms.add(new int[] {id, size});

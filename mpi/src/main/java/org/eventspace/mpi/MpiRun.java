@@ -79,11 +79,15 @@ public final class MpiRun {
         }
         MpiAnalysis analysis = new MpiAnalysis();
         Hosts hosts = new Hosts(dir, analysis);
-        AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(10, 10, 1_000, 1_000_000), Throwable::printStackTrace,
+        // The agent shares the machine with the ranks (which busy-poll in Open MPI): an idle agent parks 1-10 ms
+        // rather than spinning; a rank's ring (131072 tuples by default) takes far longer than 10 ms to fill.
+        AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(1, 1, 1_000_000, 10_000_000), Throwable::printStackTrace,
                 null, hosts);
-        Thread agentThread = new Thread(runner, runner.agent().roleName());
-        agentThread.setDaemon(true);
-        agentThread.start();
+        if (config.live()) {
+            Thread agentThread = new Thread(runner, runner.agent().roleName());
+            agentThread.setDaemon(true);
+            agentThread.start();
+        }
         List<String> errors = new ArrayList<>();
         long t0 = System.nanoTime();
         Integer exit = null;
@@ -103,7 +107,9 @@ public final class MpiRun {
             if (process.isAlive()) {
                 process.destroyForcibly();
             }
-            runner.close();
+            if (config.live()) {
+                runner.close();
+            }
         }
         double wallS = (System.nanoTime() - t0) / 1e9;
         hosts.drain();
@@ -130,7 +136,7 @@ public final class MpiRun {
 
     /** Finds host folders as they appear and runs a node agent for each, on the one agent thread. */
     private static final class Hosts implements Agent {
-        private static final long RESCAN_NS = 20_000_000L;
+        private static final long RESCAN_NS = 100_000_000L;
         private final Path dir;
         private final MpiAnalysis analysis;
         private final List<NodeAgent> agents = new ArrayList<>();
@@ -147,7 +153,7 @@ public final class MpiRun {
         public int doWork() throws IOException {
             int work = 0;
             long now = System.nanoTime();
-            if (scanNow || now - lastScanNs >= RESCAN_NS) {
+            if (scanNow || now - lastScanNs >= RESCAN_NS && !analysis.everyRankSeen()) {
                 scanNow = false;
                 lastScanNs = now;
                 try (DirectoryStream<Path> hostDirs = Files.newDirectoryStream(dir, "host-*")) {

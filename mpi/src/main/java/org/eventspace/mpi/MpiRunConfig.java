@@ -20,10 +20,12 @@ import java.util.Set;
  * @param mpirunArgs more arguments for mpirun, before the program (e.g. {@code --mca btl self,vader})
  * @param timeoutS   seconds before the run is stopped
  * @param monitors   {@code loadbalance}, {@code stats}
+ * @param live       read the trace while the program runs (true), or only once it ended (false: the agent takes no
+ *                   CPU from the ranks; the analysis then covers what the rings still hold, the counts stay exact)
  */
 public record MpiRunConfig(int np, String program, List<String> args, Path traceDir, int capacity, int simHosts,
                            long simSkewNs, String mpirun, String mpicc, List<String> mpirunArgs, long timeoutS,
-                           Set<String> monitors) {
+                           Set<String> monitors, boolean live) {
     public static final int DEFAULT_CAPACITY = 1 << 17;
     public static final Set<String> MONITORS = Set.of("loadbalance", "stats");
 

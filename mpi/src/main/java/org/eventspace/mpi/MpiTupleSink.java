@@ -10,6 +10,9 @@ interface MpiTupleSink {
     /** A communicator some rank joined, with its size; called before a tuple of that rank that uses it. */
     void onCommunicator(int id, int size);
 
+    /** Whether every rank of the job has been mapped (agents then stop looking for new files). */
+    boolean everyRankSeen();
+
     /** One tuple of {@code rank}; the flyweight is valid only during the call. */
     void onTuple(int host, int rank, TraceTupleFlyweight tuple);
 }

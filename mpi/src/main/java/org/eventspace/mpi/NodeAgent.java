@@ -27,7 +27,7 @@ import org.eventspace.events.TraceTupleFlyweight;
 public final class NodeAgent implements Agent {
     /** Tuples read from one rank per duty cycle, so one busy rank does not starve the others. */
     static final int BATCH = 4096;
-    private static final long RESCAN_NS = 20_000_000L;
+    private static final long RESCAN_NS = 100_000_000L;
 
     private final Path hostDir;
     private final int host;
@@ -58,7 +58,7 @@ public final class NodeAgent implements Agent {
     public int doWork() {
         int work = 0;
         long now = System.nanoTime();
-        if (scanNow || now - lastScanNs >= RESCAN_NS) {
+        if (scanNow || now - lastScanNs >= RESCAN_NS && !sink.everyRankSeen()) {
             scanNow = false;
             lastScanNs = now;
             work += scan();
