@@ -3,10 +3,14 @@
 #
 #   native/bench/run-call-cost.sh [--np N] [--pairs P] [--iterations I] [--barrier]
 #
-# Builds the library and bench/call_cost.c with make, then runs call_cost P times in each of three ways,
-# interleaved (bare, traced, bare, traced, ...; the passive one between): bare (no library), passive (library
-# preloaded, ES_MPI_DIR unset: it only forwards) and traced (library preloaded, recording into a trace folder).
-# Prints each way's median over the pairs of the per-run best ns/call, and traced - bare in ns and as a ratio.
+# Builds the library and bench/call_cost.c with make, then
+#  1. side by side in one process (the headline figure): call_cost -p 101 with the library preloaded and recording
+#     alternates blocks of PMPI_Allreduce (the bare call) and MPI_Allreduce (through the wrapper) and prints the
+#     median per-call time of each and the median of the 101 paired differences (with the 10th and 90th
+#     percentiles); the same without the library is the control (both halves are the same function: ~0 ns);
+#  2. whole runs: call_cost P times in each of three ways, interleaved: bare (no library), passive (library
+#     preloaded, ES_MPI_DIR unset: it only forwards) and traced (preloaded, recording into a trace folder); each
+#     way's median over the runs of the per-run best ns/call, and traced - bare in ns and as a ratio.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 np=1 pairs=7 iterations=1000000 extra=()
@@ -33,6 +37,9 @@ run() { # $1: bare|passive|traced
     timeout 300 mpirun -np "$np" --oversubscribe --mca btl self,vader "${env[@]}" "$prog" -i "$iterations" -r 5 "${extra[@]}" \
         | sed -n 's/.*ns_per_call=\([0-9.]*\).*/\1/p'
 }
+echo "side by side, one process, $np rank(s), 101 pairs of blocks of $((iterations / 10)) calls:"
+echo "  traced:  $(timeout 300 mpirun -np "$np" --oversubscribe --mca btl self,vader -x LD_PRELOAD="$lib" -x ES_MPI_DIR="$trace" "$prog" -i $((iterations / 10)) -p 101)"
+echo "  control: $(timeout 300 mpirun -np "$np" --oversubscribe --mca btl self,vader "$prog" -i $((iterations / 10)) -p 101)"
 declare -a bare passive traced
 for ((p = 0; p < pairs; p++)); do
     bare+=("$(run bare)"); passive+=("$(run passive)"); traced+=("$(run traced)")
