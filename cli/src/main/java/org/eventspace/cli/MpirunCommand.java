@@ -18,6 +18,7 @@ import org.eventspace.mpi.MpiRunResult;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -31,6 +32,9 @@ import picocli.CommandLine.Parameters;
         description = "Run an unmodified MPI program under mpirun, monitored through MPI's profiling interface; "
                 + "exits with the program's exit code.")
 final class MpirunCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Option(names = {"-np", "-n"}, required = true, description = "MPI ranks.")
     int np;
 
@@ -107,9 +111,11 @@ final class MpirunCommand implements Callable<Integer> {
             throw new UsageError("PROGRAM '" + program + "' is not an executable file");
         }
         MpiRunResult result = new MpiRun(config).run();
+        java.io.PrintWriter err = spec.commandLine().getErr();
         for (String line : result.summary()) {
-            System.err.println("eventspace: " + line);
+            err.println("eventspace: " + line);
         }
+        err.flush();
         if (json != null) {
             ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
             mapper.writeValue(json.toFile(), result.toJson(mapper));

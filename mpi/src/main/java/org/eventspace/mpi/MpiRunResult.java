@@ -67,7 +67,7 @@ public final class MpiRunResult {
         config.args().forEach(args::add);
         root.put("program_exit_code", exitCode);
         root.put("ranks", config.np());
-        root.put("wall_s", MpiAnalysis.round(wallS * 10) / 10.0);
+        root.put("wall_s", Math.round(wallS * 1000) / 1000.0);
         root.put("result_ok", exitCode != null && exitCode == 0 && errors.isEmpty());
         ArrayNode e = root.putArray("errors");
         errors.forEach(e::add);
