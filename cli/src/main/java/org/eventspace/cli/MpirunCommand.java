@@ -76,6 +76,10 @@ final class MpirunCommand implements Callable<Integer> {
             + "hold, the call counts stay exact). Default: ${DEFAULT-VALUE}.")
     String agent;
 
+    @Option(names = "--progress", defaultValue = "0", paramLabel = "S", description = "With --agent live: every S seconds "
+            + "one line on stderr with what the analysis saw so far (calls read, the slowest rank so far). Default: none.")
+    int progressS;
+
     @Option(names = "--timeout", defaultValue = "3600", description = "Seconds before the run is stopped. Default: ${DEFAULT-VALUE}.")
     long timeoutS;
 
@@ -99,7 +103,7 @@ final class MpirunCommand implements Callable<Integer> {
         try {
             Path dir = traceDir != null ? traceDir : Files.createTempDirectory("eventspace-mpi-");
             config = new MpiRunConfig(np, program, args, dir, capacity, simHosts, simSkewNs, mpirun, mpicc, mpirunArgs,
-                    timeoutS, kinds, agent.equals("live"));
+                    timeoutS, kinds, agent.equals("live"), progressS);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }

@@ -422,6 +422,17 @@ final class MpiAnalysis implements MpiTupleSink {
         return profile;
     }
 
+    /** One line of what the analysis has seen so far, for the live progress (the agent's thread). */
+    String progress() {
+        if (collectives == null) {
+            return "no rank has reached MPI_Init yet";
+        }
+        int slowest = slowestRank();
+        return String.format(Locale.ROOT, "%d ranks mapped, %d calls read, %d collective instances, slowest rank so far %s",
+                rankFiles.size(), tuplesRead, collectives.instances,
+                slowest < 0 ? "none" : slowest + " (last at " + collectives.lastArrivals[slowest] + ")");
+    }
+
     /** Lines for people, slowest rank first. */
     List<String> summary() {
         List<String> lines = new ArrayList<>();

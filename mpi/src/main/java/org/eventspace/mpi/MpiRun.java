@@ -27,6 +27,7 @@ public final class MpiRun {
     private final MpiRunConfig config;
     private ProcessBuilder.Redirect stdout = ProcessBuilder.Redirect.INHERIT;
     private ProcessBuilder.Redirect stderr = ProcessBuilder.Redirect.INHERIT;
+    private java.io.PrintStream progress = System.err;
 
     public MpiRun(MpiRunConfig config) {
         this.config = config;
@@ -36,6 +37,12 @@ public final class MpiRun {
     MpiRun output(ProcessBuilder.Redirect out, ProcessBuilder.Redirect err) {
         this.stdout = out;
         this.stderr = err;
+        return this;
+    }
+
+    /** Where the live progress lines go (stderr by default). */
+    MpiRun progress(java.io.PrintStream to) {
+        this.progress = to;
         return this;
     }
 
@@ -78,7 +85,7 @@ public final class MpiRun {
             env.put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
         }
         MpiAnalysis analysis = new MpiAnalysis();
-        Hosts hosts = new Hosts(dir, analysis);
+        Hosts hosts = new Hosts(dir, analysis, config.progressS(), progress);
         // The agent shares the machine with the ranks (which busy-poll in Open MPI): an idle agent parks 1-10 ms
         // rather than spinning; a rank's ring (131072 tuples by default) takes far longer than 10 ms to fill.
         AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(1, 1, 1_000_000, 10_000_000), Throwable::printStackTrace,
@@ -143,10 +150,17 @@ public final class MpiRun {
         private final List<Path> seen = new ArrayList<>();
         private long lastScanNs;
         private boolean scanNow = true;
+        private final long progressNs;
+        private final java.io.PrintStream progress;
+        private final long startNs = System.nanoTime();
+        private long nextProgressNs;
 
-        Hosts(Path dir, MpiAnalysis analysis) {
+        Hosts(Path dir, MpiAnalysis analysis, int progressS, java.io.PrintStream progress) {
             this.dir = dir;
             this.analysis = analysis;
+            this.progressNs = progressS * 1_000_000_000L;
+            this.progress = progress;
+            this.nextProgressNs = startNs + progressNs;
         }
 
         @Override
@@ -171,6 +185,11 @@ public final class MpiRun {
             }
             for (NodeAgent a : agents) {
                 work += a.doWork();
+            }
+            if (progressNs > 0 && now >= nextProgressNs) {
+                nextProgressNs = now + progressNs;
+                progress.println(String.format(java.util.Locale.ROOT, "eventspace: live %.1f s: %s, %d missed",
+                        (now - startNs) / 1e9, analysis.progress(), missed()));
             }
             return work;
         }

@@ -22,10 +22,12 @@ import java.util.Set;
  * @param monitors   {@code loadbalance}, {@code stats}
  * @param live       read the trace while the program runs (true), or only once it ended (false: the agent takes no
  *                   CPU from the ranks; the analysis then covers what the rings still hold, the counts stay exact)
+ * @param progressS  with a live agent: every this many seconds one line on stderr with what the analysis saw so far
+ *                   (calls read, the slowest rank so far); 0: none
  */
 public record MpiRunConfig(int np, String program, List<String> args, Path traceDir, int capacity, int simHosts,
                            long simSkewNs, String mpirun, String mpicc, List<String> mpirunArgs, long timeoutS,
-                           Set<String> monitors, boolean live) {
+                           Set<String> monitors, boolean live, int progressS) {
     public static final int DEFAULT_CAPACITY = 1 << 17;
     public static final Set<String> MONITORS = Set.of("loadbalance", "stats");
 
@@ -41,6 +43,9 @@ public record MpiRunConfig(int np, String program, List<String> args, Path trace
         }
         if (timeoutS < 1) {
             throw new IllegalArgumentException("timeout must be >= 1 s, got " + timeoutS);
+        }
+        if (progressS < 0) {
+            throw new IllegalArgumentException("progress interval must be >= 0 s, got " + progressS);
         }
         for (String m : monitors) {
             if (!MONITORS.contains(m)) {

@@ -76,7 +76,7 @@ final class MpiPrograms {
         Files.createDirectories(traceDir);
         MpiRunConfig config = new MpiRunConfig(np, program.toString(), List.of(args), traceDir,
                 MpiRunConfig.DEFAULT_CAPACITY, simHosts, skewNs, "mpirun", "mpicc",
-                List.of("--mca", "btl", "self,vader"), 60, Set.of("loadbalance", "stats"), true);
+                List.of("--mca", "btl", "self,vader"), 60, Set.of("loadbalance", "stats"), true, 0);
         Path out = traceDir.resolve("stdout.txt");
         Path err = traceDir.resolve("stderr.txt");
         MpiRunResult result = new MpiRun(config).output(ProcessBuilder.Redirect.to(out.toFile()),
