@@ -80,6 +80,11 @@ final class MpirunCommand implements Callable<Integer> {
             + "one line on stderr with what the analysis saw so far (calls read, the slowest rank so far). Default: none.")
     int progressS;
 
+    @Option(names = "--filter", paramLabel = "F", description = "ToM's filter over every call (a record per call: rank, "
+            + "function, µs), a leaf per host: stats, hist:BINS, class:all|comm|REGEX, max:FIELD, min:FIELD, concat; "
+            + "adds the scope block to the report.")
+    String filter;
+
     @Option(names = "--timeout", defaultValue = "3600", description = "Seconds before the run is stopped. Default: ${DEFAULT-VALUE}.")
     long timeoutS;
 
@@ -103,7 +108,8 @@ final class MpirunCommand implements Callable<Integer> {
         try {
             Path dir = traceDir != null ? traceDir : Files.createTempDirectory("eventspace-mpi-");
             config = new MpiRunConfig(np, program, args, dir, capacity, simHosts, simSkewNs, mpirun, mpicc, mpirunArgs,
-                    timeoutS, kinds, agent.equals("live"), progressS);
+                    timeoutS, kinds, agent.equals("live"), progressS,
+                    filter == null ? null : org.eventspace.scope.filter.FilterSpec.parse(filter));
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }

@@ -41,6 +41,7 @@ final class MpiAnalysis implements MpiTupleSink {
     private CollectiveWaits collectives;
     private PointToPointWaits pointToPoint;
     private long tuplesRead;
+    private MpiScope scope;
     private List<RankSnapshot> snapshots = List.of();
     private RankSnapshot[] snapshotByRank = new RankSnapshot[0];
     private long unknownOps;
@@ -92,6 +93,15 @@ final class MpiAnalysis implements MpiTupleSink {
         }
     }
 
+    /** Runs ToM's filter of {@code scope} over every call from now on. */
+    void scope(MpiScope scope) {
+        this.scope = scope;
+    }
+
+    MpiScope scope() {
+        return scope;
+    }
+
     @Override
     public boolean everyRankSeen() {
         return worldSize > 0 && rankFiles.size() >= worldSize;
@@ -125,6 +135,9 @@ final class MpiAnalysis implements MpiTupleSink {
         s.add(duration / 1000.0);
         lastOp[rank] = op;
         lastEndNs[rank] = t.endNs();
+        if (scope != null) {
+            scope.add(host, rank, MpiOp.name(op), duration / 1000.0);
+        }
         long offset = hostClocks.get(hostOf[rank]).offset();
         long entry = t.startNs() + offset;
         long exit = t.endNs() + offset;
@@ -149,6 +162,9 @@ final class MpiAnalysis implements MpiTupleSink {
 
     /** The end of the run (agents drained): instances still missing a member are counted incomplete. */
     void finish() {
+        if (scope != null) {
+            scope.finish();
+        }
         snapshots = new ArrayList<>();
         snapshotByRank = new RankSnapshot[Math.max(0, worldSize)];
         for (MpiRankFiles f : rankFiles) {

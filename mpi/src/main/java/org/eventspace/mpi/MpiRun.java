@@ -85,6 +85,9 @@ public final class MpiRun {
             env.put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
         }
         MpiAnalysis analysis = new MpiAnalysis();
+        if (config.filter() != null) {
+            analysis.scope(new MpiScope(config.filter()));
+        }
         Hosts hosts = new Hosts(dir, analysis, config.progressS(), progress);
         // The agent shares the machine with the ranks (which busy-poll in Open MPI): an idle agent parks 1-10 ms
         // rather than spinning; a rank's ring (131072 tuples by default) takes far longer than 10 ms to fill.
@@ -154,6 +157,8 @@ public final class MpiRun {
         private final java.io.PrintStream progress;
         private final long startNs = System.nanoTime();
         private long nextProgressNs;
+        private static final long SCOPE_ROUND_NS = 200_000_000L;
+        private long nextRoundNs = System.nanoTime() + SCOPE_ROUND_NS;
 
         Hosts(Path dir, MpiAnalysis analysis, int progressS, java.io.PrintStream progress) {
             this.dir = dir;
@@ -185,6 +190,10 @@ public final class MpiRun {
             }
             for (NodeAgent a : agents) {
                 work += a.doWork();
+            }
+            if (analysis.scope() != null && now >= nextRoundNs) {
+                nextRoundNs = now + SCOPE_ROUND_NS;
+                analysis.scope().round();
             }
             if (progressNs > 0 && now >= nextProgressNs) {
                 nextProgressNs = now + progressNs;

@@ -22,12 +22,15 @@ import java.util.Set;
  * @param monitors   {@code loadbalance}, {@code stats}
  * @param live       read the trace while the program runs (true), or only once it ended (false: the agent takes no
  *                   CPU from the ranks; the analysis then covers what the rings still hold, the counts stay exact)
+ * @param filter     ToM's filter to run over every call (one record per call: rank, function, µs), leaf per host,
+ *                   a round every 200 ms with a live agent; null: none
  * @param progressS  with a live agent: every this many seconds one line on stderr with what the analysis saw so far
  *                   (calls read, the slowest rank so far); 0: none
  */
 public record MpiRunConfig(int np, String program, List<String> args, Path traceDir, int capacity, int simHosts,
                            long simSkewNs, String mpirun, String mpicc, List<String> mpirunArgs, long timeoutS,
-                           Set<String> monitors, boolean live, int progressS) {
+                           Set<String> monitors, boolean live, int progressS,
+                           org.eventspace.scope.filter.FilterSpec filter) {
     public static final int DEFAULT_CAPACITY = 1 << 17;
     public static final Set<String> MONITORS = Set.of("loadbalance", "stats");
 

@@ -78,6 +78,9 @@ public final class MpiRunResult {
         if (!config.monitors().isEmpty()) {
             root.set("monitors", analysis.monitorsJson(json, config.monitors()));
         }
+        if (analysis.scope() != null) {
+            root.set("scope", analysis.scope().toJson(json));
+        }
         ObjectNode machine = root.putObject("machine");
         machine.put("cores", Runtime.getRuntime().availableProcessors());
         machine.put("java", System.getProperty("java.version"));

@@ -73,10 +73,15 @@ final class MpiPrograms {
 
     static Run run(Path traceDir, int np, int simHosts, long skewNs, Path program, String... args)
             throws IOException, InterruptedException {
+        return run(null, traceDir, np, simHosts, skewNs, program, args);
+    }
+
+    static Run run(org.eventspace.scope.filter.FilterSpec filter, Path traceDir, int np, int simHosts, long skewNs,
+                   Path program, String... args) throws IOException, InterruptedException {
         Files.createDirectories(traceDir);
         MpiRunConfig config = new MpiRunConfig(np, program.toString(), List.of(args), traceDir,
                 MpiRunConfig.DEFAULT_CAPACITY, simHosts, skewNs, "mpirun", "mpicc",
-                List.of("--mca", "btl", "self,vader"), 60, Set.of("loadbalance", "stats"), true, 0);
+                List.of("--mca", "btl", "self,vader"), 60, Set.of("loadbalance", "stats"), true, 0, filter);
         Path out = traceDir.resolve("stdout.txt");
         Path err = traceDir.resolve("stderr.txt");
         MpiRunResult result = new MpiRun(config).output(ProcessBuilder.Redirect.to(out.toFile()),

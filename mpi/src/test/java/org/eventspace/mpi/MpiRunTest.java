@@ -254,4 +254,20 @@ class MpiRunTest {
         assertThat(MpiPrograms.preloaded(2, program, library, blocked.resolve("sub").toString(), "20"))
                 .isEqualTo("ring ok: 2 ranks, 20 laps\n");
     }
+
+    @Test
+    void tomsFiltersRunOverTheCallsWithALeafPerHost() throws Exception {
+        MpiPrograms.Run run = MpiPrograms.run(org.eventspace.scope.filter.FilterSpec.parse("stats"), dir, 4, 2, 0,
+                MpiPrograms.program("es_stencil"), "100", "32");
+
+        assertThat(run.result().exitCode()).isZero();
+        JsonNode scope = run.report().path("scope");
+        assertThat(scope.path("filter").asText()).isEqualTo("stats");
+        assertThat(scope.path("hosts").asInt()).isEqualTo(2);
+        assertThat(scope.path("records").asLong()).isEqualTo(run.report().at("/mpi/calls_total").asLong());
+        // every call once in the whole run's statistics, merged over the rounds and over the two hosts' leaves
+        assertThat(scope.at("/run_statistics/MPI_Sendrecv/count").asLong()).isEqualTo(4 * 100 * 4);
+        assertThat(scope.at("/run_statistics/MPI_Allreduce/count").asLong()).isEqualTo(2 * 100 * 4);
+        assertThat(scope.at("/run_statistics/MPI_Allreduce/min").asDouble()).isPositive();
+    }
 }
