@@ -44,11 +44,18 @@ final class MpiScope {
         this.root = spec.newInstance();
     }
 
+    /** Records held before a round is forced (an agent that reads only after the run would otherwise hold them all). */
+    static final int MAX_ROUND_RECORDS = 1 << 20;
+    private int held;
+
     /** One MPI call of {@code rank} on {@code host}: its function and duration. */
     void add(int host, int rank, String function, double durationUs) {
         records.computeIfAbsent(host, h -> new ArrayList<>()).add(new ScopeRecord(rank, function, round, durationUs));
         leaves.computeIfAbsent(host, h -> spec.newInstance());
         recordsTotal++;
+        if (++held >= MAX_ROUND_RECORDS) {
+            round();
+        }
     }
 
     /** One round: command down, a leaf packet per host over its records since the last round, up, result. */
@@ -79,6 +86,7 @@ final class MpiScope {
         recordsByRound.keySet().removeIf(r -> r < round - 4);
         previousRoot = rootPacket;
         records.values().forEach(List::clear);
+        held = 0;
         round++;
         rounds++;
     }
