@@ -14,7 +14,7 @@ import org.agrona.concurrent.Agent;
 import org.eventspace.events.TraceTupleFlyweight;
 
 /**
- * The node agent of one host (SPEC §8): maps the trace buffer and meta file of every rank on its host as the rank
+ * The node agent of one host: maps the trace buffer and meta file of every rank on its host as the rank
  * creates them, and drains each rank's new tuples into a {@link MpiTupleSink}, through a
  * {@link org.eventspace.events.TraceBufferReader} of its own, so what the ring overwrote before it was read is
  * counted exactly ({@link #missed()}). The ranks never wait for it: if it is slow, late or absent they run on and
