@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
 @Command(name = "eventspace", mixinStandardHelpOptions = true, version = "eventspace 0.1.0",
         description = "Runtime monitoring and tracing of collective communication.",
         subcommands = {DemoCommand.class, RunCommand.class, DescribeCommand.class, LaunchCommand.class,
-                RendezvousCommand.class, JavaOptsCommand.class, CompareCommand.class, DiffCommand.class, ReportCommand.class, TraceCommand.class, BenchCommand.class})
+                RendezvousCommand.class, JavaOptsCommand.class, CompareCommand.class, DiffCommand.class, ReportCommand.class,
+                TraceCommand.class, BenchCommand.class, MpirunCommand.class})
 public final class EventSpaceCommand implements Runnable {
     public static final int EXIT_OK = 0;
     public static final int EXIT_FAILURE = 1;

@@ -7,7 +7,7 @@ import org.eventspace.comm.path.ValueType;
 /**
  * The codes of a trace tuple's op type and flags fields ({@link TraceTupleLayout}), and how an
  * {@link EventCollector} derives them from the message it saw. Codes are part of the trace format: never
- * renumber, only add.
+ * renumber, only add. Codes 256 and up belong to the MPI interposition library (the mpi module's {@code MpiOp}).
  */
 public final class TraceOp {
     /** The message did not match any operation this version knows. */

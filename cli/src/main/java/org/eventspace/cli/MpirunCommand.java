@@ -1,0 +1,136 @@
+package org.eventspace.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+import org.eventspace.mpi.MpiRun;
+import org.eventspace.mpi.MpiRunConfig;
+import org.eventspace.mpi.MpiRunResult;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code eventspace mpirun -np N [flags] -- PROGRAM ARGS}: an unmodified MPI program under the system's mpirun with
+ * the interposition library and the node agents ({@link MpiRun}). The program's output passes through untouched;
+ * ours goes to stderr after it ended; the exit code is the program's.
+ */
+@Command(name = "mpirun", mixinStandardHelpOptions = true,
+        description = "Run an unmodified MPI program under mpirun, monitored through MPI's profiling interface; "
+                + "exits with the program's exit code.")
+final class MpirunCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = {"-np", "-n"}, required = true, description = "MPI ranks.")
+    int np;
+
+    @Option(names = "--monitor", split = ",", defaultValue = "loadbalance,stats",
+            description = "loadbalance (slowest rank, waits), stats (call durations); both give the profile. Default: ${DEFAULT-VALUE}.")
+    List<String> monitors;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write eventspace.run/1.")
+    Path json;
+
+    @Option(names = "--trace-dir", paramLabel = "DIR", description = "Where the ranks' trace files go (kept). "
+            + "Default: a new folder eventspace-mpi-* in the temporary folder.")
+    Path traceDir;
+
+    @Option(names = "--capacity", defaultValue = "131072", description = "Tuples per rank's trace ring (power of two; "
+            + "48 B each). Default: ${DEFAULT-VALUE}.")
+    int capacity;
+
+    @Option(names = "--sim-hosts", defaultValue = "0", description = "Split the ranks in blocks over H simulated hosts "
+            + "on this machine, one node agent each (tests the cross-host paths). Default: none.")
+    int simHosts;
+
+    @Option(names = "--sim-skew-ns", defaultValue = "0", description = "With --sim-hosts: host h's clock reads h x this "
+            + "many ns ahead, for the clock alignment to remove. Default: ${DEFAULT-VALUE}.")
+    long simSkewNs;
+
+    @Option(names = "--mpirun", defaultValue = "mpirun", description = "The system's mpirun. Default: ${DEFAULT-VALUE}.")
+    String mpirun;
+
+    @Option(names = "--mpicc", defaultValue = "mpicc", description = "Builds the library on first use. Default: ${DEFAULT-VALUE}.")
+    String mpicc;
+
+    @Option(names = "--mpirun-arg", paramLabel = "ARG", description = "One more argument for mpirun, before the program "
+            + "(repeat it: --mpirun-arg --mca --mpirun-arg btl --mpirun-arg self,vader).")
+    List<String> mpirunArgs = new ArrayList<>();
+
+    @Option(names = "--agent", defaultValue = "live", description = "live: read the ranks' trace buffers while the program "
+            + "runs; after: only once it ended (takes no CPU from the ranks; the waits then cover what the rings still "
+            + "hold, the call counts stay exact). Default: ${DEFAULT-VALUE}.")
+    String agent;
+
+    @Option(names = "--progress", defaultValue = "0", paramLabel = "S", description = "With --agent live: every S seconds "
+            + "one line on stderr with what the analysis saw so far (calls read, the slowest rank so far). Default: none.")
+    int progressS;
+
+    @Option(names = "--filter", paramLabel = "F", description = "ToM's filter over every call (a record per call: rank, "
+            + "function, µs), a leaf per host: stats, hist:BINS, class:all|comm|REGEX, max:FIELD, min:FIELD, concat; "
+            + "adds the scope block to the report.")
+    String filter;
+
+    @Option(names = "--timeout", defaultValue = "3600", description = "Seconds before the run is stopped. Default: ${DEFAULT-VALUE}.")
+    long timeoutS;
+
+    @Parameters(index = "0", paramLabel = "PROGRAM", description = "The MPI program.")
+    String program;
+
+    @Parameters(index = "1..*", paramLabel = "ARGS", description = "Its arguments.")
+    List<String> args = new ArrayList<>();
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        Set<String> kinds = new LinkedHashSet<>(monitors);
+        kinds.remove("none");
+        if (json != null && json.toAbsolutePath().getParent() != null && !Files.isDirectory(json.toAbsolutePath().getParent())) {
+            throw new UsageError("--json " + json + ": folder " + json.toAbsolutePath().getParent() + " does not exist");
+        }
+        if (!agent.equals("live") && !agent.equals("after")) {
+            throw new UsageError("--agent must be live or after, got '" + agent + "'");
+        }
+        MpiRunConfig config;
+        try {
+            Path dir = traceDir != null ? traceDir : Files.createTempDirectory("eventspace-mpi-");
+            config = new MpiRunConfig(np, program, args, dir, capacity, simHosts, simSkewNs, mpirun, mpicc, mpirunArgs,
+                    timeoutS, kinds, agent.equals("live"), progressS,
+                    filter == null ? null : org.eventspace.scope.filter.FilterSpec.parse(filter));
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(e.getMessage());
+        }
+        if (!program.contains(File.separator) && Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+                .noneMatch(d -> Files.isExecutable(Path.of(d, program)))) {
+            throw new UsageError("PROGRAM '" + program + "' is not on the PATH (give its path)");
+        }
+        if (program.contains(File.separator) && !Files.isExecutable(Path.of(program))) {
+            throw new UsageError("PROGRAM '" + program + "' is not an executable file");
+        }
+        MpiRunResult result = new MpiRun(config).run();
+        java.io.PrintWriter err = spec.commandLine().getErr();
+        for (String line : result.summary()) {
+            err.println("eventspace: " + line);
+        }
+        err.flush();
+        if (json != null) {
+            ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+            mapper.writeValue(json.toFile(), result.toJson(mapper));
+        }
+        Integer exit = result.exitCode();
+        return exit == null ? EventSpaceCommand.EXIT_FAILURE : exit;
+    }
+}

@@ -1,0 +1,88 @@
+package org.eventspace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** {@code eventspace mpirun}: flags refused before anything runs, and one real run through the command. */
+@Timeout(120)
+class MpirunCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void badFlagsAreRefusedWithExitTwo() {
+        CliHarness cli = new CliHarness();
+        assertThat(cli.execute("mpirun", "-np", "0", "--", "/bin/true")).isEqualTo(2);
+        assertThat(cli.err()).contains("-np must be >= 1, got 0");
+        cli = new CliHarness();
+        assertThat(cli.execute("mpirun", "-np", "2", "--capacity", "1000", "--", "/bin/true")).isEqualTo(2);
+        assertThat(cli.err()).contains("capacity must be a power of two");
+        cli = new CliHarness();
+        assertThat(cli.execute("mpirun", "-np", "2", "--monitor", "speed", "--", "/bin/true")).isEqualTo(2);
+        assertThat(cli.err()).contains("unknown monitor 'speed'");
+        cli = new CliHarness();
+        assertThat(cli.execute("mpirun", "-np", "2", "--", dir.resolve("missing").toString())).isEqualTo(2);
+        assertThat(cli.err()).contains("is not an executable file");
+        cli = new CliHarness();
+        assertThat(cli.execute("mpirun", "-np", "2", "--agent", "sometimes", "--", "/bin/true")).isEqualTo(2);
+        assertThat(cli.err()).contains("--agent must be live or after");
+    }
+
+    @Test
+    void aRealRunPassesTheExitCodeThroughAndWritesTheReport() throws Exception {
+        boolean mpi = onPath("mpicc") && onPath("mpirun");
+        if (!mpi && "true".equals(System.getenv("CI"))) {
+            throw new AssertionError("mpicc/mpirun missing under CI: .ci/run should have installed Open MPI");
+        }
+        assumeTrue(mpi, "Open MPI not installed");
+        Path program = dir.resolve("es_allreduce");
+        Process cc = new ProcessBuilder("mpicc", "-O2", "-o", program.toString(),
+                Path.of("..", "native", "test", "es_allreduce.c").toString()).redirectErrorStream(true).start();
+        String ccOut = new String(cc.getInputStream().readAllBytes());
+        assertThat(cc.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(cc.exitValue()).as(ccOut).isZero();
+        Path json = dir.resolve("run.json");
+
+        CliHarness cli = new CliHarness();
+        int exit = cli.execute("mpirun", "-np", "3", "--json", json.toString(), "--trace-dir", dir.resolve("trace").toString(),
+                "--mpirun-arg", "--mca", "--mpirun-arg", "btl", "--mpirun-arg", "self,vader", "--",
+                program.toString(), "-i", "200", "-s", "1", "-d", "400", "-x", "5");
+
+        assertThat(exit).as(cli.err()).isEqualTo(5);
+        List<String> lines = cli.err().lines().toList();
+        assertThat(lines.get(0)).startsWith("eventspace: slowest rank: 1 ");
+        JsonNode report = new ObjectMapper().readTree(json.toFile());
+        assertThat(report.path("schema").asText()).isEqualTo("eventspace.run/1");
+        assertThat(report.path("benchmark").asText()).isEqualTo("es_allreduce");
+        assertThat(report.path("program_exit_code").asInt()).isEqualTo(5);
+        assertThat(report.at("/mpi/ranks").asInt()).isEqualTo(3);
+        assertThat(report.at("/mpi/calls/MPI_Allreduce").asLong()).isEqualTo(600);
+        assertThat(report.at("/mpi/bytes_sent").asLong()).isZero();
+        assertThat(report.at("/mpi/tuples_missed").asLong()).isZero();
+        assertThat(report.at("/monitors/loadbalance/slowest_rank").asInt()).isEqualTo(1);
+        assertThat(report.at("/monitors/loadbalance/wait_us")).hasSize(3);
+        assertThat(report.path("wall_s").asDouble()).isPositive();
+    }
+
+    private static boolean onPath(String tool) {
+        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (Files.isExecutable(Path.of(d, tool))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

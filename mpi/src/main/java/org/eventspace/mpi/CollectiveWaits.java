@@ -1,0 +1,145 @@
+package org.eventspace.mpi;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Scalasca's "Wait at N×N" over collective instances (Geimer et al., "The Scalasca performance toolset
+ * architecture", 2010; the pattern for n-to-n collectives): an instance is one collective call on one communicator,
+ * named by (communicator id, the communicator's collective sequence), which every member records alike. Once every
+ * member's entry is in, the last arriver is the member with the latest entry on the common time base and each
+ * member's wait is {@code last entry − its entry}. We apply it to every collective (rooted ones included: PMPI sees
+ * entries and exits, not a collective's internal tree), and leave MPI_Init and MPI_Finalize out (their entries
+ * measure process start-up and the program's end, not load balance).
+ *
+ * <p>Not thread-safe: fed by one agent thread.
+ */
+final class CollectiveWaits {
+    /** Instances kept waiting for members; beyond, the oldest is given up as incomplete. */
+    static final int MAX_PENDING = 200_000;
+
+    private final int worldSize;
+    private final Map<Integer, Integer> commSizes = new HashMap<>();
+    private final LinkedHashMap<Long, Instance> pending = new LinkedHashMap<>();
+    final long[] lastArrivals;
+    final long[] participations;
+    final long[] waitNs;
+    /** The waits of every other member at the instances where this rank came last. */
+    final long[] waitCausedNs;
+    /** Σ 1/P and Σ (1/P)(1 − 1/P) over each rank's instances: the mean and variance of its last arrivals by chance. */
+    final double[] expectedLast;
+    final double[] varianceLast;
+    long instances;
+    long incomplete;
+    /** Collective calls on a communicator the library could not name (from MPI_Comm_idup, or past its table). */
+    long unknownCommunicator;
+
+    CollectiveWaits(int worldSize) {
+        this.worldSize = worldSize;
+        this.lastArrivals = new long[worldSize];
+        this.participations = new long[worldSize];
+        this.waitNs = new long[worldSize];
+        this.waitCausedNs = new long[worldSize];
+        this.expectedLast = new double[worldSize];
+        this.varianceLast = new double[worldSize];
+        commSizes.put(MpiTuple.COMM_WORLD_ID, worldSize);
+        commSizes.put(MpiTuple.COMM_SELF_ID, 1);
+    }
+
+    void communicator(int id, int size) {
+        commSizes.put(id, size);
+    }
+
+    /** One member's entry (on the common time base) into instance (comm, seq). */
+    void arrive(int comm, int seq, int rank, long entryNs) {
+        if (rank < 0 || rank >= worldSize) {
+            return;
+        }
+        if (comm == MpiTuple.COMM_UNKNOWN_ID) {
+            unknownCommunicator++;
+            return;
+        }
+        int size = commSizes.getOrDefault(comm, 0);
+        if (size == 1) {
+            return;
+        }
+        long key = ((long) comm << 32) | (seq & 0xFFFFFFFFL);
+        Instance instance = pending.get(key);
+        if (instance == null) {
+            instance = new Instance();
+            pending.put(key, instance);
+            if (pending.size() > MAX_PENDING) {
+                Iterator<Instance> eldest = pending.values().iterator();
+                eldest.next();
+                eldest.remove();
+                incomplete++;
+            }
+        }
+        instance.add(rank, entryNs);
+        if (size > 0 && instance.n >= size) {
+            pending.remove(key);
+            complete(instance);
+        }
+    }
+
+    /**
+     * The end of the run: instances of communicators whose size was never learnt complete with what arrived;
+     * instances still missing a member (a rank that died before reaching them) are counted incomplete.
+     */
+    void finish(boolean sizesKnown) {
+        for (Instance instance : pending.values()) {
+            if (!sizesKnown && instance.n > 1) {
+                complete(instance);
+            } else {
+                incomplete++;
+            }
+        }
+        pending.clear();
+    }
+
+    private void complete(Instance instance) {
+        int last = 0;
+        for (int i = 1; i < instance.n; i++) {
+            if (instance.entries[i] > instance.entries[last]) {
+                last = i;
+            }
+        }
+        long lastEntry = instance.entries[last];
+        double p = 1.0 / instance.n;
+        long caused = 0;
+        for (int i = 0; i < instance.n; i++) {
+            int r = instance.ranks[i];
+            participations[r]++;
+            waitNs[r] += lastEntry - instance.entries[i];
+            caused += lastEntry - instance.entries[i];
+            expectedLast[r] += p;
+            varianceLast[r] += p * (1 - p);
+        }
+        lastArrivals[instance.ranks[last]]++;
+        waitCausedNs[instance.ranks[last]] += caused;
+        instances++;
+    }
+
+    int pending() {
+        return pending.size();
+    }
+
+    private static final class Instance {
+        int[] ranks = new int[4];
+        long[] entries = new long[4];
+        int n;
+
+        void add(int rank, long entry) {
+            if (n == ranks.length) {
+                ranks = Arrays.copyOf(ranks, n * 2);
+                entries = Arrays.copyOf(entries, n * 2);
+            }
+            ranks[n] = rank;
+            entries[n] = entry;
+            n++;
+        }
+    }
+}

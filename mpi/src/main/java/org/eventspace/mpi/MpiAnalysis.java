@@ -1,0 +1,483 @@
+package org.eventspace.mpi;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import org.eventspace.events.TraceTupleFlyweight;
+import org.eventspace.events.stats.RunningStatistics;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * The PMPI analysis of one MPI run, fed by the node agents: per collective instance the last arriver and every
+ * rank's wait ({@link CollectiveWaits}), late senders and receivers ({@link PointToPointWaits}), each rank's profile
+ * (calls and time per MPI function, min/mean/max across ranks and the imbalance) and the clock alignment.
+ *
+ * <p>Time base: rank 0's clock. Ranks on one host share its clock, so a host's timestamps are moved by one offset:
+ * 0 on rank 0's host, else the offset to rank 0 measured at MPI_Init with the shortest round trip among the host's
+ * ranks (Cristian's algorithm, best of 10 ping-pongs per rank; accurate to half that round trip). The offsets
+ * measured again at MPI_Finalize give the drift over the run, reported, not applied (the analysis is streaming, so
+ * it cannot know the end offset while it runs; Scalasca interpolates post-mortem).
+ *
+ * <p>Not thread-safe: fed by one agent thread; read by {@link #report} after the agents stopped.
+ */
+final class MpiAnalysis implements MpiTupleSink {
+    private int worldSize = -1;
+    private final List<MpiRankFiles> rankFiles = new ArrayList<>();
+    private final List<int[]> pendingComms = new ArrayList<>();
+    private MpiRankFiles[] byRank = new MpiRankFiles[0];
+    private int[] hostOf = new int[0];
+    private final java.util.Map<Integer, HostClock> hostClocks = new java.util.HashMap<>();
+    private long[][] timeNs = new long[0][];
+    private long[][] tupleCalls = new long[0][];
+    private int[] lastOp = new int[0];
+    private long[] lastEndNs = new long[0];
+    private RunningStatistics[] durationUs = new RunningStatistics[MpiOp.END - MpiOp.FIRST];
+    private CollectiveWaits collectives;
+    private PointToPointWaits pointToPoint;
+    private long tuplesRead;
+    private MpiScope scope;
+    private List<RankSnapshot> snapshots = List.of();
+    private RankSnapshot[] snapshotByRank = new RankSnapshot[0];
+    private long unknownOps;
+    private long sizesUnknown;
+
+    @Override
+    public void onRank(int host, MpiRankFiles rank) {
+        if (worldSize < 0) {
+            worldSize = Math.max(1, rank.size());
+            byRank = new MpiRankFiles[worldSize];
+            hostOf = new int[worldSize];
+            timeNs = new long[worldSize][MpiOp.END - MpiOp.FIRST];
+            tupleCalls = new long[worldSize][MpiOp.END - MpiOp.FIRST];
+            lastOp = new int[worldSize];
+            lastEndNs = new long[worldSize];
+            collectives = new CollectiveWaits(worldSize);
+            pointToPoint = new PointToPointWaits(worldSize);
+            for (int[] c : pendingComms) {
+                collectives.communicator(c[0], c[1]);
+            }
+        }
+        rankFiles.add(rank);
+        int r = rank.rank();
+        if (r >= 0 && r < worldSize) {
+            byRank[r] = rank;
+            hostOf[r] = host;
+            long offset = rank.initOffsetNs();
+            HostClock clock = hostClocks.computeIfAbsent(host, h -> new HostClock());
+            if (r == 0) {
+                clock.rank0 = true;
+            } else if (offset != MpiRankMetaLayout.NO_OFFSET && rank.initRttNs() < clock.rttNs) {
+                clock.rttNs = rank.initRttNs();
+                clock.offsetNs = offset;
+            }
+        }
+    }
+
+    /**
+     * The ranks of one host share its clock, so one offset serves them all: 0 on rank 0's host, else the
+     * measurement with the shortest round trip among the host's ranks (the tightest bound, ±rtt/2).
+     */
+    private static final class HostClock {
+        boolean rank0;
+        long rttNs = Long.MAX_VALUE;
+        long offsetNs;
+
+        long offset() {
+            return rank0 ? 0 : offsetNs;
+        }
+    }
+
+    /** Runs ToM's filter of {@code scope} over every call from now on. */
+    void scope(MpiScope scope) {
+        this.scope = scope;
+    }
+
+    MpiScope scope() {
+        return scope;
+    }
+
+    @Override
+    public boolean everyRankSeen() {
+        return worldSize > 0 && rankFiles.size() >= worldSize;
+    }
+
+    @Override
+    public void onCommunicator(int id, int size) {
+        if (collectives == null) {
+            pendingComms.add(new int[] {id, size});
+        } else {
+            collectives.communicator(id, size);
+        }
+    }
+
+    @Override
+    public void onTuple(int host, int rank, TraceTupleFlyweight t) {
+        tuplesRead++;
+        int op = t.opType();
+        if (!MpiOp.known(op) || rank < 0 || rank >= worldSize) {
+            unknownOps++;
+            return;
+        }
+        int i = op - MpiOp.FIRST;
+        long duration = t.endNs() - t.startNs();
+        timeNs[rank][i] += duration;
+        tupleCalls[rank][i]++;
+        RunningStatistics s = durationUs[i];
+        if (s == null) {
+            s = durationUs[i] = new RunningStatistics();
+        }
+        s.add(duration / 1000.0);
+        lastOp[rank] = op;
+        lastEndNs[rank] = t.endNs();
+        if (scope != null) {
+            scope.add(host, rank, MpiOp.name(op), duration / 1000.0);
+        }
+        long offset = hostClocks.get(hostOf[rank]).offset();
+        long entry = t.startNs() + offset;
+        long exit = t.endNs() + offset;
+        long seq = t.sequence();
+        int comm = MpiTuple.comm(seq);
+        if (MpiTuple.collective(t)) {
+            if (op != MpiOp.INIT && op != MpiOp.INIT_THREAD && op != MpiOp.FINALIZE) {
+                collectives.arrive(comm, MpiTuple.low(seq), rank, entry);
+            }
+        } else if (MpiOp.sends(op)) {
+            int peer = MpiTuple.peer(t.value());
+            if (peer >= 0) {
+                pointToPoint.send(comm, rank, peer, MpiTuple.low(seq), entry, exit);
+            }
+        } else if (MpiOp.receives(op)) {
+            int peer = MpiTuple.peer(t.value());
+            if (peer >= 0) {
+                pointToPoint.receive(comm, peer, rank, MpiTuple.low(seq), entry, exit, op == MpiOp.RECV);
+            }
+        }
+    }
+
+    /** The end of the run (agents drained): instances still missing a member are counted incomplete. */
+    void finish() {
+        if (scope != null) {
+            scope.finish();
+        }
+        snapshots = new ArrayList<>();
+        snapshotByRank = new RankSnapshot[Math.max(0, worldSize)];
+        for (MpiRankFiles f : rankFiles) {
+            RankSnapshot snapshot = RankSnapshot.of(f);
+            snapshots.add(snapshot);
+            if (snapshot.rank() >= 0 && snapshot.rank() < snapshotByRank.length) {
+                snapshotByRank[snapshot.rank()] = snapshot;
+            }
+        }
+        if (collectives != null) {
+            collectives.finish(true);
+        }
+    }
+
+    int worldSize() {
+        return worldSize;
+    }
+
+    /** The rank that arrived last most often at collectives (a tie: the one that caused the larger wait), or −1. */
+    int slowestRank() {
+        if (collectives == null) {
+            return -1;
+        }
+        int best = -1;
+        for (int r = 0; r < worldSize; r++) {
+            if (collectives.lastArrivals[r] == 0) {
+                continue;
+            }
+            if (best < 0 || collectives.lastArrivals[r] > collectives.lastArrivals[best]
+                    || collectives.lastArrivals[r] == collectives.lastArrivals[best]
+                    && collectives.waitCausedNs[r] > collectives.waitCausedNs[best]) {
+                best = r;
+            }
+        }
+        return best;
+    }
+
+    /** z of rank r's last arrivals against chance (each instance of P members: last with probability 1/P). */
+    double lastArrivalZ(int r) {
+        double var = collectives.varianceLast[r];
+        return var <= 0 ? 0 : (collectives.lastArrivals[r] - collectives.expectedLast[r]) / Math.sqrt(var);
+    }
+
+    long calls(int op) {
+        long n = 0;
+        for (RankSnapshot f : snapshots) {
+            n += f.calls(op - MpiOp.FIRST);
+        }
+        return n;
+    }
+
+    long bytesSent() {
+        long b = 0;
+        for (RankSnapshot f : snapshots) {
+            for (int i = 0; i < f.bytes().length; i++) {
+                if (MpiOp.sends(MpiOp.FIRST + i)) {
+                    b += f.bytes(i);
+                }
+            }
+        }
+        return b;
+    }
+
+    List<Integer> unfinishedRanks() {
+        List<Integer> out = new ArrayList<>();
+        for (int r = 0; r < worldSize; r++) {
+            if (r >= snapshotByRank.length || snapshotByRank[r] == null || !snapshotByRank[r].finalized()) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /** The {@code mpi} block of the report; {@code written} and {@code missed} from the agents. */
+    ObjectNode mpiJson(ObjectMapper json, long written, long missed, int hosts) {
+        ObjectNode mpi = json.createObjectNode();
+        mpi.put("ranks", Math.max(0, worldSize));
+        mpi.put("ranks_traced", snapshots.size());
+        mpi.put("hosts", hosts);
+        ObjectNode calls = mpi.putObject("calls");
+        long total = 0;
+        for (int op = MpiOp.FIRST; op < MpiOp.END; op++) {
+            long n = calls(op);
+            if (n > 0) {
+                calls.put(MpiOp.name(op), n);
+                total += n;
+            }
+        }
+        mpi.put("calls_total", total);
+        mpi.put("bytes_sent", bytesSent());
+        mpi.put("tuples_written", written);
+        mpi.put("tuples_read", tuplesRead);
+        mpi.put("tuples_missed", missed);
+        long untraced = 0;
+        for (RankSnapshot f : snapshots) {
+            untraced += f.untracedCalls();
+        }
+        mpi.put("untraced_calls", untraced);
+        ArrayNode unfinished = mpi.putArray("unfinished_ranks");
+        for (int r : unfinishedRanks()) {
+            ObjectNode u = unfinished.addObject();
+            u.put("rank", r);
+            if (snapshotByRank[r] == null) {
+                u.put("state", "no trace files (the rank never reached MPI_Init, or its host's agent did not run)");
+            } else {
+                u.put("state", "no MPI_Finalize");
+                u.put("pid", snapshotByRank[r].pid());
+                u.put("last_call", lastOp[r] == 0 ? null : MpiOp.name(lastOp[r]));
+                u.put("last_call_end_ns", lastEndNs[r]);
+                u.put("tuples_written", snapshotByRank[r].tuplesWritten());
+            }
+        }
+        if (collectives != null) {
+            ObjectNode c = mpi.putObject("collectives");
+            c.put("instances", collectives.instances);
+            c.put("incomplete", collectives.incomplete);
+            c.put("unknown_communicator_calls", collectives.unknownCommunicator);
+            ObjectNode p = mpi.putObject("point_to_point");
+            p.put("matched", pointToPoint.matched);
+            p.put("unmatched", pointToPoint.unmatched());
+            ObjectNode ls = p.putObject("late_sender_wait_us");
+            ObjectNode lr = p.putObject("late_receiver_wait_us");
+            for (int r = 0; r < worldSize; r++) {
+                ls.put(String.valueOf(r), round(pointToPoint.lateSenderNs[r] / 1000.0));
+                lr.put(String.valueOf(r), round(pointToPoint.lateReceiverNs[r] / 1000.0));
+            }
+        }
+        mpi.set("clock", clockJson(json));
+        return mpi;
+    }
+
+    private ObjectNode clockJson(ObjectMapper json) {
+        ObjectNode clock = json.createObjectNode();
+        clock.put("time_base", "rank 0's CLOCK_MONOTONIC; offsets from MPI_Init (Cristian, best of 10 round trips)");
+        long accuracy = 0;
+        long drift = 0;
+        int rank0Host = snapshotByRank.length > 0 && snapshotByRank[0] != null ? snapshotByRank[0].host() : -1;
+        ArrayNode ranks = clock.putArray("ranks");
+        for (RankSnapshot f : snapshots) {
+            ObjectNode o = ranks.addObject();
+            o.put("rank", f.rank());
+            o.put("host", f.host());
+            o.put("host_name", f.hostName());
+            long oi = f.initOffsetNs();
+            long of = f.finalizeOffsetNs();
+            o.put("offset_init_ns", oi == MpiRankMetaLayout.NO_OFFSET ? null : oi);
+            o.put("rtt_init_ns", f.initRttNs());
+            o.put("offset_finalize_ns", of == MpiRankMetaLayout.NO_OFFSET ? null : of);
+            o.put("rtt_finalize_ns", of == MpiRankMetaLayout.NO_OFFSET ? null : f.finalizeRttNs());
+            if (oi != MpiRankMetaLayout.NO_OFFSET && of != MpiRankMetaLayout.NO_OFFSET) {
+                long span = f.finalizeNs() - f.initNs();
+                o.put("drift_ns", of - oi);
+                o.put("drift_ppm", span > 0 ? round((of - oi) * 1e6 / span) : 0.0);
+                if (f.host() != rank0Host) {
+                    drift = Math.max(drift, Math.abs(of - oi));
+                }
+            }
+            HostClock hc = hostClocks.get(f.host());
+            if (hc != null && !hc.rank0 && hc.rttNs != Long.MAX_VALUE) {
+                accuracy = Math.max(accuracy, hc.rttNs / 2);
+            }
+            if (f.skewNs() != 0) {
+                o.put("simulated_skew_ns", f.skewNs());
+            }
+        }
+        ArrayNode hostsNode = clock.putArray("hosts");
+        hostClocks.entrySet().stream().sorted(java.util.Map.Entry.comparingByKey()).forEach(e -> {
+            ObjectNode h = hostsNode.addObject();
+            h.put("host", e.getKey());
+            h.put("offset_ns", e.getValue().offset());
+            if (e.getValue().rank0) {
+                h.put("accuracy_ns", 0L);
+            } else if (e.getValue().rttNs == Long.MAX_VALUE) {
+                h.putNull("accuracy_ns");
+            } else {
+                h.put("accuracy_ns", e.getValue().rttNs / 2);
+            }
+        });
+        clock.put("cross_host_accuracy_ns", accuracy);
+        clock.put("cross_host_drift_ns", drift);
+        return clock;
+    }
+
+    /** The {@code monitors} block, as {@code run} writes it, with the kinds asked for. */
+    ObjectNode monitorsJson(ObjectMapper json, Set<String> kinds) {
+        ObjectNode m = json.createObjectNode();
+        ArrayNode k = m.putArray("kinds");
+        kinds.stream().sorted().forEach(k::add);
+        if (collectives == null) {
+            return m;
+        }
+        if (kinds.contains("loadbalance")) {
+            ObjectNode lb = m.putObject("loadbalance");
+            int slowest = slowestRank();
+            lb.put("slowest_rank", slowest < 0 ? null : slowest);
+            if (slowest >= 0) {
+                lb.put("slowest_rank_last_share", round((double) collectives.lastArrivals[slowest]
+                        / Math.max(1, collectives.participations[slowest])));
+                double z = lastArrivalZ(slowest);
+                lb.put("slowest_rank_z", round(z));
+                lb.put("slowest_rank_beyond_chance", z > 3.0);
+            }
+            lb.put("collective_instances", collectives.instances);
+            ObjectNode wait = lb.putObject("wait_us");
+            ObjectNode caused = lb.putObject("wait_caused_us");
+            ObjectNode last = lb.putObject("last_arrivals");
+            for (int r = 0; r < worldSize; r++) {
+                wait.put(String.valueOf(r), round(collectives.waitNs[r] / 1000.0));
+                caused.put(String.valueOf(r), round(collectives.waitCausedNs[r] / 1000.0));
+                last.put(String.valueOf(r), collectives.lastArrivals[r]);
+            }
+        }
+        if (kinds.contains("stats")) {
+            ObjectNode st = m.putObject("stats").putObject("call_duration_us");
+            for (int i = 0; i < durationUs.length; i++) {
+                if (durationUs[i] != null) {
+                    st.set(MpiOp.name(MpiOp.FIRST + i), json.valueToTree(durationUs[i].summary()));
+                }
+            }
+        }
+        m.set("profile", profileJson(json));
+        return m;
+    }
+
+    private ObjectNode profileJson(ObjectMapper json) {
+        ObjectNode profile = json.createObjectNode();
+        ObjectNode ranks = profile.putObject("ranks");
+        for (int r = 0; r < worldSize; r++) {
+            ObjectNode rank = ranks.putObject(String.valueOf(r));
+            for (int i = 0; i < MpiOp.END - MpiOp.FIRST; i++) {
+                long calls = snapshotByRank[r] != null ? snapshotByRank[r].calls(i) : tupleCalls[r][i];
+                if (calls > 0) {
+                    ObjectNode o = rank.putObject(MpiOp.name(MpiOp.FIRST + i));
+                    o.put("calls", calls);
+                    o.put("time_us", round(timeNs[r][i] / 1000.0));
+                }
+            }
+        }
+        ObjectNode operations = profile.putObject("operations");
+        for (int i = 0; i < MpiOp.END - MpiOp.FIRST; i++) {
+            int n = 0;
+            double sum = 0;
+            int minRank = -1;
+            int maxRank = -1;
+            for (int r = 0; r < worldSize; r++) {
+                if (tupleCalls[r][i] == 0) {
+                    continue;
+                }
+                n++;
+                sum += timeNs[r][i];
+                if (minRank < 0 || timeNs[r][i] < timeNs[minRank][i]) {
+                    minRank = r;
+                }
+                if (maxRank < 0 || timeNs[r][i] > timeNs[maxRank][i]) {
+                    maxRank = r;
+                }
+            }
+            if (n == 0) {
+                continue;
+            }
+            double mean = sum / n;
+            ObjectNode o = operations.putObject(MpiOp.name(MpiOp.FIRST + i));
+            o.put("ranks", n);
+            o.put("min_us", round(timeNs[minRank][i] / 1000.0));
+            o.put("min_rank", minRank);
+            o.put("mean_us", round(mean / 1000.0));
+            o.put("max_us", round(timeNs[maxRank][i] / 1000.0));
+            o.put("max_rank", maxRank);
+            o.put("imbalance_pct", mean > 0 ? round((timeNs[maxRank][i] / mean - 1) * 100) : 0.0);
+        }
+        return profile;
+    }
+
+    /** One line of what the analysis has seen so far, for the live progress (the agent's thread). */
+    String progress() {
+        if (collectives == null) {
+            return "no rank has reached MPI_Init yet";
+        }
+        int slowest = slowestRank();
+        return String.format(Locale.ROOT, "%d ranks mapped, %d calls read, %d collective instances, slowest rank so far %s",
+                rankFiles.size(), tuplesRead, collectives.instances,
+                slowest < 0 ? "none" : slowest + " (last at " + collectives.lastArrivals[slowest] + ")");
+    }
+
+    /** Lines for people, slowest rank first. */
+    List<String> summary() {
+        List<String> lines = new ArrayList<>();
+        if (collectives == null) {
+            lines.add("no rank wrote trace files (was the program an MPI program, and did it reach MPI_Init?)");
+            return lines;
+        }
+        int slowest = slowestRank();
+        if (slowest >= 0) {
+            lines.add(String.format(Locale.ROOT,
+                    "slowest rank: %d (last at %d of %d collective instances, z %.1f); it made the others wait %.1f µs in total",
+                    slowest, collectives.lastArrivals[slowest], collectives.participations[slowest], lastArrivalZ(slowest),
+                    collectives.waitCausedNs[slowest] / 1000.0));
+        } else {
+            lines.add("slowest rank: none (no complete collective instance with more than one rank)");
+        }
+        StringBuilder waits = new StringBuilder("wait at collectives per rank (µs):");
+        for (int r = 0; r < worldSize; r++) {
+            waits.append(String.format(Locale.ROOT, " %d:%.1f", r, collectives.waitNs[r] / 1000.0));
+        }
+        lines.add(waits.toString());
+        long ls = Arrays.stream(pointToPoint.lateSenderNs).sum();
+        long lr = Arrays.stream(pointToPoint.lateReceiverNs).sum();
+        lines.add(String.format(Locale.ROOT, "point-to-point: %d matched, late sender %.1f µs, late receiver %.1f µs",
+                pointToPoint.matched, ls / 1000.0, lr / 1000.0));
+        return lines;
+    }
+
+    static double round(double x) {
+        return Math.round(x * 10.0) / 10.0;
+    }
+}

@@ -1,0 +1,56 @@
+package org.eventspace.mpi;
+
+/**
+ * Layout of a rank's {@code rank-<R>.meta} file (native/es_mpi_layout.h, version 1): 4096 bytes, in the byte order
+ * its byte-order byte names (the trace buffer's codes: 0 little-endian).
+ * <pre>
+ *   0  magic "ESMR" (int)          4 version (short)  6 byte order (byte)
+ *   8  state (int: 1 running, 2 finalized)            12 rank (int)      16 size (int)
+ *   20 simulated host index (int, −1: none)           24 pid (int)       28 op counters that follow (int)
+ *   32 MPI_Init done at (long, ns)                    40 MPI_Finalize began at (long, ns)
+ *   48 offset to rank 0 at MPI_Init (long, ns)        56 its round trip (long, ns)
+ *   64 offset to rank 0 at MPI_Finalize (long, ns)    72 its round trip (long, ns)
+ *   80 untraced calls (long: threads other than MPI's initialiser under MPI_THREAD_MULTIPLE)
+ *   88 simulated clock skew (long, ns)                96 host name (64 bytes, NUL-terminated)
+ *   192 per op from MpiOp.FIRST: calls (long), bytes (long)
+ *   2048 communicators (int count), 2056: count × (id int, size int), at most 255
+ * </pre>
+ * An offset is {@link #NO_OFFSET} until measured. The counters are exact: the trace ring may overwrite tuples, the
+ * counters never lose a call.
+ */
+public final class MpiRankMetaLayout {
+    public static final int MAGIC = 0x524d5345;
+    public static final short VERSION = 1;
+    public static final int MAGIC_OFFSET = 0;
+    public static final int VERSION_OFFSET = 4;
+    public static final int BYTE_ORDER_OFFSET = 6;
+    public static final int STATE_OFFSET = 8;
+    public static final int RANK_OFFSET = 12;
+    public static final int SIZE_OFFSET = 16;
+    public static final int HOST_INDEX_OFFSET = 20;
+    public static final int PID_OFFSET = 24;
+    public static final int OP_COUNT_OFFSET = 28;
+    public static final int INIT_NS_OFFSET = 32;
+    public static final int FINALIZE_NS_OFFSET = 40;
+    public static final int INIT_OFFSET_NS_OFFSET = 48;
+    public static final int INIT_RTT_NS_OFFSET = 56;
+    public static final int FINALIZE_OFFSET_NS_OFFSET = 64;
+    public static final int FINALIZE_RTT_NS_OFFSET = 72;
+    public static final int UNTRACED_CALLS_OFFSET = 80;
+    public static final int CLOCK_SKEW_NS_OFFSET = 88;
+    public static final int HOSTNAME_OFFSET = 96;
+    public static final int HOSTNAME_LENGTH = 64;
+    public static final int COUNTERS_OFFSET = 192;
+    public static final int COUNTER_LENGTH = 16;
+    public static final int COMMS_COUNT_OFFSET = 2048;
+    public static final int COMMS_OFFSET = 2056;
+    public static final int COMM_LENGTH = 8;
+    public static final int COMMS_MAX = 255;
+    public static final int LENGTH = 4096;
+    public static final int STATE_RUNNING = 1;
+    public static final int STATE_FINALIZED = 2;
+    public static final long NO_OFFSET = Long.MAX_VALUE;
+
+    private MpiRankMetaLayout() {
+    }
+}

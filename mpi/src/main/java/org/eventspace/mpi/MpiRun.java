@@ -1,0 +1,244 @@
+package org.eventspace.mpi;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+
+/**
+ * Runs an unmodified MPI program under the system's {@code mpirun} with the interposition library preloaded, and the
+ * node agents of this machine's hosts reading its trace files while it runs:
+ * <pre>
+ *   mpirun -np N -x LD_PRELOAD=libeventspace-mpi.so -x ES_MPI_DIR=DIR [-x ES_MPI_SIM_HOSTS ...] PROGRAM ARGS
+ * </pre>
+ * The program's stdin, stdout and stderr are mpirun's, inherited untouched; its exit code is mpirun's. One agent
+ * thread here runs a {@link NodeAgent} per host folder that appears in DIR (a real job spread over machines needs
+ * DIR on each machine and an agent there; simulated hosts are folders here). Not thread-safe: one run per instance.
+ */
+public final class MpiRun {
+    private final MpiRunConfig config;
+    private ProcessBuilder.Redirect stdout = ProcessBuilder.Redirect.INHERIT;
+    private ProcessBuilder.Redirect stderr = ProcessBuilder.Redirect.INHERIT;
+    private java.io.PrintStream progress = System.err;
+
+    public MpiRun(MpiRunConfig config) {
+        this.config = config;
+    }
+
+    /** Where the program's output goes instead of ours (tests compare it). */
+    MpiRun output(ProcessBuilder.Redirect out, ProcessBuilder.Redirect err) {
+        this.stdout = out;
+        this.stderr = err;
+        return this;
+    }
+
+    /** Where the live progress lines go (stderr by default). */
+    MpiRun progress(java.io.PrintStream to) {
+        this.progress = to;
+        return this;
+    }
+
+    /** The mpirun command line, for the library at {@code library}. */
+    List<String> command(Path library) {
+        List<String> c = new ArrayList<>(List.of(config.mpirun(), "-np", String.valueOf(config.np())));
+        if (config.np() > Runtime.getRuntime().availableProcessors() && !config.mpirunArgs().contains("--oversubscribe")) {
+            c.add("--oversubscribe");
+        }
+        String preload = System.getenv("LD_PRELOAD");
+        c.addAll(List.of("-x", "LD_PRELOAD=" + library + (preload == null || preload.isEmpty() ? "" : ":" + preload)));
+        c.addAll(List.of("-x", "ES_MPI_DIR=" + config.traceDir().toAbsolutePath()));
+        c.addAll(List.of("-x", "ES_MPI_CAPACITY=" + config.capacity()));
+        if (config.simHosts() > 0) {
+            c.addAll(List.of("-x", "ES_MPI_SIM_HOSTS=" + config.simHosts()));
+            c.addAll(List.of("-x", "ES_MPI_SIM_SKEW_NS=" + config.simSkewNs()));
+        }
+        c.addAll(config.mpirunArgs());
+        c.add(config.program());
+        c.addAll(config.args());
+        return c;
+    }
+
+    /**
+     * Builds the library if needed, runs the program and analyses its trace.
+     *
+     * @throws IOException if the library cannot be built, the trace folder made, or mpirun started.
+     */
+    public MpiRunResult run() throws IOException, InterruptedException {
+        Path library = NativeLibrary.ensureBuilt(config.mpicc());
+        Path dir = config.traceDir();
+        Files.createDirectories(dir);
+        removeOldRankFiles(dir);
+        List<String> command = command(library);
+        ProcessBuilder pb = new ProcessBuilder(command).inheritIO().redirectOutput(stdout).redirectError(stderr);
+        if ("root".equals(System.getProperty("user.name"))) {
+            // Open MPI refuses root unless told; these two are its documented equivalent of --allow-run-as-root
+            Map<String, String> env = pb.environment();
+            env.put("OMPI_ALLOW_RUN_AS_ROOT", "1");
+            env.put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        }
+        MpiAnalysis analysis = new MpiAnalysis();
+        if (config.filter() != null) {
+            analysis.scope(new MpiScope(config.filter()));
+        }
+        Hosts hosts = new Hosts(dir, analysis, config.progressS(), progress);
+        // The agent shares the machine with the ranks (which busy-poll in Open MPI): an idle agent parks 1-10 ms
+        // rather than spinning; a rank's ring (131072 tuples by default) takes far longer than 10 ms to fill.
+        AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(1, 1, 1_000_000, 10_000_000), Throwable::printStackTrace,
+                null, hosts);
+        if (config.live()) {
+            Thread agentThread = new Thread(runner, runner.agent().roleName());
+            agentThread.setDaemon(true);
+            agentThread.start();
+        }
+        List<String> errors = new ArrayList<>();
+        long t0 = System.nanoTime();
+        Integer exit = null;
+        Process process = pb.start();
+        try {
+            if (process.waitFor(config.timeoutS(), TimeUnit.SECONDS)) {
+                exit = process.exitValue();
+            } else {
+                errors.add("the program did not end within " + config.timeoutS() + " s; mpirun was stopped");
+                process.destroy();
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                    process.waitFor(10, TimeUnit.SECONDS);
+                }
+            }
+        } finally {
+            if (process.isAlive()) {
+                process.destroyForcibly();
+            }
+            if (config.live()) {
+                runner.close();
+            }
+        }
+        double wallS = (System.nanoTime() - t0) / 1e9;
+        hosts.drain();
+        analysis.finish();
+        MpiRunResult result = new MpiRunResult(config, command, exit, wallS, analysis, hosts.written(), hosts.missed(),
+                hosts.count(), errors);
+        hosts.closeAll();
+        return result;
+    }
+
+    private static void removeOldRankFiles(Path dir) throws IOException {
+        try (DirectoryStream<Path> hostDirs = Files.newDirectoryStream(dir, "host-*")) {
+            for (Path h : hostDirs) {
+                if (Files.isDirectory(h)) {
+                    try (DirectoryStream<Path> files = Files.newDirectoryStream(h, "rank-*.{trace,meta}")) {
+                        for (Path f : files) {
+                            Files.delete(f);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Finds host folders as they appear and runs a node agent for each, on the one agent thread. */
+    private static final class Hosts implements Agent {
+        private static final long RESCAN_NS = 100_000_000L;
+        private final Path dir;
+        private final MpiAnalysis analysis;
+        private final List<NodeAgent> agents = new ArrayList<>();
+        private final List<Path> seen = new ArrayList<>();
+        private long lastScanNs;
+        private boolean scanNow = true;
+        private final long progressNs;
+        private final java.io.PrintStream progress;
+        private final long startNs = System.nanoTime();
+        private long nextProgressNs;
+        private static final long SCOPE_ROUND_NS = 200_000_000L;
+        private long nextRoundNs = System.nanoTime() + SCOPE_ROUND_NS;
+
+        Hosts(Path dir, MpiAnalysis analysis, int progressS, java.io.PrintStream progress) {
+            this.dir = dir;
+            this.analysis = analysis;
+            this.progressNs = progressS * 1_000_000_000L;
+            this.progress = progress;
+            this.nextProgressNs = startNs + progressNs;
+        }
+
+        @Override
+        public int doWork() throws IOException {
+            int work = 0;
+            long now = System.nanoTime();
+            if (scanNow || now - lastScanNs >= RESCAN_NS && !analysis.everyRankSeen()) {
+                scanNow = false;
+                lastScanNs = now;
+                try (DirectoryStream<Path> hostDirs = Files.newDirectoryStream(dir, "host-*")) {
+                    List<Path> found = new ArrayList<>();
+                    hostDirs.forEach(found::add);
+                    found.sort(null);
+                    for (Path h : found) {
+                        if (Files.isDirectory(h) && !seen.contains(h)) {
+                            seen.add(h);
+                            agents.add(new NodeAgent(h, hostIndex(h, agents.size()), analysis));
+                            work++;
+                        }
+                    }
+                }
+            }
+            for (NodeAgent a : agents) {
+                work += a.doWork();
+            }
+            if (analysis.scope() != null && now >= nextRoundNs) {
+                nextRoundNs = now + SCOPE_ROUND_NS;
+                analysis.scope().round();
+            }
+            if (progressNs > 0 && now >= nextProgressNs) {
+                nextProgressNs = now + progressNs;
+                progress.println(String.format(java.util.Locale.ROOT, "eventspace: live %.1f s: %s, %d missed",
+                        (now - startNs) / 1e9, analysis.progress(), missed()));
+            }
+            return work;
+        }
+
+        private static int hostIndex(Path h, int order) {
+            String name = h.getFileName().toString().substring("host-".length());
+            try {
+                return Integer.parseInt(name);
+            } catch (NumberFormatException e) {
+                return order;
+            }
+        }
+
+        void drain() throws IOException {
+            scanNow = true;
+            doWork();
+            for (NodeAgent a : agents) {
+                a.drain();
+            }
+        }
+
+        long written() {
+            return agents.stream().mapToLong(NodeAgent::written).sum();
+        }
+
+        long missed() {
+            return agents.stream().mapToLong(NodeAgent::missed).sum();
+        }
+
+        int count() {
+            return agents.size();
+        }
+
+        void closeAll() {
+            agents.forEach(NodeAgent::onClose);
+        }
+
+        @Override
+        public String roleName() {
+            return "es-mpi-hosts";
+        }
+    }
+}

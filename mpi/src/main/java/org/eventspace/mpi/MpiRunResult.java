@@ -1,0 +1,117 @@
+package org.eventspace.mpi;
+
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * What one monitored MPI run gave: the program's exit code, its wall time and the analysis of its trace, written
+ * as {@code eventspace.run/1} (the {@code run} command's schema, with an {@code mpi} block) and as text.
+ */
+public final class MpiRunResult {
+    private final MpiRunConfig config;
+    private final List<String> command;
+    private final Integer exitCode;
+    private final double wallS;
+    private final MpiAnalysis analysis;
+    private final long written;
+    private final long missed;
+    private final int hosts;
+    private final List<String> errors;
+
+    MpiRunResult(MpiRunConfig config, List<String> command, Integer exitCode, double wallS, MpiAnalysis analysis,
+                 long written, long missed, int hosts, List<String> errors) {
+        this.config = config;
+        this.command = List.copyOf(command);
+        this.exitCode = exitCode;
+        this.wallS = wallS;
+        this.analysis = analysis;
+        this.written = written;
+        this.missed = missed;
+        this.hosts = hosts;
+        this.errors = new ArrayList<>(errors);
+        List<Integer> unfinished = analysis.unfinishedRanks();
+        if (!unfinished.isEmpty()) {
+            this.errors.add("rank(s) " + unfinished + " did not reach MPI_Finalize; their trace files are in "
+                    + config.traceDir().toAbsolutePath());
+        }
+    }
+
+    /** The program's exit code (mpirun's), or null if it was stopped after the timeout. */
+    public Integer exitCode() {
+        return exitCode;
+    }
+
+    /** The rank that arrived last most often at collectives, or −1 if none did. */
+    public int slowestRank() {
+        return analysis.slowestRank();
+    }
+
+    public List<String> errors() {
+        return List.copyOf(errors);
+    }
+
+    public ObjectNode toJson(ObjectMapper json) {
+        ObjectNode root = json.createObjectNode();
+        root.put("schema", "eventspace.run/1");
+        root.put("benchmark", Path.of(config.program()).getFileName().toString());
+        root.put("program", config.program());
+        ArrayNode args = root.putArray("program_args");
+        config.args().forEach(args::add);
+        root.put("program_exit_code", exitCode);
+        root.put("ranks", config.np());
+        root.put("wall_s", Math.round(wallS * 1000) / 1000.0);
+        root.put("result_ok", exitCode != null && exitCode == 0 && errors.isEmpty());
+        ArrayNode e = root.putArray("errors");
+        errors.forEach(e::add);
+        root.put("trace_dir", config.traceDir().toAbsolutePath().toString());
+        ArrayNode cmd = root.putArray("mpirun_command");
+        command.forEach(cmd::add);
+        root.set("mpi", analysis.mpiJson(json, written, missed, hosts));
+        if (!config.monitors().isEmpty()) {
+            root.set("monitors", analysis.monitorsJson(json, config.monitors()));
+        }
+        if (analysis.scope() != null) {
+            root.set("scope", analysis.scope().toJson(json));
+        }
+        ObjectNode machine = root.putObject("machine");
+        machine.put("cores", Runtime.getRuntime().availableProcessors());
+        machine.put("java", System.getProperty("java.version"));
+        machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
+        try {
+            machine.put("host", InetAddress.getLocalHost().getHostName());
+        } catch (java.io.IOException ex) {
+            machine.put("host", "unknown");
+        }
+        root.put("date", Instant.now().toString());
+        return root;
+    }
+
+    /** The summary for people: slowest rank first, units on every number. */
+    public List<String> summary() {
+        List<String> lines = new ArrayList<>();
+        if (config.monitors().contains("loadbalance") || config.monitors().isEmpty()) {
+            lines.addAll(analysis.summary());
+        }
+        long calls = 0;
+        for (int op = MpiOp.FIRST; op < MpiOp.END; op++) {
+            calls += analysis.calls(op);
+        }
+        lines.add(String.format(Locale.ROOT, "%s: exit code %s, %.2f s, %d ranks on %d host(s), %d MPI calls, %d bytes sent "
+                        + "point-to-point, %d of %d tuples read, %d missed", Path.of(config.program()).getFileName(),
+                exitCode == null ? "none (stopped)" : exitCode.toString(), wallS, analysis.worldSize(), hosts, calls,
+                analysis.bytesSent(), written - missed, written, missed));
+        for (String error : errors) {
+            lines.add("error: " + error);
+        }
+        lines.add("trace files: " + config.traceDir().toAbsolutePath());
+        return lines;
+    }
+}

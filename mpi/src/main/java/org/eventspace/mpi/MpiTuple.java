@@ -1,0 +1,61 @@
+package org.eventspace.mpi;
+
+import org.eventspace.events.TraceTupleFlyweight;
+
+/**
+ * What the fields of a {@link org.eventspace.events.TraceTupleLayout trace tuple} mean when the native MPI library
+ * wrote it (native/es_mpi_layout.h, version 1). The bytes are the same 40 as every collector's; the meaning:
+ * <pre>
+ *   collector id   call-site signature (return address − executable load base, low 32 bits)
+ *   op type        {@link MpiOp}
+ *   flags          {@link #FLAG_FAILED}, {@link #FLAG_FORTRAN}, {@link #FLAG_NONBLOCKING}, {@link #FLAG_COLLECTIVE}
+ *   sequence       communicator id (high 32 bits) | low word: a collective's sequence on that communicator (the same
+ *                  on every member), a point-to-point call's tag, a wait's or test's number of requests
+ *   value          peer (high 24 bits: 1 + MPI_COMM_WORLD rank of destination, source or root; 0 none) | bytes (40)
+ *   start, end     CLOCK_MONOTONIC ns at entry and exit (System.nanoTime's clock), on the rank's own host
+ * </pre>
+ * Static decoders only: nothing here allocates.
+ */
+public final class MpiTuple {
+    public static final int COLLECTOR_BASE = 1 << 28;
+    public static final int VALUE_BYTES_BITS = 40;
+    public static final int SEQUENCE_COMM_SHIFT = 32;
+    public static final int COMM_WORLD_ID = 0;
+    public static final int COMM_SELF_ID = 1;
+    public static final int COMM_UNKNOWN_ID = 0xFFFFFFFF;
+    public static final int FLAG_FAILED = 1;
+    public static final int FLAG_FORTRAN = 8;
+    public static final int FLAG_NONBLOCKING = 16;
+    public static final int FLAG_COLLECTIVE = 32;
+    public static final int FLAG_IN_PLACE = 64;
+
+    private MpiTuple() {
+    }
+
+    /** The communicator's id, the same on every member. */
+    public static int comm(long sequence) {
+        return (int) (sequence >>> SEQUENCE_COMM_SHIFT);
+    }
+
+    /** A collective's sequence on its communicator, a point-to-point call's tag, a wait's request count. */
+    public static int low(long sequence) {
+        return (int) sequence;
+    }
+
+    public static long bytes(long value) {
+        return value & ((1L << VALUE_BYTES_BITS) - 1);
+    }
+
+    /** The MPI_COMM_WORLD rank of the peer or root, or −1. */
+    public static int peer(long value) {
+        return (int) (value >>> VALUE_BYTES_BITS) - 1;
+    }
+
+    public static boolean collective(TraceTupleFlyweight t) {
+        return (t.flags() & FLAG_COLLECTIVE) != 0;
+    }
+
+    public static int site(TraceTupleFlyweight t) {
+        return t.collectorId();
+    }
+}

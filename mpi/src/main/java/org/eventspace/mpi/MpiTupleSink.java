@@ -1,0 +1,18 @@
+package org.eventspace.mpi;
+
+import org.eventspace.events.TraceTupleFlyweight;
+
+/** What a {@link NodeAgent} hands its tuples to; called from the agent's thread only. */
+interface MpiTupleSink {
+    /** A rank's files were mapped; called before any of its tuples. */
+    void onRank(int host, MpiRankFiles rank);
+
+    /** A communicator some rank joined, with its size; called before a tuple of that rank that uses it. */
+    void onCommunicator(int id, int size);
+
+    /** Whether every rank of the job has been mapped (agents then stop looking for new files). */
+    boolean everyRankSeen();
+
+    /** One tuple of {@code rank}; the flyweight is valid only during the call. */
+    void onTuple(int host, int rank, TraceTupleFlyweight tuple);
+}

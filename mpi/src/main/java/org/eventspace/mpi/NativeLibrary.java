@@ -1,0 +1,112 @@
+package org.eventspace.mpi;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The interposition library, built on first use: the C sources travel in this jar ({@code /native/}, copied from
+ * the repository's {@code native/} by the build); they are written to a cache folder named by their SHA-256 and
+ * compiled there once with {@code mpicc} (so a changed source gives a new build, and the MPI the library is built
+ * against is the one the program runs with). Cache: {@code $ES_MPI_CACHE}, else {@code ~/.cache/eventspace}.
+ * Thread-safe: a build is done under a file rename, so concurrent first uses each end with a whole library.
+ */
+public final class NativeLibrary {
+    static final String[] SOURCES = {"es_mpi.c", "es_mpi_fortran.c", "es_mpi_layout.h"};
+    public static final String LIBRARY = "libeventspace-mpi.so";
+    private static final long BUILD_TIMEOUT_S = 120;
+
+    private NativeLibrary() {
+    }
+
+    /** The cache folder. */
+    static Path cacheRoot() {
+        String env = System.getenv("ES_MPI_CACHE");
+        return env != null && !env.isEmpty() ? Path.of(env)
+                : Path.of(System.getProperty("user.home"), ".cache", "eventspace");
+    }
+
+    /**
+     * The library's path, building it with {@code mpicc} if this version of the sources was not built yet.
+     *
+     * @throws IOException if {@code mpicc} is missing or fails (its output is in the message).
+     */
+    public static Path ensureBuilt(String mpicc) throws IOException {
+        byte[][] sources = new byte[SOURCES.length][];
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        for (int i = 0; i < SOURCES.length; i++) {
+            try (InputStream in = NativeLibrary.class.getResourceAsStream("/native/" + SOURCES[i])) {
+                if (in == null) {
+                    throw new IOException("native source /native/" + SOURCES[i] + " is not in the eventspace jar");
+                }
+                sources[i] = in.readAllBytes();
+            }
+            sha.update(SOURCES[i].getBytes(StandardCharsets.UTF_8));
+            sha.update(sources[i]);
+        }
+        Path dir = cacheRoot().resolve("mpi-" + HexFormat.of().formatHex(sha.digest()).substring(0, 16));
+        Path library = dir.resolve(LIBRARY);
+        if (Files.isRegularFile(library)) {
+            return library;
+        }
+        Files.createDirectories(dir);
+        for (int i = 0; i < SOURCES.length; i++) {
+            Files.write(dir.resolve(SOURCES[i]), sources[i]);
+        }
+        Path partial = Files.createTempFile(dir, LIBRARY, ".partial");
+        List<String> command = new ArrayList<>(List.of(mpicc, "-O2", "-std=c11", "-fPIC", "-shared", "-o",
+                partial.toString(), dir.resolve("es_mpi.c").toString()));
+        String out = run(command, dir, "-lmpi_mpifh", "-ldl", "-lpthread");
+        if (out != null) {
+            // no Fortran bindings: the Fortran wrappers' pmpi_*_ references are weak, so the C part still works
+            String second = run(command, dir, "-ldl", "-lpthread");
+            if (second != null) {
+                Files.deleteIfExists(partial);
+                throw new IOException("building the MPI interposition library failed: " + String.join(" ", command)
+                        + " -ldl -lpthread\n" + second);
+            }
+        }
+        Files.move(partial, library, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        return library;
+    }
+
+    /** Runs the compiler; null on success, else what it printed. */
+    private static String run(List<String> base, Path dir, String... libs) throws IOException {
+        List<String> command = new ArrayList<>(base);
+        command.addAll(List.of(libs));
+        Process p;
+        try {
+            p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            throw new IOException("cannot run " + command.get(0) + " to build the MPI interposition library (is Open MPI"
+                    + " installed? apt-get install openmpi-bin libopenmpi-dev): " + e.getMessage(), e);
+        }
+        try {
+            byte[] output = p.getInputStream().readAllBytes();
+            if (!p.waitFor(BUILD_TIMEOUT_S, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return command.get(0) + " did not finish within " + BUILD_TIMEOUT_S + " s";
+            }
+            return p.exitValue() == 0 ? null : new String(output, StandardCharsets.UTF_8);
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new UncheckedIOException(new IOException("interrupted while building the MPI library"));
+        }
+    }
+}

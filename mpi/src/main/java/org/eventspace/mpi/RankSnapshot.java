@@ -1,0 +1,30 @@
+package org.eventspace.mpi;
+
+/**
+ * A rank's meta file and trace position, copied once the run ended, so the report outlives the mappings.
+ */
+record RankSnapshot(int rank, int host, String hostName, int pid, boolean finalized, long initNs, long finalizeNs,
+                    long initOffsetNs, long initRttNs, long finalizeOffsetNs, long finalizeRttNs, long untracedCalls,
+                    long skewNs, long[] calls, long[] bytes, long tuplesWritten) {
+
+    static RankSnapshot of(MpiRankFiles f) {
+        int n = f.opCount();
+        long[] calls = new long[n];
+        long[] bytes = new long[n];
+        for (int i = 0; i < n; i++) {
+            calls[i] = f.calls(i);
+            bytes[i] = f.bytes(i);
+        }
+        return new RankSnapshot(f.rank(), f.host(), f.hostName(), f.pid(), f.finalized(), f.initNs(), f.finalizeNs(),
+                f.initOffsetNs(), f.initRttNs(), f.finalizeOffsetNs(), f.finalizeRttNs(), f.untracedCalls(), f.skewNs(),
+                calls, bytes, f.trace().writePosition());
+    }
+
+    long calls(int i) {
+        return i < calls.length ? calls[i] : 0;
+    }
+
+    long bytes(int i) {
+        return i < bytes.length ? bytes[i] : 0;
+    }
+}

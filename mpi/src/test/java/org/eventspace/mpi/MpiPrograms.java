@@ -1,0 +1,121 @@
+package org.eventspace.mpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * The C (and Fortran) MPI test programs of native/test, built with mpicc into target/native-test, and runs of them
+ * through {@link MpiRun}. Without mpicc the tests are skipped, except under CI (CI=true), where .ci/run installs
+ * Open MPI and a missing mpicc is a failure.
+ */
+final class MpiPrograms {
+    static final Path SOURCES = Path.of("..", "native", "test").toAbsolutePath().normalize();
+    static final Path BUILD = Path.of("target", "native-test").toAbsolutePath();
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private MpiPrograms() {
+    }
+
+    static boolean onPath(String tool) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            if (Files.isExecutable(Path.of(dir, tool))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Skips (or under CI fails) when Open MPI's compiler is missing. */
+    static void requireMpi() {
+        boolean present = onPath("mpicc") && onPath("mpirun");
+        if (!present && "true".equals(System.getenv("CI"))) {
+            throw new AssertionError("mpicc/mpirun missing under CI: .ci/run should have installed Open MPI");
+        }
+        assumeTrue(present, "Open MPI (mpicc, mpirun) not installed");
+    }
+
+    /** The program built from native/test/NAME.c (or .f90 with mpifort), rebuilt when its source is newer. */
+    static Path program(String name) throws IOException, InterruptedException {
+        Files.createDirectories(BUILD);
+        Path c = SOURCES.resolve(name + ".c");
+        boolean fortran = !Files.exists(c);
+        Path source = fortran ? SOURCES.resolve(name + ".f90") : c;
+        Path out = BUILD.resolve(name);
+        if (Files.exists(out) && Files.getLastModifiedTime(out).compareTo(Files.getLastModifiedTime(source)) > 0) {
+            return out;
+        }
+        List<String> command = fortran ? List.of("mpifort", "-O2", "-o", out.toString(), source.toString())
+                : List.of("mpicc", "-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-o", out.toString(), source.toString(), "-lm");
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("compiling %s", name).isTrue();
+        assertThat(p.exitValue()).as("compiling %s: %s", name, text).isZero();
+        return out;
+    }
+
+    /** A run's result, its report as JSON and the program's own stdout. */
+    record Run(MpiRunResult result, JsonNode report, String stdout, String stderr) {
+        long calls(String op) {
+            return report.path("mpi").path("calls").path(op).asLong(0);
+        }
+    }
+
+    static Run run(Path traceDir, int np, int simHosts, long skewNs, Path program, String... args)
+            throws IOException, InterruptedException {
+        return run(null, traceDir, np, simHosts, skewNs, program, args);
+    }
+
+    static Run run(org.eventspace.scope.filter.FilterSpec filter, Path traceDir, int np, int simHosts, long skewNs,
+                   Path program, String... args) throws IOException, InterruptedException {
+        Files.createDirectories(traceDir);
+        MpiRunConfig config = new MpiRunConfig(np, program.toString(), List.of(args), traceDir,
+                MpiRunConfig.DEFAULT_CAPACITY, simHosts, skewNs, "mpirun", "mpicc",
+                List.of("--mca", "btl", "self,vader"), 60, Set.of("loadbalance", "stats"), true, 0, filter);
+        Path out = traceDir.resolve("stdout.txt");
+        Path err = traceDir.resolve("stderr.txt");
+        MpiRunResult result = new MpiRun(config).output(ProcessBuilder.Redirect.to(out.toFile()),
+                ProcessBuilder.Redirect.to(err.toFile())).run();
+        return new Run(result, JSON.valueToTree(result.toJson(JSON)), Files.readString(out), Files.readString(err));
+    }
+
+    /** The same program under plain mpirun, without the library: its own output, for comparison. */
+    static String bare(int np, Path program, String... args) throws IOException, InterruptedException {
+        return plain(np, program, List.of(), args);
+    }
+
+    /** Plain {@code mpirun -x LD_PRELOAD=library -x ES_MPI_DIR=dir}, as the docs tell users, with no agent running. */
+    static String preloaded(int np, Path program, Path library, String traceDir, String... args)
+            throws IOException, InterruptedException {
+        return plain(np, program, List.of("-x", "LD_PRELOAD=" + library, "-x", "ES_MPI_DIR=" + traceDir), args);
+    }
+
+    private static String plain(int np, Path program, List<String> extra, String... args)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("mpirun", "-np", String.valueOf(np), "--oversubscribe", "--mca",
+                "btl", "self,vader"));
+        command.addAll(extra);
+        command.add(program.toString());
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
+        pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("bare run of " + program + " did not end within 60 s");
+        }
+        return out;
+    }
+}

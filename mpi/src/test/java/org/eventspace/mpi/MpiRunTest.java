@@ -1,0 +1,273 @@
+package org.eventspace.mpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.eventspace.events.TraceBufferReader;
+import org.eventspace.events.TraceTupleFlyweight;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * Real {@code mpirun -np 2..4} runs of the small MPI programs in native/test, with the library built by
+ * {@link NativeLibrary} and analysed by the node agents, as {@code eventspace mpirun} runs them.
+ */
+@Timeout(120)
+class MpiRunTest {
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void mpi() {
+        MpiPrograms.requireMpi();
+    }
+
+    @Test
+    void ringCountsEveryCallOnceAndEveryByte() throws Exception {
+        MpiPrograms.Run run = MpiPrograms.run(dir, 3, 0, 0, MpiPrograms.program("es_ring"), "200");
+
+        assertThat(run.result().exitCode()).isZero();
+        assertThat(run.stdout()).isEqualTo("ring ok: 3 ranks, 200 laps\n");
+        assertThat(run.calls("MPI_Send")).isEqualTo(600);
+        assertThat(run.calls("MPI_Recv")).isEqualTo(600);
+        assertThat(run.calls("MPI_Init")).isEqualTo(3);
+        assertThat(run.calls("MPI_Finalize")).isEqualTo(3);
+        assertThat(run.report().at("/mpi/calls_total").asLong()).isEqualTo(1206);
+        assertThat(run.report().at("/mpi/bytes_sent").asLong()).isEqualTo(600 * 4);
+        assertThat(run.report().at("/mpi/tuples_missed").asLong()).isZero();
+        assertThat(run.report().at("/mpi/tuples_read").asLong()).isEqualTo(1206);
+        assertThat(run.report().at("/mpi/point_to_point/matched").asLong()).isEqualTo(600);
+        assertThat(run.report().at("/mpi/point_to_point/unmatched").asLong()).isZero();
+        assertThat(run.report().at("/program_exit_code").asInt()).isZero();
+        assertThat(run.report().at("/benchmark").asText()).isEqualTo("es_ring");
+        assertThat(run.report().at("/mpi/unfinished_ranks")).isEmpty();
+    }
+
+    @Test
+    void tuplesInTheTraceFileDecodeAsTheProgramMadeThem() throws Exception {
+        MpiPrograms.run(dir, 2, 0, 0, MpiPrograms.program("es_ring"), "5");
+        Path trace;
+        try (Stream<Path> files = Files.walk(dir)) {
+            trace = files.filter(p -> p.getFileName().toString().equals("rank-0.trace")).findFirst().orElseThrow();
+        }
+        try (TraceBufferReader reader = TraceBufferReader.open(trace)) {
+            assertThat(reader.collectorId()).isEqualTo(MpiTuple.COLLECTOR_BASE);
+            assertThat(reader.writePosition()).isEqualTo(1 + 5 + 5 + 1);
+            TraceTupleFlyweight t = new TraceTupleFlyweight();
+            List<String> ops = new ArrayList<>();
+            int sends = 0;
+            while (reader.readNext(t)) {
+                ops.add(MpiOp.name(t.opType()));
+                assertThat(t.endNs()).isGreaterThanOrEqualTo(t.startNs());
+                if (t.opType() == MpiOp.code("MPI_Send")) {
+                    // rank 0 sends one int with tag 7 to rank 1 on MPI_COMM_WORLD
+                    assertThat(MpiTuple.peer(t.value())).isEqualTo(1);
+                    assertThat(MpiTuple.bytes(t.value())).isEqualTo(4);
+                    assertThat(MpiTuple.comm(t.sequence())).isEqualTo(MpiTuple.COMM_WORLD_ID);
+                    assertThat(MpiTuple.low(t.sequence())).isEqualTo(7);
+                    assertThat(t.flags() & MpiTuple.FLAG_COLLECTIVE).isZero();
+                    sends++;
+                }
+            }
+            assertThat(sends).isEqualTo(5);
+            assertThat(ops.get(0)).isEqualTo("MPI_Init");
+            assertThat(ops.get(ops.size() - 1)).isEqualTo("MPI_Finalize");
+            assertThat(reader.missed()).isZero();
+        }
+    }
+
+    @Test
+    void allreduceLoopNamesTheRankMadeSlowOnPurpose() throws Exception {
+        MpiPrograms.Run run = MpiPrograms.run(dir, 4, 0, 0, MpiPrograms.program("es_allreduce"),
+                "-i", "400", "-s", "2", "-d", "500");
+
+        assertThat(run.result().exitCode()).isZero();
+        assertThat(run.calls("MPI_Allreduce")).isEqualTo(1600);
+        assertThat(run.calls("MPI_Barrier")).isEqualTo(4);
+        JsonNode lb = run.report().at("/monitors/loadbalance");
+        assertThat(lb.path("slowest_rank").asInt()).as("report %s", lb).isEqualTo(2);
+        assertThat(lb.path("slowest_rank_beyond_chance").asBoolean()).isTrue();
+        // the others waited for it: each at least 400 × 500 µs / 2 (the delay is a sleep of at least 500 µs)
+        for (int r : new int[] {0, 1, 3}) {
+            assertThat(lb.path("wait_us").path(String.valueOf(r)).asDouble()).isGreaterThan(100_000);
+        }
+        // (neither its own wait nor the wait it caused is compared with the others': on a loaded 2-core machine a
+        // rank preempted for a time slice makes everyone wait milliseconds at once)
+        assertThat(run.result().summary().get(0)).startsWith("slowest rank: 2 ");
+        assertThat(run.report().at("/mpi/collectives/instances").asLong()).isEqualTo(401);
+        JsonNode profile = run.report().at("/monitors/profile/operations/MPI_Allreduce");
+        assertThat(profile.path("ranks").asInt()).isEqualTo(4);
+        assertThat(profile.path("min_rank").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void stencilOnTwoSimulatedHostsAlignsTheirClocks() throws Exception {
+        long skew = 20_000_000L;
+        MpiPrograms.Run run = MpiPrograms.run(dir, 4, 2, skew, MpiPrograms.program("es_stencil"), "100", "32");
+
+        assertThat(run.result().exitCode()).isZero();
+        assertThat(run.report().at("/mpi/hosts").asInt()).isEqualTo(2);
+        assertThat(Files.isDirectory(dir.resolve("host-0"))).isTrue();
+        assertThat(Files.isDirectory(dir.resolve("host-1"))).isTrue();
+        assertThat(run.calls("MPI_Sendrecv")).isEqualTo(4 * 100 * 4);
+        assertThat(run.calls("MPI_Allreduce")).isEqualTo(2 * 100 * 4);
+        assertThat(run.calls("MPI_Cart_create")).isEqualTo(4);
+        assertThat(run.calls("MPI_Comm_split")).isEqualTo(4);
+        assertThat(run.calls("MPI_Comm_free")).isEqualTo(4);
+        assertThat(run.report().at("/mpi/bytes_sent").asLong()).isEqualTo(4L * 100 * 4 * 32 * 8);
+        // host 1's clock reads 20 ms ahead; the offset measured at MPI_Init removes it to within its stated accuracy
+        JsonNode hosts = run.report().at("/mpi/clock/hosts");
+        assertThat(hosts).hasSize(2);
+        long offset = hosts.get(1).path("offset_ns").asLong();
+        long accuracy = hosts.get(1).path("accuracy_ns").asLong();
+        assertThat(accuracy).isPositive();
+        assertThat(Math.abs(offset + skew)).as("offset %d ns, accuracy %d ns", offset, accuracy).isLessThanOrEqualTo(accuracy);
+        // with the skew removed, no collective instance looks 20 ms late: the total wait is far below 20 ms × calls
+        JsonNode waits = run.report().at("/monitors/loadbalance/wait_us");
+        double total = 0;
+        for (Iterator<Map.Entry<String, JsonNode>> it = waits.fields(); it.hasNext(); ) {
+            total += it.next().getValue().asDouble();
+        }
+        assertThat(total).isLessThan(200 * 20_000.0 / 10);
+        // instances on the row communicators (2 members each) and on the grid (4) all complete
+        assertThat(run.report().at("/mpi/collectives/incomplete").asLong()).isZero();
+        // grid allreduces, row allreduces on 2 rows, MPI_Cart_create (world), MPI_Comm_split (grid), MPI_Comm_free (2 rows)
+        assertThat(run.report().at("/mpi/collectives/instances").asLong()).isEqualTo(100 + 2 * 100 + 1 + 1 + 2);
+    }
+
+    @Test
+    void killedRankLeavesAReadableTraceAndAClearReportNotAHang() throws Exception {
+        long t0 = System.nanoTime();
+        MpiPrograms.Run run = MpiPrograms.run(dir, 3, 0, 0, MpiPrograms.program("es_allreduce"), "-i", "2000", "-k", "1");
+
+        assertThat((System.nanoTime() - t0) / 1e9).as("seconds").isLessThan(60);
+        assertThat(run.result().exitCode()).isNotNull().isNotZero();
+        JsonNode unfinished = run.report().at("/mpi/unfinished_ranks");
+        assertThat(unfinished.findValuesAsText("state")).contains("no MPI_Finalize");
+        assertThat(unfinished.findValues("rank").stream().map(JsonNode::asInt).toList()).contains(1);
+        JsonNode rank1 = null;
+        for (JsonNode u : unfinished) {
+            if (u.path("rank").asInt() == 1) {
+                rank1 = u;
+            }
+        }
+        assertThat(rank1.path("last_call").asText()).isEqualTo("MPI_Allreduce");
+        assertThat(run.result().errors()).anyMatch(e -> e.contains("did not reach MPI_Finalize"));
+        assertThat(run.report().at("/result_ok").asBoolean()).isFalse();
+        // rank 1 died halfway: its 1000 allreduces are counted, and its trace file reads whole
+        assertThat(run.report().at("/monitors/profile/ranks/1/MPI_Allreduce/calls").asLong()).isEqualTo(1000);
+        Path trace;
+        try (Stream<Path> files = Files.walk(dir)) {
+            trace = files.filter(p -> p.getFileName().toString().equals("rank-1.trace")).findFirst().orElseThrow();
+        }
+        try (TraceBufferReader reader = TraceBufferReader.open(trace)) {
+            TraceTupleFlyweight t = new TraceTupleFlyweight();
+            int n = 0;
+            while (reader.readNext(t)) {
+                n++;
+            }
+            assertThat(n).isEqualTo(1 + 1000);
+        }
+    }
+
+    @Test
+    void exitCodeIsPassedThroughAndTheProgramsOutputIsUntouched() throws Exception {
+        Path program = MpiPrograms.program("es_allreduce");
+        MpiPrograms.Run run = MpiPrograms.run(dir, 2, 0, 0, program, "-i", "50", "-x", "3");
+
+        assertThat(run.result().exitCode()).isEqualTo(3);
+        assertThat(run.report().at("/program_exit_code").asInt()).isEqualTo(3);
+        assertThat(run.stdout()).isEqualTo(MpiPrograms.bare(2, program, "-i", "50", "-x", "3"));
+        assertThat(run.stdout()).isEqualTo("allreduce ok: 2 ranks, 50 iterations\n");
+    }
+
+    @Test
+    void everyWrappedCFunctionIsCountedOnceAndNoResultChanges() throws Exception {
+        MpiPrograms.Run run = MpiPrograms.run(dir, 3, 0, 0, MpiPrograms.program("es_calls"));
+
+        assertThat(run.result().exitCode()).as("stderr: %s", run.stderr()).isZero();
+        assertThat(run.stdout()).isEqualTo("calls ok\n");
+        // each of these once per rank
+        for (String op : List.of("MPI_Init_thread", "MPI_Finalize", "MPI_Isend", "MPI_Ibsend", "MPI_Issend",
+                "MPI_Irsend", "MPI_Sendrecv", "MPI_Sendrecv_replace", "MPI_Waitany", "MPI_Waitsome", "MPI_Test",
+                "MPI_Testall", "MPI_Testany", "MPI_Testsome", "MPI_Probe", "MPI_Barrier", "MPI_Bcast",
+                "MPI_Reduce", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter", "MPI_Scatterv", "MPI_Allgather",
+                "MPI_Allgatherv", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Alltoallw", "MPI_Reduce_scatter",
+                "MPI_Reduce_scatter_block", "MPI_Scan", "MPI_Exscan", "MPI_Ibarrier", "MPI_Ibcast", "MPI_Ireduce",
+                "MPI_Iallreduce", "MPI_Igather", "MPI_Igatherv", "MPI_Iscatter", "MPI_Iscatterv", "MPI_Iallgather",
+                "MPI_Iallgatherv", "MPI_Ialltoall", "MPI_Ialltoallv", "MPI_Ialltoallw", "MPI_Ireduce_scatter",
+                "MPI_Ireduce_scatter_block", "MPI_Iscan", "MPI_Iexscan", "MPI_Comm_dup", "MPI_Comm_dup_with_info",
+                "MPI_Comm_split", "MPI_Comm_split_type", "MPI_Comm_create", "MPI_Comm_create_group",
+                "MPI_Cart_create", "MPI_Cart_sub", "MPI_Comm_idup")) {
+            assertThat(run.calls(op)).as(op).isEqualTo(3);
+        }
+        // rank 0 → 1 only: one blocking send of each mode
+        for (String op : List.of("MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend")) {
+            assertThat(run.calls(op)).as(op).isEqualTo(op.equals("MPI_Send") ? 2 : 1);
+        }
+        assertThat(run.calls("MPI_Iprobe")).isPositive();
+        assertThat(run.calls("MPI_Allreduce")).isEqualTo(3 * 3);
+        assertThat(run.calls("MPI_Comm_free")).isEqualTo(3 * 9);
+        assertThat(run.report().at("/mpi/collectives/incomplete").asLong()).isZero();
+    }
+
+    @Test
+    void fortranCallsAreRecordedAndMpiInPlaceKeepsItsMeaning() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(MpiPrograms.onPath("mpifort") || "true".equals(System.getenv("CI")),
+                "mpifort not installed");
+        MpiPrograms.Run run = MpiPrograms.run(dir, 2, 0, 0, MpiPrograms.program("es_fortran"));
+
+        assertThat(run.result().exitCode()).isZero();
+        assertThat(run.stdout().trim()).isEqualTo("fortran ok: 2 ranks");
+        assertThat(run.calls("MPI_Allreduce")).isEqualTo(2 * 200);
+        assertThat(run.calls("MPI_Sendrecv")).isEqualTo(2 * 200);
+        assertThat(run.calls("MPI_Barrier")).isEqualTo(2);
+        assertThat(run.calls("MPI_Init")).isEqualTo(2);
+        assertThat(run.calls("MPI_Finalize")).isEqualTo(2);
+        assertThat(run.report().at("/mpi/bytes_sent").asLong()).isEqualTo(2 * 200 * 8);
+    }
+
+    @Test
+    void theProgramNeedsNoAgentAndSurvivesAnUnusableTraceFolder() throws Exception {
+        Path program = MpiPrograms.program("es_ring");
+        Path library = NativeLibrary.ensureBuilt("mpicc");
+        // no agent at all: the files are the interface, written whether anybody reads them or not
+        Path traced = dir.resolve("traced");
+        assertThat(MpiPrograms.preloaded(2, program, library, traced.toString(), "20")).isEqualTo("ring ok: 2 ranks, 20 laps\n");
+        try (Stream<Path> files = Files.walk(traced)) {
+            assertThat(files.filter(p -> p.toString().endsWith(".trace")).count()).isEqualTo(2);
+        }
+        // a trace folder that cannot be made (a file is in its way): the library only forwards, the program runs
+        Path blocked = dir.resolve("blocked");
+        Files.writeString(blocked, "not a folder");
+        assertThat(MpiPrograms.preloaded(2, program, library, blocked.resolve("sub").toString(), "20"))
+                .isEqualTo("ring ok: 2 ranks, 20 laps\n");
+    }
+
+    @Test
+    void tomsFiltersRunOverTheCallsWithALeafPerHost() throws Exception {
+        MpiPrograms.Run run = MpiPrograms.run(org.eventspace.scope.filter.FilterSpec.parse("stats"), dir, 4, 2, 0,
+                MpiPrograms.program("es_stencil"), "100", "32");
+
+        assertThat(run.result().exitCode()).isZero();
+        JsonNode scope = run.report().path("scope");
+        assertThat(scope.path("filter").asText()).isEqualTo("stats");
+        assertThat(scope.path("hosts").asInt()).isEqualTo(2);
+        assertThat(scope.path("records").asLong()).isEqualTo(run.report().at("/mpi/calls_total").asLong());
+        // every call once in the whole run's statistics, merged over the rounds and over the two hosts' leaves
+        assertThat(scope.at("/run_statistics/MPI_Sendrecv/count").asLong()).isEqualTo(4 * 100 * 4);
+        assertThat(scope.at("/run_statistics/MPI_Allreduce/count").asLong()).isEqualTo(2 * 100 * 4);
+        assertThat(scope.at("/run_statistics/MPI_Allreduce/min").asDouble()).isPositive();
+    }
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# run-call-cost.sh - the interposition library's cost per MPI call, against the bare call in the same run.
+#
+#   native/bench/run-call-cost.sh [--np N] [--pairs P] [--iterations I] [--barrier]
+#
+# Builds the library and bench/call_cost.c with make, then
+#  1. side by side in one process (the headline figure): call_cost -p 101 with the library preloaded and recording
+#     alternates blocks of PMPI_Allreduce (the bare call) and MPI_Allreduce (through the wrapper) and prints the
+#     median per-call time of each and the median of the 101 paired differences (with the 10th and 90th
+#     percentiles); the same without the library is the control (both halves are the same function: ~0 ns);
+#  2. whole runs: call_cost P times in each of three ways, interleaved: bare (no library), passive (library
+#     preloaded, ES_MPI_DIR unset: it only forwards) and traced (preloaded, recording into a trace folder); each
+#     way's median over the runs of the per-run best ns/call, and traced - bare in ns and as a ratio.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+np=1 pairs=7 iterations=1000000 extra=()
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --np) np="$2"; shift 2 ;;
+        --pairs) pairs="$2"; shift 2 ;;
+        --iterations) iterations="$2"; shift 2 ;;
+        --barrier) extra+=(-b); shift ;;
+        *) echo "usage: run-call-cost.sh [--np N] [--pairs P] [--iterations I] [--barrier]" >&2; exit 2 ;;
+    esac
+done
+command -v mpicc >/dev/null || { echo "run-call-cost: mpicc missing (apt-get install openmpi-bin libopenmpi-dev)" >&2; exit 1; }
+make -s -C "$here" all bench >&2
+lib="$here/build/libeventspace-mpi.so" prog="$here/build/call_cost"
+trace="$(mktemp -d)"; trap 'rm -rf "$trace"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+run() { # $1: bare|passive|traced
+    local env=()
+    case "$1" in
+        passive) env=(-x LD_PRELOAD="$lib") ;;
+        traced) env=(-x LD_PRELOAD="$lib" -x ES_MPI_DIR="$trace") ;;
+    esac
+    timeout 300 mpirun -np "$np" --oversubscribe --mca btl self,vader "${env[@]}" "$prog" -i "$iterations" -r 5 "${extra[@]}" \
+        | sed -n 's/.*ns_per_call=\([0-9.]*\).*/\1/p'
+}
+echo "side by side, one process, $np rank(s), 101 pairs of blocks of $((iterations / 10)) calls:"
+echo "  traced:  $(timeout 300 mpirun -np "$np" --oversubscribe --mca btl self,vader -x LD_PRELOAD="$lib" -x ES_MPI_DIR="$trace" "$prog" -i $((iterations / 10)) -p 101)"
+echo "  control: $(timeout 300 mpirun -np "$np" --oversubscribe --mca btl self,vader "$prog" -i $((iterations / 10)) -p 101)"
+declare -a bare passive traced
+for ((p = 0; p < pairs; p++)); do
+    bare+=("$(run bare)"); passive+=("$(run passive)"); traced+=("$(run traced)")
+done
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+mb=$(median "${bare[@]}") mp=$(median "${passive[@]}") mt=$(median "${traced[@]}")
+echo "np=$np pairs=$pairs iterations=$iterations op=$([[ ${#extra[@]} -gt 0 ]] && echo MPI_Barrier || echo MPI_Allreduce)"
+echo "bare    ns/call: ${bare[*]}  median $mb"
+echo "passive ns/call: ${passive[*]}  median $mp"
+echo "traced  ns/call: ${traced[*]}  median $mt"
+awk -v b="$mb" -v p="$mp" -v t="$mt" 'BEGIN { printf "added by tracing: %.1f ns/call (ratio %.3f); preloaded but passive: %+.1f ns/call\n", t-b, t/b, p-b }'

@@ -1,0 +1,965 @@
+/*
+ * es_mpi.c - EventSpace's MPI interposition library (PMPI), loaded with LD_PRELOAD or linked before -lmpi.
+ *
+ * It records, it does not analyse: each wrapped MPI call writes one 40-byte trace tuple (es_mpi_layout.h) into
+ * its rank's memory-mapped trace buffer and bumps two counters (calls, bytes) of its op; the Java node agent
+ * (org.eventspace.mpi) reads the files. This is how ToM (§3), ScalaTrace (§2) and ibprof (§3.2) reach unmodified
+ * MPI programs: through MPI's profiling interface.
+ *
+ * Hot path, per call: two clock_gettime(CLOCK_MONOTONIC) (served by the vDSO on a tsc/kvm-clock clocksource: no
+ * system call), a communicator lookup (MPI_COMM_WORLD first, then an open-addressed table of handles), one
+ * MPI_Type_size for calls that move data, the tuple stores (the trace buffer's seqlock: release stores, no CAS) and
+ * two counter increments. No allocation, no lock, no system call. Allocation happens only when a communicator is
+ * created (its rank translation table).
+ *
+ * Never changes results or semantics: every wrapper passes its arguments unchanged to the PMPI_ function (Fortran
+ * wrappers to Open MPI's pmpi_*_ entry points, so Fortran sentinels such as MPI_IN_PLACE keep their meaning) and
+ * returns its return value. Its own messages (clock offsets at MPI_Init and MPI_Finalize) go over a private
+ * duplicate of MPI_COMM_WORLD. Without ES_MPI_DIR, or if its files cannot be made, it only forwards. No agent is
+ * needed while the program runs: the files are the interface, and a rank that crashes leaves them readable (the
+ * pages of a MAP_SHARED file survive the process).
+ *
+ * Threads: with MPI_THREAD_MULTIPLE only the thread that initialised MPI records; other threads' calls are counted
+ * (atomically) as untraced. The trace buffer has one writer, as TraceBuffer's contract says.
+ *
+ * Environment: ES_MPI_DIR (folder; files go to ES_MPI_DIR/host-<host>/rank-<R>.trace|.meta), ES_MPI_CAPACITY
+ * (tuples per rank, a power of two, default 131072 = 6 MiB), ES_MPI_SIM_HOSTS=H (tests: ranks split in H blocks of
+ * simulated hosts, host-0 .. host-(H-1)) with ES_MPI_SIM_SKEW_NS=S (host h's clock reads h*S ns ahead).
+ */
+#define _GNU_SOURCE
+#include <mpi.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "es_mpi_layout.h"
+
+#define ES_EXPORT __attribute__((visibility("default")))
+#define ES_LIKELY(x) __builtin_expect(!!(x), 1)
+#define ES_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+enum {
+#define ES_OP_ENUM(name, code) ES_OP_##name = code,
+    ES_OPS(ES_OP_ENUM)
+#undef ES_OP_ENUM
+};
+
+/* ---- state ------------------------------------------------------------------------------------------------ */
+
+typedef struct {
+    MPI_Comm handle;   /* NULL: empty slot; ES_TOMB: freed */
+    uint32_t id;       /* the same on every member */
+    uint32_t seq;      /* collective calls on it so far */
+    int *world;        /* rank in it -> MPI_COMM_WORLD rank; NULL for MPI_COMM_WORLD itself */
+    int size;
+} es_comm;
+
+#define ES_COMM_SLOTS 4096
+#define ES_TOMB ((MPI_Comm)(uintptr_t)1)
+
+static es_comm es_world;
+static es_comm es_unknown = {NULL, ES_COMM_UNKNOWN_ID, 0, NULL, 0};
+static es_comm es_comms[ES_COMM_SLOTS];
+
+static int es_on;                   /* recording */
+static int es_multi;                /* MPI_THREAD_MULTIPLE: only es_owner records */
+static pthread_t es_owner;
+static int64_t es_skew;             /* simulated hosts only */
+static uint64_t es_mask;
+static char *es_slots;
+static uint64_t es_position;
+static volatile int64_t *es_write_position;
+static uint64_t *es_counters;       /* [op - ES_OP_FIRST] = {calls, bytes} */
+static char *es_meta;
+static uintptr_t es_exe_base;
+static int es_rank = -1, es_size;
+static MPI_Comm es_private = MPI_COMM_NULL;
+static int es_sync_wanted;          /* ES_MPI_DIR set: the same on every rank, so collective steps match */
+
+static inline int64_t es_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec + es_skew;
+}
+
+static inline uint32_t es_site(void *ra)
+{
+    return (uint32_t)((uintptr_t)ra - es_exe_base);
+}
+
+static inline es_comm *es_find(MPI_Comm c)
+{
+    if (ES_LIKELY(c == MPI_COMM_WORLD)) {
+        return &es_world;
+    }
+    uint64_t h = ((uint64_t)(uintptr_t)c >> 4) * 0x9E3779B97F4A7C15ULL;
+    for (uint32_t n = 0, i = (uint32_t)(h >> 52); n < ES_COMM_SLOTS; n++, i = (i + 1) & (ES_COMM_SLOTS - 1)) {
+        es_comm *e = &es_comms[i];
+        if (e->handle == c) {
+            return e;
+        }
+        if (e->handle == NULL) {
+            break;
+        }
+    }
+    return &es_unknown;
+}
+
+static inline int es_world_rank(const es_comm *e, int r)
+{
+    if (r < 0) {
+        return -1;
+    }
+    if (e == &es_world) {
+        return r;
+    }
+    return (e->world != NULL && r < e->size) ? e->world[r] : -1;
+}
+
+/*
+ * Sizes of predefined (named) datatypes, which are never freed, so a handle keeps its size for the whole run: a
+ * direct-mapped cache saves the MPI_Type_size call on the hot path. Derived types (which may be freed and their
+ * handle reused) always ask MPI.
+ */
+#define ES_TYPE_SLOTS 64
+static MPI_Datatype es_type_handle[ES_TYPE_SLOTS];
+static int es_type_size[ES_TYPE_SLOTS];
+
+static int es_type_size_slow(MPI_Datatype t, unsigned slot)
+{
+    int s = 0, ni, na, nd, combiner;
+    if (PMPI_Type_size(t, &s) != MPI_SUCCESS) {
+        return 0;
+    }
+    if (PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) == MPI_SUCCESS && combiner == MPI_COMBINER_NAMED) {
+        es_type_size[slot] = s;
+        es_type_handle[slot] = t;
+    }
+    return s;
+}
+
+static inline uint64_t es_bytes(int count, MPI_Datatype t)
+{
+    if (count <= 0 || t == MPI_DATATYPE_NULL) {
+        return 0;
+    }
+    unsigned slot = (unsigned)(((uintptr_t)t >> 4) & (ES_TYPE_SLOTS - 1));
+    int s = es_type_handle[slot] == t ? es_type_size[slot] : es_type_size_slow(t, slot);
+    return s > 0 ? (uint64_t)count * (uint64_t)s : 0;
+}
+
+static inline int es_recording(void)
+{
+    if (ES_UNLIKELY(!es_on)) {
+        return 0;
+    }
+    if (ES_UNLIKELY(es_multi) && !pthread_equal(pthread_self(), es_owner)) {
+        __atomic_fetch_add((uint64_t *)(es_meta + ES_META_UNTRACED_CALLS_OFFSET), 1, __ATOMIC_RELAXED);
+        return 0;
+    }
+    return 1;
+}
+
+/* One tuple, the TraceBuffer.write protocol: slot sequence -(p+1), fields, slot sequence p, write position p+1. */
+static inline void es_record(int op, int flags, uint32_t comm_id, uint32_t low, int peer_world, uint64_t bytes,
+                             int64_t t0, int64_t t1, void *ra)
+{
+    uint64_t *counter = es_counters + 2 * (op - ES_OP_FIRST);
+    counter[0]++;
+    counter[1] += bytes;
+    uint64_t p = es_position;
+    char *slot = es_slots + (p & es_mask) * ES_BUFFER_SLOT_LENGTH;
+    char *t = slot + ES_BUFFER_SLOT_TUPLE_OFFSET;
+    __atomic_store_n((int64_t *)(slot + ES_BUFFER_SLOT_SEQUENCE_OFFSET), -(int64_t)(p + 1), __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    uint64_t b = bytes < (1ULL << ES_VALUE_BYTES_BITS) ? bytes : (1ULL << ES_VALUE_BYTES_BITS) - 1;
+    *(uint32_t *)(t + ES_TUPLE_COLLECTOR_ID_OFFSET) = es_site(ra);
+    *(uint16_t *)(t + ES_TUPLE_OP_TYPE_OFFSET) = (uint16_t)op;
+    *(uint16_t *)(t + ES_TUPLE_FLAGS_OFFSET) = (uint16_t)flags;
+    *(uint64_t *)(t + ES_TUPLE_SEQUENCE_OFFSET) = ((uint64_t)comm_id << ES_SEQUENCE_COMM_SHIFT) | low;
+    *(uint64_t *)(t + ES_TUPLE_VALUE_OFFSET) = ((uint64_t)(uint32_t)(peer_world + 1) << ES_VALUE_BYTES_BITS) | b;
+    *(int64_t *)(t + ES_TUPLE_START_NS_OFFSET) = t0;
+    *(int64_t *)(t + ES_TUPLE_END_NS_OFFSET) = t1;
+    __atomic_store_n((int64_t *)(slot + ES_BUFFER_SLOT_SEQUENCE_OFFSET), (int64_t)p, __ATOMIC_RELEASE);
+    __atomic_store_n(es_write_position, (int64_t)(p + 1), __ATOMIC_RELEASE);
+    es_position = p + 1;
+}
+
+/* ---- files ------------------------------------------------------------------------------------------------ */
+
+static void *es_map_file(const char *path, size_t length)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        return NULL;
+    }
+    void *p = MAP_FAILED;
+    if (ftruncate(fd, (off_t)length) == 0) {
+        p = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    }
+    close(fd);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static int es_exe_base_of(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    *(uintptr_t *)data = (uintptr_t)info->dlpi_addr;
+    return 1; /* the first object is the executable */
+}
+
+static int es_open_files(void)
+{
+    const char *dir = getenv("ES_MPI_DIR");
+    if (dir == NULL || dir[0] == '\0') {
+        return 0;
+    }
+    char host[ES_META_HOSTNAME_LENGTH];
+    memset(host, 0, sizeof host);
+    gethostname(host, sizeof host - 1);
+    int host_index = -1;
+    const char *sim = getenv("ES_MPI_SIM_HOSTS");
+    if (sim != NULL && atoi(sim) > 0) {
+        int hosts = atoi(sim);
+        host_index = (int)((long)es_rank * hosts / es_size);
+        const char *skew = getenv("ES_MPI_SIM_SKEW_NS");
+        es_skew = skew != NULL ? (int64_t)host_index * atoll(skew) : 0;
+        snprintf(host, sizeof host, "%d", host_index);
+    }
+    char path[4096];
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/host-%s", dir, host);
+    if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "eventspace-mpi: rank %d cannot make %s (%s); this rank is not traced\n", es_rank, path,
+                strerror(errno));
+        return 0;
+    }
+    long capacity = 131072;
+    const char *cap = getenv("ES_MPI_CAPACITY");
+    if (cap != NULL) {
+        long c = atol(cap);
+        if (c >= ES_BUFFER_MIN_CAPACITY && c <= ES_BUFFER_MAX_CAPACITY && (c & (c - 1)) == 0) {
+            capacity = c;
+        } else {
+            fprintf(stderr, "eventspace-mpi: ES_MPI_CAPACITY=%s is not a power of two in [%d, %d]; using %ld\n",
+                    cap, ES_BUFFER_MIN_CAPACITY, ES_BUFFER_MAX_CAPACITY, capacity);
+        }
+    }
+    char file[4200];
+    snprintf(file, sizeof file, "%s/rank-%d.meta", path, es_rank);
+    char *meta = es_map_file(file, ES_META_LENGTH);
+    snprintf(file, sizeof file, "%s/rank-%d.trace", path, es_rank);
+    size_t length = ES_BUFFER_HEADER_LENGTH + (size_t)capacity * ES_BUFFER_SLOT_LENGTH;
+    char *buf = es_map_file(file, length);
+    if (meta == NULL || buf == NULL) {
+        fprintf(stderr, "eventspace-mpi: rank %d cannot map its trace files in %s (%s); this rank is not traced\n",
+                es_rank, path, strerror(errno));
+        return 0;
+    }
+    /* the trace buffer's header, magic last (TraceBuffer's order) */
+    *(int16_t *)(buf + ES_BUFFER_VERSION_OFFSET) = ES_BUFFER_VERSION;
+    *(int8_t *)(buf + ES_BUFFER_BYTE_ORDER_OFFSET) =
+        __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ES_BUFFER_LITTLE_ENDIAN : ES_BUFFER_BIG_ENDIAN;
+    *(int32_t *)(buf + ES_BUFFER_TUPLE_LENGTH_OFFSET) = ES_TUPLE_LENGTH;
+    *(int32_t *)(buf + ES_BUFFER_SLOT_LENGTH_OFFSET) = ES_BUFFER_SLOT_LENGTH;
+    *(int32_t *)(buf + ES_BUFFER_CAPACITY_OFFSET) = (int32_t)capacity;
+    *(int32_t *)(buf + ES_BUFFER_COLLECTOR_ID_OFFSET) = ES_MPI_COLLECTOR_BASE + es_rank;
+    es_slots = buf + ES_BUFFER_HEADER_LENGTH;
+    for (long i = 0; i < capacity; i++) {
+        *(int64_t *)(es_slots + i * ES_BUFFER_SLOT_LENGTH) = -1;
+    }
+    es_write_position = (volatile int64_t *)(buf + ES_BUFFER_WRITE_POSITION_OFFSET);
+    *es_write_position = 0;
+    es_mask = (uint64_t)capacity - 1;
+    __atomic_store_n((int32_t *)(buf + ES_BUFFER_MAGIC_OFFSET), ES_BUFFER_MAGIC, __ATOMIC_RELEASE);
+
+    *(int16_t *)(meta + ES_META_VERSION_OFFSET) = ES_META_VERSION;
+    *(int8_t *)(meta + ES_META_BYTE_ORDER_OFFSET) = *(int8_t *)(buf + ES_BUFFER_BYTE_ORDER_OFFSET);
+    *(int32_t *)(meta + ES_META_STATE_OFFSET) = ES_META_STATE_RUNNING;
+    *(int32_t *)(meta + ES_META_RANK_OFFSET) = es_rank;
+    *(int32_t *)(meta + ES_META_SIZE_OFFSET) = es_size;
+    *(int32_t *)(meta + ES_META_HOST_INDEX_OFFSET) = host_index;
+    *(int32_t *)(meta + ES_META_PID_OFFSET) = (int32_t)getpid();
+    *(int32_t *)(meta + ES_META_OP_COUNT_OFFSET) = ES_OP_END - ES_OP_FIRST;
+    *(int64_t *)(meta + ES_META_INIT_OFFSET_NS_OFFSET) = ES_META_NO_OFFSET;
+    *(int64_t *)(meta + ES_META_FINALIZE_OFFSET_NS_OFFSET) = ES_META_NO_OFFSET;
+    *(int64_t *)(meta + ES_META_CLOCK_SKEW_NS_OFFSET) = es_skew;
+    gethostname(meta + ES_META_HOSTNAME_OFFSET, ES_META_HOSTNAME_LENGTH - 1);
+    es_counters = (uint64_t *)(meta + ES_META_COUNTERS_OFFSET);
+    es_meta = meta;
+    /* the magic comes last, in es_start, once the clock offset is in: a reader that sees it sees the offset */
+    return 1;
+}
+
+/* ---- clocks ------------------------------------------------------------------------------------------------ */
+
+/*
+ * Offset of this rank's clock to rank 0's (Cristian's algorithm, as Scalasca and Score-P do at MPI_Init and
+ * MPI_Finalize): ES_SYNC_ROUNDS ping-pongs, the one with the shortest round trip wins; offset = T0 - (t0 + t1)/2,
+ * accurate to within half that round trip. Over the private communicator, so no user receive can match it.
+ */
+#define ES_SYNC_ROUNDS 10
+
+static void es_sync(int64_t *offset, int64_t *rtt)
+{
+    *offset = 0;
+    *rtt = 0;
+    if (es_private == MPI_COMM_NULL) {
+        return;
+    }
+    if (es_rank == 0) {
+        for (int r = 1; r < es_size; r++) {
+            for (int k = 0; k < ES_SYNC_ROUNDS; k++) {
+                int64_t ping, t;
+                PMPI_Recv(&ping, 1, MPI_INT64_T, r, 1, es_private, MPI_STATUS_IGNORE);
+                t = es_now();
+                PMPI_Send(&t, 1, MPI_INT64_T, r, 2, es_private);
+            }
+        }
+        return;
+    }
+    int64_t best = INT64_MAX;
+    for (int k = 0; k < ES_SYNC_ROUNDS; k++) {
+        int64_t t0 = es_now(), master;
+        PMPI_Send(&t0, 1, MPI_INT64_T, 0, 1, es_private);
+        PMPI_Recv(&master, 1, MPI_INT64_T, 0, 2, es_private, MPI_STATUS_IGNORE);
+        int64_t t1 = es_now();
+        if (t1 - t0 < best) {
+            best = t1 - t0;
+            *offset = master - (t0 + t1) / 2;
+        }
+    }
+    *rtt = best;
+}
+
+/* ---- communicators ---------------------------------------------------------------------------------------- */
+
+static uint32_t es_mix(uint32_t h, uint32_t v)
+{
+    h ^= v + 0x9e3779b9u + (h << 6) + (h >> 2);
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    return h;
+}
+
+/* Registers a communicator every member of which computed the same (parent, parent_seq, salt). */
+static void es_register(MPI_Comm c, uint32_t parent_id, uint32_t parent_seq, uint32_t salt, uint32_t forced_id)
+{
+    if (c == MPI_COMM_NULL || c == MPI_COMM_WORLD) {
+        return;
+    }
+    int inter = 0;
+    PMPI_Comm_test_inter(c, &inter);
+    int size = 0;
+    PMPI_Comm_size(c, &size);
+    int *world = NULL;
+    int leader = -1;
+    if (!inter && size > 0) {
+        world = malloc(sizeof(int) * (size_t)size);
+        int *ranks = malloc(sizeof(int) * (size_t)size);
+        MPI_Group g, wg;
+        if (world != NULL && ranks != NULL && PMPI_Comm_group(c, &g) == MPI_SUCCESS) {
+            PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+            for (int i = 0; i < size; i++) {
+                ranks[i] = i;
+            }
+            PMPI_Group_translate_ranks(g, size, ranks, wg, world);
+            PMPI_Group_free(&g);
+            PMPI_Group_free(&wg);
+            leader = world[0];
+        } else {
+            free(world);
+            world = NULL;
+        }
+        free(ranks);
+    }
+    uint32_t id = es_mix(es_mix(es_mix(es_mix(0x45534d50u, parent_id), parent_seq), salt), (uint32_t)leader);
+    if (id <= ES_COMM_SELF_ID || id == ES_COMM_UNKNOWN_ID) {
+        id += 2;
+    }
+    if (forced_id != 0) {
+        id = forced_id;
+    }
+    int32_t *count = (int32_t *)(es_meta + ES_META_COMMS_COUNT_OFFSET);
+    if (*count < ES_META_COMMS_MAX) {
+        char *entry = es_meta + ES_META_COMMS_OFFSET + *count * ES_META_COMM_LENGTH;
+        *(uint32_t *)entry = id;
+        *(int32_t *)(entry + 4) = size;
+        __atomic_store_n(count, *count + 1, __ATOMIC_RELEASE);
+    }
+    uint64_t h = ((uint64_t)(uintptr_t)c >> 4) * 0x9E3779B97F4A7C15ULL;
+    for (uint32_t n = 0, i = (uint32_t)(h >> 52); n < ES_COMM_SLOTS; n++, i = (i + 1) & (ES_COMM_SLOTS - 1)) {
+        es_comm *e = &es_comms[i];
+        if (e->handle == NULL || e->handle == ES_TOMB || e->handle == c) {
+            free(e->world);
+            e->handle = c;
+            e->id = id;
+            e->seq = 0;
+            e->world = world;
+            e->size = size;
+            return;
+        }
+    }
+    free(world); /* table full: calls on it are recorded with ES_COMM_UNKNOWN_ID */
+}
+
+static void es_unregister(MPI_Comm c)
+{
+    es_comm *e = es_find(c);
+    if (e != &es_world && e != &es_unknown) {
+        free(e->world);
+        e->world = NULL;
+        e->handle = ES_TOMB;
+    }
+}
+
+/* ---- init and finalize -------------------------------------------------------------------------------------- */
+
+static void es_start(int op, int64_t t0, int provided, void *ra)
+{
+    es_sync_wanted = getenv("ES_MPI_DIR") != NULL && getenv("ES_MPI_DIR")[0] != '\0';
+    if (!es_sync_wanted) {
+        return;
+    }
+    PMPI_Comm_rank(MPI_COMM_WORLD, &es_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &es_size);
+    es_world.handle = MPI_COMM_WORLD;
+    es_world.id = ES_COMM_WORLD_ID;
+    es_world.size = es_size;
+    dl_iterate_phdr(es_exe_base_of, &es_exe_base);
+    int files = es_open_files();
+    /* collective steps run on every rank whatever happened to its files, so no rank waits for another */
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &es_private) != MPI_SUCCESS) {
+        es_private = MPI_COMM_NULL;
+    }
+    int64_t offset, rtt;
+    es_sync(&offset, &rtt);
+    if (!files) {
+        return;
+    }
+    es_register(MPI_COMM_SELF, ES_COMM_SELF_ID, 0, 0, ES_COMM_SELF_ID);
+    *(int64_t *)(es_meta + ES_META_INIT_OFFSET_NS_OFFSET) = offset;
+    *(int64_t *)(es_meta + ES_META_INIT_RTT_NS_OFFSET) = rtt;
+    int64_t t1 = es_now();
+    *(int64_t *)(es_meta + ES_META_INIT_NS_OFFSET) = t1;
+    __atomic_store_n((int32_t *)(es_meta + ES_META_MAGIC_OFFSET), ES_META_MAGIC, __ATOMIC_RELEASE);
+    es_multi = provided == MPI_THREAD_MULTIPLE;
+    es_owner = pthread_self();
+    es_on = 1;
+    es_record(op, ES_FLAG_COLLECTIVE, ES_COMM_WORLD_ID, es_world.seq++, -1, 0, t0, t1, ra);
+}
+
+ES_EXPORT int MPI_Init(int *argc, char ***argv)
+{
+    int64_t t0 = es_now();
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS) {
+        es_start(ES_OP_Init, t0, MPI_THREAD_SINGLE, __builtin_return_address(0));
+    }
+    return rc;
+}
+
+ES_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int64_t t0 = es_now();
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS) {
+        es_start(ES_OP_Init_thread, t0, *provided, __builtin_return_address(0));
+    }
+    return rc;
+}
+
+static void es_stop_before(void)
+{
+    if (!es_sync_wanted) {
+        return;
+    }
+    int64_t offset, rtt;
+    es_sync(&offset, &rtt);
+    if (es_meta != NULL) {
+        *(int64_t *)(es_meta + ES_META_FINALIZE_OFFSET_NS_OFFSET) = offset;
+        *(int64_t *)(es_meta + ES_META_FINALIZE_RTT_NS_OFFSET) = rtt;
+        *(int64_t *)(es_meta + ES_META_FINALIZE_NS_OFFSET) = es_now();
+    }
+    if (es_private != MPI_COMM_NULL) {
+        PMPI_Comm_free(&es_private);
+    }
+}
+
+static void es_stop_after(int64_t t0, void *ra)
+{
+    if (es_on) {
+        es_record(ES_OP_Finalize, ES_FLAG_COLLECTIVE, ES_COMM_WORLD_ID, es_world.seq++, -1, 0, t0, es_now(), ra);
+        es_on = 0;
+        __atomic_store_n((int32_t *)(es_meta + ES_META_STATE_OFFSET), ES_META_STATE_FINALIZED, __ATOMIC_RELEASE);
+    }
+}
+
+ES_EXPORT int MPI_Finalize(void)
+{
+    int64_t t0 = es_now();
+    es_stop_before();
+    int rc = PMPI_Finalize();
+    es_stop_after(t0, __builtin_return_address(0));
+    return rc;
+}
+
+/* ---- wrappers ----------------------------------------------------------------------------------------------- */
+
+#define ES_T0 int64_t es_t0 = es_now()
+#define ES_RA __builtin_return_address(0)
+#define ES_FAILED(rc) ((rc) != MPI_SUCCESS ? ES_FLAG_FAILED : 0)
+
+/* point-to-point send side: bytes = count * type size, peer = dest */
+#define ES_SEND(name, flags, ...)                                                                              \
+    ES_EXPORT int MPI_##name(__VA_ARGS__)                                                                      \
+    {                                                                                                          \
+        if (!es_recording()) {                                                                                 \
+            return PMPI_##name(ES_SEND_ARGS);                                                                  \
+        }                                                                                                      \
+        ES_T0;                                                                                                 \
+        int rc = PMPI_##name(ES_SEND_ARGS);                                                                    \
+        int64_t t1 = es_now();                                                                                 \
+        es_comm *e = es_find(comm);                                                                            \
+        es_record(ES_OP_##name, (flags) | ES_FAILED(rc), e->id, (uint32_t)tag, es_world_rank(e, dest),        \
+                  dest == MPI_PROC_NULL ? 0 : es_bytes(count, datatype), es_t0, t1, ES_RA);                    \
+        return rc;                                                                                             \
+    }
+
+#define ES_SEND_ARGS buf, count, datatype, dest, tag, comm
+ES_SEND(Send, 0, const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+ES_SEND(Bsend, 0, const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+ES_SEND(Ssend, 0, const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+ES_SEND(Rsend, 0, const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+#undef ES_SEND_ARGS
+#define ES_SEND_ARGS buf, count, datatype, dest, tag, comm, request
+ES_SEND(Isend, ES_FLAG_NONBLOCKING, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+        MPI_Comm comm, MPI_Request *request)
+ES_SEND(Ibsend, ES_FLAG_NONBLOCKING, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+        MPI_Comm comm, MPI_Request *request)
+ES_SEND(Issend, ES_FLAG_NONBLOCKING, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+        MPI_Comm comm, MPI_Request *request)
+ES_SEND(Irsend, ES_FLAG_NONBLOCKING, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+        MPI_Comm comm, MPI_Request *request)
+#undef ES_SEND_ARGS
+
+ES_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                       MPI_Status *status)
+{
+    if (!es_recording()) {
+        return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+    }
+    MPI_Status own;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+    ES_T0;
+    int rc = PMPI_Recv(buf, count, datatype, source, tag, comm, st);
+    int64_t t1 = es_now();
+    es_comm *e = es_find(comm);
+    int got = 0;
+    if (rc == MPI_SUCCESS && st->MPI_SOURCE >= 0) {
+        PMPI_Get_count(st, datatype, &got);
+        source = st->MPI_SOURCE;
+        tag = st->MPI_TAG;
+    }
+    es_record(ES_OP_Recv, ES_FAILED(rc), e->id, (uint32_t)tag, es_world_rank(e, source),
+              got == MPI_UNDEFINED ? 0 : es_bytes(got, datatype), es_t0, t1, ES_RA);
+    return rc;
+}
+
+ES_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                        MPI_Request *request)
+{
+    if (!es_recording()) {
+        return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
+    }
+    ES_T0;
+    int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
+    int64_t t1 = es_now();
+    es_comm *e = es_find(comm);
+    es_record(ES_OP_Irecv, ES_FLAG_NONBLOCKING | ES_FAILED(rc), e->id, (uint32_t)tag, es_world_rank(e, source),
+              es_bytes(count, datatype), es_t0, t1, ES_RA);
+    return rc;
+}
+
+ES_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                           MPI_Comm comm, MPI_Status *status)
+{
+    if (!es_recording()) {
+        return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+                             recvtag, comm, status);
+    }
+    ES_T0;
+    int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+                           recvtag, comm, status);
+    int64_t t1 = es_now();
+    es_comm *e = es_find(comm);
+    es_record(ES_OP_Sendrecv, ES_FAILED(rc), e->id, (uint32_t)sendtag, es_world_rank(e, dest),
+              dest == MPI_PROC_NULL ? 0 : es_bytes(sendcount, sendtype), es_t0, t1, ES_RA);
+    return rc;
+}
+
+ES_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                                   int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    if (!es_recording()) {
+        return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+    }
+    ES_T0;
+    int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+    int64_t t1 = es_now();
+    es_comm *e = es_find(comm);
+    es_record(ES_OP_Sendrecv_replace, ES_FAILED(rc), e->id, (uint32_t)sendtag, es_world_rank(e, dest),
+              dest == MPI_PROC_NULL ? 0 : es_bytes(count, datatype), es_t0, t1, ES_RA);
+    return rc;
+}
+
+/* waits and tests: low word = requests, no peer, no bytes */
+#define ES_COMPLETION(name, nreq, ...)                                                                          \
+    ES_EXPORT int MPI_##name(__VA_ARGS__)                                                                        \
+    {                                                                                                            \
+        if (!es_recording()) {                                                                                   \
+            return PMPI_##name(ES_ARGS);                                                                         \
+        }                                                                                                        \
+        ES_T0;                                                                                                   \
+        int rc = PMPI_##name(ES_ARGS);                                                                           \
+        es_record(ES_OP_##name, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)(nreq), -1, 0, es_t0, es_now(),    \
+                  ES_RA);                                                                                        \
+        return rc;                                                                                               \
+    }
+#define ES_ARGS request, status
+ES_COMPLETION(Wait, 1, MPI_Request *request, MPI_Status *status)
+#undef ES_ARGS
+#define ES_ARGS request, flag, status
+ES_COMPLETION(Test, 1, MPI_Request *request, int *flag, MPI_Status *status)
+#undef ES_ARGS
+#define ES_ARGS count, array_of_requests, array_of_statuses
+ES_COMPLETION(Waitall, count, int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+#undef ES_ARGS
+#define ES_ARGS count, array_of_requests, flag, array_of_statuses
+ES_COMPLETION(Testall, count, int count, MPI_Request array_of_requests[], int *flag,
+              MPI_Status array_of_statuses[])
+#undef ES_ARGS
+#define ES_ARGS count, array_of_requests, index, status
+ES_COMPLETION(Waitany, count, int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+#undef ES_ARGS
+#define ES_ARGS count, array_of_requests, index, flag, status
+ES_COMPLETION(Testany, count, int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
+#undef ES_ARGS
+#define ES_ARGS incount, array_of_requests, outcount, array_of_indices, array_of_statuses
+ES_COMPLETION(Waitsome, incount, int incount, MPI_Request array_of_requests[], int *outcount,
+              int array_of_indices[], MPI_Status array_of_statuses[])
+ES_COMPLETION(Testsome, incount, int incount, MPI_Request array_of_requests[], int *outcount,
+              int array_of_indices[], MPI_Status array_of_statuses[])
+#undef ES_ARGS
+
+ES_EXPORT int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    if (!es_recording()) {
+        return PMPI_Probe(source, tag, comm, status);
+    }
+    ES_T0;
+    int rc = PMPI_Probe(source, tag, comm, status);
+    int64_t t1 = es_now();
+    es_comm *e = es_find(comm);
+    es_record(ES_OP_Probe, ES_FAILED(rc), e->id, (uint32_t)tag, es_world_rank(e, source), 0, es_t0, t1, ES_RA);
+    return rc;
+}
+
+ES_EXPORT int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    if (!es_recording()) {
+        return PMPI_Iprobe(source, tag, comm, flag, status);
+    }
+    ES_T0;
+    int rc = PMPI_Iprobe(source, tag, comm, flag, status);
+    int64_t t1 = es_now();
+    es_comm *e = es_find(comm);
+    es_record(ES_OP_Iprobe, ES_FAILED(rc), e->id, (uint32_t)tag, es_world_rank(e, source), 0, es_t0, t1, ES_RA);
+    return rc;
+}
+
+/*
+ * Collectives: the communicator's collective sequence is taken at entry (every member calls its collectives in
+ * the same order, blocking and non-blocking alike, MPI-3.1 §5.12), so (communicator id, sequence) names one
+ * instance on every rank. ROOT is the root's rank in comm or -1; BYTES what this rank contributes.
+ */
+#define ES_COLL(name, flags, root, bytes, ...)                                                                   \
+    ES_EXPORT int MPI_##name(__VA_ARGS__)                                                                         \
+    {                                                                                                             \
+        if (!es_recording()) {                                                                                    \
+            return PMPI_##name(ES_ARGS);                                                                          \
+        }                                                                                                         \
+        es_comm *e = es_find(comm);                                                                               \
+        uint32_t seq = e->seq++;                                                                                  \
+        ES_T0;                                                                                                    \
+        int rc = PMPI_##name(ES_ARGS);                                                                            \
+        int64_t t1 = es_now();                                                                                    \
+        es_record(ES_OP_##name, ES_FLAG_COLLECTIVE | (flags) | ES_FAILED(rc), e->id, seq, es_world_rank(e, root), \
+                  (bytes), es_t0, t1, ES_RA);                                                                     \
+        return rc;                                                                                                \
+    }
+
+static inline int es_comm_size(MPI_Comm c)
+{
+    int n = 0;
+    PMPI_Comm_size(c, &n);
+    return n;
+}
+
+static inline uint64_t es_sum_bytes(const int counts[], MPI_Datatype t, int n)
+{
+    uint64_t b = 0;
+    if (counts == NULL) {
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        b += es_bytes(counts[i], t);
+    }
+    return b;
+}
+
+#define NB ES_FLAG_NONBLOCKING
+#define ES_ARGS comm
+ES_COLL(Barrier, 0, -1, 0, MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS comm, request
+ES_COLL(Ibarrier, NB, -1, 0, MPI_Comm comm, MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS buffer, count, datatype, root, comm
+ES_COLL(Bcast, 0, root, es_bytes(count, datatype), void *buffer, int count, MPI_Datatype datatype, int root,
+        MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS buffer, count, datatype, root, comm, request
+ES_COLL(Ibcast, NB, root, es_bytes(count, datatype), void *buffer, int count, MPI_Datatype datatype, int root,
+        MPI_Comm comm, MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, recvbuf, count, datatype, op, root, comm
+ES_COLL(Reduce, 0, root, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
+        MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, recvbuf, count, datatype, op, root, comm, request
+ES_COLL(Ireduce, NB, root, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
+        MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, recvbuf, count, datatype, op, comm
+ES_COLL(Allreduce, 0, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
+        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+ES_COLL(Scan, 0, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
+        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+ES_COLL(Exscan, 0, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
+        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, recvbuf, count, datatype, op, comm, request
+ES_COLL(Iallreduce, NB, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
+        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+ES_COLL(Iscan, NB, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
+        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+ES_COLL(Iexscan, NB, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
+        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm
+ES_COLL(Gather, 0, root, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+        void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+ES_COLL(Scatter, 0, root, es_bytes(recvcount, recvtype), const void *sendbuf, int sendcount,
+        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request
+ES_COLL(Igather, NB, root, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount,
+        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+        MPI_Request *request)
+ES_COLL(Iscatter, NB, root, es_bytes(recvcount, recvtype), const void *sendbuf, int sendcount,
+        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+        MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm
+ES_COLL(Gatherv, 0, root, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+        void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request
+ES_COLL(Igatherv, NB, root, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount,
+        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+        int root, MPI_Comm comm, MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm
+ES_COLL(Scatterv, 0, root, es_bytes(recvcount, recvtype), const void *sendbuf, const int sendcounts[],
+        const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+        MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request
+ES_COLL(Iscatterv, NB, root, es_bytes(recvcount, recvtype), const void *sendbuf, const int sendcounts[],
+        const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+        MPI_Comm comm, MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm
+ES_COLL(Allgather, 0, -1, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+        void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+ES_COLL(Alltoall, 0, -1, es_bytes(sendcount, sendtype) * (uint64_t)es_comm_size(comm), const void *sendbuf,
+        int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request
+ES_COLL(Iallgather, NB, -1, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount,
+        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+        MPI_Request *request)
+ES_COLL(Ialltoall, NB, -1, es_bytes(sendcount, sendtype) * (uint64_t)es_comm_size(comm), const void *sendbuf,
+        int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+        MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm
+ES_COLL(Allgatherv, 0, -1, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+        void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request
+ES_COLL(Iallgatherv, NB, -1, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount,
+        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+        MPI_Comm comm, MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm
+ES_COLL(Alltoallv, 0, -1, es_sum_bytes(sendcounts, sendtype, es_comm_size(comm)), const void *sendbuf,
+        const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request
+ES_COLL(Ialltoallv, NB, -1, es_sum_bytes(sendcounts, sendtype, es_comm_size(comm)), const void *sendbuf,
+        const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm
+ES_COLL(Alltoallw, 0, -1, 0, const void *sendbuf, const int sendcounts[], const int sdispls[],
+        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+        const MPI_Datatype recvtypes[], MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request
+ES_COLL(Ialltoallw, NB, -1, 0, const void *sendbuf, const int sendcounts[], const int sdispls[],
+        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+        const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, recvbuf, recvcounts, datatype, op, comm
+ES_COLL(Reduce_scatter, 0, -1, es_sum_bytes(recvcounts, datatype, es_comm_size(comm)), const void *sendbuf,
+        void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, recvbuf, recvcounts, datatype, op, comm, request
+ES_COLL(Ireduce_scatter, NB, -1, es_sum_bytes(recvcounts, datatype, es_comm_size(comm)), const void *sendbuf,
+        void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+        MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, recvbuf, recvcount, datatype, op, comm
+ES_COLL(Reduce_scatter_block, 0, -1, es_bytes(recvcount, datatype) * (uint64_t)es_comm_size(comm),
+        const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, recvbuf, recvcount, datatype, op, comm, request
+ES_COLL(Ireduce_scatter_block, NB, -1, es_bytes(recvcount, datatype) * (uint64_t)es_comm_size(comm),
+        const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+        MPI_Request *request)
+#undef ES_ARGS
+#undef NB
+
+/*
+ * Communicator constructors are collective over the parent (except MPI_Comm_create_group): they take a place
+ * in its sequence, and the new communicator's id is a hash of (parent id, that place, a salt every member
+ * shares, the MPI_COMM_WORLD rank of its rank 0), so all members agree on it without a message.
+ */
+#define ES_CTOR(name, salt, newc, ...)                                                                         \
+    ES_EXPORT int MPI_##name(__VA_ARGS__)                                                                      \
+    {                                                                                                          \
+        if (!es_recording()) {                                                                                 \
+            return PMPI_##name(ES_ARGS);                                                                       \
+        }                                                                                                      \
+        es_comm *e = es_find(comm);                                                                            \
+        uint32_t parent = e->id, seq = e->seq++;                                                               \
+        ES_T0;                                                                                                 \
+        int rc = PMPI_##name(ES_ARGS);                                                                         \
+        int64_t t1 = es_now();                                                                                 \
+        if (rc == MPI_SUCCESS) {                                                                               \
+            es_register(*(newc), parent, seq, (uint32_t)(salt), 0);                                               \
+        }                                                                                                      \
+        es_record(ES_OP_##name, ES_FLAG_COLLECTIVE | ES_FAILED(rc), parent, seq, -1, 0, es_t0, t1, ES_RA);     \
+        return rc;                                                                                             \
+    }
+#define ES_ARGS comm, newcomm
+ES_CTOR(Comm_dup, 1, newcomm, MPI_Comm comm, MPI_Comm *newcomm)
+#undef ES_ARGS
+#define ES_ARGS comm, info, newcomm
+ES_CTOR(Comm_dup_with_info, 2, newcomm, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+#undef ES_ARGS
+#define ES_ARGS comm, color, key, newcomm
+ES_CTOR(Comm_split, 3 + (uint32_t)color, newcomm, MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+#undef ES_ARGS
+#define ES_ARGS comm, split_type, key, info, newcomm
+ES_CTOR(Comm_split_type, 5 + (uint32_t)split_type, newcomm, MPI_Comm comm, int split_type, int key, MPI_Info info,
+        MPI_Comm *newcomm)
+#undef ES_ARGS
+#define ES_ARGS comm, group, newcomm
+ES_CTOR(Comm_create, 7, newcomm, MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+#undef ES_ARGS
+#define ES_ARGS comm, ndims, dims, periods, reorder, comm_cart
+ES_CTOR(Cart_create, 11, comm_cart, MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
+        MPI_Comm *comm_cart)
+#undef ES_ARGS
+#define ES_ARGS comm, remain_dims, newcomm
+ES_CTOR(Cart_sub, 13, newcomm, MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+#undef ES_ARGS
+
+/* Collective over the group only: no place in the parent's sequence; members share the tag. */
+ES_EXPORT int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    if (!es_recording()) {
+        return PMPI_Comm_create_group(comm, group, tag, newcomm);
+    }
+    es_comm *e = es_find(comm);
+    ES_T0;
+    int rc = PMPI_Comm_create_group(comm, group, tag, newcomm);
+    int64_t t1 = es_now();
+    if (rc == MPI_SUCCESS) {
+        es_register(*newcomm, e->id, 0xC0000000u, (uint32_t)tag, 0);
+    }
+    es_record(ES_OP_Comm_create_group, ES_FAILED(rc), e->id, (uint32_t)tag, -1, 0, es_t0, t1, ES_RA);
+    return rc;
+}
+
+/* Non-blocking: the new handle is usable only after completion, so calls on it are recorded with an unknown id. */
+ES_EXPORT int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    if (!es_recording()) {
+        return PMPI_Comm_idup(comm, newcomm, request);
+    }
+    es_comm *e = es_find(comm);
+    uint32_t seq = e->seq++;
+    ES_T0;
+    int rc = PMPI_Comm_idup(comm, newcomm, request);
+    es_record(ES_OP_Comm_idup, ES_FLAG_COLLECTIVE | ES_FLAG_NONBLOCKING | ES_FAILED(rc), e->id, seq, -1, 0, es_t0,
+              es_now(), ES_RA);
+    return rc;
+}
+
+ES_EXPORT int MPI_Comm_free(MPI_Comm *comm)
+{
+    if (!es_recording()) {
+        return PMPI_Comm_free(comm);
+    }
+    MPI_Comm c = *comm;
+    es_comm *e = es_find(c);
+    uint32_t id = e->id, seq = e->seq++;
+    ES_T0;
+    int rc = PMPI_Comm_free(comm);
+    int64_t t1 = es_now();
+    if (rc == MPI_SUCCESS) {
+        es_unregister(c);
+    }
+    es_record(ES_OP_Comm_free, ES_FLAG_COLLECTIVE | ES_FAILED(rc), id, seq, -1, 0, es_t0, t1, ES_RA);
+    return rc;
+}
+
+#include "es_mpi_fortran.c"

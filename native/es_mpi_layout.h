@@ -1,0 +1,137 @@
+/*
+ * es_mpi_layout.h - the bytes the interposition library writes, version 1.
+ *
+ * Every number here is also a constant of the Java side; MpiLayoutHeaderTest (mpi module) parses this file
+ * and fails the build if one differs from org.eventspace.events.TraceTupleLayout / TraceBufferLayout or from
+ * org.eventspace.mpi.MpiOp, MpiTuple and MpiRankMetaLayout. Change both sides together, never renumber an op.
+ *
+ * Per rank, in $ES_MPI_DIR/host-<host>/:
+ *   rank-<R>.trace  a trace buffer exactly as TraceBufferLayout describes (magic "ESTB", version 1, 128-byte header,
+ *                   48-byte slots = seqlock + 40-byte trace tuple), collector id ES_MPI_COLLECTOR_BASE + R,
+ *                   readable by TraceBufferReader.open like any mapped event-space buffer.
+ *   rank-<R>.meta   ES_META_LENGTH bytes (magic "ESMR"): rank, size, host, state, clock offsets measured at
+ *                   MPI_Init and MPI_Finalize, per op the exact call and byte counters (the ring may
+ *                   overwrite tuples; the counters never lose a call), and the first ES_META_COMMS_MAX
+ *                   communicators this rank joined as (id, size) pairs, so a reader knows when every member
+ *                   of a collective instance has arrived.
+ *
+ * An MPI trace tuple uses the 40-byte TraceTupleLayout with these meanings:
+ *   collector id (int)  call-site signature: the caller's return address minus the executable's load base
+ *                       (the same on every rank of one binary), truncated to 32 bits
+ *   op type (short)     ES_OP_* below (256 and up: TraceOp's codes for MPI calls)
+ *   flags (short)       ES_FLAG_* below
+ *   sequence (long)     communicator id << 32 | low word: for a collective (and a communicator constructor) the
+ *                       communicator's collective call sequence, the same on every member (the join key of one
+ *                       collective instance); for point-to-point the tag (the actual one for a receive);
+ *                       for waits and tests the number of requests
+ *   value (long)        peer << 40 | bytes: bytes (40 bits, saturating) this rank sends (for a receive: receives);
+ *                       peer = 1 + the MPI_COMM_WORLD rank of the destination, source or root, 0 = none or unknown
+ *   start, end (long)   CLOCK_MONOTONIC ns at entry and exit (the clock System.nanoTime reads)
+ */
+#ifndef ES_MPI_LAYOUT_H
+#define ES_MPI_LAYOUT_H
+
+/* TraceTupleLayout */
+#define ES_TUPLE_COLLECTOR_ID_OFFSET 0
+#define ES_TUPLE_OP_TYPE_OFFSET 4
+#define ES_TUPLE_FLAGS_OFFSET 6
+#define ES_TUPLE_SEQUENCE_OFFSET 8
+#define ES_TUPLE_VALUE_OFFSET 16
+#define ES_TUPLE_START_NS_OFFSET 24
+#define ES_TUPLE_END_NS_OFFSET 32
+#define ES_TUPLE_LENGTH 40
+
+/* TraceBufferLayout */
+#define ES_BUFFER_MAGIC 0x42545345
+#define ES_BUFFER_VERSION 1
+#define ES_BUFFER_LITTLE_ENDIAN 0
+#define ES_BUFFER_BIG_ENDIAN 1
+#define ES_BUFFER_MAGIC_OFFSET 0
+#define ES_BUFFER_VERSION_OFFSET 4
+#define ES_BUFFER_BYTE_ORDER_OFFSET 6
+#define ES_BUFFER_TUPLE_LENGTH_OFFSET 8
+#define ES_BUFFER_SLOT_LENGTH_OFFSET 12
+#define ES_BUFFER_CAPACITY_OFFSET 16
+#define ES_BUFFER_COLLECTOR_ID_OFFSET 20
+#define ES_BUFFER_WRITE_POSITION_OFFSET 64
+#define ES_BUFFER_HEADER_LENGTH 128
+#define ES_BUFFER_SLOT_SEQUENCE_OFFSET 0
+#define ES_BUFFER_SLOT_TUPLE_OFFSET 8
+#define ES_BUFFER_SLOT_LENGTH 48
+#define ES_BUFFER_MIN_CAPACITY 2
+#define ES_BUFFER_MAX_CAPACITY 16777216
+
+/* MpiTuple */
+#define ES_MPI_COLLECTOR_BASE 268435456
+#define ES_VALUE_BYTES_BITS 40
+#define ES_SEQUENCE_COMM_SHIFT 32
+#define ES_COMM_WORLD_ID 0
+#define ES_COMM_SELF_ID 1
+#define ES_COMM_UNKNOWN_ID 0xFFFFFFFF
+#define ES_FLAG_FAILED 1
+#define ES_FLAG_FORTRAN 8
+#define ES_FLAG_NONBLOCKING 16
+#define ES_FLAG_COLLECTIVE 32
+#define ES_FLAG_IN_PLACE 64
+
+/* MpiRankMetaLayout: little-endian on the hosts we run on; the byte order byte says which. */
+#define ES_META_MAGIC 0x524d5345
+#define ES_META_VERSION 1
+#define ES_META_MAGIC_OFFSET 0
+#define ES_META_VERSION_OFFSET 4
+#define ES_META_BYTE_ORDER_OFFSET 6
+#define ES_META_STATE_OFFSET 8
+#define ES_META_RANK_OFFSET 12
+#define ES_META_SIZE_OFFSET 16
+#define ES_META_HOST_INDEX_OFFSET 20
+#define ES_META_PID_OFFSET 24
+#define ES_META_OP_COUNT_OFFSET 28
+#define ES_META_INIT_NS_OFFSET 32
+#define ES_META_FINALIZE_NS_OFFSET 40
+#define ES_META_INIT_OFFSET_NS_OFFSET 48
+#define ES_META_INIT_RTT_NS_OFFSET 56
+#define ES_META_FINALIZE_OFFSET_NS_OFFSET 64
+#define ES_META_FINALIZE_RTT_NS_OFFSET 72
+#define ES_META_UNTRACED_CALLS_OFFSET 80
+#define ES_META_CLOCK_SKEW_NS_OFFSET 88
+#define ES_META_HOSTNAME_OFFSET 96
+#define ES_META_HOSTNAME_LENGTH 64
+#define ES_META_COUNTERS_OFFSET 192
+#define ES_META_COUNTER_LENGTH 16
+#define ES_META_COMMS_COUNT_OFFSET 2048
+#define ES_META_COMMS_OFFSET 2056
+#define ES_META_COMM_LENGTH 8
+#define ES_META_COMMS_MAX 255
+#define ES_META_LENGTH 4096
+#define ES_META_STATE_RUNNING 1
+#define ES_META_STATE_FINALIZED 2
+#define ES_META_NO_OFFSET 0x7fffffffffffffffLL
+
+/*
+ * Op codes: ES_OP(name, code). Never renumber; add at the end. MpiOp (Java) lists the same.
+ */
+#define ES_OP_FIRST 256
+#define ES_OPS(ES_OP) \
+    ES_OP(Init, 256) ES_OP(Init_thread, 257) ES_OP(Finalize, 258) \
+    ES_OP(Send, 259) ES_OP(Bsend, 260) ES_OP(Ssend, 261) ES_OP(Rsend, 262) \
+    ES_OP(Isend, 263) ES_OP(Ibsend, 264) ES_OP(Issend, 265) ES_OP(Irsend, 266) \
+    ES_OP(Recv, 267) ES_OP(Irecv, 268) ES_OP(Sendrecv, 269) ES_OP(Sendrecv_replace, 270) \
+    ES_OP(Wait, 271) ES_OP(Waitall, 272) ES_OP(Waitany, 273) ES_OP(Waitsome, 274) \
+    ES_OP(Test, 275) ES_OP(Testall, 276) ES_OP(Testany, 277) ES_OP(Testsome, 278) \
+    ES_OP(Probe, 279) ES_OP(Iprobe, 280) \
+    ES_OP(Barrier, 281) ES_OP(Bcast, 282) ES_OP(Reduce, 283) ES_OP(Allreduce, 284) \
+    ES_OP(Gather, 285) ES_OP(Gatherv, 286) ES_OP(Scatter, 287) ES_OP(Scatterv, 288) \
+    ES_OP(Allgather, 289) ES_OP(Allgatherv, 290) ES_OP(Alltoall, 291) ES_OP(Alltoallv, 292) \
+    ES_OP(Alltoallw, 293) ES_OP(Reduce_scatter, 294) ES_OP(Reduce_scatter_block, 295) \
+    ES_OP(Scan, 296) ES_OP(Exscan, 297) \
+    ES_OP(Ibarrier, 298) ES_OP(Ibcast, 299) ES_OP(Ireduce, 300) ES_OP(Iallreduce, 301) \
+    ES_OP(Igather, 302) ES_OP(Igatherv, 303) ES_OP(Iscatter, 304) ES_OP(Iscatterv, 305) \
+    ES_OP(Iallgather, 306) ES_OP(Iallgatherv, 307) ES_OP(Ialltoall, 308) ES_OP(Ialltoallv, 309) \
+    ES_OP(Ialltoallw, 310) ES_OP(Ireduce_scatter, 311) ES_OP(Ireduce_scatter_block, 312) \
+    ES_OP(Iscan, 313) ES_OP(Iexscan, 314) \
+    ES_OP(Comm_dup, 315) ES_OP(Comm_split, 316) ES_OP(Comm_split_type, 317) ES_OP(Comm_create, 318) \
+    ES_OP(Comm_create_group, 319) ES_OP(Cart_create, 320) ES_OP(Cart_sub, 321) ES_OP(Comm_free, 322) \
+    ES_OP(Comm_idup, 323) ES_OP(Comm_dup_with_info, 324)
+#define ES_OP_END 325
+
+#endif
