@@ -33,6 +33,13 @@ import org.eventspace.comm.transport.tcp.TcpTransport;
  */
 public final class TcpHost implements AutoCloseable {
     public static final String BUILT_BARRIER = "built";
+    /**
+     * Every host has attached every one of its proxies. Without it a host that connected first could send a message
+     * (a rank's first allreduce, the scope's INIT) to a host whose service thread then calls one of its own proxies
+     * before that host attached it ("proxy … was called before its hop … was connected"): seen under load with the
+     * scope's inner gathers on a host of their own.
+     */
+    public static final String CONNECTED_BARRIER = "connected";
 
     private final JobEnvironment env;
     private final HostRuntime runtime;
@@ -90,6 +97,7 @@ public final class TcpHost implements AutoCloseable {
             TcpHost host = new TcpHost(env, runtime, server, rendezvous, client, transport);
             client.onAbort(host::aborted);
             runtime.connect(transport);
+            client.barrier(CONNECTED_BARRIER);
             if (client.abortReason() != null) {
                 throw new CommException("host " + runtime.hostName() + ": job aborted: " + client.abortReason());
             }
