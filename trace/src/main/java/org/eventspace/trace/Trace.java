@@ -13,9 +13,12 @@ import java.util.TreeMap;
  * <p>Two traces merge where their elements match: events of the same op, call site and reduce operator, and loops of
  * the same iteration count whose bodies match element by element (the paper: "when events, parameters, structure and
  * iteration counts match", relaxed as in §5.5 so that peers, sizes and roots may differ and are kept as ordered
- * (value, ranklist) pairs). Elements are aligned by a longest common subsequence; unmatched runs between two matches
- * are kept in order, the run of the lower rank first. Ranklists are canonical ({@link RankList}), so merging the
- * same ranks in any tree gives the same trace (a property test checks it). The inputs are consumed.
+ * (value, ranklist) pairs). Where ScalaTrace also aligns partially matching sequences, we merge whole rank traces
+ * into groups of ranks whose traces match throughout ({@link #mergeGroups}): an alignment (we tried a longest common
+ * subsequence) makes the result depend on the merge tree's shape, the grouping does not, and a program whose ranks
+ * play k roles still gives k groups, constant in the number of ranks. The cost: ranks that differ in one call keep two
+ * copies of the rest. Ranklists are canonical ({@link RankList}), so merging the same ranks in any tree gives the same
+ * trace (a property test checks it). The inputs are consumed.
  *
  * <p>Not thread-safe.
  */
@@ -33,17 +36,21 @@ public final class Trace {
     final int ranks;
     final TimeEncoding encoding;
     final int bins;
-    final List<Node> top;
+    final List<Group> groups;
     final long eventsRecorded;
     final List<RankTrace.Lost> lost;
     final Map<Integer, String> sites;
 
-    Trace(int ranks, TimeEncoding encoding, int bins, List<Node> top, long eventsRecorded, List<RankTrace.Lost> lost,
+    /** Ranks whose traces match element by element, and their merged trace. */
+    record Group(RankList ranks, List<Node> nodes) {
+    }
+
+    Trace(int ranks, TimeEncoding encoding, int bins, List<Group> groups, long eventsRecorded, List<RankTrace.Lost> lost,
           Map<Integer, String> sites) {
         this.ranks = ranks;
         this.encoding = encoding;
         this.bins = bins;
-        this.top = top;
+        this.groups = groups;
         this.eventsRecorded = eventsRecorded;
         this.lost = lost;
         this.sites = sites;
@@ -56,7 +63,8 @@ public final class Trace {
             n.seal(rank.config());
         }
         RankTrace.Lost lost = rank.lost();
-        return new Trace(ranks, rank.config().encoding(), rank.config().bins(), top, rank.recorded(),
+        List<Group> groups = top.isEmpty() ? List.of() : List.of(new Group(RankList.of(rank.rank()), top));
+        return new Trace(ranks, rank.config().encoding(), rank.config().bins(), groups, rank.recorded(),
                 lost == null ? List.of() : List.of(lost), sitesOf(top));
     }
 
@@ -87,42 +95,50 @@ public final class Trace {
         lost.sort((x, y) -> Integer.compare(x.rank(), y.rank()));
         Map<Integer, String> sites = new TreeMap<>(a.sites);
         sites.putAll(b.sites);
-        return new Trace(a.ranks, a.encoding, a.bins, mergeSequences(a.top, b.top), a.eventsRecorded + b.eventsRecorded,
+        return new Trace(a.ranks, a.encoding, a.bins, mergeGroups(a.groups, b.groups), a.eventsRecorded + b.eventsRecorded,
                 lost, sites);
     }
 
-    static List<Node> mergeSequences(List<Node> a, List<Node> b) {
-        int n = a.size(), m = b.size();
-        int[][] lcs = new int[n + 1][m + 1];
-        for (int i = n - 1; i >= 0; i--) {
-            for (int j = m - 1; j >= 0; j--) {
-                lcs[i][j] = mergeable(a.get(i), b.get(j)) ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    /**
+     * Every rank's trace falls in exactly one group: the ranks whose traces match element by element (mergeability
+     * is an equivalence: same ops, sites, reduce ops, loop structure and iteration counts). Merging adds each group of
+     * {@code b} to the group of {@code a} it matches, or keeps it as a group of its own; groups are ordered by their
+     * lowest rank. The partition and each group's content depend only on the ranks' traces, never on the order they
+     * were merged in.
+     */
+    static List<Group> mergeGroups(List<Group> a, List<Group> b) {
+        List<Group> out = new ArrayList<>(a);
+        for (Group g : b) {
+            boolean merged = false;
+            for (int i = 0; i < out.size() && !merged; i++) {
+                Group h = out.get(i);
+                if (sequencesMergeable(h.nodes(), g.nodes())) {
+                    List<Node> nodes = new ArrayList<>(h.nodes());
+                    for (int j = 0; j < nodes.size(); j++) {
+                        nodes.set(j, mergeNodes(nodes.get(j), g.nodes().get(j)));
+                    }
+                    out.set(i, new Group(h.ranks().union(g.ranks()), nodes));
+                    merged = true;
+                }
+            }
+            if (!merged) {
+                out.add(g);
             }
         }
-        List<Node> out = new ArrayList<>();
-        List<Node> onlyA = new ArrayList<>();
-        List<Node> onlyB = new ArrayList<>();
-        int i = 0, j = 0;
-        while (i < n || j < m) {
-            if (i < n && j < m && mergeable(a.get(i), b.get(j)) && lcs[i][j] == lcs[i + 1][j + 1] + 1) {
-                flush(out, onlyA, onlyB);
-                out.add(mergeNodes(a.get(i++), b.get(j++)));
-            } else if (j >= m || (i < n && lcs[i + 1][j] >= lcs[i][j + 1])) {
-                onlyA.add(a.get(i++));
-            } else {
-                onlyB.add(b.get(j++));
-            }
-        }
-        flush(out, onlyA, onlyB);
+        out.sort((x, y) -> Integer.compare(x.ranks().first(), y.ranks().first()));
         return out;
     }
 
-    private static void flush(List<Node> out, List<Node> onlyA, List<Node> onlyB) {
-        boolean aFirst = onlyB.isEmpty() || (!onlyA.isEmpty() && onlyA.get(0).ranks.first() <= onlyB.get(0).ranks.first());
-        out.addAll(aFirst ? onlyA : onlyB);
-        out.addAll(aFirst ? onlyB : onlyA);
-        onlyA.clear();
-        onlyB.clear();
+    private static boolean sequencesMergeable(List<Node> a, List<Node> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (!mergeable(a.get(i), b.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static boolean mergeable(Node x, Node y) {
@@ -195,7 +211,7 @@ public final class Trace {
     /** The calls {@code rank} made, in order: the inverse of the compression and the merge. */
     public List<Call> expand(int rank) {
         List<Call> out = new ArrayList<>();
-        expand(top, rank, out);
+        expand(nodes(), rank, out);
         return out;
     }
 
@@ -232,8 +248,11 @@ public final class Trace {
         return bins;
     }
 
+    /** The top-level sequence: every group's nodes, groups by lowest rank. */
     public List<Node> nodes() {
-        return Collections.unmodifiableList(top);
+        List<Node> all = new ArrayList<>();
+        groups.forEach(g -> all.addAll(g.nodes()));
+        return Collections.unmodifiableList(all);
     }
 
     public long eventsRecorded() {
