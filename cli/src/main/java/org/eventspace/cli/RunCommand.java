@@ -7,9 +7,11 @@ import org.eventspace.bench.Benchmark;
 import org.eventspace.bench.BenchmarkRunner;
 import org.eventspace.bench.RunConfig;
 import org.eventspace.bench.RunReport;
+import org.eventspace.bench.TracedRun;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,6 +27,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     RunOptions options;
 
+    @Mixin
+    TraceRunOptions traceOptions = new TraceRunOptions();
+
     @Override
     public Integer call() throws IOException {
         Benchmark kind;
@@ -34,10 +39,23 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageError(e.getMessage());
         }
         RunConfig config = options.toConfig(kind);
-        RunReport report = BenchmarkRunner.run(config);
+        if (!traceOptions.enabled() && traceOptions.othersSet()) {
+            throw new UsageError("--time-encoding and --trace-bins need --trace FILE");
+        }
+        TracedRun.Result traced = traceOptions.enabled()
+                ? TracedRun.run(config, traceOptions.toConfig(config), traceOptions.trace) : null;
+        RunReport report = traced != null ? traced.report() : BenchmarkRunner.run(config);
         System.out.print(report.summary());
+        if (traced != null) {
+            System.out.print(traced.trace().summary());
+        }
         if (options.json != null) {
-            writeJson(report, options.json.toFile());
+            ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+            ObjectNode doc = report.toJson(json);
+            if (traced != null) {
+                doc.set("trace", traced.trace().toJson(json));
+            }
+            json.writeValue(options.json.toFile(), doc);
         }
         return report.resultOk() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
     }
