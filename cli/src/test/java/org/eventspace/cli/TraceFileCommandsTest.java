@@ -58,6 +58,18 @@ class TraceFileCommandsTest {
         assertThat(execute("trace", "stats", trace.toString(), "--threshold", "0")).as(err.toString())
                 .isEqualTo(EventSpaceCommand.EXIT_OK);
         assertThat(out.toString()).contains("collectives with compute-delta spread");
+
+        // Replay re-issues every recorded call on a new job of as many ranks, interpreting the compressed trace.
+        Path replayJson = dir.resolve("replay.json");
+        assertThat(execute("trace", "replay", trace.toString(), "--compute", "sleep", "--json", replayJson.toString()))
+                .as(err.toString()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        JsonNode replay = new ObjectMapper().readTree(replayJson.toFile());
+        assertThat(replay.path("calls").asLong()).isEqualTo(block.path("events_recorded").asLong());
+        assertThat(replay.path("replay_wall_s").asDouble()).isPositive();
+        assertThat(replay.path("original_wall_s").asDouble()).isPositive();
+        assertThat(replay.has("error_pct")).isTrue();
+        assertThat(execute("trace", "replay", trace.toString(), "--ranks", "3")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("the trace is of 4 ranks");
     }
 
     @Test

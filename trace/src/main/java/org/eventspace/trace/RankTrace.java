@@ -36,6 +36,8 @@ public final class RankTrace {
     private final long[] lostByOp = new long[Op.values().length];
     private int live;
     private int previousSite;
+    /** From when recording started to the end of the last call recorded (set by the recorder). */
+    long spanNanos;
 
     public RankTrace(int rank, TraceConfig config) {
         this.rank = rank;
@@ -125,6 +127,11 @@ public final class RankTrace {
     /** What this rank could not keep, or null if it kept everything. */
     public Lost lost() {
         return firstLost < 0 ? null : new Lost(rank, firstLost, lost, lostByOp.clone());
+    }
+
+    /** Nanoseconds from when recording started to the end of the rank's last call. */
+    public long spanNanos() {
+        return spanNanos;
     }
 
     /** Trace nodes alive now (what the budget counts). */

@@ -40,6 +40,8 @@ public final class Trace {
     final long eventsRecorded;
     final List<RankTrace.Lost> lost;
     final Map<Integer, String> sites;
+    /** The longest rank's recorded span: from when its recording started to the end of its last call. */
+    long wallNanos;
 
     /** Ranks whose traces match element by element, and their merged trace. */
     record Group(RankList ranks, List<Node> nodes) {
@@ -64,8 +66,10 @@ public final class Trace {
         }
         RankTrace.Lost lost = rank.lost();
         List<Group> groups = top.isEmpty() ? List.of() : List.of(new Group(RankList.of(rank.rank()), top));
-        return new Trace(ranks, rank.config().encoding(), rank.config().bins(), groups, rank.recorded(),
+        Trace t = new Trace(ranks, rank.config().encoding(), rank.config().bins(), groups, rank.recorded(),
                 lost == null ? List.of() : List.of(lost), sitesOf(top));
+        t.wallNanos = rank.spanNanos();
+        return t;
     }
 
     /** Merges every rank's trace over a binary tree (ranks paired 0+1, 2+3, ..., then the pairs, as ScalaTrace does). */
@@ -95,8 +99,10 @@ public final class Trace {
         lost.sort((x, y) -> Integer.compare(x.rank(), y.rank()));
         Map<Integer, String> sites = new TreeMap<>(a.sites);
         sites.putAll(b.sites);
-        return new Trace(a.ranks, a.encoding, a.bins, mergeGroups(a.groups, b.groups), a.eventsRecorded + b.eventsRecorded,
+        Trace t = new Trace(a.ranks, a.encoding, a.bins, mergeGroups(a.groups, b.groups), a.eventsRecorded + b.eventsRecorded,
                 lost, sites);
+        t.wallNanos = Math.max(a.wallNanos, b.wallNanos);
+        return t;
     }
 
     /**
@@ -265,6 +271,11 @@ public final class Trace {
 
     public Map<Integer, String> sites() {
         return Collections.unmodifiableMap(sites);
+    }
+
+    /** The longest rank's recorded span in ns (what a replay's wall time compares with). */
+    public long wallNanos() {
+        return wallNanos;
     }
 
     /** {@link #eventsRecorded()} × {@link #FLAT_RECORD_BYTES}: what a flat trace of the same events would take. */

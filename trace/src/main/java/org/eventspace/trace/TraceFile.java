@@ -48,6 +48,7 @@ public final class TraceFile {
         root.put("time_encoding", trace.encoding().fileName());
         root.put("bins", trace.bins());
         root.put("events_recorded", trace.eventsRecorded());
+        root.put("wall_ns", trace.wallNanos());
         ArrayNode lost = root.putArray("lost");
         for (RankTrace.Lost l : trace.lost()) {
             ObjectNode o = lost.addObject();
@@ -222,6 +223,7 @@ public final class TraceFile {
             config = new TraceConfig(encoding, Math.min(bins, 64), DeltaHistogram.DEFAULT_SMOOTH_INTERVAL,
                     TraceConfig.DEFAULT_WINDOW, TraceConfig.DEFAULT_MAX_NODES);
             long events = integer(root, "", "events_recorded", 0);
+            long wall = integer(root, "", "wall_ns", 0);
             List<RankTrace.Lost> lost = new ArrayList<>();
             JsonNode lostNode = field(root, "", "lost");
             if (!lostNode.isArray()) {
@@ -269,7 +271,9 @@ public final class TraceFile {
                 RankList r = rankList(field(gn, p, "ranks"), p + "/ranks", ranks);
                 groups.add(new Trace.Group(r, nodes(field(gn, p, "trace"), p + "/trace", r, ranks)));
             }
-            return new Trace(ranks, encoding, bins, groups, events, lost, sites);
+            Trace trace = new Trace(ranks, encoding, bins, groups, events, lost, sites);
+            trace.wallNanos = wall;
+            return trace;
         }
 
         private RankList rankList(JsonNode a, String pointer, int ranks) throws TraceFormatException {

@@ -24,6 +24,7 @@ public final class TracingComm implements Comm {
     private final RankTrace trace;
     private final int rank;
     private long lastEnd;
+    private final long created;
     private int site = CallSite.UNMARKED;
 
     public TracingComm(Comm delegate, TraceConfig config) {
@@ -31,6 +32,7 @@ public final class TracingComm implements Comm {
         this.rank = delegate.rank();
         this.trace = new RankTrace(rank, config);
         this.lastEnd = System.nanoTime();
+        this.created = lastEnd;
     }
 
     /** Marks the next call as made at {@code callSite}; returns this, for {@code comm.at(SITE).allreduce(...)}. */
@@ -47,6 +49,7 @@ public final class TracingComm implements Comm {
         int s = site;
         site = CallSite.UNMARKED;
         trace.record(op, s, reduce, peer, count, root, start - lastEnd, end - start);
+        trace.spanNanos = end - created;
         lastEnd = System.nanoTime();
     }
 
