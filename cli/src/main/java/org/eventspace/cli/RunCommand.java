@@ -17,11 +17,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-/** {@code eventspace run gsum|compute-gsum|pingpong [flags]}. */
+/** {@code eventspace run gsum|compute-gsum|pingpong|sor [flags]}. */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = "Run a benchmark (gsum, compute-gsum, pingpong) and print a summary; --json writes eventspace.run/1.")
+        description = "Run a benchmark (gsum, compute-gsum, pingpong, sor) and print a summary; --json writes eventspace.run/1.")
 final class RunCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "BENCHMARK", description = "gsum, compute-gsum or pingpong")
+    @Parameters(index = "0", paramLabel = "BENCHMARK", description = "gsum, compute-gsum, pingpong or sor")
     String benchmark;
 
     @Mixin
