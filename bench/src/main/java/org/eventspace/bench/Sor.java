@@ -6,6 +6,8 @@ import org.HdrHistogram.Histogram;
 import org.eventspace.comm.Comm;
 import org.eventspace.comm.path.ReduceOp;
 import org.eventspace.job.TimedWindow;
+import org.eventspace.trace.CallSite;
+import org.eventspace.trace.TracingComm;
 
 /**
  * sor: red-black successive over-relaxation on a 2-D grid split into blocks of rows, one block per rank — the
@@ -26,6 +28,15 @@ final class Sor {
     static final int ROWS_PER_RANK = 4;
     static final int COLUMNS = 16;
     static final double OMEGA = 1.5;
+
+    // Call sites, so a traced run's path-sensitive histograms (--time-encoding path) tell the halo exchange after the
+    // red sweep from the one after the black sweep, and the convergence allreduce from the check at the end.
+    private static final CallSite SEND_UP = CallSite.named("Sor.exchange send up");
+    private static final CallSite SEND_DOWN = CallSite.named("Sor.exchange send down");
+    private static final CallSite RECV_UP = CallSite.named("Sor.exchange recv from above");
+    private static final CallSite RECV_DOWN = CallSite.named("Sor.exchange recv from below");
+    private static final CallSite CONVERGENCE = CallSite.named("Sor.iteration convergence allreduce");
+    private static final CallSite CHECK = CallSite.named("Sor.run result check allreduce");
 
     private Sor() {
     }
@@ -54,7 +65,7 @@ final class Sor {
         }
         long wall = System.nanoTime() - start;
         window.ended(rank);
-        long sum = comm.allreduce(bitSum(u, ROWS_PER_RANK), ReduceOp.SUM);
+        long sum = TracingComm.at(comm, CHECK).allreduce(bitSum(u, ROWS_PER_RANK), ReduceOp.SUM);
         boolean ok = true;
         if (rank == 0) {
             double[][] whole = newBlock(ROWS_PER_RANK * size, true);
@@ -82,7 +93,7 @@ final class Sor {
         exchange(comm, u, halo, rank, size);
         change = Math.max(change, sweep(u, ROWS_PER_RANK, firstRow, 1));
         exchange(comm, u, halo, rank, size);
-        return comm.allreduce(change, ReduceOp.MAX);
+        return TracingComm.at(comm, CONVERGENCE).allreduce(change, ReduceOp.MAX);
     }
 
     /** Updates the cells of one colour ((global row + column) % 2 == colour); returns the largest change. */
@@ -108,17 +119,17 @@ final class Sor {
             boolean sending = (rank % 2 == 0) == (phase == 0);
             if (sending) {
                 if (rank > 0) {
-                    send(comm, u[1], halo, rank - 1);
+                    send(TracingComm.at(comm, SEND_UP), u[1], halo, rank - 1);
                 }
                 if (rank + 1 < size) {
-                    send(comm, u[ROWS_PER_RANK], halo, rank + 1);
+                    send(TracingComm.at(comm, SEND_DOWN), u[ROWS_PER_RANK], halo, rank + 1);
                 }
             } else {
                 if (rank > 0) {
-                    receive(comm, u[0], halo, rank - 1);
+                    receive(TracingComm.at(comm, RECV_UP), u[0], halo, rank - 1);
                 }
                 if (rank + 1 < size) {
-                    receive(comm, u[ROWS_PER_RANK + 1], halo, rank + 1);
+                    receive(TracingComm.at(comm, RECV_DOWN), u[ROWS_PER_RANK + 1], halo, rank + 1);
                 }
             }
         }

@@ -42,5 +42,17 @@ class SorTest {
         Trace trace = TraceFile.read(file);
         assertThat(trace.expand(2)).filteredOn(c -> c.peer() != Long.MIN_VALUE).extracting(Trace.Call::peer)
                 .containsOnly(-1L, 1L);
+        assertThat(trace.sites()).containsValue("Sor.exchange send up").containsValue("Sor.iteration convergence allreduce");
+    }
+
+    @Test
+    void pathSensitiveHistogramsSeparateTheConvergenceAllreducesPredecessors() throws Exception {
+        Path file = dir.resolve("sor-path.json");
+        TracedRun.run(sor(4), TraceConfig.of(TimeEncoding.PATH), file);
+        Trace trace = TraceFile.read(file);
+        // Rank 0's convergence allreduce follows its recv from below; its first event after the barrier follows the barrier.
+        java.io.StringWriter out = new java.io.StringWriter();
+        org.eventspace.trace.TracePrinter.print(trace, new java.io.PrintWriter(out), true);
+        assertThat(out.toString()).contains("after Sor.exchange recv from below").contains("after -");
     }
 }

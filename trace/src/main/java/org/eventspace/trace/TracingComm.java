@@ -44,6 +44,18 @@ public final class TracingComm implements Comm {
         return this;
     }
 
+    /**
+     * Marks the next call on {@code comm} as made at {@code callSite} if {@code comm} records, and returns
+     * {@code comm}: how a program that may or may not be traced names its call sites
+     * ({@code TracingComm.at(comm, HALO).send(...)}); one type check when it is not traced.
+     */
+    public static Comm at(Comm comm, CallSite callSite) {
+        if (comm instanceof TracingComm traced) {
+            traced.site = callSite.id();
+        }
+        return comm;
+    }
+
     public RankTrace trace() {
         return trace;
     }
