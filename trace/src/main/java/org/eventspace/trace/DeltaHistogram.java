@@ -17,8 +17,8 @@ package org.eventspace.trace;
  * <p>Where we deliberately differ: the paper's merge condition ({@code |b1 − b2| < m1} and
  * {@code b1 + b2 ≤ k · B}) leaves {@code m1} unspecified and its second clause holds for nearly every pair; we merge
  * the adjacent pair with the smallest sum provided that sum is below {@code B}'s frequency (otherwise the rebalance
- * would only move the imbalance). The inter-node merge ({@link #merge}) moves each source bin as a whole into the
- * target bin holding its average, in O(k) instead of the paper's O(freq), which it names as future work.
+ * would only move the imbalance). The inter-node merge ({@link #merge}) works on whole bins, in O(k²) for k bins,
+ * instead of the paper's O(freq) sample by sample, which it names as something to improve.
  *
  * <p>Not thread-safe: one per event per rank, merged after the run.
  */
@@ -157,25 +157,73 @@ public final class DeltaHistogram {
         System.arraycopy(nm2, 0, m2, 0, k);
     }
 
-    /** Adds every bin of {@code other} to this one (inter-node merge): each source bin lands whole in one bin. */
+    /**
+     * Adds {@code other}'s bins to this histogram (the inter-node merge). The non-empty bins of both are ordered by
+     * their averages and the two adjacent bins with the closest averages are merged until {@code k} remain; the
+     * boundary between two bins is the midpoint of their averages. Merging the closest, not the smallest, keeps
+     * the groups of ranks apart that Figure 12 is about (ranks whose compute deltas cluster at two distinct values
+     * stay in distinct bins) — merging each source bin into the target bin holding its average lumped a slow rank's
+     * samples together with a fast one's whenever the fast one's last bin had been widened.
+     */
     public void merge(DeltaHistogram other) {
-        for (int i = 0; i < other.k; i++) {
-            if (other.freq[i] == 0) {
-                continue;
+        int n = 0;
+        double[] a = new double[k + other.k], l = new double[k + other.k], h = new double[k + other.k], m = new double[k + other.k];
+        long[] f = new long[k + other.k];
+        for (DeltaHistogram src : new DeltaHistogram[] {this, other}) {
+            for (int i = 0; i < src.k; i++) {
+                if (src.freq[i] > 0) {
+                    a[n] = src.avg[i]; l[n] = src.lo[i]; h[n] = src.hi[i]; m[n] = src.m2[i]; f[n] = src.freq[i];
+                    n++;
+                }
             }
-            int b = binOf(other.avg[i]);
-            if (other.lo[i] < lo[b] && b == 0) {
-                lo[0] = other.lo[i];
-            }
-            if (other.hi[i] > hi[b] && b == k - 1) {
-                hi[k - 1] = other.hi[i];
-            }
-            long f = freq[b] + other.freq[i];
-            double d = other.avg[i] - avg[b];
-            m2[b] = m2[b] + other.m2[i] + (freq[b] == 0 ? 0 : d * d * freq[b] * other.freq[i] / f);
-            avg[b] = freq[b] == 0 ? other.avg[i] : avg[b] + d * other.freq[i] / f;
-            freq[b] = f;
         }
+        // Insertion sort by average (at most 2k bins); ties by lower bound, for a deterministic order.
+        for (int i = 1; i < n; i++) {
+            for (int j = i; j > 0 && (a[j] < a[j - 1] || (a[j] == a[j - 1] && l[j] < l[j - 1])); j--) {
+                swap(a, j); swap(l, j); swap(h, j); swap(m, j);
+                long t = f[j]; f[j] = f[j - 1]; f[j - 1] = t;
+            }
+        }
+        while (n > k) {
+            int best = 0;
+            for (int i = 1; i + 1 < n; i++) {
+                if (a[i + 1] - a[i] < a[best + 1] - a[best]) {
+                    best = i;
+                }
+            }
+            long ff = f[best] + f[best + 1];
+            double d = a[best + 1] - a[best];
+            m[best] = m[best] + m[best + 1] + d * d * f[best] * f[best + 1] / ff;
+            a[best] = (a[best] * f[best] + a[best + 1] * f[best + 1]) / ff;
+            l[best] = Math.min(l[best], l[best + 1]);
+            h[best] = Math.max(h[best], h[best + 1]);
+            f[best] = ff;
+            for (int i = best + 1; i + 1 < n; i++) {
+                a[i] = a[i + 1]; l[i] = l[i + 1]; h[i] = h[i + 1]; m[i] = m[i + 1]; f[i] = f[i + 1];
+            }
+            n--;
+        }
+        double bottom = Double.MAX_VALUE, top = 0;
+        for (int i = 0; i < n; i++) {
+            bottom = Math.min(bottom, l[i]);
+            top = Math.max(top, h[i]);
+        }
+        for (int i = 0; i < k; i++) {
+            if (i < n) {
+                lo[i] = i == 0 ? bottom : (a[i - 1] + a[i]) / 2;
+                hi[i] = i == n - 1 ? top : (a[i] + a[i + 1]) / 2;
+                freq[i] = f[i]; avg[i] = a[i]; m2[i] = m[i];
+            } else {
+                // Fewer non-empty bins than k: empty bins of no width at the top.
+                lo[i] = top; hi[i] = top; freq[i] = 0; avg[i] = 0; m2[i] = 0;
+            }
+        }
+    }
+
+    private static void swap(double[] x, int j) {
+        double t = x[j];
+        x[j] = x[j - 1];
+        x[j - 1] = t;
     }
 
     public int bins() {

@@ -99,4 +99,32 @@ class DeltaHistogramTest {
         assertThat(t.paths().get(7).total()).isEqualTo(10);
         assertThat(t.paths().get(9).total()).isEqualTo(10);
     }
+
+    /**
+     * The inter-node merge (§3.2: "deltas from one histogram are moved to another while preserving node-imbalance
+     * information"): every sample is kept, and the statistics keep the ranks with the minimum and the maximum.
+     */
+    @Test
+    void mergingAcrossRanksKeepsEverySampleAndTheExtremeRanks() {
+        TraceConfig config = TraceConfig.of(TimeEncoding.HIST);
+        DeltaTiming fast = new DeltaTiming(config);
+        DeltaTiming slow = new DeltaTiming(config);
+        for (int i = 0; i < 40; i++) {
+            fast.add(100 + i % 5, 2, 0);
+            slow.add(4000 + i % 7, 9, 0);
+        }
+        fast.merge(slow);
+        assertThat(fast.histogram().total()).isEqualTo(80);
+        assertThat(fast.stats().count()).isEqualTo(80);
+        assertThat(fast.stats().minRank()).isEqualTo(2);
+        assertThat(fast.stats().maxRank()).isEqualTo(9);
+        assertThat(fast.stats().max()).isEqualTo(4006);
+        long above = 0;
+        for (int i = 0; i < fast.histogram().bins(); i++) {
+            if (fast.histogram().binAvg(i) > 1000) {
+                above += fast.histogram().binFreq(i);
+            }
+        }
+        assertThat(above).isEqualTo(40);
+    }
 }
