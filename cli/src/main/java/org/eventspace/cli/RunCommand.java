@@ -50,18 +50,18 @@ final class RunCommand implements Callable<Integer> {
             System.out.print(traced.trace().summary());
         }
         if (options.json != null) {
-            ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-            ObjectNode doc = report.toJson(json);
-            if (traced != null) {
-                doc.set("trace", traced.trace().toJson(json));
-            }
-            json.writeValue(options.json.toFile(), doc);
+            writeJson(report, traced != null ? traced.trace() : null, options.json.toFile());
         }
         return report.resultOk() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
     }
 
-    static void writeJson(RunReport report, java.io.File file) throws IOException {
+    /** The eventspace.run/1 report, with the {@code trace} block of a {@code --trace} run (else null). */
+    static void writeJson(RunReport report, TracedRun.Summary trace, java.io.File file) throws IOException {
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-        json.writeValue(file, report.toJson(json));
+        ObjectNode doc = report.toJson(json);
+        if (trace != null) {
+            doc.set("trace", trace.toJson(json));
+        }
+        json.writeValue(file, doc);
     }
 }
