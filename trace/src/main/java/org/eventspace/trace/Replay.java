@@ -15,7 +15,7 @@ import org.eventspace.comm.path.ReduceOp;
  *
  * <p>Which compute delta is waited: with statistics, the mean ("we simply replay the average times"); with histograms,
  * bin averages in proportion to the bins' frequencies ("we select replay delays to reflect the distribution across
- * bins"), the k-th replay of an event taking the bin that holds the k-th of its samples, cyclically; path-sensitive,
+ * bins"), spread over the iterations by a low-discrepancy sequence with a phase per rank; path-sensitive,
  * the histogram of the previous call's site. Message contents are zeros: the replay reproduces the communication,
  * not the data. Compute is emulated by spinning on the clock ({@link Compute#SPIN}, as the paper does on BG/L) or by
  * parking ({@link Compute#SLEEP}, its {@code nanosleep}).
@@ -24,6 +24,9 @@ import org.eventspace.comm.path.ReduceOp;
  */
 public final class Replay {
     public enum Compute { SPIN, SLEEP }
+
+    private static final double GOLDEN = (Math.sqrt(5) - 1) / 2;
+    private static final double SQRT2 = Math.sqrt(2);
 
     private final Trace trace;
     private final Comm comm;
@@ -88,7 +91,12 @@ public final class Replay {
             return Math.round(t.stats().mean());
         }
         long[] k = counters.computeIfAbsent(e, x -> new long[1]);
-        long sample = k[0]++ % h.total();
+        // The k-th replay takes the sample at position frac(k·φ + rank·√2) of the bins' cumulative frequencies: a
+        // low-discrepancy sequence, so each bin comes up in proportion to its frequency and spread over the
+        // iterations, and a different phase per rank, so the ranks' long delays do not all fall on the same
+        // iterations (taking the bins in order made every rank wait its long deltas at the same time).
+        double u = (k[0]++ * GOLDEN + rank * SQRT2) % 1.0;
+        long sample = Math.min(h.total() - 1, (long) (u * h.total()));
         for (int b = 0; b < h.bins(); b++) {
             sample -= h.binFreq(b);
             if (sample < 0) {
