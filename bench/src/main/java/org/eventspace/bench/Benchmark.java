@@ -10,6 +10,8 @@ public enum Benchmark {
     COMPUTE_GSUM("compute-gsum"),
     /** Ranks 0 and 1 bounce a message; one-way latency is half the round trip. */
     PINGPONG("pingpong"),
+    /** Red-black SOR on a 2-D grid in row blocks: halo exchange with rank ± 1 and a convergence allreduce ({@link Sor}). */
+    SOR("sor"),
     /**
      * gsum whose calls alternate between tree 0 and tree 1 (a call uses tree i mod 2): with collectors on tree 0 only,
      * each pair of calls is one monitored and one unmonitored allreduce, timed apart and summed per block
@@ -33,6 +35,6 @@ public enum Benchmark {
                 return b;
             }
         }
-        throw new IllegalArgumentException("unknown benchmark '" + text + "'; expected gsum, compute-gsum, pingpong or gsum-interleaved");
+        throw new IllegalArgumentException("unknown benchmark '" + text + "'; expected gsum, compute-gsum, pingpong, sor or gsum-interleaved");
     }
 }

@@ -2,7 +2,10 @@ package org.eventspace.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Function;
+
+import org.eventspace.comm.Comm;
 
 import org.eventspace.comm.launch.JobEnvironment;
 import org.eventspace.comm.path.Gred;
@@ -71,10 +74,19 @@ public final class BenchmarkRunner {
 
     /** Every host simulated in this JVM, one thread per rank. */
     static RunReport inJvm(RunConfig config, Watcher watcher) {
+        return inJvm(config, watcher, (rank, comm) -> comm);
+    }
+
+    /** As {@link #inJvm(RunConfig, Watcher)} unwatched, each rank calling through what {@code decorate} makes of its {@code Comm}. */
+    static RunReport inJvm(RunConfig config, BiFunction<Integer, Comm, Comm> decorate) {
+        return inJvm(config, Watcher.NONE, decorate);
+    }
+
+    static RunReport inJvm(RunConfig config, Watcher watcher, BiFunction<Integer, Comm, Comm> decorate) {
         try (MonitoredJob job = MonitoredJob.inJvm(config.job(), listenerFor(config));
              Monitors monitors = startMonitors(job, config)) {
             watcher.started(job, monitors);
-            List<RankResult> ranks = runRanks(job, config);
+            List<RankResult> ranks = runRanks(job, config, decorate);
             JsonNode part = monitors != null ? monitors.finalPart(JSON) : null;
             JsonNode live = monitors != null && !monitors.central() ? liveAtEnd(job) : null;
             HostResult result = job.finish(null);
@@ -151,12 +163,16 @@ public final class BenchmarkRunner {
 
     /** Runs the benchmark on every local rank of {@code job}; a rank that failed or was late is reported as such. */
     static List<RankResult> runRanks(MonitoredJob job, RunConfig config) {
+        return runRanks(job, config, (rank, comm) -> comm);
+    }
+
+    static List<RankResult> runRanks(MonitoredJob job, RunConfig config, BiFunction<Integer, Comm, Comm> decorate) {
         // Where rank 0 runs, a run that lasts more than a few seconds says on stderr what it is doing.
         Progress progress = job.localRanks().contains(0)
                 ? Progress.of(config.benchmark().label() + ", " + config.ranks() + " ranks") : Progress.NONE;
         List<RankThreads.Outcome<RankResult>> outcomes;
         try (Progress.Watch watching = progress.watch()) {
-            outcomes = job.runRanks(rank -> RankBenchmarks.run(job.comm(rank), config, job.timedWindow(), progress),
+            outcomes = job.runRanks(rank -> RankBenchmarks.run(decorate.apply(rank, job.comm(rank)), config, job.timedWindow(), progress),
                     config.rankLimit());
         }
         List<RankResult> results = new ArrayList<>();

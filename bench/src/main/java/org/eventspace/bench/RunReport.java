@@ -350,7 +350,8 @@ public final class RunReport {
 
     /** The summary for people: every number with its unit. */
     public String summary() {
-        String op = config.benchmark() == Benchmark.PINGPONG ? "one-way latency" : "allreduce latency";
+        String op = config.benchmark() == Benchmark.PINGPONG ? "one-way latency"
+                : config.benchmark() == Benchmark.SOR ? "iteration time" : "allreduce latency";
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "%s: %d ranks on %d host(s), transport %s, tree %s × %d, %d iterations%n",
                 config.benchmark().label(), config.ranks(), config.hosts(), config.transport(), config.spec().shape(),

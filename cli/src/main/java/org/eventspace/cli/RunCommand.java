@@ -7,19 +7,21 @@ import org.eventspace.bench.Benchmark;
 import org.eventspace.bench.BenchmarkRunner;
 import org.eventspace.bench.RunConfig;
 import org.eventspace.bench.RunReport;
+import org.eventspace.bench.TracedRun;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-/** {@code eventspace run gsum|compute-gsum|pingpong [flags]}. */
+/** {@code eventspace run gsum|compute-gsum|pingpong|sor [flags]}. */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = "Run a benchmark (gsum, compute-gsum, pingpong) and print a summary; --json writes eventspace.run/1.")
+        description = "Run a benchmark (gsum, compute-gsum, pingpong, sor) and print a summary; --json writes eventspace.run/1.")
 final class RunCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "BENCHMARK", description = "gsum, compute-gsum or pingpong")
+    @Parameters(index = "0", paramLabel = "BENCHMARK", description = "gsum, compute-gsum, pingpong or sor")
     String benchmark;
 
     @Mixin
@@ -27,6 +29,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Mixin
     ServeOptions serve = new ServeOptions();
+
+    @Mixin
+    TraceRunOptions traceOptions = new TraceRunOptions();
 
     @Override
     public Integer call() throws IOException {
@@ -38,8 +43,18 @@ final class RunCommand implements Callable<Integer> {
         }
         RunConfig config = options.toConfig(kind);
         serve.check(config);
+        if (!traceOptions.enabled() && traceOptions.othersSet()) {
+            throw new UsageError("--time-encoding and --trace-bins need --trace FILE");
+        }
+        if (traceOptions.enabled() && serve.enabled()) {
+            throw new UsageError("--trace and --serve: a traced run is not served yet; run it without one of them");
+        }
+        TracedRun.Result traced = null;
         RunReport report;
-        if (serve.enabled()) {
+        if (traceOptions.enabled()) {
+            traced = TracedRun.run(config, traceOptions.toConfig(config), traceOptions.trace);
+            report = traced.report();
+        } else if (serve.enabled()) {
             // The dashboard lives as long as the run; the page keeps the last frame once the run ended.
             try (ServeOptions.Served served = serve.watcher(config, benchmark)) {
                 report = BenchmarkRunner.run(config, served);
@@ -48,14 +63,22 @@ final class RunCommand implements Callable<Integer> {
             report = BenchmarkRunner.run(config);
         }
         System.out.print(report.summary());
+        if (traced != null) {
+            System.out.print(traced.trace().summary());
+        }
         if (options.json != null) {
-            writeJson(report, options.json.toFile());
+            writeJson(report, traced != null ? traced.trace() : null, options.json.toFile());
         }
         return report.resultOk() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
     }
 
-    static void writeJson(RunReport report, java.io.File file) throws IOException {
+    /** The eventspace.run/1 report, with the {@code trace} block of a {@code --trace} run (else null). */
+    static void writeJson(RunReport report, TracedRun.Summary trace, java.io.File file) throws IOException {
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-        json.writeValue(file, report.toJson(json));
+        ObjectNode doc = report.toJson(json);
+        if (trace != null) {
+            doc.set("trace", trace.toJson(json));
+        }
+        json.writeValue(file, doc);
     }
 }

@@ -1,0 +1,134 @@
+package org.eventspace.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.eventspace.comm.path.Gred;
+import org.eventspace.job.JobConfig;
+import org.eventspace.job.JobTransport;
+import org.eventspace.job.MonitoredJob;
+import org.eventspace.job.PollMode;
+import org.eventspace.job.RankThreads;
+import org.eventspace.trace.Replay;
+import org.eventspace.trace.Trace;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code eventspace trace replay FILE}: timed replay of a compressed trace on our communication system (Ratn et al.
+ * §3.4), every rank interpreting its part of the trace without expanding it; compares the replay's wall time with
+ * the original's. In one JVM for now; the layout flags shape the job (its rank count is the trace's).
+ */
+@Command(name = "replay", mixinStandardHelpOptions = true,
+        description = "Re-issue every call of a trace (run --trace FILE) on a job of the same rank count, waiting the "
+                + "compute deltas, and compare the wall time with the original run's; --json writes eventspace.trace-replay/1.")
+final class TraceReplayCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "An eventspace.trace/1 file.")
+    Path file;
+
+    @Mixin
+    LayoutOptions layout = new LayoutOptions();
+
+    @Option(names = "--compute", description = "How compute deltas are emulated: spin (busy-wait on the clock) or sleep "
+            + "(park). Default: ${DEFAULT-VALUE}.", defaultValue = "spin")
+    String compute = "spin";
+
+    @Option(names = "--timeout", description = "Seconds a collective waits for a missing rank. Default: ${DEFAULT-VALUE}.",
+            defaultValue = "60")
+    double timeoutSeconds = 60;
+
+    @Option(names = "--json", description = "Write eventspace.trace-replay/1 (replay_wall_s, original_wall_s, error_pct).")
+    Path json;
+
+    @Override
+    public Integer call() throws IOException {
+        Replay.Compute mode = switch (compute) {
+            case "spin" -> Replay.Compute.SPIN;
+            case "sleep" -> Replay.Compute.SLEEP;
+            default -> throw new UsageError("--compute must be spin or sleep, got " + compute);
+        };
+        PrintWriter out = spec.commandLine().getOut();
+        Trace trace = TraceFileCommands.read(file, spec.commandLine().getErr(), "replay");
+        if (trace == null) {
+            return EventSpaceCommand.EXIT_FAILURE;
+        }
+        if (spec.commandLine().getParseResult().hasMatchedOption("--ranks") && layout.ranks != trace.ranks()) {
+            throw new UsageError("--ranks " + layout.ranks + ": the trace is of " + trace.ranks() + " ranks; a replay runs as many");
+        }
+        layout.ranks = trace.ranks();
+        if (json != null) {
+            ConfigFiles.checkWritable("--json", json);
+        }
+        JobConfig job = layout.toJob(RunOptions.seconds("--timeout", timeoutSeconds, 0.001, JobConfig.MAX_TIMEOUT.toSeconds()),
+                PollMode.parse("auto"), 0, null);
+        if (job.transport() != JobTransport.JVM) {
+            throw new UsageError("trace replay runs in one JVM for now: it needs --transport jvm");
+        }
+        long[] walls = new long[trace.ranks()];
+        long calls = 0;
+        boolean ok = true;
+        try (MonitoredJob running = MonitoredJob.inJvm(job, pathmap -> Gred.ReleaseListener.NONE)) {
+            List<RankThreads.Outcome<Long>> outcomes = running.runRanks(rank -> {
+                Replay replay = new Replay(trace, running.comm(rank), mode);
+                walls[rank] = replay.run();
+                return replay.calls();
+            }, Duration.ofHours(1));
+            for (RankThreads.Outcome<Long> o : outcomes) {
+                if (o.ok()) {
+                    calls += o.value();
+                } else {
+                    ok = false;
+                    spec.commandLine().getErr().println("eventspace: trace replay: rank " + o.rank() + ": " + o.error());
+                }
+            }
+            running.finish(null);
+        }
+        long replayWall = 0;
+        for (long w : walls) {
+            replayWall = Math.max(replayWall, w);
+        }
+        double replayS = replayWall / 1e9;
+        double originalS = trace.wallNanos() / 1e9;
+        double errorPct = originalS > 0 ? (replayS - originalS) / originalS * 100 : 0;
+        out.printf("replay of %s: %d ranks, %d calls re-issued (recorded %d), compute %s%n", file, trace.ranks(), calls,
+                trace.eventsRecorded(), compute);
+        out.printf("  wall time: replay %.3f s, original %.3f s, error %+.1f %%%n", replayS, originalS, errorPct);
+        out.flush();
+        if (json != null) {
+            ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+            ObjectNode o = mapper.createObjectNode();
+            o.put("schema", "eventspace.trace-replay/1");
+            o.put("trace", file.toString());
+            o.put("ranks", trace.ranks());
+            o.put("transport", "jvm");
+            o.put("compute", compute);
+            o.put("time_encoding", trace.encoding().fileName());
+            o.put("calls", calls);
+            o.put("replay_wall_s", replayS);
+            o.put("original_wall_s", originalS);
+            o.put("error_pct", errorPct);
+            mapper.writeValue(json.toFile(), o);
+        }
+        if (ok && calls != trace.eventsRecorded()) {
+            spec.commandLine().getErr().println("eventspace: trace replay: re-issued " + calls + " calls, the trace recorded "
+                    + trace.eventsRecorded());
+            ok = false;
+        }
+        return ok ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
+    }
+}

@@ -1,0 +1,64 @@
+package org.eventspace.cli;
+
+import java.nio.file.Path;
+
+import org.eventspace.bench.RunConfig;
+import org.eventspace.job.JobTransport;
+import org.eventspace.trace.DeltaHistogram;
+import org.eventspace.trace.TimeEncoding;
+import org.eventspace.trace.TraceConfig;
+
+import picocli.CommandLine.Option;
+
+/**
+ * {@code run … --trace FILE [--time-encoding stats|hist|path] [--trace-bins K]}: record the ranks' calls into a
+ * compressed, time-preserving trace (the {@code trace} module). Validated once into a {@link TraceConfig}. Not
+ * thread-safe: picocli fills it, one command reads it.
+ */
+final class TraceRunOptions {
+    @Option(names = "--trace", paramLabel = "FILE", description = "Record every rank's communication calls, compress them "
+            + "(loops, ranks merged) and write the eventspace.trace/1 file FILE; read it with eventspace trace show|stats|search. "
+            + "In-JVM runs (--transport jvm).")
+    Path trace;
+
+    @Option(names = "--time-encoding", description = "With --trace: how delta times are kept: stats (mean, sd, min, max "
+            + "with ranks), hist (plus a dynamically balanced histogram per call) or path (one histogram per previous call "
+            + "site). Default: ${DEFAULT-VALUE}.", defaultValue = "hist")
+    String timeEncoding = "hist";
+
+    @Option(names = "--trace-bins", paramLabel = "K", description = "With --trace: histogram bins. Default: ${DEFAULT-VALUE}.",
+            defaultValue = "" + DeltaHistogram.DEFAULT_BINS)
+    int bins = DeltaHistogram.DEFAULT_BINS;
+
+    boolean enabled() {
+        return trace != null;
+    }
+
+    /** The recording configuration, or a usage error naming the flag. */
+    TraceConfig toConfig(RunConfig run) {
+        if (trace == null) {
+            throw new UsageError("--time-encoding and --trace-bins need --trace FILE");
+        }
+        if (run.transport() != JobTransport.JVM) {
+            throw new UsageError("--trace records ranks in one JVM for now: it needs --transport jvm");
+        }
+        ConfigFiles.checkWritable("--trace", trace);
+        TimeEncoding encoding;
+        try {
+            encoding = TimeEncoding.parse(timeEncoding);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--time-encoding: " + e.getMessage());
+        }
+        try {
+            return new TraceConfig(encoding, bins, DeltaHistogram.DEFAULT_SMOOTH_INTERVAL, TraceConfig.DEFAULT_WINDOW,
+                    TraceConfig.DEFAULT_MAX_NODES);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--trace-bins: " + e.getMessage());
+        }
+    }
+
+    /** Whether any trace flag other than --trace was changed from its default (they need --trace). */
+    boolean othersSet() {
+        return !timeEncoding.equals("hist") || bins != DeltaHistogram.DEFAULT_BINS;
+    }
+}

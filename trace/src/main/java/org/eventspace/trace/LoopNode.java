@@ -1,0 +1,80 @@
+package org.eventspace.trace;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A loop of a compressed trace: {@code iters} repetitions of its body, ScalaTrace's RSD
+ * {@code <iters, e1, e2, ...>}, or a power-RSD when the body holds loops (Ratn et al. §2). The body is fixed once
+ * the loop exists; only the iteration count of a loop at the top of a rank's trace still grows. Not thread-safe.
+ */
+public final class LoopNode extends Node {
+    long iters;
+    final List<Node> body;
+    private int hash;
+
+    LoopNode(RankList ranks, long iters, List<Node> body) {
+        super(ranks);
+        this.iters = iters;
+        this.body = new ArrayList<>(body);
+        rehash();
+    }
+
+    void rehash() {
+        int h = Long.hashCode(iters);
+        for (Node n : body) {
+            h = 31 * h + n.shapeHash();
+        }
+        hash = h;
+    }
+
+    @Override
+    int shapeHash() {
+        return hash;
+    }
+
+    @Override
+    boolean sameShape(Node other) {
+        if (!(other instanceof LoopNode l) || l.hash != hash || l.iters != iters || l.body.size() != body.size()) {
+            return false;
+        }
+        for (int i = 0; i < body.size(); i++) {
+            if (!body.get(i).sameShape(l.body.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    void absorb(Node other, TraceConfig config) {
+        LoopNode l = (LoopNode) other;
+        for (int i = 0; i < body.size(); i++) {
+            body.get(i).absorb(l.body.get(i), config);
+        }
+    }
+
+    @Override
+    int nodeCount() {
+        int n = 1;
+        for (Node b : body) {
+            n += b.nodeCount();
+        }
+        return n;
+    }
+
+    @Override
+    void seal(TraceConfig config) {
+        for (Node b : body) {
+            b.seal(config);
+        }
+    }
+
+    public long iterations() {
+        return iters;
+    }
+
+    public List<Node> body() {
+        return java.util.Collections.unmodifiableList(body);
+    }
+}

@@ -1,0 +1,150 @@
+package org.eventspace.trace;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One rank's trace, compressed online into RSDs and power-RSDs as calls arrive (ScalaTrace's intra-node compression,
+ * Ratn et al. §2, after Noeth et al., IPDPS 2007).
+ *
+ * <p>Each call is appended to the top-level sequence, then folded while it can be: (a) if the last {@code k}
+ * elements repeat the body of the loop just before them, that loop gains an iteration and they are absorbed into its
+ * body (their delta times added to the body's); (b) if the last {@code k} elements repeat the {@code k} before them,
+ * the two runs become a loop of 2. {@code k} is tried from 1 up to the configured window, smallest first, and a fold
+ * is retried after every fold, so loops nest (a loop whose body ends a bigger repetition folds into an outer loop).
+ * Folding only ever replaces a repetition by a loop of exactly that repetition, so expansion gives back exactly the
+ * recorded sequence: the compression is lossless.
+ *
+ * <p>Memory is bounded by a node budget ({@link TraceConfig#maxNodes()}). A regular program stays far below it; when
+ * an irregular one reaches it, the rank stops recording and counts what it could not keep — from which event on,
+ * how many, of which ops — and the trace file says so ({@link Lost}). It never drops silently.
+ *
+ * <p>Not thread-safe: one per rank, used by the rank's thread; read after the rank finished.
+ */
+public final class RankTrace {
+    /** What a rank could not record: every event from {@code firstLost} on, {@code count} of them. */
+    public record Lost(int rank, long firstLost, long count, long[] byOp) {
+    }
+
+    private final int rank;
+    private final RankList self;
+    private final TraceConfig config;
+    private final ArrayList<Node> top = new ArrayList<>();
+    private long recorded;
+    private long lost;
+    private long firstLost = -1;
+    private final long[] lostByOp = new long[Op.values().length];
+    private int live;
+    private int previousSite;
+    /** From when recording started to the end of the last call recorded (set by the recorder). */
+    long spanNanos;
+
+    public RankTrace(int rank, TraceConfig config) {
+        this.rank = rank;
+        this.self = RankList.of(rank);
+        this.config = config;
+    }
+
+    /**
+     * Records one call. {@code peer} is relative to this rank (dest − rank); {@code reduce} a
+     * {@link org.eventspace.comm.path.ReduceOp} ordinal or −1; absent parameters are {@link EventNode#NONE}.
+     */
+    public void record(Op op, int site, int reduce, long peer, long count, long root, long computeNanos, long commNanos) {
+        long index = recorded + lost;
+        if (firstLost >= 0 || live >= config.maxNodes()) {
+            if (firstLost < 0) {
+                firstLost = index;
+            }
+            lost++;
+            lostByOp[op.ordinal()]++;
+            return;
+        }
+        recorded++;
+        top.add(new EventNode(self, op, site, reduce, peer, count, root, computeNanos, commNanos, previousSite, rank));
+        previousSite = site;
+        live++;
+        while (fold()) {
+            // fold until nothing repeats
+        }
+    }
+
+    private boolean fold() {
+        int n = top.size();
+        Node last = top.get(n - 1);
+        for (int k = 1; k <= config.window() && k < n; k++) {
+            Node before = top.get(n - 1 - k);
+            if (before instanceof LoopNode loop && loop.body.size() == k && loop.body.get(k - 1).sameShape(last)
+                    && runMatches(loop.body, 0, n - k, k)) {
+                for (int i = 0; i < k; i++) {
+                    Node absorbed = top.get(n - k + i);
+                    loop.body.get(i).absorb(absorbed, config);
+                    live -= absorbed.nodeCount();
+                }
+                removeTail(k);
+                loop.iters++;
+                loop.rehash();
+                return true;
+            }
+            if (2 * k <= n && top.get(n - 1 - k).sameShape(last) && runMatches(top, n - 2 * k, n - k, k)) {
+                List<Node> body = new ArrayList<>(top.subList(n - 2 * k, n - k));
+                for (int i = 0; i < k; i++) {
+                    Node absorbed = top.get(n - k + i);
+                    body.get(i).absorb(absorbed, config);
+                    live -= absorbed.nodeCount();
+                }
+                removeTail(2 * k);
+                top.add(new LoopNode(self, 2, body));
+                live++;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code a[from..from+k)} and {@code top[at..at+k)} have the same shape. */
+    private boolean runMatches(List<Node> a, int from, int at, int k) {
+        for (int i = 0; i < k; i++) {
+            if (!a.get(from + i).sameShape(top.get(at + i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void removeTail(int k) {
+        top.subList(top.size() - k, top.size()).clear();
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    /** Events recorded (kept in the trace). */
+    public long recorded() {
+        return recorded;
+    }
+
+    /** What this rank could not keep, or null if it kept everything. */
+    public Lost lost() {
+        return firstLost < 0 ? null : new Lost(rank, firstLost, lost, lostByOp.clone());
+    }
+
+    /** Nanoseconds from when recording started to the end of the rank's last call. */
+    public long spanNanos() {
+        return spanNanos;
+    }
+
+    /** Trace nodes alive now (what the budget counts). */
+    public int liveNodes() {
+        return live;
+    }
+
+    /** The top-level sequence so far; for tests and {@link Trace#of}. */
+    List<Node> nodes() {
+        return top;
+    }
+
+    TraceConfig config() {
+        return config;
+    }
+}

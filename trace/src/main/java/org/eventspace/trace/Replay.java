@@ -1,0 +1,169 @@
+package org.eventspace.trace;
+
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+
+import org.eventspace.comm.Comm;
+import org.eventspace.comm.path.ReduceOp;
+
+/**
+ * Timed replay (Ratn et al., ICS 2008, §3.4): one rank re-issues its calls in order, with their parameters and sizes,
+ * waiting its compute deltas between them, interpreting the compressed trace without expanding it ("when it
+ * encounters an RSD or PRSD, it issues calls iteratively observing the structure, frequency and parameters").
+ *
+ * <p>Which compute delta is waited: with statistics, the mean ("we simply replay the average times"); with histograms,
+ * bin averages in proportion to the bins' frequencies ("we select replay delays to reflect the distribution across
+ * bins"), spread over the iterations by a low-discrepancy sequence with a phase per rank; path-sensitive,
+ * the histogram of the previous call's site. Message contents are zeros: the replay reproduces the communication,
+ * not the data. Compute is emulated by spinning on the clock ({@link Compute#SPIN}, as the paper does on BG/L) or by
+ * parking ({@link Compute#SLEEP}, its {@code nanosleep}).
+ *
+ * <p>Not thread-safe: one {@code Replay} per rank.
+ */
+public final class Replay {
+    public enum Compute { SPIN, SLEEP }
+
+    private static final double GOLDEN = (Math.sqrt(5) - 1) / 2;
+    private static final double SQRT2 = Math.sqrt(2);
+
+    private final Trace trace;
+    private final Comm comm;
+    private final Compute compute;
+    private final int rank;
+    private final Map<EventNode, long[]> counters = new IdentityHashMap<>();
+    private long[] buffer = new long[1];
+    private long[] recvBuffer = new long[1];
+    private double[] doubles = new double[1];
+    private int previousSite = CallSite.UNMARKED;
+    private long calls;
+
+    public Replay(Trace trace, Comm comm, Compute compute) {
+        if (comm.size() != trace.ranks()) {
+            throw new IllegalArgumentException("the trace is of " + trace.ranks() + " ranks, the job has " + comm.size());
+        }
+        this.trace = trace;
+        this.comm = comm;
+        this.compute = compute;
+        this.rank = comm.rank();
+    }
+
+    /** Replays this rank's calls; returns the nanoseconds from the start to the end of its last call. */
+    public long run() {
+        long start = System.nanoTime();
+        replay(trace.nodes());
+        return System.nanoTime() - start;
+    }
+
+    public long calls() {
+        return calls;
+    }
+
+    private void replay(List<Node> nodes) {
+        for (Node n : nodes) {
+            if (!n.ranks().contains(rank)) {
+                continue;
+            }
+            if (n instanceof LoopNode l) {
+                for (long i = 0; i < l.iters; i++) {
+                    replay(l.body);
+                }
+            } else {
+                EventNode e = (EventNode) n;
+                waitNanos(computeDelta(e));
+                issue(e);
+                previousSite = e.site;
+                calls++;
+            }
+        }
+    }
+
+    /** The compute delta to wait before {@code e} this time, per the trace's time encoding. */
+    long computeDelta(EventNode e) {
+        DeltaTiming t = e.compute;
+        DeltaHistogram h = switch (trace.encoding()) {
+            case STATS -> null;
+            case HIST -> t.histogram();
+            case PATH -> t.paths().get(previousSite);
+        };
+        if (h == null || h.total() == 0) {
+            return Math.round(t.stats().mean());
+        }
+        long[] k = counters.computeIfAbsent(e, x -> new long[1]);
+        // The k-th replay takes the sample at position frac(k·φ + rank·√2) of the bins' cumulative frequencies: a
+        // low-discrepancy sequence, so each bin comes up in proportion to its frequency and spread over the
+        // iterations, and a different phase per rank, so the ranks' long delays do not all fall on the same
+        // iterations (taking the bins in order made every rank wait its long deltas at the same time).
+        double u = (k[0]++ * GOLDEN + rank * SQRT2) % 1.0;
+        long sample = Math.min(h.total() - 1, (long) (u * h.total()));
+        for (int b = 0; b < h.bins(); b++) {
+            sample -= h.binFreq(b);
+            if (sample < 0) {
+                return Math.round(h.binAvg(b));
+            }
+        }
+        return Math.round(t.stats().mean());
+    }
+
+    private void waitNanos(long nanos) {
+        if (nanos <= 0) {
+            return;
+        }
+        if (compute == Compute.SLEEP) {
+            LockSupport.parkNanos(nanos);
+            return;
+        }
+        long end = System.nanoTime() + nanos;
+        while (System.nanoTime() - end < 0) {
+            Thread.onSpinWait();
+        }
+    }
+
+    private static int value(Params p, int rank, int otherwise) {
+        if (p == null) {
+            return otherwise;
+        }
+        long v = p.valueFor(rank);
+        return v == EventNode.NONE ? otherwise : (int) v;
+    }
+
+    private long[] buffer(int words) {
+        if (buffer.length < words) {
+            buffer = new long[words];
+        }
+        return buffer;
+    }
+
+    private long[] recvBuffer(int words) {
+        if (recvBuffer.length < words) {
+            recvBuffer = new long[words];
+        }
+        return recvBuffer;
+    }
+
+    private void issue(EventNode e) {
+        int words = Math.max(1, value(e.countParams, rank, 1));
+        int size = comm.size();
+        ReduceOp op = e.reduce < 0 ? null : ReduceOp.values()[e.reduce];
+        switch (e.op) {
+            case ALLREDUCE_LONG -> comm.allreduce(0L, op);
+            case ALLREDUCE_DOUBLE -> comm.allreduce(0.0, op);
+            case ALLREDUCE_LONGS -> comm.allreduce(buffer(words), words, op);
+            case ALLREDUCE_DOUBLES -> {
+                if (doubles.length < words) {
+                    doubles = new double[words];
+                }
+                comm.allreduce(doubles, words, op);
+            }
+            case BARRIER -> comm.barrier();
+            case BROADCAST -> comm.broadcast(buffer(words), words, value(e.rootParams, rank, 0));
+            case GATHER -> comm.gather(buffer(words), words, recvBuffer(words * size), value(e.rootParams, rank, 0));
+            case ALLGATHER -> comm.allgather(buffer(words), words, recvBuffer(words * size));
+            case SCATTER -> comm.scatter(buffer(words * size), words, recvBuffer(words), value(e.rootParams, rank, 0));
+            case ALLTOALL -> comm.alltoall(buffer(words * size), words, recvBuffer(words * size));
+            case SEND -> comm.send(rank + value(e.peerParams, rank, 0), buffer(words), words);
+            case RECV -> comm.recv(rank + value(e.peerParams, rank, 0), recvBuffer(words));
+        }
+    }
+}

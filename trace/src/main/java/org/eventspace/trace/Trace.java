@@ -1,0 +1,285 @@
+package org.eventspace.trace;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A whole job's compressed trace: the ranks' traces merged into one (ScalaTrace's inter-node compression, Ratn et al.
+ * §2 and §5.5), with what each rank could not record and the names of the call sites.
+ *
+ * <p>Two traces merge where their elements match: events of the same op, call site and reduce operator, and loops of
+ * the same iteration count whose bodies match element by element (the paper: "when events, parameters, structure and
+ * iteration counts match", relaxed as in §5.5 so that peers, sizes and roots may differ and are kept as ordered
+ * (value, ranklist) pairs). Where ScalaTrace also aligns partially matching sequences, we merge whole rank traces
+ * into groups of ranks whose traces match throughout ({@link #mergeGroups}): an alignment (we tried a longest common
+ * subsequence) makes the result depend on the merge tree's shape, the grouping does not, and a program whose ranks
+ * play k roles still gives k groups, constant in the number of ranks. The cost: ranks that differ in one call keep two
+ * copies of the rest. Ranklists are canonical ({@link RankList}), so merging the same ranks in any tree gives the same
+ * trace (a property test checks it). The inputs are consumed.
+ *
+ * <p>Not thread-safe.
+ */
+public final class Trace {
+    /**
+     * Bytes one event would take in a flat trace: rank (4), op (2), reduce (2), site (4), peer (4), count (4),
+     * root (4), start time (8), end time (8) = 40. What {@code flat_bytes} counts.
+     */
+    public static final int FLAT_RECORD_BYTES = 40;
+
+    /** One call as a rank made it, for expansion and tests. */
+    public record Call(Op op, int site, int reduce, long peer, long count, long root) {
+    }
+
+    final int ranks;
+    final TimeEncoding encoding;
+    final int bins;
+    final List<Group> groups;
+    final long eventsRecorded;
+    final List<RankTrace.Lost> lost;
+    final Map<Integer, String> sites;
+    /** The longest rank's recorded span: from when its recording started to the end of its last call. */
+    long wallNanos;
+
+    /** Ranks whose traces match element by element, and their merged trace. */
+    record Group(RankList ranks, List<Node> nodes) {
+    }
+
+    Trace(int ranks, TimeEncoding encoding, int bins, List<Group> groups, long eventsRecorded, List<RankTrace.Lost> lost,
+          Map<Integer, String> sites) {
+        this.ranks = ranks;
+        this.encoding = encoding;
+        this.bins = bins;
+        this.groups = groups;
+        this.eventsRecorded = eventsRecorded;
+        this.lost = lost;
+        this.sites = sites;
+    }
+
+    /** One rank's trace as a mergeable trace of a job of {@code ranks} ranks. Consumes {@code rank}. */
+    public static Trace of(RankTrace rank, int ranks) {
+        List<Node> top = new ArrayList<>(rank.nodes());
+        for (Node n : top) {
+            n.seal(rank.config());
+        }
+        RankTrace.Lost lost = rank.lost();
+        List<Group> groups = top.isEmpty() ? List.of() : List.of(new Group(RankList.of(rank.rank()), top));
+        Trace t = new Trace(ranks, rank.config().encoding(), rank.config().bins(), groups, rank.recorded(),
+                lost == null ? List.of() : List.of(lost), sitesOf(top));
+        t.wallNanos = rank.spanNanos();
+        return t;
+    }
+
+    /** Merges every rank's trace over a binary tree (ranks paired 0+1, 2+3, ..., then the pairs, as ScalaTrace does). */
+    public static Trace mergeAll(List<RankTrace> rankTraces) {
+        int n = rankTraces.size();
+        List<Trace> level = new ArrayList<>();
+        for (RankTrace r : rankTraces) {
+            level.add(of(r, n));
+        }
+        while (level.size() > 1) {
+            List<Trace> next = new ArrayList<>();
+            for (int i = 0; i < level.size(); i += 2) {
+                next.add(i + 1 < level.size() ? merge(level.get(i), level.get(i + 1)) : level.get(i));
+            }
+            level = next;
+        }
+        return level.get(0);
+    }
+
+    public static Trace merge(Trace a, Trace b) {
+        if (a.encoding != b.encoding || a.bins != b.bins || a.ranks != b.ranks) {
+            throw new IllegalArgumentException("cannot merge traces of different encodings or jobs: " + a.encoding + "/"
+                    + a.bins + " bins/" + a.ranks + " ranks vs " + b.encoding + "/" + b.bins + " bins/" + b.ranks + " ranks");
+        }
+        List<RankTrace.Lost> lost = new ArrayList<>(a.lost);
+        lost.addAll(b.lost);
+        lost.sort((x, y) -> Integer.compare(x.rank(), y.rank()));
+        Map<Integer, String> sites = new TreeMap<>(a.sites);
+        sites.putAll(b.sites);
+        Trace t = new Trace(a.ranks, a.encoding, a.bins, mergeGroups(a.groups, b.groups), a.eventsRecorded + b.eventsRecorded,
+                lost, sites);
+        t.wallNanos = Math.max(a.wallNanos, b.wallNanos);
+        return t;
+    }
+
+    /**
+     * Every rank's trace falls in exactly one group: the ranks whose traces match element by element (mergeability
+     * is an equivalence: same ops, sites, reduce ops, loop structure and iteration counts). Merging adds each group of
+     * {@code b} to the group of {@code a} it matches, or keeps it as a group of its own; groups are ordered by their
+     * lowest rank. The partition and each group's content depend only on the ranks' traces, never on the order they
+     * were merged in.
+     */
+    static List<Group> mergeGroups(List<Group> a, List<Group> b) {
+        List<Group> out = new ArrayList<>(a);
+        for (Group g : b) {
+            boolean merged = false;
+            for (int i = 0; i < out.size() && !merged; i++) {
+                Group h = out.get(i);
+                if (sequencesMergeable(h.nodes(), g.nodes())) {
+                    List<Node> nodes = new ArrayList<>(h.nodes());
+                    for (int j = 0; j < nodes.size(); j++) {
+                        nodes.set(j, mergeNodes(nodes.get(j), g.nodes().get(j)));
+                    }
+                    out.set(i, new Group(h.ranks().union(g.ranks()), nodes));
+                    merged = true;
+                }
+            }
+            if (!merged) {
+                out.add(g);
+            }
+        }
+        out.sort((x, y) -> Integer.compare(x.ranks().first(), y.ranks().first()));
+        return out;
+    }
+
+    private static boolean sequencesMergeable(List<Node> a, List<Node> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (!mergeable(a.get(i), b.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static boolean mergeable(Node x, Node y) {
+        if (x instanceof EventNode a && y instanceof EventNode b) {
+            return a.op == b.op && a.site == b.site && a.reduce == b.reduce;
+        }
+        if (x instanceof LoopNode a && y instanceof LoopNode b) {
+            if (a.iters != b.iters || a.body.size() != b.body.size()) {
+                return false;
+            }
+            for (int i = 0; i < a.body.size(); i++) {
+                if (!mergeable(a.body.get(i), b.body.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private static Node mergeNodes(Node x, Node y) {
+        x.ranks = x.ranks.union(y.ranks);
+        if (x instanceof EventNode a) {
+            EventNode b = (EventNode) y;
+            a.peerParams = union(a.peerParams, b.peerParams);
+            a.countParams = union(a.countParams, b.countParams);
+            a.rootParams = union(a.rootParams, b.rootParams);
+            a.compute.merge(b.compute);
+            a.comm.merge(b.comm);
+        } else {
+            LoopNode a = (LoopNode) x;
+            LoopNode b = (LoopNode) y;
+            for (int i = 0; i < a.body.size(); i++) {
+                a.body.set(i, mergeNodes(a.body.get(i), b.body.get(i)));
+            }
+        }
+        return x;
+    }
+
+    private static Params union(Params a, Params b) {
+        return a == null ? b : b == null ? a : a.union(b);
+    }
+
+    private static Map<Integer, String> sitesOf(List<Node> top) {
+        Map<Integer, String> names = CallSite.names();
+        Map<Integer, String> used = new TreeMap<>();
+        collectSites(top, names, used);
+        return used;
+    }
+
+    private static void collectSites(List<Node> nodes, Map<Integer, String> names, Map<Integer, String> used) {
+        for (Node n : nodes) {
+            if (n instanceof EventNode e) {
+                if (e.site != CallSite.UNMARKED && names.containsKey(e.site)) {
+                    used.put(e.site, names.get(e.site));
+                }
+                if (e.compute != null) {
+                    for (Integer prev : e.compute.paths().keySet()) {
+                        if (prev != CallSite.UNMARKED && names.containsKey(prev)) {
+                            used.put(prev, names.get(prev));
+                        }
+                    }
+                }
+            } else {
+                collectSites(((LoopNode) n).body, names, used);
+            }
+        }
+    }
+
+    /** The calls {@code rank} made, in order: the inverse of the compression and the merge. */
+    public List<Call> expand(int rank) {
+        List<Call> out = new ArrayList<>();
+        expand(nodes(), rank, out);
+        return out;
+    }
+
+    private static void expand(List<Node> nodes, int rank, List<Call> out) {
+        for (Node n : nodes) {
+            if (!n.ranks.contains(rank)) {
+                continue;
+            }
+            if (n instanceof EventNode e) {
+                out.add(new Call(e.op, e.site, e.reduce, value(e.peerParams, rank), value(e.countParams, rank),
+                        value(e.rootParams, rank)));
+            } else {
+                LoopNode l = (LoopNode) n;
+                for (long i = 0; i < l.iters; i++) {
+                    expand(l.body, rank, out);
+                }
+            }
+        }
+    }
+
+    private static long value(Params p, int rank) {
+        return p == null ? EventNode.NONE : p.valueFor(rank);
+    }
+
+    public int ranks() {
+        return ranks;
+    }
+
+    public TimeEncoding encoding() {
+        return encoding;
+    }
+
+    public int bins() {
+        return bins;
+    }
+
+    /** The top-level sequence: every group's nodes, groups by lowest rank. */
+    public List<Node> nodes() {
+        List<Node> all = new ArrayList<>();
+        groups.forEach(g -> all.addAll(g.nodes()));
+        return Collections.unmodifiableList(all);
+    }
+
+    public long eventsRecorded() {
+        return eventsRecorded;
+    }
+
+    public List<RankTrace.Lost> lost() {
+        return Collections.unmodifiableList(lost);
+    }
+
+    public Map<Integer, String> sites() {
+        return Collections.unmodifiableMap(sites);
+    }
+
+    /** The longest rank's recorded span in ns (what a replay's wall time compares with). */
+    public long wallNanos() {
+        return wallNanos;
+    }
+
+    /** {@link #eventsRecorded()} × {@link #FLAT_RECORD_BYTES}: what a flat trace of the same events would take. */
+    public long flatBytes() {
+        return eventsRecorded * FLAT_RECORD_BYTES;
+    }
+}

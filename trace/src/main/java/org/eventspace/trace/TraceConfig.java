@@ -1,0 +1,42 @@
+package org.eventspace.trace;
+
+/**
+ * How ranks record: the time encoding and its histogram bins and smoothing interval (Ratn et al. §3.2), the
+ * compressor's search window (how many trailing elements a new loop body may span) and the per-rank memory budget in
+ * trace nodes. Validated once here; immutable.
+ */
+public record TraceConfig(TimeEncoding encoding, int bins, int smoothInterval, int window, int maxNodes) {
+    public static final int DEFAULT_WINDOW = 64;
+    public static final int DEFAULT_MAX_NODES = 1 << 16;
+
+    public TraceConfig {
+        if (encoding == null) {
+            throw new IllegalArgumentException("time encoding must be set");
+        }
+        if (bins < 2 || bins > 64) {
+            throw new IllegalArgumentException("histogram bins must be 2..64, got " + bins);
+        }
+        if (smoothInterval < 1) {
+            throw new IllegalArgumentException("smoothing interval must be >= 1, got " + smoothInterval);
+        }
+        if (window < 1) {
+            throw new IllegalArgumentException("compression window must be >= 1, got " + window);
+        }
+        if (maxNodes < 16) {
+            throw new IllegalArgumentException("per-rank node budget must be >= 16, got " + maxNodes);
+        }
+    }
+
+    public static TraceConfig of(TimeEncoding encoding) {
+        return new TraceConfig(encoding, DeltaHistogram.DEFAULT_BINS, DeltaHistogram.DEFAULT_SMOOTH_INTERVAL,
+                DEFAULT_WINDOW, DEFAULT_MAX_NODES);
+    }
+
+    public TraceConfig withMaxNodes(int n) {
+        return new TraceConfig(encoding, bins, smoothInterval, window, n);
+    }
+
+    public TraceConfig withWindow(int w) {
+        return new TraceConfig(encoding, bins, smoothInterval, w, maxNodes);
+    }
+}

@@ -1,0 +1,425 @@
+package org.eventspace.trace;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.eventspace.comm.path.ReduceOp;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * The trace file, {@code eventspace.trace/1}: one compact JSON document per job, documented field by field in
+ * {@code docs/TRACE-FORMAT.md}. JSON because a trace is small (its size does not grow with ranks or iterations for
+ * regular programs) and people read it; times are integer nanoseconds. Reading validates everything and fails with
+ * a {@link TraceFormatException} naming the file, the place (a JSON pointer, or line and column for a syntax error)
+ * and what was expected. Stateless; thread-safe.
+ */
+public final class TraceFile {
+    public static final String SCHEMA = "eventspace.trace/1";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private TraceFile() {
+    }
+
+    /** Writes {@code trace} to {@code file}; returns the bytes written. */
+    public static long write(Trace trace, Path file) throws IOException {
+        byte[] bytes = JSON.writeValueAsBytes(toJson(trace));
+        try (OutputStream out = Files.newOutputStream(file)) {
+            out.write(bytes);
+        }
+        return bytes.length;
+    }
+
+    public static ObjectNode toJson(Trace trace) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("schema", SCHEMA);
+        root.put("ranks", trace.ranks());
+        root.put("time_encoding", trace.encoding().fileName());
+        root.put("bins", trace.bins());
+        root.put("events_recorded", trace.eventsRecorded());
+        root.put("wall_ns", trace.wallNanos());
+        ArrayNode lost = root.putArray("lost");
+        for (RankTrace.Lost l : trace.lost()) {
+            ObjectNode o = lost.addObject();
+            o.put("rank", l.rank());
+            o.put("first_lost", l.firstLost());
+            o.put("count", l.count());
+            ObjectNode byOp = o.putObject("by_op");
+            for (Op op : Op.values()) {
+                if (l.byOp()[op.ordinal()] > 0) {
+                    byOp.put(op.fileName(), l.byOp()[op.ordinal()]);
+                }
+            }
+        }
+        ObjectNode sites = root.putObject("sites");
+        trace.sites().forEach((id, name) -> sites.put(Integer.toString(id), name));
+        ArrayNode groups = root.putArray("groups");
+        for (Trace.Group g : trace.groups) {
+            ObjectNode o = groups.addObject();
+            o.set("ranks", ranks(g.ranks()));
+            nodes(g.nodes(), o.putArray("trace"), g.ranks());
+        }
+        return root;
+    }
+
+    private static ArrayNode ranks(RankList r) {
+        ArrayNode a = JSON.createArrayNode();
+        for (int v : r.runs()) {
+            a.add(v);
+        }
+        return a;
+    }
+
+    private static void nodes(List<Node> nodes, ArrayNode out, RankList groupRanks) {
+        for (Node n : nodes) {
+            ObjectNode o = out.addObject();
+            if (n instanceof LoopNode l) {
+                o.put("loop", l.iterations());
+                nodes(l.body, o.putArray("body"), groupRanks);
+            } else {
+                EventNode e = (EventNode) n;
+                o.put("op", e.op().fileName());
+                if (e.site() != CallSite.UNMARKED) {
+                    o.put("site", e.site());
+                }
+                if (e.reduceOp() != null) {
+                    o.put("reduce", e.reduceOp().name().toLowerCase(java.util.Locale.ROOT));
+                }
+                params(o, "peer", e.peer());
+                params(o, "words", e.count());
+                params(o, "root", e.root());
+                o.set("compute", timing(e.computeDelta()));
+                o.set("comm", timing(e.communicateDelta()));
+            }
+        }
+    }
+
+    private static void params(ObjectNode o, String name, Params p) {
+        if (p == null) {
+            return;
+        }
+        if (p.uniform()) {
+            o.put(name, p.entries().get(0).value());
+            return;
+        }
+        ArrayNode a = o.putArray(name);
+        for (Params.Entry e : p.entries()) {
+            ArrayNode pair = a.addArray();
+            pair.add(e.value());
+            pair.add(ranks(e.ranks()));
+        }
+    }
+
+    private static ObjectNode timing(DeltaTiming t) {
+        ObjectNode o = JSON.createObjectNode();
+        TimeStats s = t.stats();
+        o.put("n", s.count());
+        o.put("mean", Math.round(s.mean()));
+        o.put("sd", Math.round(s.sd()));
+        o.put("min", s.min());
+        o.put("min_rank", s.minRank());
+        o.put("max", s.max());
+        o.put("max_rank", s.maxRank());
+        if (t.histogram() != null) {
+            o.set("hist", bins(t.histogram()));
+        }
+        if (!t.paths().isEmpty()) {
+            ObjectNode paths = o.putObject("paths");
+            t.paths().forEach((site, h) -> paths.set(Integer.toString(site), bins(h)));
+        }
+        return o;
+    }
+
+    private static ArrayNode bins(DeltaHistogram h) {
+        ArrayNode a = JSON.createArrayNode();
+        for (int i = 0; i < h.bins(); i++) {
+            ArrayNode b = a.addArray();
+            b.add(Math.round(h.binMin(i)));
+            b.add(Math.round(h.binMax(i)));
+            b.add(h.binFreq(i));
+            b.add(Math.round(h.binAvg(i)));
+            b.add(Math.round(h.binSd(i)));
+        }
+        return a;
+    }
+
+    /** Reads and validates {@code file}. */
+    public static Trace read(Path file) throws IOException, TraceFormatException {
+        JsonNode root;
+        try {
+            root = JSON.readTree(file.toFile());
+        } catch (JsonProcessingException e) {
+            throw new TraceFormatException(file + ": not JSON at line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage(), e);
+        }
+        if (root == null || root.isMissingNode()) {
+            throw new TraceFormatException(file + ": empty file, expected an " + SCHEMA + " JSON object");
+        }
+        return new Reader(file).trace(root);
+    }
+
+    /** Decodes one document; every check names the file and the JSON pointer of the bad value. */
+    private static final class Reader {
+        private final Path file;
+        private TraceConfig config;
+
+        Reader(Path file) {
+            this.file = file;
+        }
+
+        private TraceFormatException bad(String pointer, String expected, JsonNode got) {
+            return new TraceFormatException(file + ": at " + (pointer.isEmpty() ? "/" : pointer) + ": expected " + expected
+                    + ", got " + (got == null || got.isMissingNode() ? "nothing" : abbreviate(got.toString())));
+        }
+
+        private static String abbreviate(String s) {
+            return s.length() > 60 ? s.substring(0, 57) + "..." : s;
+        }
+
+        private JsonNode field(JsonNode o, String pointer, String name) throws TraceFormatException {
+            if (!o.isObject()) {
+                throw bad(pointer, "an object", o);
+            }
+            JsonNode v = o.get(name);
+            if (v == null) {
+                throw bad(pointer + "/" + name, "field '" + name + "'", null);
+            }
+            return v;
+        }
+
+        private long integer(JsonNode o, String pointer, String name, long min) throws TraceFormatException {
+            JsonNode v = field(o, pointer, name);
+            if (!v.isIntegralNumber() || v.asLong() < min) {
+                throw bad(pointer + "/" + name, "an integer >= " + min, v);
+            }
+            return v.asLong();
+        }
+
+        Trace trace(JsonNode root) throws TraceFormatException {
+            JsonNode schema = field(root, "", "schema");
+            if (!SCHEMA.equals(schema.asText())) {
+                throw bad("/schema", "\"" + SCHEMA + "\"", schema);
+            }
+            int ranks = (int) integer(root, "", "ranks", 1);
+            JsonNode enc = field(root, "", "time_encoding");
+            TimeEncoding encoding;
+            try {
+                encoding = TimeEncoding.parse(enc.asText());
+            } catch (IllegalArgumentException e) {
+                throw bad("/time_encoding", "stats, hist or path", enc);
+            }
+            int bins = (int) integer(root, "", "bins", 2);
+            config = new TraceConfig(encoding, Math.min(bins, 64), DeltaHistogram.DEFAULT_SMOOTH_INTERVAL,
+                    TraceConfig.DEFAULT_WINDOW, TraceConfig.DEFAULT_MAX_NODES);
+            long events = integer(root, "", "events_recorded", 0);
+            long wall = integer(root, "", "wall_ns", 0);
+            List<RankTrace.Lost> lost = new ArrayList<>();
+            JsonNode lostNode = field(root, "", "lost");
+            if (!lostNode.isArray()) {
+                throw bad("/lost", "an array", lostNode);
+            }
+            for (int i = 0; i < lostNode.size(); i++) {
+                String p = "/lost/" + i;
+                JsonNode l = lostNode.get(i);
+                long[] byOp = new long[Op.values().length];
+                JsonNode by = field(l, p, "by_op");
+                Iterator<Map.Entry<String, JsonNode>> it = by.fields();
+                while (it.hasNext()) {
+                    Map.Entry<String, JsonNode> e = it.next();
+                    Op op = Op.ofFileName(e.getKey());
+                    if (op == null) {
+                        throw bad(p + "/by_op/" + e.getKey(), "an op name", by);
+                    }
+                    byOp[op.ordinal()] = integer(by, p + "/by_op", e.getKey(), 0);
+                }
+                lost.add(new RankTrace.Lost((int) integer(l, p, "rank", 0), integer(l, p, "first_lost", 0),
+                        integer(l, p, "count", 0), byOp));
+            }
+            Map<Integer, String> sites = new TreeMap<>();
+            JsonNode sitesNode = field(root, "", "sites");
+            if (!sitesNode.isObject()) {
+                throw bad("/sites", "an object of site id -> name", sitesNode);
+            }
+            Iterator<Map.Entry<String, JsonNode>> it = sitesNode.fields();
+            while (it.hasNext()) {
+                Map.Entry<String, JsonNode> e = it.next();
+                try {
+                    sites.put(Integer.parseInt(e.getKey()), e.getValue().asText());
+                } catch (NumberFormatException ex) {
+                    throw bad("/sites/" + e.getKey(), "an integer site id as key", sitesNode);
+                }
+            }
+            JsonNode groupsNode = field(root, "", "groups");
+            if (!groupsNode.isArray()) {
+                throw bad("/groups", "an array", groupsNode);
+            }
+            List<Trace.Group> groups = new ArrayList<>();
+            for (int g = 0; g < groupsNode.size(); g++) {
+                String p = "/groups/" + g;
+                JsonNode gn = groupsNode.get(g);
+                RankList r = rankList(field(gn, p, "ranks"), p + "/ranks", ranks);
+                groups.add(new Trace.Group(r, nodes(field(gn, p, "trace"), p + "/trace", r, ranks)));
+            }
+            Trace trace = new Trace(ranks, encoding, bins, groups, events, lost, sites);
+            trace.wallNanos = wall;
+            return trace;
+        }
+
+        private RankList rankList(JsonNode a, String pointer, int ranks) throws TraceFormatException {
+            if (!a.isArray() || a.size() == 0 || a.size() % 3 != 0) {
+                throw bad(pointer, "a ranklist: [start, stride, count, ...] runs", a);
+            }
+            int[] runs = new int[a.size()];
+            for (int i = 0; i < runs.length; i++) {
+                if (!a.get(i).isIntegralNumber()) {
+                    throw bad(pointer + "/" + i, "an integer", a.get(i));
+                }
+                runs[i] = a.get(i).asInt();
+            }
+            RankList r = RankList.ofRuns(runs);
+            if (r == null) {
+                throw bad(pointer, "runs with start >= 0, stride >= 1, count >= 1", a);
+            }
+            for (int rank : r.ranks()) {
+                if (rank >= ranks) {
+                    throw bad(pointer, "ranks below " + ranks, a);
+                }
+            }
+            return r;
+        }
+
+        private List<Node> nodes(JsonNode a, String pointer, RankList ranks, int jobRanks) throws TraceFormatException {
+            if (!a.isArray()) {
+                throw bad(pointer, "an array of events and loops", a);
+            }
+            List<Node> out = new ArrayList<>();
+            for (int i = 0; i < a.size(); i++) {
+                String p = pointer + "/" + i;
+                JsonNode n = a.get(i);
+                if (!n.isObject()) {
+                    throw bad(p, "an event {\"op\": ...} or a loop {\"loop\": ...}", n);
+                }
+                if (n.has("loop")) {
+                    long iters = integer(n, p, "loop", 1);
+                    out.add(new LoopNode(ranks, iters, nodes(field(n, p, "body"), p + "/body", ranks, jobRanks)));
+                } else if (n.has("op")) {
+                    out.add(event(n, p, ranks, jobRanks));
+                } else {
+                    throw bad(p, "an event {\"op\": ...} or a loop {\"loop\": ...}", n);
+                }
+            }
+            return out;
+        }
+
+        private EventNode event(JsonNode n, String p, RankList ranks, int jobRanks) throws TraceFormatException {
+            JsonNode opNode = field(n, p, "op");
+            Op op = Op.ofFileName(opNode.asText());
+            if (op == null) {
+                throw bad(p + "/op", "an op (allreduce_long, barrier, send, ...)", opNode);
+            }
+            int site = n.has("site") ? (int) integer(n, p, "site", 0) : CallSite.UNMARKED;
+            int reduce = -1;
+            if (op.reduces()) {
+                JsonNode r = field(n, p, "reduce");
+                try {
+                    reduce = ReduceOp.valueOf(r.asText().toUpperCase(java.util.Locale.ROOT)).ordinal();
+                } catch (IllegalArgumentException e) {
+                    throw bad(p + "/reduce", "a reduce op (sum, min, max, ...)", r);
+                }
+            }
+            Params peer = op.pointToPoint() ? params(n, p, "peer", ranks, jobRanks) : null;
+            Params words = n.has("words") ? params(n, p, "words", ranks, jobRanks) : null;
+            Params root = op.rooted() ? params(n, p, "root", ranks, jobRanks) : null;
+            return EventNode.restored(ranks, op, site, reduce, peer, words, root, timing(field(n, p, "compute"), p + "/compute"),
+                    timing(field(n, p, "comm"), p + "/comm"));
+        }
+
+        private Params params(JsonNode n, String p, String name, RankList ranks, int jobRanks) throws TraceFormatException {
+            JsonNode v = field(n, p, name);
+            if (v.isIntegralNumber()) {
+                return Params.single(v.asLong(), ranks);
+            }
+            if (!v.isArray() || v.size() == 0) {
+                throw bad(p + "/" + name, "an integer or [[value, ranklist], ...]", v);
+            }
+            List<Params.Entry> entries = new ArrayList<>();
+            for (int i = 0; i < v.size(); i++) {
+                JsonNode pair = v.get(i);
+                String pp = p + "/" + name + "/" + i;
+                if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isIntegralNumber()) {
+                    throw bad(pp, "[value, ranklist]", pair);
+                }
+                entries.add(new Params.Entry(pair.get(0).asLong(), rankList(pair.get(1), pp + "/1", jobRanks)));
+            }
+            return Params.of(entries);
+        }
+
+        private DeltaTiming timing(JsonNode t, String p) throws TraceFormatException {
+            DeltaTiming d = new DeltaTiming(config);
+            long count = integer(t, p, "n", 1);
+            d.stats.copy(TimeStats.of(count, integer(t, p, "mean", 0), integer(t, p, "sd", 0), integer(t, p, "min", 0),
+                    (int) integer(t, p, "min_rank", 0), integer(t, p, "max", 0), (int) integer(t, p, "max_rank", 0)));
+            if (t.has("hist")) {
+                d.hist = bins(t.get("hist"), p + "/hist");
+            }
+            if (t.has("paths")) {
+                JsonNode paths = t.get("paths");
+                if (!paths.isObject() || d.paths == null) {
+                    throw bad(p + "/paths", "an object of previous site -> bins, in a trace of time encoding path", paths);
+                }
+                Iterator<Map.Entry<String, JsonNode>> it = paths.fields();
+                while (it.hasNext()) {
+                    Map.Entry<String, JsonNode> e = it.next();
+                    int site;
+                    try {
+                        site = Integer.parseInt(e.getKey());
+                    } catch (NumberFormatException ex) {
+                        throw bad(p + "/paths/" + e.getKey(), "an integer site id as key", paths);
+                    }
+                    d.paths.put(site, bins(e.getValue(), p + "/paths/" + e.getKey()));
+                }
+            }
+            return d;
+        }
+
+        private DeltaHistogram bins(JsonNode a, String p) throws TraceFormatException {
+            if (!a.isArray() || a.size() < 2) {
+                throw bad(p, "an array of at least 2 bins [min, max, freq, avg, sd]", a);
+            }
+            int k = a.size();
+            double[] lo = new double[k], hi = new double[k], avg = new double[k], sd = new double[k];
+            long[] freq = new long[k];
+            for (int i = 0; i < k; i++) {
+                JsonNode b = a.get(i);
+                if (!b.isArray() || b.size() != 5) {
+                    throw bad(p + "/" + i, "a bin [min, max, freq, avg, sd]", b);
+                }
+                for (int j = 0; j < 5; j++) {
+                    if (!b.get(j).isIntegralNumber() || b.get(j).asLong() < 0) {
+                        throw bad(p + "/" + i + "/" + j, "a non-negative integer", b.get(j));
+                    }
+                }
+                lo[i] = b.get(0).asLong();
+                hi[i] = b.get(1).asLong();
+                freq[i] = b.get(2).asLong();
+                avg[i] = b.get(3).asLong();
+                sd[i] = b.get(4).asLong();
+                if (hi[i] < lo[i]) {
+                    throw bad(p + "/" + i, "a bin with min <= max", b);
+                }
+            }
+            return DeltaHistogram.restore(lo, hi, freq, avg, sd);
+        }
+    }
+}

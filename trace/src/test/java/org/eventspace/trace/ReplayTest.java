@@ -1,0 +1,82 @@
+package org.eventspace.trace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class ReplayTest {
+    /**
+     * Histogram replay waits bin averages in proportion to the bins' frequencies (Ratn et al. §3.4), so the sum of
+     * the compute deltas replayed over one pass of an event's samples is what was recorded; the statistics encoding
+     * waits the mean every time.
+     */
+    @Test
+    void histogramReplayFollowsTheBinsAndStatisticsTheMean() {
+        for (TimeEncoding encoding : new TimeEncoding[] {TimeEncoding.STATS, TimeEncoding.HIST}) {
+            RankTrace t = new RankTrace(0, new TraceConfig(encoding, 4, 1000, 8, 1 << 10));
+            for (int i = 0; i < 100; i++) {
+                t.record(Op.BARRIER, 1, -1, EventNode.NONE, EventNode.NONE, EventNode.NONE, i % 4 == 0 ? 1000 : 100, 5);
+            }
+            Trace trace = Trace.of(t, 1);
+            EventNode barrier = (EventNode) ((LoopNode) trace.nodes().get(0)).body().get(0);
+            Replay replay = new Replay(trace, new CountingComm(), Replay.Compute.SPIN);
+            List<Long> waits = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                waits.add(replay.computeDelta(barrier));
+            }
+            long total = waits.stream().mapToLong(Long::longValue).sum();
+            if (encoding == TimeEncoding.STATS) {
+                assertThat(waits).containsOnly(325L);
+                assertThat(total).isEqualTo(25 * 1000 + 75 * 100);
+            } else {
+                assertThat(waits).containsOnly(100L, 1000L);
+                // In proportion to the bins (25 % long) within a few samples, and spread: no run of long waits.
+                assertThat(total).isBetween(23L * 1000 + 77 * 100, 27L * 1000 + 73 * 100);
+                for (int i = 1; i < waits.size(); i++) {
+                    assertThat(waits.get(i) == 1000L && waits.get(i - 1) == 1000L).as("two long waits in a row at %d", i).isFalse();
+                }
+            }
+        }
+    }
+
+    @Test
+    void reissuesEveryCallWithoutExpanding() {
+        RankTrace t = new RankTrace(0, TraceConfig.of(TimeEncoding.HIST));
+        for (int i = 0; i < 30; i++) {
+            for (int k = 0; k < 5; k++) {
+                t.record(Op.ALLREDUCE_LONGS, 1, 0, EventNode.NONE, 4, EventNode.NONE, 10, 10);
+            }
+            t.record(Op.BROADCAST, 2, -1, EventNode.NONE, 3, 0, 10, 10);
+        }
+        CountingComm comm = new CountingComm();
+        Replay replay = new Replay(Trace.of(t, 1), comm, Replay.Compute.SLEEP);
+        replay.run();
+        assertThat(replay.calls()).isEqualTo(180);
+        assertThat(comm.allreduces).isEqualTo(150);
+        assertThat(comm.broadcasts).isEqualTo(30);
+        assertThat(comm.lastWords).isEqualTo(3);
+    }
+
+    /** A one-rank Comm that counts. */
+    static final class CountingComm implements org.eventspace.comm.Comm {
+        int allreduces, broadcasts, lastWords;
+
+        public int rank() { return 0; }
+        public int size() { return 1; }
+        public long allreduce(long v, org.eventspace.comm.path.ReduceOp op) { allreduces++; return v; }
+        public double allreduce(double v, org.eventspace.comm.path.ReduceOp op) { allreduces++; return v; }
+        public void allreduce(long[] v, int c, org.eventspace.comm.path.ReduceOp op) { allreduces++; lastWords = c; }
+        public void allreduce(double[] v, int c, org.eventspace.comm.path.ReduceOp op) { allreduces++; lastWords = c; }
+        public void barrier() { }
+        public void broadcast(long[] d, int c, int root) { broadcasts++; lastWords = c; }
+        public void gather(long[] s, int c, long[] r, int root) { }
+        public void allgather(long[] s, int c, long[] r) { }
+        public void scatter(long[] s, int c, long[] r, int root) { }
+        public void alltoall(long[] s, int c, long[] r) { }
+        public void send(int dest, long[] d, int c) { }
+        public int recv(int source, long[] into) { return 0; }
+    }
+}

@@ -1,0 +1,95 @@
+package org.eventspace.trace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TraceFileTest {
+    @TempDir
+    Path dir;
+
+    /** A halo exchange with rank ± 1, a barrier, and rank 3's compute four times as long before the barrier. */
+    static Trace stencil(int ranks, TimeEncoding encoding) {
+        List<RankTrace> traces = new ArrayList<>();
+        for (int r = 0; r < ranks; r++) {
+            RankTrace t = new RankTrace(r, TraceConfig.of(encoding));
+            for (int i = 0; i < 50; i++) {
+                if (r + 1 < ranks) {
+                    t.record(Op.SEND, 11, -1, 1, 64, EventNode.NONE, 1000, 200);
+                }
+                if (r > 0) {
+                    t.record(Op.RECV, 12, -1, -1, 64, EventNode.NONE, 10, 300);
+                }
+                t.record(Op.BARRIER, 13, -1, EventNode.NONE, EventNode.NONE, EventNode.NONE, r == 3 ? 40_000 : 10_000, 500);
+                t.record(Op.ALLREDUCE_DOUBLE, 14, 0, EventNode.NONE, 1, EventNode.NONE, 100, 800);
+            }
+            traces.add(t);
+        }
+        return Trace.mergeAll(traces);
+    }
+
+    @Test
+    void roundTripsEveryEncoding() throws Exception {
+        for (TimeEncoding encoding : TimeEncoding.values()) {
+            Trace trace = stencil(8, encoding);
+            Path file = dir.resolve(encoding.fileName() + ".trace.json");
+            long bytes = TraceFile.write(trace, file);
+            assertThat(Files.size(file)).isEqualTo(bytes);
+            Trace back = TraceFile.read(file);
+            assertThat(TracePrinter.structure(back)).isEqualTo(TracePrinter.structure(trace));
+            assertThat(back.eventsRecorded()).isEqualTo(trace.eventsRecorded());
+            for (int r = 0; r < 8; r++) {
+                assertThat(back.expand(r)).isEqualTo(stencil(8, encoding).expand(r));
+            }
+            assertThat(TraceFile.toJson(back)).isEqualTo(TraceFile.toJson(trace));
+        }
+    }
+
+    /** The middle ranks send and receive, the ends only one of them: three groups, whatever the number of ranks. */
+    @Test
+    void sizeStaysConstantInRanksForARegularProgram() throws Exception {
+        long at8 = TraceFile.write(stencil(8, TimeEncoding.HIST), dir.resolve("8"));
+        long at256 = TraceFile.write(stencil(256, TimeEncoding.HIST), dir.resolve("256"));
+        assertThat((double) at256 / at8).isBetween(0.9, 1.1);
+        assertThat(stencil(256, TimeEncoding.HIST).flatBytes() / at256).isGreaterThan(100);
+    }
+
+    @Test
+    void statsNamesTheSlowRankBeforeTheBarrier() {
+        List<Imbalance.Finding> found = Imbalance.find(stencil(8, TimeEncoding.HIST), 0.5);
+        assertThat(found).isNotEmpty();
+        Imbalance.Finding top = found.get(0);
+        assertThat(top.event().op()).isEqualTo(Op.BARRIER);
+        assertThat(top.compute().maxRank()).isEqualTo(3);
+        assertThat(top.compute().max()).isEqualTo(40_000);
+    }
+
+    @Test
+    void badFilesNameTheFileThePlaceAndWhatWasExpected() throws IOException {
+        Path file = dir.resolve("t.json");
+        Files.writeString(file, "{\"schema\": \"eventspace.trace/1\",\n \"ranks\": 2, ");
+        assertThatThrownBy(() -> TraceFile.read(file)).isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining(file.toString()).hasMessageContaining("line 2");
+
+        Files.writeString(file, "{\"schema\": \"eventspace.run/1\"}");
+        assertThatThrownBy(() -> TraceFile.read(file)).hasMessageContaining(file + ": at /schema: expected \"eventspace.trace/1\"");
+
+        String good = TraceFile.toJson(stencil(4, TimeEncoding.HIST)).toString();
+        Files.writeString(file, good.replaceFirst("\"op\":\"barrier\"", "\"op\":\"barier\""));
+        assertThatThrownBy(() -> TraceFile.read(file)).hasMessageMatching(".*at /groups/\\d+/trace/0/body/\\d+/op: expected an op .*barier.*");
+
+        Files.writeString(file, good.replaceFirst("\"ranks\":\\[1,1,2\\]", "\"ranks\":[1,0,2]"));
+        assertThatThrownBy(() -> TraceFile.read(file)).hasMessageContaining("at /groups/1/ranks: expected runs with start >= 0, stride >= 1");
+
+        Files.writeString(file, good.replaceFirst("\"loop\":50", "\"loop\":-1"));
+        assertThatThrownBy(() -> TraceFile.read(file)).hasMessageContaining("/loop: expected an integer >= 1, got -1");
+    }
+}
