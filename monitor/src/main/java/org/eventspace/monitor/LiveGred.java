@@ -50,14 +50,23 @@ final class LiveGred {
      * @param below the trace buffer of the collector between the gred and its parent.
      */
     LiveGred(Node gred, String[] contributors, TraceBuffer[] above, TraceBuffer below, int medianWindow) {
-        this.gred = gred;
-        this.contributors = contributors.clone();
-        this.ports = above.length;
-        this.readers = new TraceBufferReader[ports + 1];
-        for (int p = 0; p < ports; p++) {
+        this(gred, contributors, medianWindow, readers(above, below), false);
+    }
+
+    private static TraceBufferReader[] readers(TraceBuffer[] above, TraceBuffer below) {
+        TraceBufferReader[] readers = new TraceBufferReader[above.length + 1];
+        for (int p = 0; p < above.length; p++) {
             readers[p] = above[p].newReader();
         }
-        readers[ports] = below.newReader();
+        readers[above.length] = below.newReader();
+        return readers;
+    }
+
+    private LiveGred(Node gred, String[] contributors, int medianWindow, TraceBufferReader[] readers, boolean central) {
+        this.gred = gred;
+        this.contributors = contributors.clone();
+        this.ports = contributors.length;
+        this.readers = readers;
         this.sequence = new long[ports + 1][WINDOW];
         this.start = new long[ports + 1][WINDOW];
         this.end = new long[ports + 1][WINDOW];
@@ -67,9 +76,9 @@ final class LiveGred {
         this.t4 = new long[ports];
         this.calls = new GredCalls(ports, medianWindow);
         this.medianWindow = medianWindow;
-        this.pending = null;
-        this.pendingHead = null;
-        this.pendingTail = null;
+        this.pending = central ? new long[ports + 1][3 * 64] : null;
+        this.pendingHead = central ? new int[ports + 1] : null;
+        this.pendingTail = central ? new int[ports + 1] : null;
     }
 
     /**
@@ -78,22 +87,7 @@ final class LiveGred {
      * p, index arity the one below.
      */
     LiveGred(Node gred, String[] contributors, int medianWindow) {
-        this.gred = gred;
-        this.contributors = contributors.clone();
-        this.ports = gred.arity();
-        this.readers = null;
-        this.sequence = new long[ports + 1][WINDOW];
-        this.start = new long[ports + 1][WINDOW];
-        this.end = new long[ports + 1][WINDOW];
-        this.head = new long[ports + 1];
-        this.tail = new long[ports + 1];
-        this.t1 = new long[ports];
-        this.t4 = new long[ports];
-        this.calls = new GredCalls(ports, medianWindow);
-        this.medianWindow = medianWindow;
-        this.pending = new long[ports + 1][3 * 64];
-        this.pendingHead = new int[ports + 1];
-        this.pendingTail = new int[ports + 1];
+        this(gred, contributors, medianWindow, null, true);
     }
 
     /** Central analysis: one tuple of collector {@code c}, in the order the collector wrote them. */

@@ -99,51 +99,47 @@ final class ResultRecords {
         if (last) {
             return at;
         }
-        JsonNode child;
         if (isIndex(step)) {
-            if (!at.isArray()) {
-                throw new IllegalArgumentException("result record " + record + ": index " + step + " into an object");
-            }
-            ArrayNode a = (ArrayNode) at;
-            int index = index(step);
-            while (a.size() <= index) {
-                a.addNull();
-            }
-            child = a.get(index);
+            ArrayNode a = array(at, step, record);
+            JsonNode child = a.get(index(step));
             if (child.isNull()) {
                 child = childIsArray ? a.arrayNode() : a.objectNode();
-                a.set(index, child);
+                a.set(index(step), child);
             }
-        } else {
-            if (!at.isObject()) {
-                throw new IllegalArgumentException("result record " + record + ": key " + step + " into an array");
-            }
-            ObjectNode o = (ObjectNode) at;
-            String key = unescape(step);
-            child = o.get(key);
-            if (child == null) {
-                child = childIsArray ? o.putArray(key) : o.putObject(key);
-            }
+            return child;
         }
-        return child;
+        ObjectNode o = object(at, step, record);
+        String key = unescape(step);
+        JsonNode child = o.get(key);
+        return child != null ? child : childIsArray ? o.putArray(key) : o.putObject(key);
     }
 
     private static void put(JsonNode at, String step, JsonNode value, int record) {
         if (isIndex(step)) {
-            if (!at.isArray()) {
-                throw new IllegalArgumentException("result record " + record + ": index " + step + " into an object");
-            }
-            ArrayNode a = (ArrayNode) at;
-            int index = index(step);
-            while (a.size() <= index) {
-                a.addNull();
-            }
-            a.set(index, value);
-        } else if (at.isObject()) {
-            ((ObjectNode) at).set(unescape(step), value);
+            array(at, step, record).set(index(step), value);
         } else {
+            object(at, step, record).set(unescape(step), value);
+        }
+    }
+
+    /** {@code at} as an array long enough for index {@code step}. */
+    private static ArrayNode array(JsonNode at, String step, int record) {
+        if (!at.isArray()) {
+            throw new IllegalArgumentException("result record " + record + ": index " + step + " into an object");
+        }
+        ArrayNode a = (ArrayNode) at;
+        int index = index(step);
+        while (a.size() <= index) {
+            a.addNull();
+        }
+        return a;
+    }
+
+    private static ObjectNode object(JsonNode at, String step, int record) {
+        if (!at.isObject()) {
             throw new IllegalArgumentException("result record " + record + ": key " + step + " into an array");
         }
+        return (ObjectNode) at;
     }
 
     private static JsonNode number(ObjectMapper json, double v) {

@@ -34,18 +34,26 @@ public final class ConcatFilter implements ScopeFilter {
 
     @Override
     public Packet up(Packet command, List<Packet> fromChildren) {
-        PacketChecks.requirePull(NAME, command);
+        return concatenate(NAME, RECORDS, command, fromChildren);
+    }
+
+    /**
+     * The children's records in child order, in one packet tagged {@code tag}: the {@code up} of every filter that moves
+     * records unreduced ({@code concat}, {@code newest}, {@code tuples}); {@code filter} names it in errors.
+     */
+    static Packet concatenate(String filter, int tag, Packet command, List<Packet> fromChildren) {
+        PacketChecks.requirePull(filter, command);
         int total = 0;
         for (int i = 0; i < fromChildren.size(); i++) {
             Packet child = fromChildren.get(i);
-            PacketChecks.requireChild(NAME, command, i, child, RECORDS);
+            PacketChecks.requireChild(filter, command, i, child, tag);
             total += child.records().size();
         }
         List<ScopeRecord> all = new ArrayList<>(total);
         for (Packet child : fromChildren) {
             all.addAll(child.records());
         }
-        return Packet.ofRecords(RECORDS, command.round(), all);
+        return Packet.ofRecords(tag, command.round(), all);
     }
 
     @Override

@@ -43,14 +43,7 @@ public final class NewestFilter implements ScopeFilter {
 
     @Override
     public Packet up(Packet command, List<Packet> fromChildren) {
-        PacketChecks.requirePull(NAME, command);
-        List<ScopeRecord> all = new ArrayList<>();
-        for (int i = 0; i < fromChildren.size(); i++) {
-            Packet child = fromChildren.get(i);
-            PacketChecks.requireChild(NAME, command, i, child, SETS);
-            all.addAll(child.records());
-        }
-        return Packet.ofRecords(SETS, command.round(), all);
+        return ConcatFilter.concatenate(NAME, SETS, command, fromChildren);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package org.eventspace.scope.filter;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -44,18 +43,7 @@ public final class TuplesFilter implements ScopeFilter {
 
     @Override
     public Packet up(Packet command, List<Packet> fromChildren) {
-        PacketChecks.requirePull(NAME, command);
-        int total = 0;
-        for (int i = 0; i < fromChildren.size(); i++) {
-            Packet child = fromChildren.get(i);
-            PacketChecks.requireChild(NAME, command, i, child, TUPLES);
-            total += child.records().size();
-        }
-        List<ScopeRecord> all = new ArrayList<>(total);
-        for (Packet child : fromChildren) {
-            all.addAll(child.records());
-        }
-        return Packet.ofRecords(TUPLES, command.round(), all);
+        return ConcatFilter.concatenate(NAME, TUPLES, command, fromChildren);
     }
 
     @Override
