@@ -26,6 +26,7 @@ final class CentralAnalysis implements Consumer<ScopeRound> {
     private record Target(LiveGred gred, int index, RankProfile profile) {
     }
 
+    /** By the event of a tuple's first record, {@code <collector>>}: looked up as it arrives, without a substring. */
     private final Map<String, List<Target>> byCollector = new HashMap<>();
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     private volatile long cpuNanos;
@@ -33,12 +34,12 @@ final class CentralAnalysis implements Consumer<ScopeRound> {
 
     /** Feeds collector {@code collector}'s tuples to port (or, at {@code index} = arity, below) {@code index} of {@code gred}. */
     void feed(String collector, LiveGred gred, int index) {
-        byCollector.computeIfAbsent(collector, c -> new ArrayList<>()).add(new Target(gred, index, null));
+        byCollector.computeIfAbsent(collector + TuplesFilter.DOWN, c -> new ArrayList<>()).add(new Target(gred, index, null));
     }
 
     /** Feeds collector {@code collector}'s tuples, a rank's entry, to {@code profile}. */
     void feed(String collector, RankProfile profile) {
-        byCollector.computeIfAbsent(collector, c -> new ArrayList<>()).add(new Target(null, -1, profile));
+        byCollector.computeIfAbsent(collector + TuplesFilter.DOWN, c -> new ArrayList<>()).add(new Target(null, -1, profile));
     }
 
     @Override
@@ -58,7 +59,7 @@ final class CentralAnalysis implements Consumer<ScopeRound> {
                 throw new IllegalArgumentException("central analysis: round " + round.round() + ", record " + i + " is '"
                         + event + "', expected a tuple's first record '<collector>" + TuplesFilter.DOWN + "'");
             }
-            List<Target> targets = byCollector.get(event.substring(0, event.length() - 1));
+            List<Target> targets = byCollector.get(event);
             if (targets == null) {
                 continue;
             }
