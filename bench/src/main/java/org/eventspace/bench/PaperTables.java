@@ -72,7 +72,7 @@ public final class PaperTables {
     /** {@code base} with the monitors {@code kinds} and their scope ({@code gather} null: none). */
     static RunConfig monitored(RunConfig base, Set<MonitorKind> kinds, Coschedule coschedule, Analysis analysis, String gather) {
         ScopeSettings scope = gather == null ? null : new ScopeSettings(TreeShape.FLAT, GatherMode.parse(gather),
-                FilterSpec.parse(analysis.scopeFilter()), analysis == Analysis.DISTRIBUTED ? 100 : ScopeSettings.ADAPTIVE);
+                FilterSpec.parse(analysis.scopeFilter()), analysis.scopeIntervalMs());
         return base.withScope(scope).withMonitoring(new Monitoring(kinds, coschedule, analysis), Faults.NONE);
     }
 

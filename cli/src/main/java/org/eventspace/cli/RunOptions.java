@@ -11,6 +11,7 @@ import org.eventspace.bench.RunConfig;
 import org.eventspace.job.JobConfig;
 import org.eventspace.job.Labelled;
 import org.eventspace.job.PollMode;
+import org.eventspace.job.ScopeSettings;
 import org.eventspace.monitor.Analysis;
 import org.eventspace.monitor.Coschedule;
 import org.eventspace.monitor.MonitorKind;
@@ -90,9 +91,6 @@ final class RunOptions {
     @Option(names = "--noise", paramLabel = "P:USEC", description = "In a fraction P of iterations, make a random rank "
             + "wait USEC µs (noise no monitor should blame on one rank).")
     String noise;
-
-    /** How often the monitors' scope pulls the hosts' newest results by default: as often as the hosts publish them. */
-    static final int MONITOR_SCOPE_INTERVAL_MS = 100;
 
     /** The monitors and faults the flags ask for. */
     private RunConfig withMonitoring(RunConfig config) {
@@ -189,8 +187,14 @@ final class RunOptions {
         }
         if (monitor != null) {
             // The monitors' results (or, central, their raw tuples) travel through the job's event scope.
-            layout.scopeForMonitors(analysis.equals("central") ? Analysis.CENTRAL.scopeFilter() : Analysis.DISTRIBUTED.scopeFilter(),
-                    analysis.equals("central") ? null : MONITOR_SCOPE_INTERVAL_MS);
+            Analysis where;
+            try {
+                where = Labelled.parse(Analysis.class, analysis, "--analysis");
+            } catch (IllegalArgumentException e) {
+                throw new UsageError("--monitor " + monitor + ": " + e.getMessage());
+            }
+            layout.scopeForMonitors(where.scopeFilter(),
+                    where.scopeIntervalMs() == ScopeSettings.ADAPTIVE ? null : where.scopeIntervalMs());
         }
         JobConfig job = layout.toJob(timeout, pollMode, socketBufferBytes, traceDump);
         RunConfig run;

@@ -47,18 +47,7 @@ class JobCommandsTest {
 
     @Test
     void aLaunchedJobIsMonitoredByAScopeThatProcessZeroPulls() {
-        java.io.PrintStream stdout = System.out;
-        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
-            code = execute("launch", "-n", "2", "--timeout", "100", "--", "org.eventspace.examples.JobExample", "1", "300",
-                    "--monitor");
-        } finally {
-            System.setOut(stdout);
-        }
-        String out = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
-        assertThat(code).as(cli.err() + out).isZero();
+        String out = launchedJobExample("1", "300", "--monitor");
         // Rank 0's path stays on h0; rank 1's crosses the hop: both whole allreduces reach process 0's front-end.
         assertThat(out).contains("filter stats").contains("0 dropped")
                 .containsPattern("allreduce-sum rank>gred>core +\\d+")
@@ -68,21 +57,33 @@ class JobCommandsTest {
     /** Your own program with the monitors: process 0 sees every process's results live, through the job's scope. */
     @Test
     void aLaunchedProgramWithTheMonitorsPrintsTheirAnswerFromEveryProcess() {
+        String out = launchedJobExample("2", "3000", "--monitors");
+        // Process 0's summary covers process 1's gred (t0.gred.h1.0) too: its results came through the scope.
+        assertThat(out).contains("monitors:").contains("gather rate 100.00 %").contains("t0.gred.h1.0: 1500 calls")
+                .contains("analysis: 2 threads");
+    }
+
+    /**
+     * What {@code launch -n 2 -- JobExample ARGS} printed on stdout (the launcher prints its hosts' lines there, not
+     * through picocli's writer), once it exited 0.
+     */
+    private String launchedJobExample(String... args) {
+        String[] command = new String[7 + args.length];
+        System.arraycopy(new String[] {"launch", "-n", "2", "--timeout", "100", "--", "org.eventspace.examples.JobExample"},
+                0, command, 0, 7);
+        System.arraycopy(args, 0, command, 7, args.length);
         java.io.PrintStream stdout = System.out;
         java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
         int code;
         try {
             System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
-            code = execute("launch", "-n", "2", "--timeout", "100", "--", "org.eventspace.examples.JobExample", "2", "3000",
-                    "--monitors");
+            code = execute(command);
         } finally {
             System.setOut(stdout);
         }
         String out = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
         assertThat(code).as(cli.err() + out).isZero();
-        // Process 0's summary covers process 1's gred (t0.gred.h1.0) too: its results came through the scope.
-        assertThat(out).contains("monitors:").contains("gather rate 100.00 %").contains("t0.gred.h1.0: 1500 calls")
-                .contains("analysis: 2 threads");
+        return out;
     }
 
     @Test

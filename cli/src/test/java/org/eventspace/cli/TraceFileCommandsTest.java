@@ -2,8 +2,6 @@ package org.eventspace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -13,20 +11,14 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import picocli.CommandLine;
-
 /** {@code run --trace} and {@code trace show|stats|search}: end to end on a small in-JVM run. */
 class TraceFileCommandsTest {
     @TempDir
     Path dir;
 
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private final CliHarness cli = new CliHarness();
 
     private int execute(String... args) {
-        CommandLine cli = EventSpaceCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
         return cli.execute(args);
     }
 
@@ -36,7 +28,7 @@ class TraceFileCommandsTest {
         Path json = dir.resolve("pp.run.json");
         assertThat(execute("run", "pingpong", "--ranks", "4", "--iterations", "300", "--warmup", "50", "--warmup-s", "0",
                 "--trace", trace.toString(), "--time-encoding", "path", "--json", json.toString()))
-                .as(err.toString()).isEqualTo(EventSpaceCommand.EXIT_OK);
+                .as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
         JsonNode block = new ObjectMapper().readTree(json.toFile()).path("trace");
         assertThat(block.path("bytes").asLong()).isEqualTo(Files.size(trace));
         assertThat(block.path("time_encoding").asText()).isEqualTo("path");
@@ -44,32 +36,32 @@ class TraceFileCommandsTest {
         assertThat(block.path("flat_bytes").asLong()).isEqualTo(40 * block.path("events_recorded").asLong());
         assertThat(block.path("events_lost").asLong()).isZero();
 
-        assertThat(execute("trace", "show", trace.toString())).as(err.toString()).isEqualTo(EventSpaceCommand.EXIT_OK);
-        assertThat(out.toString()).contains("trace of 4 ranks").contains("send  peer rank+1").contains("ranks 2..3")
+        assertThat(execute("trace", "show", trace.toString())).as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        assertThat(cli.out()).contains("trace of 4 ranks").contains("send  peer rank+1").contains("ranks 2..3")
                 .contains("after");
 
         assertThat(execute("trace", "search", trace.toString(), "--time", "0", "--rank", "1"))
-                .as(err.toString()).isEqualTo(EventSpaceCommand.EXIT_OK);
-        assertThat(out.toString()).contains("rank 1 at 0.000 µs: recv");
+                .as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        assertThat(cli.out()).contains("rank 1 at 0.000 µs: recv");
 
         assertThat(execute("trace", "search", trace.toString(), "--time", "1e12")).isEqualTo(EventSpaceCommand.EXIT_FAILURE);
-        assertThat(err.toString()).contains("outside rank 0's trace");
+        assertThat(cli.err()).contains("outside rank 0's trace");
 
-        assertThat(execute("trace", "stats", trace.toString(), "--threshold", "0")).as(err.toString())
+        assertThat(execute("trace", "stats", trace.toString(), "--threshold", "0")).as(cli.err())
                 .isEqualTo(EventSpaceCommand.EXIT_OK);
-        assertThat(out.toString()).contains("collectives with compute-delta spread");
+        assertThat(cli.out()).contains("collectives with compute-delta spread");
 
         // Replay re-issues every recorded call on a new job of as many ranks, interpreting the compressed trace.
         Path replayJson = dir.resolve("replay.json");
         assertThat(execute("trace", "replay", trace.toString(), "--compute", "sleep", "--json", replayJson.toString()))
-                .as(err.toString()).isEqualTo(EventSpaceCommand.EXIT_OK);
+                .as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
         JsonNode replay = new ObjectMapper().readTree(replayJson.toFile());
         assertThat(replay.path("calls").asLong()).isEqualTo(block.path("events_recorded").asLong());
         assertThat(replay.path("replay_wall_s").asDouble()).isPositive();
         assertThat(replay.path("original_wall_s").asDouble()).isPositive();
         assertThat(replay.has("error_pct")).isTrue();
         assertThat(execute("trace", "replay", trace.toString(), "--ranks", "3")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
-        assertThat(err.toString()).contains("the trace is of 4 ranks");
+        assertThat(cli.err()).contains("the trace is of 4 ranks");
     }
 
     @Test
@@ -77,15 +69,15 @@ class TraceFileCommandsTest {
         Path bad = dir.resolve("bad.json");
         Files.writeString(bad, "{\"schema\":\"eventspace.trace/1\",\"ranks\":0}");
         assertThat(execute("trace", "show", bad.toString())).isEqualTo(EventSpaceCommand.EXIT_FAILURE);
-        assertThat(err.toString()).contains(bad + ": at /ranks: expected an integer >= 1, got 0");
+        assertThat(cli.err()).contains(bad + ": at /ranks: expected an integer >= 1, got 0");
     }
 
     @Test
     void traceFlagsAreCheckedAtTheEdge() {
         assertThat(execute("run", "gsum", "--ranks", "2", "--time-encoding", "path")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
-        assertThat(err.toString()).contains("--time-encoding and --trace-bins need --trace FILE");
+        assertThat(cli.err()).contains("--time-encoding and --trace-bins need --trace FILE");
         assertThat(execute("run", "gsum", "--ranks", "2", "--trace", dir.resolve("t").toString(), "--time-encoding", "exact"))
                 .isEqualTo(EventSpaceCommand.EXIT_USAGE);
-        assertThat(err.toString()).contains("time encoding must be stats, hist or path, got exact");
+        assertThat(cli.err()).contains("time encoding must be stats, hist or path, got exact");
     }
 }

@@ -1,6 +1,7 @@
 package org.eventspace.monitor;
 
 import org.eventspace.job.Labelled;
+import org.eventspace.job.ScopeSettings;
 
 /**
  * Where the monitors' analysis runs (EventSpace paper §4.3 and §6, Tables 1 and 2 compare the two).
@@ -20,5 +21,13 @@ public enum Analysis implements Labelled {
     /** The filter the job's event scope runs for this analysis. */
     public String scopeFilter() {
         return this == DISTRIBUTED ? "newest" : "tuples";
+    }
+
+    /**
+     * How often the job's scope pulls by default: as often as the hosts publish their results (distributed), or
+     * {@link ScopeSettings#ADAPTIVE}, as fast as the raw tuples come (central).
+     */
+    public int scopeIntervalMs() {
+        return this == DISTRIBUTED ? HostAnalysis.PUBLISH_PERIOD_MS : ScopeSettings.ADAPTIVE;
     }
 }

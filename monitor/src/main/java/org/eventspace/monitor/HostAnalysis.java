@@ -15,7 +15,8 @@ import org.eventspace.events.TraceTupleFlyweight;
  */
 final class HostAnalysis implements Agent {
     /** How often a host publishes its results for an event scope, at most: a live view updated ten times a second. */
-    static final long PUBLISH_PERIOD_NANOS = 100_000_000L;
+    static final int PUBLISH_PERIOD_MS = 100;
+    private static final long PUBLISH_PERIOD_NANOS = PUBLISH_PERIOD_MS * 1_000_000L;
 
     private final String role;
     private final List<LiveGred> greds;

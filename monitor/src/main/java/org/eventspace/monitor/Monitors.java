@@ -328,7 +328,7 @@ public final class Monitors implements AutoCloseable {
                 Math.max(analysisCpuNanos(own), cpuAtStop.length > index ? cpuAtStop[index] : 0), 1);
         ObjectNode json = part.toJson(PUBLISH_JSON);
         if (last) {
-            json.put("final", true);
+            json.put(ResultRecords.FINAL, true);
         }
         board.publish(ResultRecords.flatten(json, board.newest().version() + 1));
     }
@@ -365,10 +365,9 @@ public final class Monitors implements AutoCloseable {
      * the job runs. Empty unless this process runs the scope's front-end and the scope gathers results
      * ({@code newest}, the default with monitors); empty too before the first host published.
      */
-    public static Optional<ObjectNode> live(MonitoredJob job,
-                                                                                          ObjectMapper json) {
-        if (!job.runsFrontEnd() || !(job.snapshot().map(ScopeSnapshot::result).orElse(null) instanceof NewestResult result)
-                || result.sets().isEmpty()) {
+    public static Optional<ObjectNode> live(MonitoredJob job, ObjectMapper json) {
+        NewestResult result = gathered(job);
+        if (result == null) {
             return Optional.empty();
         }
         List<JsonNode> parts = new ArrayList<>();
@@ -381,9 +380,15 @@ public final class Monitors implements AutoCloseable {
             ObjectNode h = hosts.putObject(Integer.toString(host));
             h.put("version", set.version());
             h.put("records", set.records().size() - 1);
-            h.put("final", parts.get(hosts.size() - 1).path("final").asBoolean());
+            h.put("final", ResultRecords.isFinal(set.records()));
         });
         return Optional.of(report);
+    }
+
+    /** What the job's scope has gathered of the hosts' results, or null (not the front-end, no results yet). */
+    private static NewestResult gathered(MonitoredJob job) {
+        return job.runsFrontEnd() && job.snapshot().map(ScopeSnapshot::result).orElse(null) instanceof NewestResult r
+                && !r.sets().isEmpty() ? r : null;
     }
 
     /**
@@ -392,24 +397,18 @@ public final class Monitors implements AutoCloseable {
      * {@link #live} as it is then. Call it on the front-end's process after this process's monitors stopped and before
      * {@link MonitoredJob#stopScope()}: the scope keeps pulling meanwhile.
      */
-    public static Optional<ObjectNode> awaitFinal(MonitoredJob job,
-            ObjectMapper json, Duration bound) {
+    public static Optional<ObjectNode> awaitFinal(MonitoredJob job, ObjectMapper json, Duration bound) {
         long expected = Arrays.stream(job.pathmap().spec().rankHosts()).distinct().count();
         long deadline = System.nanoTime() + bound.toNanos();
-        while (true) {
-            Optional<ObjectNode> now = live(job, json);
-            long done = 0;
-            if (now.isPresent()) {
-                var it = now.get().path("live").path("hosts").elements();
-                while (it.hasNext()) {
-                    done += it.next().path("final").asBoolean() ? 1 : 0;
-                }
-            }
-            if (done >= expected || System.nanoTime() >= deadline || !job.runsFrontEnd()) {
-                return now;
+        // Only the final marks are read while waiting; the report is built once, at the end.
+        while (job.runsFrontEnd() && System.nanoTime() < deadline) {
+            NewestResult result = gathered(job);
+            if (result != null && result.sets().values().stream().filter(s -> ResultRecords.isFinal(s.records())).count() >= expected) {
+                break;
             }
             LockSupport.parkNanos(2_000_000);
         }
+        return live(job, json);
     }
 
     /** CPU time the threads of {@code of} used so far (0 where the JVM does not measure thread CPU time). */

@@ -25,7 +25,22 @@ import org.eventspace.scope.filter.ScopeRecord;
  * not sent, and read back as absent (every reader of a part uses {@code path()}, which treats both alike).
  */
 final class ResultRecords {
+    /** The field a host's last part carries, true: its monitors stopped and nothing newer will come. */
+    static final String FINAL = "final";
+    /** The event of that field's record. */
+    private static final String FINAL_EVENT = "/" + FINAL + "?";
+
     private ResultRecords() {
+    }
+
+    /** Whether {@code records} (a set, header or not) are a host's last part ({@link #FINAL}). */
+    static boolean isFinal(List<ScopeRecord> records) {
+        for (ScopeRecord r : records) {
+            if (r.event().equals(FINAL_EVENT)) {
+                return r.value() != 0;
+            }
+        }
+        return false;
     }
 
     /** The records of {@code part}, in document order; {@code round} is the producer's version. */

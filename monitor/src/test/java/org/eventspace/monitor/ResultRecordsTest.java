@@ -27,6 +27,10 @@ class ResultRecordsTest {
                 """);
         List<ScopeRecord> records = ResultRecords.flatten(part, 7);
         assertThat(records).allSatisfy(r -> assertThat(r.round()).isEqualTo(7));
+        assertThat(ResultRecords.isFinal(records)).as("a part marked final").isTrue();
+        assertThat(ResultRecords.isFinal(ResultRecords.flatten(JSON.readTree("{\"final\": false, \"greds\": {}}"), 1)))
+                .isFalse();
+        assertThat(ResultRecords.isFinal(ResultRecords.flatten(JSON.readTree("{\"calls\": 3}"), 1))).isFalse();
         JsonNode back = ResultRecords.unflatten(records, JSON);
         // Empty containers do not travel; everything else comes back as it was (numbers by value).
         ((com.fasterxml.jackson.databind.node.ObjectNode) part).remove("skipped");
