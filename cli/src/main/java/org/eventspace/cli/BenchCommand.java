@@ -248,7 +248,7 @@ final class BenchCommand implements Runnable {
 
         @Option(names = "--interleave", paramLabel = "BLOCK", defaultValue = "0", description = "Instead of separate runs: one "
                 + "run whose calls alternate between a tree with collectors (and --monitor's analysis) and one without, "
-                + "summed in blocks of BLOCK pairs; reports the paired difference with a 95 % confidence interval over the "
+                + "summed in blocks of BLOCK pairs; reports the paired difference with a 95 %% confidence interval over the "
                 + "blocks (--iterations pairs in all). 0: separate runs. Default: ${DEFAULT-VALUE}.")
         int interleave;
 
