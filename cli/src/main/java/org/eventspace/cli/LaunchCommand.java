@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
+import org.eventspace.comm.launch.CpuBinding;
 import org.eventspace.comm.launch.Launcher;
 
 import picocli.CommandLine.Command;
@@ -36,6 +37,10 @@ final class LaunchCommand implements Callable<Integer> {
     @Option(names = "--timeout", defaultValue = "3600", description = "Seconds before the job is stopped. Default: ${DEFAULT-VALUE}.")
     long timeoutSeconds;
 
+    @Option(names = "--bind-to", defaultValue = "none", description = "none (processes run anywhere) or core (host h on CPU "
+            + "h mod cpus, like mpirun --bind-to core; needs taskset). Default: ${DEFAULT-VALUE}.")
+    String bind;
+
     @Option(names = {"-cp", "--class-path"}, paramLabel = "PATH", description = "Where MAIN's classes are: folders and jars "
             + "separated by ':' (';' on Windows; a 'dir/*' entry: every jar in dir), put before eventspace's own "
             + "class path in every process. Only for a Java main class.")
@@ -54,6 +59,12 @@ final class LaunchCommand implements Callable<Integer> {
         }
         if (timeoutSeconds < 1) {
             throw new UsageError("--timeout must be >= 1 second, got " + timeoutSeconds);
+        }
+        CpuBinding binding;
+        try {
+            binding = CpuBinding.parse(bind);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--bind-to: " + e.getMessage());
         }
         List<String> command;
         if (main.contains("/")) {
@@ -82,7 +93,8 @@ final class LaunchCommand implements Callable<Integer> {
                 command.set(cp + 1, joined + command.get(cp + 1));
             }
         }
-        Launcher.Result result = Launcher.launch(n, command, Map.of(), Duration.ofSeconds(timeoutSeconds));
+        Launcher.Result result = Launcher.launch(n, command, Map.of(), Duration.ofSeconds(timeoutSeconds), null,
+                binding);
         if (!result.succeeded()) {
             System.err.println("eventspace: launch failed: " + result.failure());
             for (Launcher.HostResult host : result.hosts()) {

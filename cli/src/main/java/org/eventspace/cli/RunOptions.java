@@ -8,7 +8,9 @@ import org.eventspace.bench.Benchmark;
 import org.eventspace.bench.Faults;
 import org.eventspace.bench.Monitoring;
 import org.eventspace.bench.RunConfig;
+import org.eventspace.comm.launch.CpuBinding;
 import org.eventspace.job.JobConfig;
+import org.eventspace.job.JobTransport;
 import org.eventspace.job.Labelled;
 import org.eventspace.job.PollMode;
 import org.eventspace.job.ScopeSettings;
@@ -50,6 +52,10 @@ final class RunOptions {
     @Option(names = "--poll", description = "TCP hops: spin (busy-poll, then yield, then block), yield (poll with yields, then block), block, or auto (spin if every thread has a core, else yield). Default: ${DEFAULT-VALUE}.",
             defaultValue = "auto")
     String poll;
+
+    @Option(names = "--bind-to", description = "TCP host processes: none (run anywhere) or core (host h on CPU h mod cpus, "
+            + "like mpirun --bind-to core; needs taskset). Default: ${DEFAULT-VALUE}.", defaultValue = "none")
+    String bind;
 
     @Option(names = "--socket-buffer", description = "SO_SNDBUF and SO_RCVBUF of every TCP hop in bytes; 0 keeps the OS default. Default: ${DEFAULT-VALUE}.",
             defaultValue = "0")
@@ -196,7 +202,16 @@ final class RunOptions {
             layout.scopeForMonitors(where.scopeFilter(),
                     where.scopeIntervalMs() == ScopeSettings.ADAPTIVE ? null : where.scopeIntervalMs());
         }
-        JobConfig job = layout.toJob(timeout, pollMode, socketBufferBytes, traceDump);
+        CpuBinding binding;
+        try {
+            binding = CpuBinding.parse(bind);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--bind-to: " + e.getMessage());
+        }
+        JobConfig job = layout.toJob(timeout, pollMode, socketBufferBytes, traceDump).withBinding(binding);
+        if (binding != CpuBinding.NONE && job.transport() != JobTransport.TCP) {
+            throw new UsageError("--bind-to " + bind + " binds host processes: it needs --transport tcp");
+        }
         RunConfig run;
         try {
             run = withMonitoring(new RunConfig(benchmark, job, iterations, warmup, warmupTime, bytes / 8, sortLength));

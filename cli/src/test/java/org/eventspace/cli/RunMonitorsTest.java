@@ -32,7 +32,9 @@ class RunMonitorsTest {
     void theMonitorsNameTheSlowRankInOneJvmAndOverTcp() throws Exception {
         for (String transport : new String[] {"jvm", "tcp"}) {
             JsonNode report = run("--ranks", "8", "--hosts", "2", "--transport", transport, "--monitor", "loadbalance,stats",
-                    "--coschedule", transport.equals("tcp") ? "ii" : "none", "--slow-rank", "5:200");
+                    "--coschedule", transport.equals("tcp") ? "ii" : "none", "--slow-rank", "5:200",
+                    // over TCP each host process on a CPU of its own, as on a cluster of one-CPU hosts
+                    "--bind-to", transport.equals("tcp") ? "core" : "none");
             JsonNode m = report.path("monitors");
             assertThat(m.path("loadbalance").path("slowest_rank").asInt()).as(transport).isEqualTo(5);
             assertThat(m.path("loadbalance").path("slowest_rank_beyond_chance").asBoolean()).as(transport).isTrue();
@@ -49,6 +51,8 @@ class RunMonitorsTest {
             assertThat(m.path("profile").path("operations").path("allreduce-sum").path("imbalance_pct").isNumber()).isTrue();
             assertThat(m.path("tuples_missed").asLong()).isZero();
             assertThat(m.path("analysis").path("threads").asInt()).isEqualTo(2);
+            assertThat(m.path("analysis").path("idle_class_threads").asInt())
+                    .as(transport + ": coscheduled analysis threads yield the CPU to the ranks").isEqualTo(transport.equals("tcp") ? 2 : 0);
             assertThat(report.path("faults").path("slow_rank").asInt()).isEqualTo(5);
             // The results also travelled live through the job's event scope (newest state per host), and what the
             // front-end had gathered at the end is the report itself.

@@ -7,6 +7,7 @@ import java.util.Objects;
 
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.pathmap.PathmapBuilder;
+import org.eventspace.comm.launch.CpuBinding;
 import org.eventspace.comm.pathmap.PathmapSpec;
 import org.eventspace.comm.pathmap.Topology;
 import org.eventspace.comm.pathmap.TreeShape;
@@ -32,9 +33,11 @@ import org.eventspace.scope.ScopeBuilder;
  * @param collectorSettings around which wrapper kinds and in which trees collectors go, and tuples per buffer.
  * @param scope             the event scope laid over the hosts and pulled while the ranks run, or null for none; needs
  *                          collectors on (its leaves read the trace buffers).
+ * @param binding           how a launcher binds the job's host processes to CPUs (transport tcp; in one JVM nothing).
  */
 public record JobConfig(PathmapSpec spec, JobTransport transport, Duration timeout, PollMode poll, int socketBufferBytes,
-                        boolean collectors, Path traceDump, CollectorSettings collectorSettings, ScopeSettings scope) {
+                        boolean collectors, Path traceDump, CollectorSettings collectorSettings, ScopeSettings scope,
+                        CpuBinding binding) {
     /** The name of the layout file a trace dump holds next to its {@code host-<id>/} folders. */
     public static final String PATHMAP_FILE = "pathmap.json";
     /** The longest collective timeout: a day. Longer is a typo, and would overflow deadlines in nanoseconds. */
@@ -46,6 +49,7 @@ public record JobConfig(PathmapSpec spec, JobTransport transport, Duration timeo
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(poll, "poll");
         Objects.requireNonNull(collectorSettings, "collectorSettings");
+        Objects.requireNonNull(binding, "binding");
         if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(MAX_TIMEOUT) > 0) {
             throw new IllegalArgumentException("timeout must be > 0 and at most " + MAX_TIMEOUT.toHours() + " h, timeout="
                     + timeout);
@@ -74,7 +78,7 @@ public record JobConfig(PathmapSpec spec, JobTransport transport, Duration timeo
     /** A job over {@code spec}: collectors on every edge, in memory, no scope, 30 s timeout, polling chosen by load. */
     public static JobConfig of(PathmapSpec spec, JobTransport transport) {
         return new JobConfig(spec, transport, Duration.ofSeconds(30), PollMode.AUTO, 0, true, null,
-                CollectorSettings.ALL, null);
+                CollectorSettings.ALL, null, CpuBinding.NONE);
     }
 
     /**
@@ -127,6 +131,19 @@ public record JobConfig(PathmapSpec spec, JobTransport transport, Duration timeo
         return scope != null ? ScopeBuilder.add(traced, scope.toSpec(timeout, spec)) : traced;
     }
 
+    /** A job whose host processes the launcher does not bind to CPUs. */
+    public JobConfig(PathmapSpec spec, JobTransport transport, Duration timeout, PollMode poll, int socketBufferBytes,
+                     boolean collectors, Path traceDump, CollectorSettings collectorSettings, ScopeSettings scope) {
+        this(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings, scope,
+                CpuBinding.NONE);
+    }
+
+    /** The same job with its host processes bound to CPUs by {@code newBinding} when launched. */
+    public JobConfig withBinding(CpuBinding newBinding) {
+        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
+                scope, newBinding);
+    }
+
     public int ranks() {
         return spec.ranks();
     }
@@ -138,31 +155,31 @@ public record JobConfig(PathmapSpec spec, JobTransport transport, Duration timeo
     /** The same job with collectors on or off (no trace dump and no scope when off: both read the collectors). */
     public JobConfig withCollectors(boolean on) {
         return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, on, on ? traceDump : null,
-                collectorSettings, on ? scope : null);
+                collectorSettings, on ? scope : null, binding);
     }
 
     public JobConfig withCollectorSettings(CollectorSettings settings) {
-        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, settings, scope);
+        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, settings, scope, binding);
     }
 
     /** The same job with event scope {@code newScope} (null: none). */
     public JobConfig withScope(ScopeSettings newScope) {
         return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
-                newScope);
+                newScope, binding);
     }
 
     public JobConfig withTraceDump(Path dir) {
-        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, dir, collectorSettings, scope);
+        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, dir, collectorSettings, scope, binding);
     }
 
     public JobConfig withTimeout(Duration newTimeout) {
         return new JobConfig(spec, transport, newTimeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
-                scope);
+                scope, binding);
     }
 
     public JobConfig withTransport(JobTransport newTransport) {
         return new JobConfig(spec, newTransport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
-                scope);
+                scope, binding);
     }
 
     /** Directory of host {@code host}'s trace files under a dump directory. */

@@ -8,6 +8,7 @@ import java.util.Base64;
 import java.util.HashSet;
 import java.util.Set;
 
+import org.eventspace.comm.launch.CpuBinding;
 import org.eventspace.comm.pathmap.PathmapConfig;
 import org.eventspace.events.CollectorSettings;
 
@@ -40,6 +41,7 @@ public final class JobConfigCodec {
         node.put("timeout_ms", config.timeout().toMillis());
         node.put("poll", config.poll().label());
         node.put("socket_buffer_bytes", config.socketBufferBytes());
+        node.put("bind", config.binding().label());
         node.put("collectors", config.collectors());
         ObjectNode collect = node.putObject("collector_settings");
         config.collectorSettings().kinds().stream().sorted().forEach(collect.putArray("kinds")::add);
@@ -77,7 +79,8 @@ public final class JobConfigCodec {
                     collectorSettings(required(node, "collector_settings")),
                     scope == null || scope.isNull() ? null : ScopeSettings.parse(required(scope, "shape").asText(),
                             required(scope, "gather").asText(), required(scope, "filter").asText(),
-                            required(scope, "interval_ms").asInt()));
+                            required(scope, "interval_ms").asInt()),
+                    node.hasNonNull("bind") ? CpuBinding.parse(node.get("bind").asText()) : CpuBinding.NONE);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(bounded("malformed job configuration: " + e.getMessage()), e);
         }

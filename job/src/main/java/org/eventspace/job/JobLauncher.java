@@ -80,7 +80,7 @@ public final class JobLauncher {
         // the job aborted after this, not after the launch limit: the collective timeout plus time to start a JVM.
         Duration register = config.timeout().plus(REGISTRATION_SLACK);
         Launcher.Result result = Launcher.launch(config.hosts(), Launcher.javaCommand(mainClass, arguments), Map.of(), limit,
-                register);
+                register, config.binding());
         ObjectMapper json = new ObjectMapper();
         List<HostResult> hosts = new ArrayList<>();
         List<String> errors = new ArrayList<>();

@@ -4,6 +4,7 @@ import java.util.List;
 
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentTerminationException;
+import org.eventspace.comm.runtime.IdleSchedulingClass;
 import org.eventspace.events.TraceTupleFlyweight;
 
 /**
@@ -27,6 +28,8 @@ final class HostAnalysis implements Agent {
     private long lastPublish;
     private long readSincePublish;
     private volatile boolean stopping;
+    private volatile boolean idleClassWanted;
+    private volatile boolean inIdleClass;
 
     HostAnalysis(String hostName, List<LiveGred> greds, List<RankProfile> profiles, Runnable publish) {
         this.role = "es-analysis-" + hostName;
@@ -34,6 +37,27 @@ final class HostAnalysis implements Agent {
         this.profiles = List.copyOf(profiles);
         this.publish = publish;
         this.lastPublish = System.nanoTime();
+    }
+
+    /** Before the thread starts: whether it moves itself into the OS's idle scheduling class when it starts. */
+    void runInIdleClass(boolean wanted) {
+        idleClassWanted = wanted;
+    }
+
+    /** Whether this analysis thread runs in the idle scheduling class now. */
+    boolean inIdleClass() {
+        return inIdleClass;
+    }
+
+    @Override
+    public void onStart() {
+        if (idleClassWanted) {
+            String problem = IdleSchedulingClass.enter();
+            inIdleClass = problem == null;
+            if (problem != null) {
+                System.err.println(role + ": stays in the normal scheduling class: " + problem);
+            }
+        }
     }
 
     List<RankProfile> profiles() {

@@ -90,6 +90,12 @@ public final class Launcher {
      */
     public static Result launch(int n, List<String> command, Map<String, String> extraEnv, Duration timeout,
                                 Duration rendezvousTimeout) {
+        return launch(n, command, extraEnv, timeout, rendezvousTimeout, CpuBinding.NONE);
+    }
+
+    /** As {@link #launch(int, List, Map, Duration, Duration)}, each host process started under {@code binding}. */
+    public static Result launch(int n, List<String> command, Map<String, String> extraEnv, Duration timeout,
+                                Duration rendezvousTimeout, CpuBinding binding) {
         if (rendezvousTimeout != null) {
             Map<String, String> env = new java.util.HashMap<>(extraEnv);
             env.put(JobEnvironment.ES_RENDEZVOUS_TIMEOUT_MS, Long.toString(rendezvousTimeout.plus(VERDICT_MARGIN).toMillis()));
@@ -104,6 +110,8 @@ public final class Launcher {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be > 0, timeout=" + timeout);
         }
+        java.util.Objects.requireNonNull(binding, "binding");
+        binding.command(command, 0); // a binding this machine cannot make fails here, before any process starts
         JobSecret secret = JobSecret.random();
         Process[] processes = new Process[n];
         List<Thread> pumps = new ArrayList<>();
@@ -119,7 +127,7 @@ public final class Launcher {
             int starting = 0;
             try {
                 for (int h = 0; h < n; h++, starting++) {
-                    ProcessBuilder pb = new ProcessBuilder(command);
+                    ProcessBuilder pb = new ProcessBuilder(binding.command(command, h));
                     pb.environment().putAll(extraEnv);
                     pb.environment().putAll(JobEnvironment.forHost(h, n, rendezvous.address(), secret));
                     Deque<String> tail = new ArrayDeque<>();
