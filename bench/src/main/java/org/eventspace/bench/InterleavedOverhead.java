@@ -94,6 +94,10 @@ public final class InterleavedOverhead {
         root.put("ranks", config.ranks());
         root.put("hosts", config.hosts());
         root.put("transport", config.transport().label());
+        // How the processes waited and where they ran decide what a TCP figure means: say it with the figure.
+        root.put("poll", config.job().poll().label());
+        root.put("bind_to", config.job().binding().label());
+        root.put("cores", Runtime.getRuntime().availableProcessors());
         root.put("tree", config.spec().shape().toString());
         root.put("block", config.block());
         root.put("monitored_tree", monitored);
@@ -220,8 +224,10 @@ public final class InterleavedOverhead {
             return "interleaved overhead: not measured (" + r.path("runs").findValues("errors") + r.path("errors") + ")\n";
         }
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "interleaved overhead, %s: %d ranks on %d host(s), %s, tree %s, %d blocks of %d pairs%n",
+        out.append(String.format(Locale.ROOT, "interleaved overhead, %s: %d ranks on %d host(s), %s (poll %s, bound to %s, %d cores), "
+                        + "tree %s, %d blocks of %d pairs%n",
                 r.path("benchmark").asText(), r.path("ranks").asInt(), r.path("hosts").asInt(), r.path("transport").asText(),
+                r.path("poll").asText(), r.path("bind_to").asText(), r.path("cores").asInt(),
                 r.path("tree").asText(), r.path("blocks").asInt(), r.path("block").asInt()));
         out.append(String.format(Locale.ROOT, "  overhead: %+.2f %% (95 %% CI %+.2f … %+.2f), %+.1f ns per call (95 %% CI %+.1f … %+.1f) "
                         + "on %.1f ns without%n", r.path("overhead_pct").asDouble(), r.path("overhead_pct_ci95").get(0).asDouble(),
