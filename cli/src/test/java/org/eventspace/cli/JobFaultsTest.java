@@ -100,6 +100,32 @@ class JobFaultsTest {
         awaitGone(hosts, Duration.ofSeconds(5));
     }
 
+    /**
+     * Nothing recorded is lost because something else failed: when a rank host dies, the survivor still reports its
+     * ranks' errors and its monitors, and the report names the slow rank those monitors found before the death.
+     */
+    @org.junit.jupiter.api.Test
+    void aDeadHostLeavesTheSurvivorsMonitorsInTheReport() throws Exception {
+        Path json = dir.resolve("run.json");
+        Path out = dir.resolve("run.out");
+        List<String> command = Launcher.javaCommand(EventSpaceCommand.class.getName(), List.of("run", "gsum",
+                "--ranks", "4", "--hosts", "2", "--transport", "tcp", "--monitor", "loadbalance", "--slow-rank", "1:50",
+                "--iterations", "100000000", "--warmup-s", "0", "--timeout", Integer.toString(TIMEOUT_S),
+                "--json", json.toString()));
+        run = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        awaitHosts(2);
+        awaitOutput(out, "timed iterations (running)");
+        Thread.sleep(1_000); // a second of monitored calls, published at least once
+        signal("KILL", hosts.get(1));
+        assertThat(run.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS)).as("the job ends within " + BOUND).isTrue();
+        assertThat(run.exitValue()).isEqualTo(EventSpaceCommand.EXIT_FAILURE);
+        com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toFile());
+        assertThat(report.path("errors").toString()).contains("host 1");
+        assertThat(report.path("monitors").path("loadbalance").path("slowest_rank").asInt())
+                .as("host 0's monitors, kept although host 1 died: " + Files.readString(out)).isEqualTo(1);
+        awaitGone(hosts, Duration.ofSeconds(5));
+    }
+
     private void awaitHosts(int count) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {

@@ -45,6 +45,8 @@ public final class MonitoredJob implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** How long a host whose ranks failed waits for the others at the end (its report is delivered at once). */
     static final Duration FAILED_FINISH_WAIT = Duration.ofSeconds(2);
+    /** The bound of the scope's final pulls once a local rank failed. */
+    static final Duration FAILED_SCOPE_STOP = Duration.ofMillis(1500);
 
     private final JobConfig config;
     private final Pathmap pathmap;
@@ -293,7 +295,10 @@ public final class MonitoredJob implements AutoCloseable {
             return Optional.empty();
         }
         if (stoppedScope == null) {
-            stoppedScope = frontEnd.stop(config.timeout().toMillis() * 2);
+            // After a failure the final pulls get a short bound: a dead host will not answer, and what the front-end
+            // already gathered must reach the report before the launcher stops this process (Launcher.REPORT_GRACE).
+            stoppedScope = frontEnd.stop(ranksFailed ? Math.min(config.timeout().toMillis(), FAILED_SCOPE_STOP.toMillis())
+                    : config.timeout().toMillis() * 2);
         }
         return Optional.of(stoppedScope);
     }
@@ -303,6 +308,11 @@ public final class MonitoredJob implements AutoCloseable {
     /** What the event spaces of this process's hosts recorded so far (empty with collectors off). */
     public List<HostTrace> traces() {
         return spaces != null ? spaces.results() : List.of();
+    }
+
+    /** Whether a local rank failed in {@link #runRanks} (the job failed: nothing more will come from a dead peer). */
+    public boolean ranksFailed() {
+        return ranksFailed;
     }
 
     /**

@@ -29,7 +29,7 @@ import org.eventspace.comm.transport.tcp.JobSecret;
  * also kept in its {@link HostResult} for error reports.
  *
  * <p>If a process exits with a non-zero code or the timeout passes, the launcher aborts the job through the
- * rendezvous (the others' collectives then fail at once), gives them {@link #GRACE} to exit on their own, then
+ * rendezvous (the others' collectives then fail at once), gives them {@link #REPORT_GRACE} to report and exit, then
  * destroys them, and forcibly after another {@link #GRACE}. {@link Result#exitCode()} is 0 if every process
  * exited with 0, else the code of the first process that failed, or {@value #TIMEOUT_EXIT_CODE} on timeout.
  *
@@ -44,6 +44,12 @@ public final class Launcher {
     /** The exit code when the job was aborted because a host went silent or was stopped while the others ran. */
     public static final int EXIT_ABORTED = 1;
     public static final Duration GRACE = Duration.ofSeconds(3);
+    /**
+     * How long the hosts that survive a failed job have to send what they recorded (their ranks' results, their
+     * monitors, the scope's front-end's gathering) and exit before they are stopped: their collectives failed at once,
+     * but the report's final pulls and waits are bounded by a few seconds of their own.
+     */
+    public static final Duration REPORT_GRACE = Duration.ofSeconds(8);
     public static final int TAIL_LINES = 20;
     /** How much longer the processes wait on the rendezvous than its watchdog, to hear its verdict first. */
     public static final Duration VERDICT_MARGIN = Duration.ofSeconds(3);
@@ -367,7 +373,10 @@ public final class Launcher {
         return javaCommand(mainClass.getName(), List.of(args));
     }
 
-    /** Waits {@link #GRACE} for live processes to exit on their own, then destroys them; returns those it had to stop. */
+    /**
+     * Waits {@link #REPORT_GRACE} for live processes to report and exit on their own, then destroys them; returns those
+     * it had to stop.
+     */
     private static List<Integer> stop(Process[] processes, int[] exitCodes) {
         // A process the OS holds stopped can end neither on its own nor on SIGTERM: waiting for it would only delay
         // the verdict.
@@ -377,7 +386,7 @@ public final class Launcher {
                 p.destroyForcibly();
             }
         }
-        waitAll(processes, GRACE);
+        waitAll(processes, REPORT_GRACE);
         List<Integer> stopped = terminate(processes);
         waitAll(processes, GRACE);
         for (int h = 0; h < processes.length; h++) {
