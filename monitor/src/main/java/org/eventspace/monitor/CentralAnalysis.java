@@ -11,13 +11,11 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 import org.eventspace.scope.ScopeRound;
-import org.eventspace.scope.filter.ScopeRecord;
-import org.eventspace.scope.filter.TuplesFilter;
 import org.eventspace.scope.filter.TuplesResult;
 
 /**
  * The centralised analysis (EventSpace paper §4.3, §6 Table 1): the event scope brings every host's raw trace tuples
- * to the front-end ({@link TuplesFilter}) and this, on the front-end's pulling thread, hands each round's tuples to
+ * to the front-end ({@code TuplesFilter}) and this, on the front-end's pulling thread, hands each round's tuples to
  * the same joins the hosts' analysis threads run in the distributed variant ({@link LiveGred}, {@link RankProfile}),
  * so both variants report the same metrics and differ only in where the work is done and what travels.
  */
@@ -26,7 +24,7 @@ final class CentralAnalysis implements Consumer<ScopeRound> {
     private record Target(LiveGred gred, int index, RankProfile profile) {
     }
 
-    /** By the event of a tuple's first record, {@code <collector>>}: looked up as it arrives, without a substring. */
+    /** By collector name; a round's packet names each collector once, so a lookup per name and round. */
     private final Map<String, List<Target>> byCollector = new HashMap<>();
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     private volatile long cpuNanos;
@@ -34,12 +32,12 @@ final class CentralAnalysis implements Consumer<ScopeRound> {
 
     /** Feeds collector {@code collector}'s tuples to port (or, at {@code index} = arity, below) {@code index} of {@code gred}. */
     void feed(String collector, LiveGred gred, int index) {
-        byCollector.computeIfAbsent(collector + TuplesFilter.DOWN, c -> new ArrayList<>()).add(new Target(gred, index, null));
+        byCollector.computeIfAbsent(collector, c -> new ArrayList<>()).add(new Target(gred, index, null));
     }
 
     /** Feeds collector {@code collector}'s tuples, a rank's entry, to {@code profile}. */
     void feed(String collector, RankProfile profile) {
-        byCollector.computeIfAbsent(collector + TuplesFilter.DOWN, c -> new ArrayList<>()).add(new Target(null, -1, profile));
+        byCollector.computeIfAbsent(collector, c -> new ArrayList<>()).add(new Target(null, -1, profile));
     }
 
     @Override
@@ -49,30 +47,31 @@ final class CentralAnalysis implements Consumer<ScopeRound> {
         }
         boolean measure = mx.isCurrentThreadCpuTimeSupported();
         long cpu0 = measure ? mx.getCurrentThreadCpuTime() : 0;
-        List<ScopeRecord> records = tuples.records();
+        List<String> names = tuples.names();
+        List<List<Target>> targetsOf = new ArrayList<>(names.size());
+        for (String name : names) {
+            targetsOf.add(byCollector.get(name));
+        }
         Set<LiveGred> touched = new LinkedHashSet<>();
-        for (int i = 0; i + 1 < records.size(); i += 2) {
-            ScopeRecord down = records.get(i);
-            ScopeRecord up = records.get(i + 1);
-            String event = down.event();
-            if (event.isEmpty() || event.charAt(event.length() - 1) != TuplesFilter.DOWN) {
-                throw new IllegalArgumentException("central analysis: round " + round.round() + ", record " + i + " is '"
-                        + event + "', expected a tuple's first record '<collector>" + TuplesFilter.DOWN + "'");
+        for (int i = 0, n = tuples.size(); i < n; i++) {
+            int c = tuples.collector(i);
+            if (c >= targetsOf.size()) {
+                throw new IllegalArgumentException("central analysis: round " + round.round() + ", tuple " + i
+                        + " names collector " + c + " of " + targetsOf.size());
             }
-            List<Target> targets = byCollector.get(event);
+            List<Target> targets = targetsOf.get(c);
             if (targets == null) {
                 continue;
             }
-            boolean failed = (down.rank() & TuplesFilter.FAILED) != 0;
-            int op = down.rank() & (TuplesFilter.FAILED - 1);
-            long t0 = (long) down.value();
-            long t1 = (long) up.value();
+            boolean failed = tuples.failed(i);
+            long t0 = tuples.downNs(i);
+            long t1 = tuples.upNs(i);
             for (Target t : targets) {
                 if (t.gred() != null) {
-                    t.gred().offer(t.index(), down.round(), t0, t1, failed);
+                    t.gred().offer(t.index(), tuples.sequence(i), t0, t1, failed);
                     touched.add(t.gred());
                 } else {
-                    t.profile().offer(op, t0, t1, failed);
+                    t.profile().offer(tuples.op(i), t0, t1, failed);
                 }
             }
         }
