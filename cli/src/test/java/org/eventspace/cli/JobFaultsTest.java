@@ -57,13 +57,7 @@ class JobFaultsTest {
     void aLostRoleEndsTheJobNamesItAndLeavesNoProcess(String signal, String role) throws Exception {
         Path json = dir.resolve("run.json");
         Path out = dir.resolve("run.out");
-        List<String> command = Launcher.javaCommand(EventSpaceCommand.class.getName(), List.of("run", "gsum",
-                "--ranks", "4", "--hosts", "2", "--scope", "flat", "--scope-hosts", "1", "--transport", "tcp",
-                "--iterations", "100000000", "--warmup-s", "0", "--timeout", Integer.toString(TIMEOUT_S),
-                "--json", json.toString()));
-        run = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        awaitHosts(3);
-        awaitOutput(out, "timed iterations (running)");
+        startRunning(json, out, 3, "--scope", "flat", "--scope-hosts", "1");
 
         ProcessHandle victim = role.equals("run") ? run.toHandle()
                 : hosts.get(Integer.parseInt(role.substring("host ".length())));
@@ -108,13 +102,7 @@ class JobFaultsTest {
     void aDeadHostLeavesTheSurvivorsMonitorsInTheReport() throws Exception {
         Path json = dir.resolve("run.json");
         Path out = dir.resolve("run.out");
-        List<String> command = Launcher.javaCommand(EventSpaceCommand.class.getName(), List.of("run", "gsum",
-                "--ranks", "4", "--hosts", "2", "--transport", "tcp", "--monitor", "loadbalance", "--slow-rank", "1:50",
-                "--iterations", "100000000", "--warmup-s", "0", "--timeout", Integer.toString(TIMEOUT_S),
-                "--json", json.toString()));
-        run = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        awaitHosts(2);
-        awaitOutput(out, "timed iterations (running)");
+        startRunning(json, out, 2, "--monitor", "loadbalance", "--slow-rank", "1:50");
         Thread.sleep(1_000); // a second of monitored calls, published at least once
         signal("KILL", hosts.get(1));
         assertThat(run.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS)).as("the job ends within " + BOUND).isTrue();
@@ -124,6 +112,21 @@ class JobFaultsTest {
         assertThat(report.path("monitors").path("loadbalance").path("slowest_rank").asInt())
                 .as("host 0's monitors, kept although host 1 died: " + Files.readString(out)).isEqualTo(1);
         awaitGone(hosts, Duration.ofSeconds(5));
+    }
+
+    /**
+     * Starts {@code run gsum} with 4 ranks on 2 rank hosts over TCP, the collective timeout and {@code flags}, and waits
+     * until its {@code processes} host processes run their timed loop.
+     */
+    private void startRunning(Path json, Path out, int processes, String... flags) throws Exception {
+        List<String> args = new ArrayList<>(List.of("run", "gsum", "--ranks", "4", "--hosts", "2", "--transport", "tcp",
+                "--iterations", "100000000", "--warmup-s", "0", "--timeout", Integer.toString(TIMEOUT_S),
+                "--json", json.toString()));
+        args.addAll(List.of(flags));
+        List<String> command = Launcher.javaCommand(EventSpaceCommand.class.getName(), args);
+        run = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        awaitHosts(processes);
+        awaitOutput(out, "timed iterations (running)");
     }
 
     private void awaitHosts(int count) throws InterruptedException {
