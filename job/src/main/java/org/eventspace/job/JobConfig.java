@@ -10,6 +10,7 @@ import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.pathmap.PathmapSpec;
 import org.eventspace.comm.pathmap.Topology;
 import org.eventspace.comm.pathmap.TreeShape;
+import org.eventspace.comm.traffic.TrafficScope;
 import org.eventspace.events.CollectorPlacement;
 import org.eventspace.events.CollectorSettings;
 import org.eventspace.scope.ScopeBuilder;
@@ -32,9 +33,12 @@ import org.eventspace.scope.ScopeBuilder;
  * @param collectorSettings around which wrapper kinds and in which trees collectors go, and tuples per buffer.
  * @param scope             the event scope laid over the hosts and pulled while the ranks run, or null for none; needs
  *                          collectors on (its leaves read the trace buffers).
+ * @param traffic           which messages the transports count per destination ({@link TrafficScope#parse}: {@code all},
+ *                          {@code collectives:…}, {@code phases:…}), or null to count none (ibprof paper §3.2).
  */
 public record JobConfig(PathmapSpec spec, JobTransport transport, Duration timeout, PollMode poll, int socketBufferBytes,
-                        boolean collectors, Path traceDump, CollectorSettings collectorSettings, ScopeSettings scope) {
+                        boolean collectors, Path traceDump, CollectorSettings collectorSettings, ScopeSettings scope,
+                        String traffic) {
     /** The name of the layout file a trace dump holds next to its {@code host-<id>/} folders. */
     public static final String PATHMAP_FILE = "pathmap.json";
     /** The longest collective timeout: a day. Longer is a typo, and would overflow deadlines in nanoseconds. */
@@ -65,10 +69,25 @@ public record JobConfig(PathmapSpec spec, JobTransport transport, Duration timeo
         if (traceDump != null) {
             traceDump = traceDump.toAbsolutePath().normalize();
         }
+        if (traffic != null) {
+            traffic = TrafficScope.parse(traffic).text();
+        }
         if (socketBufferBytes < 0) {
             throw new IllegalArgumentException("socket buffer must be >= 0 bytes (0 = OS default), socketBufferBytes="
                     + socketBufferBytes);
         }
+    }
+
+    /** A job that counts no traffic. */
+    public JobConfig(PathmapSpec spec, JobTransport transport, Duration timeout, PollMode poll, int socketBufferBytes,
+                     boolean collectors, Path traceDump, CollectorSettings collectorSettings, ScopeSettings scope) {
+        this(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings, scope, null);
+    }
+
+    /** The same job with its transports counting the messages {@code scope} chooses (null: none). */
+    public JobConfig withTraffic(String scope) {
+        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
+                this.scope, scope);
     }
 
     /** A job over {@code spec}: collectors on every edge, in memory, no scope, 30 s timeout, polling chosen by load. */
@@ -138,31 +157,33 @@ public record JobConfig(PathmapSpec spec, JobTransport transport, Duration timeo
     /** The same job with collectors on or off (no trace dump and no scope when off: both read the collectors). */
     public JobConfig withCollectors(boolean on) {
         return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, on, on ? traceDump : null,
-                collectorSettings, on ? scope : null);
+                collectorSettings, on ? scope : null, traffic);
     }
 
     public JobConfig withCollectorSettings(CollectorSettings settings) {
-        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, settings, scope);
+        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, settings, scope,
+                traffic);
     }
 
     /** The same job with event scope {@code newScope} (null: none). */
     public JobConfig withScope(ScopeSettings newScope) {
         return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
-                newScope);
+                newScope, traffic);
     }
 
     public JobConfig withTraceDump(Path dir) {
-        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, dir, collectorSettings, scope);
+        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, dir, collectorSettings, scope,
+                traffic);
     }
 
     public JobConfig withTimeout(Duration newTimeout) {
         return new JobConfig(spec, transport, newTimeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
-                scope);
+                scope, traffic);
     }
 
     public JobConfig withTransport(JobTransport newTransport) {
         return new JobConfig(spec, newTransport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
-                scope);
+                scope, traffic);
     }
 
     /** Directory of host {@code host}'s trace files under a dump directory. */

@@ -55,6 +55,9 @@ public final class JobConfigCodec {
         if (config.traceDump() != null) {
             node.put("trace_dump", config.traceDump().toString());
         }
+        if (config.traffic() != null) {
+            node.put("traffic", config.traffic());
+        }
         return node;
     }
 
@@ -77,7 +80,8 @@ public final class JobConfigCodec {
                     collectorSettings(required(node, "collector_settings")),
                     scope == null || scope.isNull() ? null : ScopeSettings.parse(required(scope, "shape").asText(),
                             required(scope, "gather").asText(), required(scope, "filter").asText(),
-                            required(scope, "interval_ms").asInt()));
+                            required(scope, "interval_ms").asInt()),
+                    node.hasNonNull("traffic") ? node.get("traffic").asText() : null);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(bounded("malformed job configuration: " + e.getMessage()), e);
         }
