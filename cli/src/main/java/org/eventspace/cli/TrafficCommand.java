@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import org.eventspace.net.Fabric;
 import org.eventspace.net.HostMapping;
 import org.eventspace.net.LinkLoads;
+import org.eventspace.net.NetworkSvg;
 import org.eventspace.net.TopologyFile;
 import org.eventspace.net.TrafficMatrix;
 
@@ -64,9 +65,17 @@ final class TrafficCommand implements Runnable {
         @Option(names = "--json", required = true, paramLabel = "OUT", description = "Write eventspace.link-loads/1 here.")
         Path json;
 
+        @Option(names = "--svg", paramLabel = "FILE", description = "Also draw the network as SVG: nodes at the bottom, "
+                + "switch levels above (a torus as a grid), each half of a link coloured by the bytes sent from its end, the "
+                + "hottest links listed; click a link to select it.")
+        Path svg;
+
         @Override
         public Integer call() throws IOException {
             ConfigFiles.checkWritable("--json", json);
+            if (svg != null) {
+                ConfigFiles.checkWritable("--svg", svg);
+            }
             TrafficMatrix matrix;
             Fabric fabric;
             HostMapping hosts;
@@ -93,8 +102,12 @@ final class TrafficCommand implements Runnable {
                 throw new UsageError("traffic map: " + topology + ": " + e.getMessage(), e);
             }
             ObjectMapper out = new ObjectMapper();
-            out.writerWithDefaultPrettyPrinter().writeValue(json.toFile(),
-                    loads.toJson(out, topology.toString(), traffic.toString(), phase == null ? "total" : phase));
+            com.fasterxml.jackson.databind.node.ObjectNode doc = loads.toJson(out, topology.toString(), traffic.toString(),
+                    phase == null ? "total" : phase);
+            out.writerWithDefaultPrettyPrinter().writeValue(json.toFile(), doc);
+            if (svg != null) {
+                java.nio.file.Files.writeString(svg, NetworkSvg.render(doc));
+            }
             PrintWriter w = spec.commandLine().getOut();
             w.printf(Locale.ROOT, "%s: %d hosts on %d nodes, %d links, %d B routed (%d B between hosts on one node), "
                             + "%d byte-hops%n", fabric.description(), matrix.hosts(), fabric.nodes().size(), fabric.links().size(),
@@ -107,7 +120,7 @@ final class TrafficCommand implements Runnable {
                 String to = fabric.device(h[1] == 0 ? l.b() : l.a()).name();
                 w.printf(Locale.ROOT, "  %-20s -> %-20s %,d B%n", from, to, h[2]);
             }
-            w.println("-> " + json);
+            w.println("-> " + json + (svg != null ? ", " + svg : ""));
             w.flush();
             return EventSpaceCommand.EXIT_OK;
         }

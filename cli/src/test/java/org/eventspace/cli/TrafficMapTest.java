@@ -29,11 +29,25 @@ class TrafficMapTest {
     @Test
     void anAllToAllOnTheExampleFatTree() throws Exception {
         Path traffic = dir.resolve("a2a.json");
+        Path run = dir.resolve("run.json");
         assertThat(cli.execute("run", "alltoall", "--ranks", "8", "--hosts", "8", "--collectors", "off", "--iterations", "10",
-                "--warmup", "5", "--warmup-s", "0", "--bytes", "16", "--traffic", traffic.toString())).as(cli.err()).isZero();
+                "--warmup", "5", "--warmup-s", "0", "--bytes", "16", "--traffic", traffic.toString(), "--json", run.toString()))
+                .as(cli.err()).isZero();
         Path out = dir.resolve("loads.json");
+        Path svg = dir.resolve("net.svg");
         assertThat(cli.execute("traffic", "map", "--topology", EXAMPLES.resolve("fattree-16.topo").toString(),
-                traffic.toString(), "--json", out.toString())).as(cli.err()).isZero();
+                traffic.toString(), "--json", out.toString(), "--svg", svg.toString())).as(cli.err()).isZero();
+        String picture = Files.readString(svg);
+        // 32 links, two halves each; the hottest half (a node sending to its leaf) is the ramp's red.
+        assertThat(picture).startsWith("<svg").contains("Hottest link halves");
+        assertThat(picture.split("class=\"half\"", -1)).hasSize(65);
+        assertThat(picture).contains("data-from=\"n0\" data-to=\"L1-0\" data-bytes=\"1680\"");
+        assertThat(picture).contains("stroke=\"#bd0026\"");
+        Path page = dir.resolve("report.html");
+        assertThat(cli.execute("report", run.toString(), "--network", out.toString(), "-o", page.toString())).as(cli.err()).isZero();
+        assertThat(Files.readString(page)).contains("id=\"network-panel\"").contains("<svg");
+        assertThat(cli.execute("report", run.toString(), "--network", run.toString(), "-o", page.toString())).isEqualTo(2);
+        assertThat(cli.err()).contains("/schema: expected \"eventspace.link-loads/1\"");
         assertThat(cli.out()).contains("hottest link halves");
         JsonNode loads = new ObjectMapper().readTree(out.toFile());
         assertThat(loads.path("schema").asText()).isEqualTo("eventspace.link-loads/1");
