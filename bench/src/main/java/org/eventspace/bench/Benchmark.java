@@ -12,6 +12,8 @@ public enum Benchmark {
     PINGPONG("pingpong"),
     /** Red-black SOR on a 2-D grid in row blocks: halo exchange with rank ± 1 and a convergence allreduce ({@link Sor}). */
     SOR("sor"),
+    /** A personalised all-to-all over send/recv, every word checked ({@link AllToAll}; ibprof paper §4.1). */
+    ALLTOALL("alltoall"),
     /**
      * gsum whose calls alternate between tree 0 and tree 1 (a call uses tree i mod 2): with collectors on tree 0 only,
      * each pair of calls is one monitored and one unmonitored allreduce, timed apart and summed per block
@@ -35,6 +37,6 @@ public enum Benchmark {
                 return b;
             }
         }
-        throw new IllegalArgumentException("unknown benchmark '" + text + "'; expected gsum, compute-gsum, pingpong, sor or gsum-interleaved");
+        throw new IllegalArgumentException("unknown benchmark '" + text + "'; expected gsum, compute-gsum, pingpong, sor, alltoall or gsum-interleaved");
     }
 }

@@ -17,6 +17,7 @@ import org.eventspace.job.RankThreads;
 import org.eventspace.monitor.Coscheduler;
 import org.eventspace.monitor.MonitorSnapshot;
 import org.eventspace.monitor.Monitors;
+import org.eventspace.net.TrafficMatrix;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -95,7 +96,9 @@ public final class BenchmarkRunner {
                 report.set("live", MonitorSnapshot.liveSection(live, report, JSON));
             }
             watcher.finished(report, result.scope());
-            return new RunReport(config, ranks, List.of(), result.traces(), result.scope(), report);
+            // Read after finish: the simulated hosts' service threads are gone, so every message is counted.
+            TrafficMatrix traffic = config.job().traffic() != null ? TrafficMatrix.of(job.trafficCounters(), config.spec()) : null;
+            return new RunReport(config, ranks, List.of(), result.traces(), result.scope(), report, traffic);
         }
     }
 
@@ -135,6 +138,7 @@ public final class BenchmarkRunner {
         List<RankResult> ranks = new ArrayList<>();
         List<String> errors = new ArrayList<>(outcome.errors());
         List<JsonNode> parts = new ArrayList<>();
+        List<JsonNode> trafficParts = new ArrayList<>();
         JsonNode live = null;
         for (int h = 0; h < outcome.hosts().size(); h++) {
             HostResult host = outcome.hosts().get(h);
@@ -152,6 +156,9 @@ public final class BenchmarkRunner {
             if (host.program() != null && host.program().has("monitors_live")) {
                 live = host.program().get("monitors_live");
             }
+            if (host.program() != null && host.program().has("traffic")) {
+                trafficParts.add(host.program().get("traffic"));
+            }
         }
         ranks.sort((a, b) -> Integer.compare(a.rank(), b.rank()));
         ObjectNode monitors = config.monitoring().enabled() && !parts.isEmpty()
@@ -159,7 +166,18 @@ public final class BenchmarkRunner {
         if (monitors != null && live != null) {
             monitors.set("live", MonitorSnapshot.liveSection(live, monitors, JSON));
         }
-        return new RunReport(config, ranks, errors, outcome.traces(), outcome.scope(), monitors);
+        TrafficMatrix traffic = null;
+        if (config.job().traffic() != null && !trafficParts.isEmpty()) {
+            if (trafficParts.size() < outcome.hosts().size()) {
+                errors.add("traffic: " + (outcome.hosts().size() - trafficParts.size()) + " host(s) sent no counters");
+            }
+            try {
+                traffic = TrafficMatrix.merge(trafficParts, config.spec());
+            } catch (IllegalArgumentException e) {
+                errors.add("traffic: " + e.getMessage());
+            }
+        }
+        return new RunReport(config, ranks, errors, outcome.traces(), outcome.scope(), monitors, traffic);
     }
 
     /** Runs the benchmark on every local rank of {@code job}; a rank that failed or was late is reported as such. */
@@ -232,6 +250,11 @@ public final class BenchmarkRunner {
                     // What the scope's front-end gathered of every host while the job ran.
                     program.set("monitors_live", live);
                 }
+            }
+            if (config.job().traffic() != null) {
+                // This host's counters. Its service threads may still serve a peer's last reply, which a later host's
+                // counters see on their side: sent and received are kept apart for that reason too.
+                program.set("traffic", TrafficMatrix.part(job.trafficCounters(), JSON));
             }
             job.finish(program);
         } catch (RuntimeException e) {

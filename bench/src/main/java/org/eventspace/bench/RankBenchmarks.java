@@ -34,6 +34,7 @@ public final class RankBenchmarks {
             case COMPUTE_GSUM -> computeGsum(comm, config, window, mine);
             case PINGPONG -> pingpong(comm, config, window);
             case SOR -> Sor.run(comm, config, window);
+            case ALLTOALL -> AllToAll.run(comm, config, window);
             case GSUM_INTERLEAVED -> gsumInterleaved(comm, config, window, mine);
         };
     }

@@ -80,6 +80,10 @@ public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int 
         if (benchmark == Benchmark.PINGPONG && job.ranks() < 2) {
             throw new IllegalArgumentException("pingpong needs at least 2 ranks, ranks=" + job.ranks());
         }
+        if (benchmark == Benchmark.ALLTOALL && payloadWords > org.eventspace.comm.runtime.HostRuntime.P2P_WORDS) {
+            throw new IllegalArgumentException("alltoall sends each block as one point-to-point message of at most "
+                    + org.eventspace.comm.runtime.HostRuntime.P2P_WORDS * 8 + " bytes, --bytes " + payloadWords * 8L);
+        }
     }
 
     /** No monitors and no faults. */

@@ -11,6 +11,7 @@ import org.eventspace.events.CollectorSettings;
 import org.eventspace.job.HostTrace;
 import org.eventspace.job.ScopeSummary;
 import org.eventspace.monitor.MonitorSummary;
+import org.eventspace.net.TrafficMatrix;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -49,6 +50,7 @@ public final class RunReport {
     private final List<String> errors = new ArrayList<>();
     private final List<HostTrace> traces;
     private final int collectorCount;
+    private final TrafficMatrix traffic;
 
     public RunReport(RunConfig config, List<RankResult> ranks) {
         this(config, ranks, List.of());
@@ -73,7 +75,17 @@ public final class RunReport {
     /** With the {@code monitors} block ({@link org.eventspace.monitor.MonitorSnapshot#report}), or null without monitors. */
     public RunReport(RunConfig config, List<RankResult> ranks, List<String> outsideErrors, List<HostTrace> traces,
                      JsonNode scope, JsonNode monitors) {
+        this(config, ranks, outsideErrors, traces, scope, monitors, null);
+    }
+
+    /** With the communication matrix the transports counted ({@code --traffic}), or null when the run counted none. */
+    public RunReport(RunConfig config, List<RankResult> ranks, List<String> outsideErrors, List<HostTrace> traces,
+                     JsonNode scope, JsonNode monitors, TrafficMatrix traffic) {
         this.config = config;
+        this.traffic = traffic;
+        if (config.job().traffic() != null && traffic == null) {
+            errors.add("the traffic counters reported nothing");
+        }
         this.scope = scope;
         this.monitors = monitors;
         if (config.monitoring().enabled() && monitors == null) {
@@ -124,6 +136,11 @@ public final class RunReport {
         this.wallSeconds = maxWall / 1e9;
         this.computeFraction = wallSum == 0 ? 0 : (double) compute / wallSum;
         this.sortLength = sort;
+    }
+
+    /** The communication matrix of a run with {@code --traffic}, or null. */
+    public TrafficMatrix traffic() {
+        return traffic;
     }
 
     /** compute-gsum: ints each sort took (the ranks agree on it); 0 for other benchmarks. */
@@ -282,7 +299,8 @@ public final class RunReport {
         root.put("schema", SCHEMA);
         putConfig(root, config);
         putMeasured(root, "wall_s", wallSeconds);
-        ObjectNode latency = root.putObject(config.benchmark() == Benchmark.PINGPONG ? "pingpong_us" : "allreduce_us");
+        ObjectNode latency = root.putObject(config.benchmark() == Benchmark.PINGPONG ? "pingpong_us"
+                : config.benchmark() == Benchmark.ALLTOALL ? "alltoall_us" : "allreduce_us");
         // A run in which no rank finished its timed iterations measured nothing: its figures are absent, not zero.
         putMeasured(latency, "mean", meanUs);
         putMeasured(latency, "p50", percentileUs(50));
@@ -351,7 +369,8 @@ public final class RunReport {
     /** The summary for people: every number with its unit. */
     public String summary() {
         String op = config.benchmark() == Benchmark.PINGPONG ? "one-way latency"
-                : config.benchmark() == Benchmark.SOR ? "iteration time" : "allreduce latency";
+                : config.benchmark() == Benchmark.SOR ? "iteration time"
+                : config.benchmark() == Benchmark.ALLTOALL ? "all-to-all time" : "allreduce latency";
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "%s: %d ranks on %d host(s), transport %s, tree %s × %d, %d iterations%n",
                 config.benchmark().label(), config.ranks(), config.hosts(), config.transport(), config.spec().shape(),

@@ -280,6 +280,10 @@ final class BenchCommand implements Runnable {
                 throw new UsageError("--benchmark must be gsum or compute-gsum, got " + benchmark);
             }
             Benchmark kind = Benchmark.parse(benchmark);
+            if (options.traffic != null) {
+                throw new UsageError("--traffic " + options.traffic + " writes one run's communication matrix: use it with run, "
+                        + "not bench overhead");
+            }
             if (repeats < 1) {
                 throw new UsageError("--repeats must be >= 1, got " + repeats);
             }

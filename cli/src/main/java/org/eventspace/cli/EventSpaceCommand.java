@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
         description = "Runtime monitoring and tracing of collective communication.",
         subcommands = {DemoCommand.class, RunCommand.class, DescribeCommand.class, LaunchCommand.class,
                 RendezvousCommand.class, JavaOptsCommand.class, CompareCommand.class, DiffCommand.class, ReportCommand.class,
-                TraceCommand.class, BenchCommand.class, MpirunCommand.class})
+                TraceCommand.class, TrafficCommand.class, BenchCommand.class, MpirunCommand.class})
 public final class EventSpaceCommand implements Runnable {
     public static final int EXIT_OK = 0;
     public static final int EXIT_FAILURE = 1;

@@ -30,6 +30,10 @@ final class ReportCommand implements Callable<Integer> {
             defaultValue = "report.html")
     Path output;
 
+    @Option(names = "--network", paramLabel = "LOADS.json", description = "Also draw the network with its link traffic: "
+            + "an eventspace.link-loads/1 file (traffic map --json).")
+    Path network;
+
     @Override
     public Integer call() throws IOException {
         ConfigFiles.checkWritable("-o", output);
@@ -38,7 +42,20 @@ final class ReportCommand implements Callable<Integer> {
         JsonNode runB = b != null ? DiffCommand.read(mapper, b) : null;
         String page;
         try {
-            page = RunReportPage.html(a.getFileName().toString(), runA, b != null ? b.getFileName().toString() : null, runB);
+            JsonNode loads = null;
+            if (network != null) {
+                if (!Files.isRegularFile(network)) {
+                    throw new UsageError("--network " + network + ": no such file (expected eventspace.link-loads/1, what "
+                            + "traffic map --json writes)");
+                }
+                loads = DiffCommand.read(mapper, network);
+                if (!"eventspace.link-loads/1".equals(loads.path("schema").asText())) {
+                    throw new UsageError("--network " + network + ": /schema: expected \"eventspace.link-loads/1\", got "
+                            + loads.path("schema"));
+                }
+            }
+            page = RunReportPage.html(a.getFileName().toString(), runA, b != null ? b.getFileName().toString() : null, runB,
+                    loads);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }

@@ -8,6 +8,7 @@ import org.eventspace.bench.BenchmarkRunner;
 import org.eventspace.bench.RunConfig;
 import org.eventspace.bench.RunReport;
 import org.eventspace.bench.TracedRun;
+import org.eventspace.net.TrafficMatrix;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -17,11 +18,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-/** {@code eventspace run gsum|compute-gsum|pingpong|sor [flags]}. */
+/** {@code eventspace run gsum|compute-gsum|pingpong|sor|alltoall [flags]}. */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = "Run a benchmark (gsum, compute-gsum, pingpong, sor) and print a summary; --json writes eventspace.run/1.")
+        description = "Run a benchmark (gsum, compute-gsum, pingpong, sor, alltoall) and print a summary; --json writes "
+                + "eventspace.run/1, --traffic the communication matrix.")
 final class RunCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "BENCHMARK", description = "gsum, compute-gsum, pingpong or sor")
+    @Parameters(index = "0", paramLabel = "BENCHMARK", description = "gsum, compute-gsum, pingpong, sor or alltoall")
     String benchmark;
 
     @Mixin
@@ -69,7 +71,27 @@ final class RunCommand implements Callable<Integer> {
         if (options.json != null) {
             writeJson(report, traced != null ? traced.trace() : null, options.json.toFile());
         }
+        if (options.traffic != null && report.traffic() != null) {
+            writeTraffic(report, config, options.traffic);
+        }
         return report.resultOk() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
+    }
+
+    /** The eventspace.traffic/1 file of a {@code --traffic} run, and one line saying what it holds. */
+    static void writeTraffic(RunReport report, RunConfig config, java.nio.file.Path file) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode run = json.createObjectNode();
+        run.put("benchmark", config.benchmark().label());
+        run.put("transport", config.transport().label());
+        run.put("tree", config.spec().shape().toString());
+        run.put("iterations", config.iterations());
+        run.put("warmup", config.warmup());
+        run.put("payload_bytes", config.payloadWords() * 8);
+        TrafficMatrix m = report.traffic();
+        m.write(file, run);
+        System.out.printf(java.util.Locale.ROOT, "  traffic (%s): %d B in %d messages between ranks, %d B between hosts, %d phase(s) -> %s%n",
+                m.scope(), TrafficMatrix.total(m.rankMatrix(-1, 0)), TrafficMatrix.total(m.rankMatrix(-1, 1)),
+                TrafficMatrix.total(m.hostMatrix(-1, 0)), m.phases().size(), file);
     }
 
     /** The eventspace.run/1 report, with the {@code trace} block of a {@code --trace} run (else null). */

@@ -9,6 +9,7 @@ import org.eventspace.bench.Faults;
 import org.eventspace.bench.Monitoring;
 import org.eventspace.bench.RunConfig;
 import org.eventspace.comm.launch.CpuBinding;
+import org.eventspace.comm.traffic.TrafficScope;
 import org.eventspace.job.JobConfig;
 import org.eventspace.job.JobTransport;
 import org.eventspace.job.Labelled;
@@ -67,6 +68,16 @@ final class RunOptions {
     @Option(names = "--trace-dump", paramLabel = "DIR", description = "Keep the trace buffers as memory-mapped files in "
             + "DIR/host-<id>/ and write DIR/pathmap.json (needs --collectors on).")
     Path traceDump;
+
+    @Option(names = "--traffic", paramLabel = "FILE", description = "Count every message the transports hand to the network, "
+            + "per destination, sent and received apart, per phase (ibprof), and write the communication matrix "
+            + "(eventspace.traffic/1: rank × rank and host × host) to FILE.")
+    Path traffic;
+
+    @Option(names = "--traffic-scope", paramLabel = "SCOPE", description = "With --traffic: which messages are counted: all, "
+            + "collectives:K[,K…] (send, allreduce, barrier, broadcast, gather, allgather, scatter, alltoall) or "
+            + "phases:P[,P…] (phases the program marks with Comm.phase). Default: $ES_TRAFFIC_SCOPE, else all.")
+    String trafficScope;
 
     @Option(names = "--sort-length", paramLabel = "INTS", description = "compute-gsum: ints each iteration sorts; 0 "
             + "calibrates it so a sort takes about an allreduce. Default: ${DEFAULT-VALUE}.", defaultValue = "0")
@@ -211,6 +222,22 @@ final class RunOptions {
         JobConfig job = layout.toJob(timeout, pollMode, socketBufferBytes, traceDump).withBinding(binding);
         if (binding != CpuBinding.NONE && job.transport() != JobTransport.TCP) {
             throw new UsageError("--bind-to " + bind + " binds host processes: it needs --transport tcp");
+        }
+        if (traffic != null) {
+            ConfigFiles.checkWritable("--traffic", traffic);
+            String scope = trafficScope;
+            String from = "--traffic-scope";
+            if (scope == null) {
+                scope = System.getenv(TrafficScope.ENV);
+                from = TrafficScope.ENV;
+            }
+            try {
+                job = job.withTraffic(scope == null || scope.isBlank() ? "all" : TrafficScope.parse(scope).text());
+            } catch (IllegalArgumentException e) {
+                throw new UsageError(from + ": " + e.getMessage());
+            }
+        } else if (trafficScope != null) {
+            throw new UsageError("--traffic-scope " + trafficScope + " says which messages --traffic counts: it needs --traffic FILE");
         }
         RunConfig run;
         try {

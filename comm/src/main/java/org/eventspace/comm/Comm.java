@@ -52,4 +52,14 @@ public interface Comm {
 
     /** Blocks for the next message from {@code source}; returns its word count. */
     int recv(int source, long[] into);
+
+    /**
+     * Marks the start of application phase {@code name} (1 to 64 of A-Z a-z 0-9 _ . : -) for this rank: the traffic
+     * counters count its later messages under that phase, and a traffic scope of phases counts only the phases it names
+     * (ibprof paper §3.2). Every rank marks the same phases in the same order; at most 7 distinct phases per job. A
+     * {@code Comm} that counts no traffic only checks the name.
+     */
+    default void phase(String name) {
+        org.eventspace.comm.traffic.TrafficScope.checkPhaseName(name);
+    }
 }

@@ -11,6 +11,7 @@ import org.eventspace.comm.launch.CpuBinding;
 import org.eventspace.comm.pathmap.PathmapSpec;
 import org.eventspace.comm.pathmap.Topology;
 import org.eventspace.comm.pathmap.TreeShape;
+import org.eventspace.comm.traffic.TrafficScope;
 import org.eventspace.events.CollectorPlacement;
 import org.eventspace.events.CollectorSettings;
 import org.eventspace.scope.ScopeBuilder;
@@ -33,11 +34,13 @@ import org.eventspace.scope.ScopeBuilder;
  * @param collectorSettings around which wrapper kinds and in which trees collectors go, and tuples per buffer.
  * @param scope             the event scope laid over the hosts and pulled while the ranks run, or null for none; needs
  *                          collectors on (its leaves read the trace buffers).
+ * @param traffic           which messages the transports count per destination ({@link TrafficScope#parse}: {@code all},
+ *                          {@code collectives:…}, {@code phases:…}), or null to count none (ibprof paper §3.2).
  * @param binding           how a launcher binds the job's host processes to CPUs (transport tcp; in one JVM nothing).
  */
 public record JobConfig(PathmapSpec spec, JobTransport transport, Duration timeout, PollMode poll, int socketBufferBytes,
                         boolean collectors, Path traceDump, CollectorSettings collectorSettings, ScopeSettings scope,
-                        CpuBinding binding) {
+                        String traffic, CpuBinding binding) {
     /** The name of the layout file a trace dump holds next to its {@code host-<id>/} folders. */
     public static final String PATHMAP_FILE = "pathmap.json";
     /** The longest collective timeout: a day. Longer is a typo, and would overflow deadlines in nanoseconds. */
@@ -69,16 +72,38 @@ public record JobConfig(PathmapSpec spec, JobTransport transport, Duration timeo
         if (traceDump != null) {
             traceDump = traceDump.toAbsolutePath().normalize();
         }
+        if (traffic != null) {
+            traffic = TrafficScope.parse(traffic).text();
+        }
         if (socketBufferBytes < 0) {
             throw new IllegalArgumentException("socket buffer must be >= 0 bytes (0 = OS default), socketBufferBytes="
                     + socketBufferBytes);
         }
     }
 
+    /** A job that counts no traffic, its host processes not bound to CPUs. */
+    public JobConfig(PathmapSpec spec, JobTransport transport, Duration timeout, PollMode poll, int socketBufferBytes,
+                     boolean collectors, Path traceDump, CollectorSettings collectorSettings, ScopeSettings scope) {
+        this(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings, scope, null,
+                CpuBinding.NONE);
+    }
+
+    /** The same job with its transports counting the messages {@code scope} chooses (null: none). */
+    public JobConfig withTraffic(String scope) {
+        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
+                this.scope, scope, binding);
+    }
+
+    /** The same job with its host processes bound to CPUs by {@code newBinding} when launched. */
+    public JobConfig withBinding(CpuBinding newBinding) {
+        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
+                scope, traffic, newBinding);
+    }
+
     /** A job over {@code spec}: collectors on every edge, in memory, no scope, 30 s timeout, polling chosen by load. */
     public static JobConfig of(PathmapSpec spec, JobTransport transport) {
         return new JobConfig(spec, transport, Duration.ofSeconds(30), PollMode.AUTO, 0, true, null,
-                CollectorSettings.ALL, null, CpuBinding.NONE);
+                CollectorSettings.ALL, null);
     }
 
     /**
@@ -131,19 +156,6 @@ public record JobConfig(PathmapSpec spec, JobTransport transport, Duration timeo
         return scope != null ? ScopeBuilder.add(traced, scope.toSpec(timeout, spec)) : traced;
     }
 
-    /** A job whose host processes the launcher does not bind to CPUs. */
-    public JobConfig(PathmapSpec spec, JobTransport transport, Duration timeout, PollMode poll, int socketBufferBytes,
-                     boolean collectors, Path traceDump, CollectorSettings collectorSettings, ScopeSettings scope) {
-        this(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings, scope,
-                CpuBinding.NONE);
-    }
-
-    /** The same job with its host processes bound to CPUs by {@code newBinding} when launched. */
-    public JobConfig withBinding(CpuBinding newBinding) {
-        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
-                scope, newBinding);
-    }
-
     public int ranks() {
         return spec.ranks();
     }
@@ -155,31 +167,33 @@ public record JobConfig(PathmapSpec spec, JobTransport transport, Duration timeo
     /** The same job with collectors on or off (no trace dump and no scope when off: both read the collectors). */
     public JobConfig withCollectors(boolean on) {
         return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, on, on ? traceDump : null,
-                collectorSettings, on ? scope : null, binding);
+                collectorSettings, on ? scope : null, traffic, binding);
     }
 
     public JobConfig withCollectorSettings(CollectorSettings settings) {
-        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, settings, scope, binding);
+        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, settings, scope,
+                traffic, binding);
     }
 
     /** The same job with event scope {@code newScope} (null: none). */
     public JobConfig withScope(ScopeSettings newScope) {
         return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
-                newScope, binding);
+                newScope, traffic, binding);
     }
 
     public JobConfig withTraceDump(Path dir) {
-        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, dir, collectorSettings, scope, binding);
+        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, dir, collectorSettings, scope,
+                traffic, binding);
     }
 
     public JobConfig withTimeout(Duration newTimeout) {
         return new JobConfig(spec, transport, newTimeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
-                scope, binding);
+                scope, traffic, binding);
     }
 
     public JobConfig withTransport(JobTransport newTransport) {
         return new JobConfig(spec, newTransport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
-                scope, binding);
+                scope, traffic, binding);
     }
 
     /** Directory of host {@code host}'s trace files under a dump directory. */

@@ -57,6 +57,9 @@ public final class JobConfigCodec {
         if (config.traceDump() != null) {
             node.put("trace_dump", config.traceDump().toString());
         }
+        if (config.traffic() != null) {
+            node.put("traffic", config.traffic());
+        }
         return node;
     }
 
@@ -80,6 +83,7 @@ public final class JobConfigCodec {
                     scope == null || scope.isNull() ? null : ScopeSettings.parse(required(scope, "shape").asText(),
                             required(scope, "gather").asText(), required(scope, "filter").asText(),
                             required(scope, "interval_ms").asInt()),
+                    node.hasNonNull("traffic") ? node.get("traffic").asText() : null,
                     node.hasNonNull("bind") ? CpuBinding.parse(node.get("bind").asText()) : CpuBinding.NONE);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(bounded("malformed job configuration: " + e.getMessage()), e);

@@ -14,6 +14,8 @@ import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.runtime.CommOptions;
 import org.eventspace.comm.runtime.HostRuntime;
 import org.eventspace.comm.runtime.InJvmCluster;
+import org.eventspace.comm.traffic.TrafficCounters;
+import org.eventspace.comm.traffic.TrafficScope;
 import org.eventspace.events.CollectorPlacement;
 import org.eventspace.events.EventSpace;
 import org.eventspace.events.TraceBudget;
@@ -96,7 +98,7 @@ public final class MonitoredJob implements AutoCloseable {
         JobFootprint.of(config, pathmap, JobFootprint.Program.MINIMAL).requireFits(MachineLimits.current());
         writeLayout(config, pathmap);
         CommOptions options = CommOptions.defaults(pathmap.busyThreads()).withTimeout(config.timeout())
-                .withReleaseListener(listener);
+                .withReleaseListener(listener).withTraffic(trafficScope(config));
         HostEventSpaces spaces = config.collectors()
                 ? HostEventSpaces.open(config, pathmap, IntStream.range(0, config.hosts()).boxed().toList(), config.ranks())
                 : null;
@@ -138,7 +140,8 @@ public final class MonitoredJob implements AutoCloseable {
         }
         int busy = pathmap.busyThreads();
         Gred.ReleaseListener listener = listenerFor.apply(pathmap);
-        CommOptions options = CommOptions.defaults(busy).withTimeout(config.timeout()).withReleaseListener(listener);
+        CommOptions options = CommOptions.defaults(busy).withTimeout(config.timeout()).withReleaseListener(listener)
+                .withTraffic(trafficScope(config));
         HostEventSpaces spaces = config.collectors() ? HostEventSpaces.open(config, pathmap, List.of(env.host()), local.size()) : null;
         TcpHost host = null;
         try {
@@ -149,6 +152,20 @@ public final class MonitoredJob implements AutoCloseable {
             abandon(host, spaces);
             throw e;
         }
+    }
+
+    /** A fresh scope for this process's hosts (it numbers the phases its ranks mark), or null when the job counts none. */
+    private static TrafficScope trafficScope(JobConfig config) {
+        return config.traffic() == null ? null : TrafficScope.parse(config.traffic());
+    }
+
+    /**
+     * The traffic counters of this process's hosts, in {@link #localHosts()} order ({@link TrafficCounters#OFF} each when
+     * the job counts no traffic): what the transports counted where messages left, readable any time.
+     */
+    public List<TrafficCounters> trafficCounters() {
+        return cluster != null ? cluster.hosts().stream().map(HostRuntime::traffic).toList()
+                : List.of(tcpHost.runtime().traffic());
     }
 
     /** A start that failed half-way: closes what was started (null if nothing was) and the event spaces opened for it. */

@@ -164,4 +164,10 @@ public final class TracingComm implements Comm {
         record(Op.RECV, -1, source - rank, n, EventNode.NONE, start, System.nanoTime());
         return n;
     }
+
+    /** Passed through unrecorded: a phase mark is not a communication call (the traffic counters use it). */
+    @Override
+    public void phase(String name) {
+        delegate.phase(name);
+    }
 }

@@ -462,4 +462,9 @@ public final class DashboardFrames {
         }
         return s;
     }
+
+    /** The source's link loads ({@link DashboardSource#network()}), taken by the sampler with each frame. */
+    public java.util.Optional<JsonNode> network() {
+        return source.network();
+    }
 }

@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 import org.agrona.concurrent.Agent;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -36,6 +37,7 @@ public final class DashboardSampler implements Agent {
     private final CopyOnWriteArrayList<Consumer<Frame>> listeners = new CopyOnWriteArrayList<>();
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private volatile Frame newest;
+    private volatile JsonNode network;
     private volatile String error;
     private volatile long samplerThreadId = -1;
     private long nextNanos;
@@ -85,6 +87,7 @@ public final class DashboardSampler implements Agent {
             Frame f = new Frame(node, text, text.getBytes(java.nio.charset.StandardCharsets.UTF_8),
                     json.writeValueAsString(frames.delta(node)), node.path("frame").asLong());
             newest = f;
+            network = frames.network().orElse(null);
             error = null;
             for (Consumer<Frame> l : listeners) {
                 l.accept(f);
@@ -117,6 +120,11 @@ public final class DashboardSampler implements Agent {
     /** The newest frame, or null before the first. */
     public Frame newest() {
         return newest;
+    }
+
+    /** The link loads taken with the newest frame ({@link DashboardSource#network()}), or null. */
+    public JsonNode network() {
+        return network;
     }
 
     /** Why the last sample failed, or null. */

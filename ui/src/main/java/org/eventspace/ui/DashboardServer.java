@@ -144,6 +144,17 @@ public final class DashboardServer implements AutoCloseable {
             }
             send(ctx, o);
         });
+        app.get("/api/v1/traffic", ctx -> {
+            only(ctx);
+            JsonNode loads = sampler.network();
+            if (loads == null) {
+                error(ctx, 404, "no_traffic", "the job counts no network traffic or runs on no topology");
+                return;
+            }
+            ObjectNode o = loads.deepCopy();
+            o.put("svg", org.eventspace.net.NetworkSvg.render(loads));
+            send(ctx, o);
+        });
         app.get("/api/v1/run", ctx -> {
             only(ctx);
             send(ctx, frame().node().get("run"));

@@ -44,4 +44,13 @@ public interface DashboardSource {
     record RunInfo(String name, String description, int ranks, int hosts, String tree, int trees, String filter,
                    int injectedSlowRank, double wallSeconds) {
     }
+
+    /**
+     * The job's network traffic so far (ibprof + BoxFish): an {@code eventspace.link-loads/1} document of the traffic its
+     * transports counted, routed over the topology it runs on; empty when the job counts no traffic or has no topology.
+     * Called by the sampler's thread only.
+     */
+    default Optional<JsonNode> network() {
+        return Optional.empty();
+    }
 }

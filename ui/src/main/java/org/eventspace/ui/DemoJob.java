@@ -68,7 +68,19 @@ public final class DemoJob implements AutoCloseable {
 
         public JobConfig job() {
             return JobConfig.of(JobConfig.shortcut(ranks, hosts, 1, TreeShape.parse(tree)), JobTransport.JVM)
-                    .withScope(ScopeSettings.parse("hier:2", "seq", "hist:" + bins, scopeMs));
+                    .withScope(ScopeSettings.parse("hier:2", "seq", "hist:" + bins, scopeMs)).withTraffic("all");
+        }
+
+        /**
+         * The network the demo's simulated hosts are drawn on: the smallest 2-ary n-tree fat tree with a node per host
+         * (D-mod-k routing), so the dashboard's network pane shows where the allreduces' hops go.
+         */
+        public org.eventspace.net.Fabric network() {
+            int levels = 1;
+            while ((1 << levels) < hosts) {
+                levels++;
+            }
+            return org.eventspace.net.FatTree.build(2, levels, 1);
         }
     }
 
@@ -98,7 +110,7 @@ public final class DemoJob implements AutoCloseable {
                         + " trees; rank " + settings.slowRank() + " is " + settings.slowMicros() + " µs slow for "
                         + SLOW_ON_S + " s of every " + (SLOW_ON_S + SLOW_OFF_S) + " s",
                 settings.ranks(), settings.hosts(), settings.tree(), job.pathmap().spec().trees(), "hist:" + settings.bins(),
-                settings.slowRank(), Double.NaN));
+                settings.slowRank(), Double.NaN)).withNetwork(settings.network());
         this.runner = new Thread(this::runRanks, "es-demo-ranks");
         runner.setDaemon(true);
     }

@@ -26,6 +26,7 @@ public final class LiveJobSource implements DashboardSource {
     private volatile boolean running = true;
     private volatile JsonNode finalMonitors;
     private volatile JsonNode finalScope;
+    private volatile org.eventspace.net.Fabric fabric;
 
     /** @param monitors the job's monitors, or null when it runs none. */
     public LiveJobSource(MonitoredJob job, Monitors monitors, RunInfo info) {
@@ -61,6 +62,27 @@ public final class LiveJobSource implements DashboardSource {
             return Optional.of(finalScope);
         }
         return job.snapshot().map(s -> s.toJson(JSON));
+    }
+
+    /**
+     * Routes the job's traffic over {@code topology} in {@link #network()} from now on (the job must count traffic:
+     * {@code JobConfig.withTraffic}); its hosts go onto the topology's nodes in order.
+     */
+    public LiveJobSource withNetwork(org.eventspace.net.Fabric topology) {
+        this.fabric = topology;
+        return this;
+    }
+
+    @Override
+    public Optional<JsonNode> network() {
+        org.eventspace.net.Fabric f = fabric;
+        if (f == null || job.config().traffic() == null) {
+            return Optional.empty();
+        }
+        org.eventspace.net.TrafficMatrix m = org.eventspace.net.TrafficMatrix.of(job.trafficCounters(), job.config().spec());
+        org.eventspace.net.LinkLoads loads = org.eventspace.net.LinkLoads.route(f, m.hostMatrix(-1, 0),
+                org.eventspace.net.HostMapping.inOrder(m.hostNames(), f));
+        return Optional.of(loads.toJson(JSON, f.description(), "live: " + info.name(), "total"));
     }
 
     @Override

@@ -1,6 +1,8 @@
 package org.eventspace.ui;
 
 import org.eventspace.monitor.RunDiff;
+import org.eventspace.net.LinkLoads;
+import org.eventspace.net.NetworkSvg;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,6 +26,15 @@ public final class RunReportPage {
      * @throws IllegalArgumentException naming the run and field, if a report cannot be drawn.
      */
     public static String html(String nameA, JsonNode a, String nameB, JsonNode b) {
+        return html(nameA, a, nameB, b, null);
+    }
+
+    /**
+     * As {@link #html(String, JsonNode, String, JsonNode)}, with the network drawn from {@code linkLoads} (an
+     * {@code eventspace.link-loads/1} document of {@code traffic map}, null for none): the BoxFish view (ibprof paper §4.2)
+     * as a panel of its own, SVG inline.
+     */
+    public static String html(String nameA, JsonNode a, String nameB, JsonNode b, JsonNode linkLoads) {
         ObjectMapper json = new ObjectMapper();
         RunFileSource source = new RunFileSource(nameA, a);
         DashboardFrames frames = new DashboardFrames(source, json);
@@ -63,6 +74,16 @@ public final class RunReportPage {
         page = page.replace("<!--ES_STATIC-->", "<script>window.ES_STATIC = " + script + ";</script>");
         page = page.replace("<script src=\"/assets/dashboard.js\"></script>",
                 "<script>\n" + DashboardAssets.text("dashboard.js").replace("</script", "<\\/script") + "</script>");
+        if (linkLoads != null) {
+            if (!LinkLoads.SCHEMA.equals(linkLoads.path("schema").asText())) {
+                throw new IllegalArgumentException("the network's file: /schema: expected \"" + LinkLoads.SCHEMA + "\", got "
+                        + linkLoads.path("schema"));
+            }
+            page = page.replace("<section class=\"panel full\" id=\"compare-panel\">", "<section class=\"panel full\" "
+                    + "id=\"network-panel\">\n<h2>Network traffic <span class=\"muted\">(traffic map: each half of a link "
+                    + "coloured by the bytes sent from its end; click a link to select it)</span></h2>\n"
+                    + NetworkSvg.render(linkLoads) + "</section>\n\n  <section class=\"panel full\" id=\"compare-panel\">");
+        }
         page = page.replace("<title>EventSpace dashboard</title>", "<title>EventSpace report: " + escape(nameA)
                 + (b != null ? " vs " + escape(nameB) : "") + "</title>");
         return page;

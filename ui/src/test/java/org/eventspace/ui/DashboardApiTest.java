@@ -85,6 +85,25 @@ class DashboardApiTest {
         assertThat(server.url()).startsWith("http://127.0.0.1:");
     }
 
+    /**
+     * The demo's hosts on a 2-ary 2-tree: 4 node links and 4 leaf-spine links, the traffic of its trees' hops on them,
+     * each direction summing to the routed bytes times the route lengths, with the drawing.
+     */
+    @Test
+    void trafficGivesTheLinkLoadsOfTheDemosHostsAndTheirDrawing() throws Exception {
+        Answer a = get("/api/v1/traffic");
+        assertThat(a.status).isEqualTo(200);
+        assertThat(a.body.path("schema").asText()).isEqualTo("eventspace.link-loads/1");
+        assertThat(a.body.path("links")).hasSize(8);
+        long sum = 0;
+        for (JsonNode l : a.body.path("links")) {
+            sum += l.path("bytes_a_to_b").asLong() + l.path("bytes_b_to_a").asLong();
+        }
+        assertThat(sum).isEqualTo(a.body.path("byte_hops").asLong()).isPositive();
+        assertThat(a.body.path("max_link").path("bytes").asLong()).isPositive();
+        assertThat(a.body.path("svg").asText()).startsWith("<svg").contains("class=\"half\"");
+    }
+
     @Test
     void healthSaysOkWhileTheJobRuns() throws Exception {
         Answer a = get("/api/v1/health");

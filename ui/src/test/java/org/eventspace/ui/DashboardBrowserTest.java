@@ -90,6 +90,44 @@ class DashboardBrowserTest {
         assertThat(Files.size(shot)).isGreaterThan(10_000);
     }
 
+    /**
+     * The network pane (ibprof + BoxFish, §4.2): the demo's hosts on a fat tree, the traffic its transports counted on
+     * every link; selecting the hottest link listed highlights it and its two ends, fades the links that touch neither end,
+     * and shows the selection's bytes; the hottest link carries the most bytes of any half drawn.
+     */
+    @Test
+    void theNetworkPaneHighlightsTheHottestLink() throws Exception {
+        withPage(DemoJob.Settings.DEFAULT, (browser, js, demo) -> {
+            waitFor("the network pane with its links", Duration.ofSeconds(30), () -> count(browser, "#network .half") > 0);
+            // One script, so that the pane's refresh (every 2 s) cannot replace the elements between reading and clicking.
+            Object answer = js.executeScript("""
+                    const hot = document.querySelector('#network .hot');
+                    const link = hot.dataset.link;
+                    hot.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+                    const halves = [...document.querySelectorAll('#network .half')];
+                    const selected = halves.filter((h) => h.classList.contains('selected'));
+                    const max = Math.max(...halves.map((h) => +h.dataset.bytes));
+                    return [link, selected.map((h) => h.dataset.link).join(','),
+                            String(Math.max(...selected.map((h) => +h.dataset.bytes))), String(max),
+                            String(halves.filter((h) => h.classList.contains('faded')).length),
+                            String(document.querySelectorAll('#network .dev.selected').length),
+                            document.getElementById('network-selection').textContent];
+                    """);
+            List<?> got = (List<?>) answer;
+            String link = (String) got.get(0);
+            assertThat(got.get(1)).as("the two halves of link %s selected", link).isEqualTo(link + "," + link);
+            assertThat(Long.parseLong((String) got.get(2))).as("the hottest link's busier half").isEqualTo(Long.parseLong((String) got.get(3)))
+                    .isPositive();
+            assertThat(Integer.parseInt((String) got.get(4))).as("links touching neither end are faded").isPositive();
+            assertThat(got.get(5)).as("its two ends highlighted").isEqualTo("2");
+            assertThat((String) got.get(6)).contains(" B");
+            // The selection survives the pane's next refresh.
+            Thread.sleep(2500);
+            assertThat(js.executeScript("return document.getElementById('network').dataset.selected;")).isEqualTo(link);
+            screenshot(browser, "dashboard-network.png");
+        });
+    }
+
     @Test
     void theDemoPageDrawsTheTreeFindsTheSlowRankAndAnswersAClick() throws Exception {
         withPage(DemoJob.Settings.DEFAULT, (browser, js, demo) -> {

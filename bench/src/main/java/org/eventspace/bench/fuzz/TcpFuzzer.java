@@ -616,7 +616,7 @@ final class TcpFuzzer implements Fuzzer {
             b.put(FrameLayout.OP_CODE_OFFSET, op);
             b.put(FrameLayout.VALUE_TYPE_OFFSET, type);
             b.put(FrameLayout.STATUS_OFFSET, status);
-            b.put(FrameLayout.RESERVED_OFFSET, reserved);
+            b.put(FrameLayout.TRAFFIC_TAG_OFFSET, reserved);
             b.putLong(FrameLayout.SEQUENCE_OFFSET, sequence);
             b.putInt(FrameLayout.WORD_COUNT_OFFSET, wordCount);
             b.putInt(FrameLayout.ERROR_LENGTH_OFFSET, errorLength);

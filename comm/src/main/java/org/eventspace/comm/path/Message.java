@@ -16,6 +16,7 @@ abstract class MessageFields extends MessageLeftPad {
     long[] words;
     String element = "";
     long upClock;
+    byte tag;
 }
 
 /**
@@ -88,6 +89,20 @@ public final class Message extends MessageFields {
         return this;
     }
 
+    /**
+     * The traffic tag ({@link org.eventspace.comm.traffic.TrafficTag}): the application operation and phase this
+     * message belongs to; 0 for traffic that is not the application's. Set by the rank's {@code Comm}, carried across
+     * hosts, read where the message is handed to the network.
+     */
+    public byte tag() {
+        return tag;
+    }
+
+    public Message tag(byte tag) {
+        this.tag = tag;
+        return this;
+    }
+
     public Message element(String element) {
         this.element = element;
         return this;
@@ -139,6 +154,7 @@ public final class Message extends MessageFields {
         type = source.type;
         sequence = source.sequence;
         element = source.element;
+        tag = source.tag;
         upClock = 0;
         length(source.length);
         System.arraycopy(source.words, 0, words, 0, source.length);
@@ -155,7 +171,7 @@ public final class Message extends MessageFields {
 
     @Override
     public String toString() {
-        return "Message{op=" + op + ", type=" + type + ", seq=" + sequence + ", length=" + length
+        return "Message{op=" + op + ", type=" + type + ", seq=" + sequence + ", length=" + length + ", tag=" + tag
                 + (element.isEmpty() ? "" : ", element=" + element) + '}';
     }
 }

@@ -16,6 +16,7 @@ import org.eventspace.comm.path.WaitPolicy;
 import org.eventspace.comm.path.Wrapper;
 import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.comm.traffic.TrafficCounters;
 import org.eventspace.comm.transport.Hop;
 import org.eventspace.comm.transport.HostEnd;
 import org.eventspace.comm.transport.Link;
@@ -46,6 +47,7 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
     private final List<Proxy> pendingProxies = new ArrayList<>();
     private final List<Link> links = new CopyOnWriteArrayList<>();
     private final SpinYieldPark waiting;
+    private final TrafficCounters traffic;
     private Transport transport;
     private volatile boolean built;
 
@@ -55,6 +57,14 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
         this.options = options;
         this.waiting = new SpinYieldPark(options.waitPolicy());
         this.elements = new ElementRegistry(pathmap.spec().topology().host(host).name());
+        this.traffic = options.traffic() == null ? TrafficCounters.OFF
+                : new TrafficCounters(host, pathmap.spec().ranks(), pathmap.spec().topology().size(), options.traffic());
+    }
+
+    /** This host's traffic counters ({@link TrafficCounters#OFF} unless the options name a traffic scope). */
+    @Override
+    public TrafficCounters traffic() {
+        return traffic;
     }
 
     @Override

@@ -1,8 +1,6 @@
 package org.eventspace.comm.runtime;
 
 import java.util.Arrays;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.agrona.collections.Int2ObjectHashMap;
 import org.eventspace.comm.Comm;
@@ -15,6 +13,9 @@ import org.eventspace.comm.path.ValueType;
 import org.eventspace.comm.path.Wrapper;
 import org.eventspace.comm.pathmap.Entry;
 import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.comm.traffic.TrafficScope;
+import org.eventspace.comm.traffic.TrafficTag;
+import org.eventspace.comm.transport.Hop;
 
 /**
  * {@link Comm} for one rank: its entry wrapper into each tree, one reusable message per tree, and lazily
@@ -40,6 +41,8 @@ public final class PathComm implements Comm {
     private final long[] calls = new long[2 * PAD + 1];
     private CommException failure;
     private static final int PAD = 16;
+    /** The current phase's number, shifted into place in a traffic tag ({@link TrafficTag}). */
+    private int phaseBits;
 
     public PathComm(int rank, HostRuntime host) {
         Pathmap pathmap = host.pathmap();
@@ -78,12 +81,9 @@ public final class PathComm implements Comm {
         return "p2p." + source + "." + dest;
     }
 
-    private static final Pattern MAILBOX = Pattern.compile("p2p\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})");
-
     /** The source and destination rank of a {@link #mailbox} name, or null if {@code name} is not one. */
     public static int[] mailboxRanks(String name) {
-        Matcher m = MAILBOX.matcher(name);
-        return m.matches() ? new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))} : null;
+        return Hop.mailboxRanks(name);
     }
 
     @Override
@@ -96,10 +96,24 @@ public final class PathComm implements Comm {
         return size;
     }
 
-    private Message next(ReduceOp op, ValueType type, int length) {
+    private Message next(int kind, ReduceOp op, ValueType type, int length) {
         Message m = messages[(int) (calls[PAD] % messages.length)];
-        m.op(op).type(type).length(length);
+        m.op(op).type(type).length(length).tag((byte) (phaseBits | kind));
         return m;
+    }
+
+    /**
+     * Marks the start of application phase {@code name} for this rank: its later messages are counted under it (ibprof
+     * paper §3.2). Every rank must mark the same phases in the same order.
+     */
+    @Override
+    public void phase(String name) {
+        TrafficScope scope = host.options().traffic();
+        if (scope == null) {
+            TrafficScope.checkPhaseName(name);
+            return;
+        }
+        phaseBits = scope.phase(name) << TrafficTag.PHASE_SHIFT;
     }
 
     private void run(Message m) {
@@ -119,21 +133,21 @@ public final class PathComm implements Comm {
 
     @Override
     public long allreduce(long value, ReduceOp op) {
-        Message m = next(op, ValueType.LONG, 1).word(0, value);
+        Message m = next(TrafficTag.ALLREDUCE, op, ValueType.LONG, 1).word(0, value);
         run(m);
         return m.word(0);
     }
 
     @Override
     public double allreduce(double value, ReduceOp op) {
-        Message m = next(op, ValueType.DOUBLE, 1).word(0, Double.doubleToRawLongBits(value));
+        Message m = next(TrafficTag.ALLREDUCE, op, ValueType.DOUBLE, 1).word(0, Double.doubleToRawLongBits(value));
         run(m);
         return Double.longBitsToDouble(m.word(0));
     }
 
     @Override
     public void allreduce(long[] values, int count, ReduceOp op) {
-        Message m = next(op, ValueType.LONG, count);
+        Message m = next(TrafficTag.ALLREDUCE, op, ValueType.LONG, count);
         System.arraycopy(values, 0, m.words(), 0, count);
         run(m);
         System.arraycopy(m.words(), 0, values, 0, count);
@@ -141,7 +155,7 @@ public final class PathComm implements Comm {
 
     @Override
     public void allreduce(double[] values, int count, ReduceOp op) {
-        Message m = next(op, ValueType.DOUBLE, count);
+        Message m = next(TrafficTag.ALLREDUCE, op, ValueType.DOUBLE, count);
         long[] w = m.words();
         for (int i = 0; i < count; i++) {
             w[i] = Double.doubleToRawLongBits(values[i]);
@@ -154,13 +168,13 @@ public final class PathComm implements Comm {
 
     @Override
     public void barrier() {
-        run(next(ReduceOp.SUM, ValueType.LONG, 0));
+        run(next(TrafficTag.BARRIER, ReduceOp.SUM, ValueType.LONG, 0));
     }
 
     @Override
     public void broadcast(long[] data, int count, int root) {
         checkRoot(root);
-        Message m = slots(count);
+        Message m = slots(TrafficTag.BROADCAST, count);
         if (rank == root) {
             System.arraycopy(data, 0, m.words(), 0, count);
         }
@@ -171,7 +185,7 @@ public final class PathComm implements Comm {
     @Override
     public void gather(long[] send, int count, long[] recv, int root) {
         checkRoot(root);
-        Message m = gatherSlots(send, count);
+        Message m = gatherSlots(TrafficTag.GATHER, send, count);
         if (rank == root) {
             System.arraycopy(m.words(), 0, recv, 0, size * count);
         }
@@ -179,12 +193,12 @@ public final class PathComm implements Comm {
 
     @Override
     public void allgather(long[] send, int count, long[] recv) {
-        Message m = gatherSlots(send, count);
+        Message m = gatherSlots(TrafficTag.ALLGATHER, send, count);
         System.arraycopy(m.words(), 0, recv, 0, size * count);
     }
 
-    private Message gatherSlots(long[] send, int count) {
-        Message m = slots(size * count);
+    private Message gatherSlots(int kind, long[] send, int count) {
+        Message m = slots(kind, size * count);
         System.arraycopy(send, 0, m.words(), rank * count, count);
         run(m);
         return m;
@@ -193,7 +207,7 @@ public final class PathComm implements Comm {
     @Override
     public void scatter(long[] send, int count, long[] recv, int root) {
         checkRoot(root);
-        Message m = slots(size * count);
+        Message m = slots(TrafficTag.SCATTER, size * count);
         if (rank == root) {
             System.arraycopy(send, 0, m.words(), 0, size * count);
         }
@@ -204,7 +218,7 @@ public final class PathComm implements Comm {
     @Override
     public void alltoall(long[] send, int count, long[] recv) {
         int row = size * count;
-        Message m = slots(size * row);
+        Message m = slots(TrafficTag.ALLTOALL, size * row);
         System.arraycopy(send, 0, m.words(), rank * row, row);
         run(m);
         for (int source = 0; source < size; source++) {
@@ -212,8 +226,8 @@ public final class PathComm implements Comm {
         }
     }
 
-    private Message slots(int length) {
-        Message m = next(ReduceOp.SLOT, ValueType.LONG, length);
+    private Message slots(int kind, int length) {
+        Message m = next(kind, ReduceOp.SLOT, ValueType.LONG, length);
         Arrays.fill(m.words(), 0, length, 0L);
         return m;
     }
@@ -237,7 +251,8 @@ public final class PathComm implements Comm {
             peer.sendPath = host.pointToPoint(host.pathmap().spec().hostOf(dest), peer.sendMailbox);
         }
         // The element name marks the message as a send for the wrappers it passes (a collector's op type).
-        p2p.op(ReduceOp.SLOT).type(ValueType.LONG).element(peer.sendMailbox).length(count);
+        p2p.op(ReduceOp.SLOT).type(ValueType.LONG).element(peer.sendMailbox).length(count)
+                .tag((byte) (phaseBits | TrafficTag.SEND));
         System.arraycopy(data, 0, p2p.words(), 0, count);
         peer.sendPath.call(p2p);
     }

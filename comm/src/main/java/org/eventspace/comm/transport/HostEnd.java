@@ -4,6 +4,7 @@ import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.path.WaitPolicy;
 import org.eventspace.comm.path.Wrapper;
 import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.comm.traffic.TrafficCounters;
 
 /**
  * A host as the end of its hops: what a {@link Transport} needs of the host that opens a hop (who it is, its
@@ -30,4 +31,33 @@ public interface HostEnd {
 
     /** Fails every gred on this host, so that its waiters stop waiting for a host that is gone. */
     void failAll(CommException cause);
+
+    /** Where this host's hops count the messages they hand to the network; {@link TrafficCounters#OFF} by default. */
+    default TrafficCounters traffic() {
+        return TrafficCounters.OFF;
+    }
+
+    /**
+     * The channel a hop's end counts through: the calling end ({@code calling}) on the hop's source host, or the serving
+     * end on its target host. A point-to-point hop counts under its two ranks (mailbox {@code p2p.<source>.<dest>}), a
+     * tree hop under the two hosts.
+     */
+    default TrafficCounters.Channel trafficChannel(Hop hop, boolean calling) {
+        TrafficCounters counters = traffic();
+        if (!counters.enabled()) {
+            return TrafficCounters.Channel.NONE;
+        }
+        int source = -1;
+        int dest = -1;
+        if (hop.isPointToPoint()) {
+            int[] ranks = Hop.mailboxRanks(hop.element());
+            if (ranks == null) {
+                return TrafficCounters.Channel.NONE;
+            }
+            source = ranks[0];
+            dest = ranks[1];
+        }
+        return calling ? counters.client(hop.isPointToPoint(), source, dest, hop.toHost())
+                : counters.server(hop.isPointToPoint(), source, dest, hop.fromHost());
+    }
 }

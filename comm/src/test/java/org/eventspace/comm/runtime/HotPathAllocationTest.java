@@ -109,6 +109,33 @@ class HotPathAllocationTest {
         assertThat(bytes).allMatch(b -> b < SLACK);
     }
 
+    /** With the transports counting every message (ibprof's counters, §3.2), in a marked phase: still nothing. */
+    @Test
+    void countedTrafficAcrossHostsAllocatesNothing() throws Exception {
+        List<Long> bytes = ranksAllocate(2, 2, WARM, CALLS, org.eventspace.comm.traffic.TrafficScope.parse("phases:solve"),
+                new Consumer<Comm>() {
+                    final long[] buffer = new long[4];
+                    boolean marked;
+
+                    @Override
+                    public void accept(Comm comm) {
+                        if (!marked) {
+                            comm.phase("solve");
+                            marked = true;
+                        }
+                        comm.allreduce(comm.rank() + 1L, ReduceOp.SUM);
+                        if (comm.rank() == 0) {
+                            comm.send(1, buffer, 4);
+                            comm.recv(1, buffer);
+                        } else {
+                            comm.recv(0, buffer);
+                            comm.send(0, buffer, 4);
+                        }
+                    }
+                });
+        assertThat(bytes).allMatch(b -> b < SLACK);
+    }
+
     /**
      * Runs {@code call} WARM times then CALLS times on every rank; returns the bytes each rank thread allocated
      * during the CALLS, followed by what every hop service thread allocated over the same span.
@@ -118,10 +145,15 @@ class HotPathAllocationTest {
     }
 
     private static List<Long> ranksAllocate(int ranks, int hosts, int warm, int calls, Consumer<Comm> call) {
+        return ranksAllocate(ranks, hosts, warm, calls, null, call);
+    }
+
+    private static List<Long> ranksAllocate(int ranks, int hosts, int warm, int calls,
+                                            org.eventspace.comm.traffic.TrafficScope traffic, Consumer<Comm> call) {
         // Counting two busy threads per host (not the pathmap's count) keeps two ranks on one host in the yield
         // policy, so that the parked-receiver case really parks.
         Pathmap pathmap = PathmapBuilder.build(TestClusters.spec(hosts, ranks, 2, TreeShape.hier(2)));
-        try (InJvmCluster cluster = InJvmCluster.start(pathmap, CommOptions.defaults(ranks + 2 * hosts))) {
+        try (InJvmCluster cluster = InJvmCluster.start(pathmap, CommOptions.defaults(ranks + 2 * hosts).withTraffic(traffic))) {
             List<long[]> perRank = RankThreads.values(cluster, Duration.ofSeconds(100), comm -> {
                 for (int i = 0; i < warm; i++) {
                     call.accept(comm);

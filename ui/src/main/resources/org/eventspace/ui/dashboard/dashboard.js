@@ -57,7 +57,33 @@
         .then((trees) => { S.trees = trees; setupControls(); onFrame(f); connect(); });
     }).catch((e) => { $("status").textContent = "cannot reach the dashboard's API: " + e; });
   }
+  // ---- the network (ibprof + BoxFish): the SVG /api/v1/traffic draws; a selected link stays selected across updates ----
+  function pollNetwork() {
+    fetch("/api/v1/traffic").then((r) => r.ok ? r.json() : null).then((n) => {
+      if (n && n.svg) {
+        $("network-panel").hidden = false;
+        $("network").innerHTML = n.svg;
+        if (S.networkLink != null) selectLink(S.networkLink);
+      }
+    }).catch(() => {}).finally(() => { if (!window.ES_STATIC) setTimeout(pollNetwork, 2000); });
+  }
+  function selectLink(link) {
+    const root = $("network"), ends = {}, rows = [];
+    S.networkLink = link;
+    root.querySelectorAll(".half").forEach((h) => { if (h.dataset.link === link) { ends[h.dataset.a] = 1; ends[h.dataset.b] = 1; } });
+    root.querySelectorAll(".half").forEach((h) => {
+      const mine = h.dataset.link === link, touches = ends[h.dataset.a] || ends[h.dataset.b];
+      h.classList.toggle("selected", mine);
+      h.classList.toggle("faded", !mine && !touches);
+      if (mine) rows.push([h.dataset.from + " → " + h.dataset.to, Number(h.dataset.bytes).toLocaleString() + " B"]);
+    });
+    root.querySelectorAll(".dev").forEach((d) => { d.classList.toggle("selected", !!ends[d.dataset.dev]); d.classList.toggle("faded", !ends[d.dataset.dev]); });
+    root.dataset.selected = link;
+    $("network-selection").innerHTML = rows.map((r) => "<tr><th>" + r[0] + "</th><td>" + r[1] + "</td></tr>").join("");
+  }
   function connect() {
+    $("network").addEventListener("click", (e) => { const t = e.target.closest("[data-link]"); if (t) selectLink(t.dataset.link); });
+    pollNetwork();
     const es = new EventSource("/api/v1/events");
     es.addEventListener("frame", (m) => onFrame(JSON.parse(m.data)));
     es.onerror = () => { $("status").innerHTML = '<span class="done">disconnected</span> (the job or the server ended; the last frame stays)'; };

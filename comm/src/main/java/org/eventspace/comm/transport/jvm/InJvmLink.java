@@ -12,6 +12,7 @@ import org.eventspace.comm.path.Signal;
 import org.eventspace.comm.path.SpinYieldPark;
 import org.eventspace.comm.path.WaitPolicy;
 import org.eventspace.comm.path.Wrapper;
+import org.eventspace.comm.traffic.TrafficCounters;
 import org.eventspace.comm.transport.AgentThreads;
 import org.eventspace.comm.transport.Link;
 
@@ -37,12 +38,19 @@ final class InJvmLink implements Link {
     private final Signal toClient = new Signal(1);
     private final Service service = new Service();
     private final AgentRunner runner;
+    /** Counts what the caller's host hands to this hop and gets back (ibprof: where the bytes leave). */
+    private final TrafficCounters.Channel callerTraffic;
+    /** Counts what the serving host takes off this hop and answers. */
+    private final TrafficCounters.Channel serverTraffic;
     private volatile RuntimeException failure;
     private volatile boolean closed;
     private long exchanges;
 
-    private InJvmLink(String name, Wrapper target, WaitPolicy policy, boolean start) {
+    private InJvmLink(String name, Wrapper target, WaitPolicy policy, boolean start, TrafficCounters.Channel sent,
+                      TrafficCounters.Channel served) {
         this.name = name;
+        this.callerTraffic = sent;
+        this.serverTraffic = served;
         this.target = target;
         this.policy = policy;
         this.wait = new SpinYieldPark(policy);
@@ -52,12 +60,18 @@ final class InJvmLink implements Link {
 
     /** A link whose service agent runs on its own thread, named {@code es-serve-<name>}. */
     static InJvmLink open(String name, Wrapper target, WaitPolicy policy) {
-        return new InJvmLink(name, target, policy, true);
+        return open(name, target, policy, TrafficCounters.Channel.NONE, TrafficCounters.Channel.NONE);
+    }
+
+    /** As {@link #open(String, Wrapper, WaitPolicy)}, counting the hop's traffic at both ends. */
+    static InJvmLink open(String name, Wrapper target, WaitPolicy policy, TrafficCounters.Channel sent,
+                          TrafficCounters.Channel served) {
+        return new InJvmLink(name, target, policy, true, sent, served);
     }
 
     /** A link whose service agent nobody runs: a test steps {@link #service()} by hand. */
     static InJvmLink unstarted(String name, Wrapper target, WaitPolicy policy) {
-        return new InJvmLink(name, target, policy, false);
+        return new InJvmLink(name, target, policy, false, TrafficCounters.Channel.NONE, TrafficCounters.Channel.NONE);
     }
 
     /** The link's service agent. */
@@ -71,6 +85,7 @@ final class InJvmLink implements Link {
             throw new CommException("hop " + name + " is closed");
         }
         request.copyFrom(message);
+        callerTraffic.request(request);
         long sent = ++exchanges;
         toServer.advance(sent);
         long deadline = policy.deadlineFromNow();
@@ -93,6 +108,7 @@ final class InJvmLink implements Link {
             failure = null;
             throw new CommException("hop " + name + " failed on the serving host: " + f.getMessage(), f);
         }
+        callerTraffic.reply(request);
         message.copyPayloadFrom(request);
     }
 
@@ -130,7 +146,9 @@ final class InJvmLink implements Link {
                 return 0;
             }
             try {
+                serverTraffic.request(request);
                 target.call(request);
+                serverTraffic.reply(request);
             } catch (RuntimeException e) {
                 failure = e;
             }

@@ -24,7 +24,7 @@ public final class InJvmTransport implements Transport {
         }
         String name = from.hostName() + "->" + to.hostName() + ":"
                 + (hop.isPointToPoint() ? hop.element() : to.pathmap().node(hop.targetNode()).name() + "[" + hop.targetPort() + "]");
-        return InJvmLink.open(name, to.serve(hop), from.waitPolicy());
+        return InJvmLink.open(name, to.serve(hop), from.waitPolicy(), from.trafficChannel(hop, true), to.trafficChannel(hop, false));
     }
 
     @Override

@@ -7,11 +7,11 @@ import static org.eventspace.comm.transport.tcp.FrameLayout.HEADER_LENGTH;
 import static org.eventspace.comm.transport.tcp.FrameLayout.MAX_ERROR_LENGTH;
 import static org.eventspace.comm.transport.tcp.FrameLayout.OP_CODE_OFFSET;
 import static org.eventspace.comm.transport.tcp.FrameLayout.PAYLOAD_OFFSET;
-import static org.eventspace.comm.transport.tcp.FrameLayout.RESERVED_OFFSET;
 import static org.eventspace.comm.transport.tcp.FrameLayout.SEQUENCE_OFFSET;
 import static org.eventspace.comm.transport.tcp.FrameLayout.STATUS_FAILED;
 import static org.eventspace.comm.transport.tcp.FrameLayout.STATUS_OFFSET;
 import static org.eventspace.comm.transport.tcp.FrameLayout.STATUS_OK;
+import static org.eventspace.comm.transport.tcp.FrameLayout.TRAFFIC_TAG_OFFSET;
 import static org.eventspace.comm.transport.tcp.FrameLayout.VALUE_TYPE_OFFSET;
 import static org.eventspace.comm.transport.tcp.FrameLayout.WORD_COUNT_OFFSET;
 
@@ -25,6 +25,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.ReduceOp;
 import org.eventspace.comm.path.ValueType;
+import org.eventspace.comm.traffic.TrafficTag;
 
 /**
  * Flyweight over one frame ({@link FrameLayout}) at the start of a direct buffer: encodes a {@link Message}
@@ -60,7 +61,7 @@ final class Frame {
     int encode(Message message) {
         int count = message.length();
         int length = FrameLayout.frameLength(count);
-        header(length, message.op().ordinal(), message.type().ordinal(), STATUS_OK, message.sequence(), count, 0);
+        header(length, message.op().ordinal(), message.type().ordinal(), STATUS_OK, message.tag(), message.sequence(), count, 0);
         words.put(0, message.words(), 0, count);
         return length;
     }
@@ -72,17 +73,17 @@ final class Frame {
             utf8 = Arrays.copyOf(utf8, MAX_ERROR_LENGTH);
         }
         int length = HEADER_LENGTH + utf8.length;
-        header(length, message.op().ordinal(), message.type().ordinal(), STATUS_FAILED, message.sequence(), 0, utf8.length);
+        header(length, message.op().ordinal(), message.type().ordinal(), STATUS_FAILED, message.tag(), message.sequence(), 0, utf8.length);
         buffer.putBytes(PAYLOAD_OFFSET, utf8);
         return length;
     }
 
-    private void header(int length, int op, int type, byte status, long sequence, int count, int errorLength) {
+    private void header(int length, int op, int type, byte status, byte tag, long sequence, int count, int errorLength) {
         buffer.putInt(FRAME_LENGTH_OFFSET, length, BYTE_ORDER);
         buffer.putByte(OP_CODE_OFFSET, (byte) op);
         buffer.putByte(VALUE_TYPE_OFFSET, (byte) type);
         buffer.putByte(STATUS_OFFSET, status);
-        buffer.putByte(RESERVED_OFFSET, (byte) 0);
+        buffer.putByte(TRAFFIC_TAG_OFFSET, tag);
         buffer.putLong(SEQUENCE_OFFSET, sequence, BYTE_ORDER);
         buffer.putInt(WORD_COUNT_OFFSET, count, BYTE_ORDER);
         buffer.putInt(ERROR_LENGTH_OFFSET, errorLength, BYTE_ORDER);
@@ -139,7 +140,8 @@ final class Frame {
     /** Fills {@code into} with op, type, sequence and payload: what a service thread passes down the path. */
     void decodeRequest(Message into) {
         into.op(ReduceOp.ofCode(buffer.getByte(OP_CODE_OFFSET)))
-                .type(ValueType.ofCode(buffer.getByte(VALUE_TYPE_OFFSET)));
+                .type(ValueType.ofCode(buffer.getByte(VALUE_TYPE_OFFSET)))
+                .tag((byte) (buffer.getByte(TRAFFIC_TAG_OFFSET) & (TrafficTag.TAGS - 1)));
         decodeResult(into);
     }
 

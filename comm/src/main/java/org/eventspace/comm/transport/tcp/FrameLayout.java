@@ -17,7 +17,7 @@ import java.nio.ByteOrder;
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  *  |                 Frame Length (bytes, header included)         |
  *  +---------------+---------------+---------------+---------------+
- *  |    Op Code    |  Value Type   |    Status     |   Reserved    |
+ *  |    Op Code    |  Value Type   |    Status     |  Traffic Tag  |
  *  +---------------+---------------+---------------+---------------+
  *  |                           Sequence                            |
  *  |                                                               |
@@ -32,7 +32,9 @@ import java.nio.ByteOrder;
  * </pre>
  *
  * <p>Op code is {@link org.eventspace.comm.path.ReduceOp#ordinal()}, value type
- * {@link org.eventspace.comm.path.ValueType#ordinal()}; a reply repeats the request's. The header is 24
+ * {@link org.eventspace.comm.path.ValueType#ordinal()}, traffic tag {@link org.eventspace.comm.path.Message#tag()} (the
+ * operation and phase the serving host counts the request under; {@link org.eventspace.comm.traffic.TrafficTag}); a
+ * reply repeats the request's. The header is 24
  * bytes so the payload words start 8-byte aligned. A hop carries one frame at a time in each direction: the
  * client sends the next request only after it read the reply.
  */
@@ -43,8 +45,8 @@ public final class FrameLayout {
     public static final int OP_CODE_OFFSET = FRAME_LENGTH_OFFSET + SIZE_OF_INT;
     public static final int VALUE_TYPE_OFFSET = OP_CODE_OFFSET + SIZE_OF_BYTE;
     public static final int STATUS_OFFSET = VALUE_TYPE_OFFSET + SIZE_OF_BYTE;
-    public static final int RESERVED_OFFSET = STATUS_OFFSET + SIZE_OF_BYTE;
-    public static final int SEQUENCE_OFFSET = RESERVED_OFFSET + SIZE_OF_BYTE;
+    public static final int TRAFFIC_TAG_OFFSET = STATUS_OFFSET + SIZE_OF_BYTE;
+    public static final int SEQUENCE_OFFSET = TRAFFIC_TAG_OFFSET + SIZE_OF_BYTE;
     public static final int WORD_COUNT_OFFSET = SEQUENCE_OFFSET + SIZE_OF_LONG;
     public static final int ERROR_LENGTH_OFFSET = WORD_COUNT_OFFSET + SIZE_OF_INT;
     public static final int PAYLOAD_OFFSET = ERROR_LENGTH_OFFSET + SIZE_OF_INT;

@@ -18,6 +18,7 @@ import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.transport.AgentThreads;
 import org.eventspace.comm.transport.Hop;
 import org.eventspace.comm.transport.HostEnd;
+import org.eventspace.comm.traffic.TrafficCounters;
 
 /**
  * The agent that serves one authenticated TCP hop: its first duty cycle resolves the hop its handshake names (the
@@ -49,6 +50,8 @@ final class HopService implements Agent {
     private Wrapper target;
     private String hopName;
     private int fromHost;
+    /** Counts the requests this end reads off the socket and the replies it writes (ibprof: where the bytes leave). */
+    private TrafficCounters.Channel traffic = TrafficCounters.Channel.NONE;
 
     HopService(TcpServer server, FrameChannel channel, String remote, UnsafeBuffer handshake) {
         this.server = server;
@@ -134,6 +137,7 @@ final class HopService implements Agent {
         }
         hopName = TcpTransport.hopName(pathmap, hop);
         fromHost = hop.fromHost();
+        traffic = host.trafficChannel(hop, false);
         role = "es-serve-" + hopName;
         if (runner != null && runner.thread() == Thread.currentThread()) {
             Thread.currentThread().setName(role);
@@ -179,7 +183,9 @@ final class HopService implements Agent {
         try {
             if (channel.receiveFrame(FrameChannel.NO_DEADLINE)) {
                 channel.frame().decodeRequest(message);
+                traffic.request(message);
                 int length;
+                boolean ok = false;
                 try {
                     target.call(message);
                     if (message.length() > FrameLayout.MAX_WORDS) {
@@ -187,12 +193,16 @@ final class HopService implements Agent {
                                 + FrameLayout.MAX_WORDS + " words");
                     }
                     length = channel.frameFor(FrameLayout.frameLength(message.length())).encode(message);
+                    ok = true;
                 } catch (RuntimeException e) {
                     // The path failed below this hop: the caller on the other host gets the reason, the hop lives on.
                     String text = e.getMessage() == null ? e.toString() : e.getMessage();
                     length = channel.frameFor(FrameLayout.HEADER_LENGTH + FrameLayout.MAX_ERROR_LENGTH).encodeFailure(message, text);
                 }
                 channel.send(length, FrameChannel.NO_DEADLINE);
+                if (ok) {
+                    traffic.reply(message);
+                }
                 return 1;
             }
             why = "connection closed";

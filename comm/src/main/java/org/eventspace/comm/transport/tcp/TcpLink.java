@@ -15,6 +15,7 @@ import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.transport.Hop;
 import org.eventspace.comm.transport.Link;
+import org.eventspace.comm.traffic.TrafficCounters;
 
 /**
  * The client end of a TCP hop: {@link #exchange} sends the message as a request frame and waits for the
@@ -30,10 +31,14 @@ final class TcpLink implements Link {
     private final String peer;
     private final long timeoutNanos;
     private final FrameChannel channel;
+    /** Counts the requests this end writes to the socket and the replies it reads (ibprof: where the bytes leave). */
+    private final TrafficCounters.Channel traffic;
     private volatile String brokenBecause;
 
-    private TcpLink(String name, String peerName, String peer, long timeoutNanos, FrameChannel channel) {
+    private TcpLink(String name, String peerName, String peer, long timeoutNanos, FrameChannel channel,
+                    TrafficCounters.Channel traffic) {
         this.name = name;
+        this.traffic = traffic;
         this.peerName = peerName;
         this.peer = peer;
         this.timeoutNanos = timeoutNanos;
@@ -49,6 +54,12 @@ final class TcpLink implements Link {
      */
     static TcpLink connect(String name, String peerName, Hop hop, InetSocketAddress address, JobSecret secret,
                            TcpOptions options, long timeoutNanos) {
+        return connect(name, peerName, hop, address, secret, options, timeoutNanos, TrafficCounters.Channel.NONE);
+    }
+
+    /** As above, counting the hop's traffic through {@code traffic}. */
+    static TcpLink connect(String name, String peerName, Hop hop, InetSocketAddress address, JobSecret secret,
+                           TcpOptions options, long timeoutNanos, TrafficCounters.Channel traffic) {
         String peer = "host " + peerName + " at " + address;
         SocketChannel socket = null;
         FrameChannel channel = null;
@@ -73,7 +84,7 @@ final class TcpLink implements Link {
                 channel.receiveExactly(HandshakeLayout.ACK_FIXED_LENGTH + reasonLength, false, deadline);
                 throw new IOException("refused: " + ack.getStringWithoutLengthUtf8(HandshakeLayout.ACK_REASON_OFFSET, reasonLength));
             }
-            return new TcpLink(name, peerName, peer, timeoutNanos, channel);
+            return new TcpLink(name, peerName, peer, timeoutNanos, channel, traffic);
         } catch (IOException e) {
             if (channel != null) {
                 channel.close();
@@ -136,6 +147,7 @@ final class TcpLink implements Link {
         try {
             int length = channel.frameFor(FrameLayout.frameLength(message.length())).encode(message);
             channel.send(length, deadline);
+            traffic.request(message);
             received = channel.receiveFrame(deadline);
         } catch (SocketTimeoutException e) {
             throw fail("no reply within " + timeoutNanos / 1_000_000 + " ms", e);
@@ -153,6 +165,7 @@ final class TcpLink implements Link {
             throw new CommException("hop " + name + " failed on host " + peerName + ": " + reply.errorText());
         }
         reply.decodeResult(message);
+        traffic.reply(message);
     }
 
     static String describe(IOException e) {

@@ -43,7 +43,7 @@ public final class TcpTransport implements Transport {
         }
         Pathmap pathmap = from.pathmap();
         TcpLink link = TcpLink.connect(hopName(pathmap, hop), pathmap.spec().topology().host(hop.toHost()).name(), hop,
-                addresses.get(hop.toHost()), secret, options, from.waitPolicy().timeoutNanos());
+                addresses.get(hop.toHost()), secret, options, from.waitPolicy().timeoutNanos(), from.trafficChannel(hop, true));
         links.add(link);
         return link;
     }
