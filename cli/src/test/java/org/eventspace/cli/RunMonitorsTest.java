@@ -51,7 +51,7 @@ class RunMonitorsTest {
             assertThat(m.path("profile").path("operations").path("allreduce-sum").path("imbalance_pct").isNumber()).isTrue();
             assertThat(m.path("tuples_missed").asLong()).isZero();
             assertThat(m.path("analysis").path("threads").asInt()).isEqualTo(2);
-            assertThat(m.path("analysis").path("idle_class_threads").asInt())
+            assertThat(m.path("analysis").path("lowest_priority_threads").asInt())
                     .as(transport + ": coscheduled analysis threads yield the CPU to the ranks").isEqualTo(transport.equals("tcp") ? 2 : 0);
             assertThat(report.path("faults").path("slow_rank").asInt()).isEqualTo(5);
             // The results also travelled live through the job's event scope (newest state per host), and what the

@@ -4,7 +4,7 @@ import java.util.List;
 
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentTerminationException;
-import org.eventspace.comm.runtime.IdleSchedulingClass;
+import org.eventspace.comm.runtime.LowestPriority;
 import org.eventspace.events.TraceTupleFlyweight;
 
 /**
@@ -28,8 +28,8 @@ final class HostAnalysis implements Agent {
     private long lastPublish;
     private long readSincePublish;
     private volatile boolean stopping;
-    private volatile boolean idleClassWanted;
-    private volatile boolean inIdleClass;
+    private volatile boolean lowestPriorityWanted;
+    private volatile boolean atLowestPriority;
 
     HostAnalysis(String hostName, List<LiveGred> greds, List<RankProfile> profiles, Runnable publish) {
         this.role = "es-analysis-" + hostName;
@@ -39,23 +39,23 @@ final class HostAnalysis implements Agent {
         this.lastPublish = System.nanoTime();
     }
 
-    /** Before the thread starts: whether it moves itself into the OS's idle scheduling class when it starts. */
-    void runInIdleClass(boolean wanted) {
-        idleClassWanted = wanted;
+    /** Before the thread starts: whether it gives itself the lowest scheduling priority when it starts. */
+    void runAtLowestPriority(boolean wanted) {
+        lowestPriorityWanted = wanted;
     }
 
-    /** Whether this analysis thread runs in the idle scheduling class now. */
-    boolean inIdleClass() {
-        return inIdleClass;
+    /** Whether this analysis thread runs at the lowest priority now. */
+    boolean atLowestPriority() {
+        return atLowestPriority;
     }
 
     @Override
     public void onStart() {
-        if (idleClassWanted) {
-            String problem = IdleSchedulingClass.enter();
-            inIdleClass = problem == null;
+        if (lowestPriorityWanted) {
+            String problem = LowestPriority.enter();
+            atLowestPriority = problem == null;
             if (problem != null) {
-                System.err.println(role + ": stays in the normal scheduling class: " + problem);
+                System.err.println(role + ": keeps its normal priority: " + problem);
             }
         }
     }

@@ -25,10 +25,10 @@ import org.eventspace.events.stats.StatisticsSummary;
  * statistics monitor, down, up, below, stages (arrival, reduce, broadcast), arrival_wait_by_order and
  * departure_wait_by_order (element k: the wait of whichever contributor came k+1-th) and per port down, up, total, arrival_wait,
  * departure_wait, arrival_order, departure_order, each statistic {@code count, mean, sd, min, max, median}); {@code calls_dropped},
- * {@code tuples_failed}, {@code tuples_missed}; {@code analysis} (threads, idle_class_threads: how many of them run in the OS's idle scheduling class, cpu_ms); {@code skipped}.
+ * {@code tuples_failed}, {@code tuples_missed}; {@code analysis} (threads, lowest_priority_threads: how many of them run at the lowest scheduling priority, nice 19, cpu_ms); {@code skipped}.
  */
 public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, Map<Integer, long[][]> profiles,
-                              List<String> skipped, long analysisCpuNanos, int analysisThreads, int idleClassThreads) {
+                              List<String> skipped, long analysisCpuNanos, int analysisThreads, int lowestPriorityThreads) {
     public MonitorSnapshot {
         kinds = Set.copyOf(kinds);
         greds = List.copyOf(greds);
@@ -37,7 +37,7 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
     }
 
     MonitorSnapshot withCpuNanos(long nanos) {
-        return new MonitorSnapshot(kinds, greds, profiles, skipped, nanos, analysisThreads, idleClassThreads);
+        return new MonitorSnapshot(kinds, greds, profiles, skipped, nanos, analysisThreads, lowestPriorityThreads);
     }
 
     public GredSnapshot gred(String name) {
@@ -126,7 +126,7 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
         root.put("tuples_read", read);
         ObjectNode analysis = root.putObject("analysis");
         analysis.put("threads", analysisThreads);
-        analysis.put("idle_class_threads", idleClassThreads);
+        analysis.put("lowest_priority_threads", lowestPriorityThreads);
         analysis.put("cpu_ms", analysisCpuNanos / 1e6);
         analysis.put("memory_bytes", memory);
         ArrayNode s = root.putArray("skipped");
@@ -149,7 +149,7 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
         long missed = 0;
         long calls = 0;
         int threads = 0;
-        int idleClass = 0;
+        int lowest = 0;
         double cpuMs = 0;
         long read = 0;
         long memory = 0;
@@ -166,7 +166,7 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
             failed += part.path("tuples_failed").asLong();
             missed += part.path("tuples_missed").asLong();
             threads += part.path("analysis").path("threads").asInt();
-            idleClass += part.path("analysis").path("idle_class_threads").asInt();
+            lowest += part.path("analysis").path("lowest_priority_threads").asInt();
             read += part.path("tuples_read").asLong();
             memory += part.path("analysis").path("memory_bytes").asLong();
             cpuMs += part.path("analysis").path("cpu_ms").asDouble();
@@ -255,7 +255,7 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
         root.put("gather_rate", read + missed == 0 ? 1.0 : (double) read / (read + missed));
         ObjectNode analysis = root.putObject("analysis");
         analysis.put("threads", threads);
-        analysis.put("idle_class_threads", idleClass);
+        analysis.put("lowest_priority_threads", lowest);
         analysis.put("cpu_ms", cpuMs);
         analysis.put("memory_bytes", memory);
         root.set("skipped", skipped);

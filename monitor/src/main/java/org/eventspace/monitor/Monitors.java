@@ -78,9 +78,9 @@ public final class Monitors implements AutoCloseable {
         List<Integer> hosts = job.localHosts();
         for (int i = 0; i < m.analyses.size(); i++) {
             // Released by the communication system, an analysis pass must still not take the CPU from the threads that
-            // release woke (the paper's order: communication, application, then analysis): coscheduled, it runs in
-            // the OS's idle class (IdleSchedulingClass).
-            m.analyses.get(i).runInIdleClass(coscheduler.strategy() != Coschedule.NONE);
+            // release woke (the paper's order: communication, application, then analysis): coscheduled, it runs at
+            // the lowest priority (LowestPriority).
+            m.analyses.get(i).runAtLowestPriority(coscheduler.strategy() != Coschedule.NONE);
             m.runners.add(AgentThreads.start(m.analyses.get(i), coscheduler.idleStrategy(hosts.get(i))));
         }
         return m;
@@ -359,8 +359,8 @@ public final class Monitors implements AutoCloseable {
                 }
             }
         }
-        int idle = (int) of.stream().filter(HostAnalysis::inIdleClass).count();
-        return new MonitorSnapshot(kinds, greds, profiles, skippedHere, cpuNanos, threads, idle);
+        int lowest = (int) of.stream().filter(HostAnalysis::atLowestPriority).count();
+        return new MonitorSnapshot(kinds, greds, profiles, skippedHere, cpuNanos, threads, lowest);
     }
 
     /**
