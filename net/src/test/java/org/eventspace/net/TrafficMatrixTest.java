@@ -38,12 +38,12 @@ class TrafficMatrixTest {
         TrafficCounters h1 = new TrafficCounters(1, 4, 2, scope1);
         int phase0 = scope0.phase("solve");
         assertThat(scope1.phase("solve")).isEqualTo(phase0);
-        Message m = new Message(3).length(3).tag(TrafficTag.of(phase0, TrafficTag.SEND));
+        Message m = new Message(3).length(3).tag(scope0.tag(phase0, TrafficTag.SEND));
         // Rank 1 (h0) sends rank 2 (h1) one 24-byte message, counted at both ends.
         h0.client(true, 1, 2, 1).request(m);
         h1.server(true, 1, 2, 0).request(m);
         // One tree hop h1 -> h0 with its reply (a collective's result going back).
-        Message tree = new Message(1).length(1).tag(TrafficTag.of(0, TrafficTag.ALLREDUCE));
+        Message tree = new Message(1).length(1).tag(scope1.tag(0, TrafficTag.ALLREDUCE));
         h1.client(false, -1, -1, 0).request(tree);
         h0.server(false, -1, -1, 1).request(tree);
         h0.server(false, -1, -1, 1).reply(tree);

@@ -19,9 +19,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What counting one message where it leaves costs (ibprof paper §3.2; our bar: at most 15 ns and 0 bytes per message):
- * {@link #countRequest} is a hop's {@link TrafficCounters.Channel#request} of a counted message (the tag lookup and the
- * two atomic adds into its port's cell), {@link #countOutsideScope} the same for a message the scope leaves out (the
- * lookup alone), {@link #baseline} an empty benchmark measured in the same run (JMH's own cost of a call).
+ * {@link #countRequest} is a hop's {@link TrafficCounters.Channel#request} of a counted message (the test of the tag's
+ * counted bit and the two atomic adds into its port's cell), {@link #countOutsideScope} the same for a message the
+ * sender's scope left out (the test alone), {@link #baseline} an empty benchmark measured in the same run (JMH's own cost
+ * of a call).
  *
  * <p>Run: {@code java -cp cli/target/eventspace.jar org.openjdk.jmh.Main TrafficCountBenchmark -prof gc -jvmArgsAppend
  * "--add-opens java.base/jdk.internal.misc=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED"} (docs/BENCHMARKS.md).
@@ -33,26 +34,27 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class TrafficCountBenchmark {
-    private TrafficCounters.Channel counted;
-    private TrafficCounters.Channel outside;
-    private Message message;
+    private TrafficCounters.Channel channel;
+    private Message counted;
+    private Message outside;
 
     @Setup
     public void setup() {
-        TrafficScope all = TrafficScope.all();
-        counted = new TrafficCounters(0, 64, 16, all).client(true, 3, 17, 5);
-        outside = new TrafficCounters(0, 64, 16, TrafficScope.parse("collectives:alltoall")).client(true, 3, 17, 5);
-        message = new Message(8).length(8).tag(TrafficTag.of(all.phase("solve"), TrafficTag.SEND));
+        TrafficScope scope = TrafficScope.parse("collectives:send");
+        channel = new TrafficCounters(0, 64, 16, scope).client(true, 3, 17, 5);
+        int phase = scope.phase("solve");
+        counted = new Message(8).length(8).tag(scope.tag(phase, TrafficTag.SEND));
+        outside = new Message(8).length(8).tag(scope.tag(phase, TrafficTag.ALLREDUCE));
     }
 
     @Benchmark
     public void countRequest() {
-        counted.request(message);
+        channel.request(counted);
     }
 
     @Benchmark
     public void countOutsideScope() {
-        outside.request(message);
+        channel.request(outside);
     }
 
     @Benchmark

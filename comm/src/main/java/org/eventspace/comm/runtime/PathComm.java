@@ -41,8 +41,8 @@ public final class PathComm implements Comm {
     private final long[] calls = new long[2 * PAD + 1];
     private CommException failure;
     private static final int PAD = 16;
-    /** The current phase's number, shifted into place in a traffic tag ({@link TrafficTag}). */
-    private int phaseBits;
+    /** The traffic tag of each kind of message in the current phase ({@link TrafficScope#tag}); all 0 when nothing counts. */
+    private final byte[] tags = new byte[TrafficTag.KIND_MASK + 1];
 
     public PathComm(int rank, HostRuntime host) {
         Pathmap pathmap = host.pathmap();
@@ -56,6 +56,9 @@ public final class PathComm implements Comm {
             Entry entry = pathmap.entry(t, rank);
             trees[t] = host.entry(entry.node(), entry.port());
             messages[t] = new Message(1);
+        }
+        if (host.options().traffic() != null) {
+            retag(host.options().traffic(), 0);
         }
     }
 
@@ -98,7 +101,7 @@ public final class PathComm implements Comm {
 
     private Message next(int kind, ReduceOp op, ValueType type, int length) {
         Message m = messages[(int) (calls[PAD] % messages.length)];
-        m.op(op).type(type).length(length).tag((byte) (phaseBits | kind));
+        m.op(op).type(type).length(length).tag(tags[kind]);
         return m;
     }
 
@@ -113,7 +116,13 @@ public final class PathComm implements Comm {
             TrafficScope.checkPhaseName(name);
             return;
         }
-        phaseBits = scope.phase(name) << TrafficTag.PHASE_SHIFT;
+        retag(scope, scope.phase(name));
+    }
+
+    private void retag(TrafficScope scope, int phase) {
+        for (int kind = 0; kind < tags.length; kind++) {
+            tags[kind] = scope.tag(phase, kind);
+        }
     }
 
     private void run(Message m) {
@@ -252,7 +261,7 @@ public final class PathComm implements Comm {
         }
         // The element name marks the message as a send for the wrappers it passes (a collector's op type).
         p2p.op(ReduceOp.SLOT).type(ValueType.LONG).element(peer.sendMailbox).length(count)
-                .tag((byte) (phaseBits | TrafficTag.SEND));
+                .tag(tags[TrafficTag.SEND]);
         System.arraycopy(data, 0, p2p.words(), 0, count);
         peer.sendPath.call(p2p);
     }

@@ -17,7 +17,7 @@ import org.eventspace.comm.path.Message;
  * peer, per phase.
  *
  * <p>Ports are made when a hop is opened ({@link #client}, {@link #server}), never when a message moves. Counting is
- * wait-free and allocates nothing: a table lookup by the message's tag and two atomic adds. Any thread may count
+ * wait-free and allocates nothing: a test of the tag's counted bit (set by the sender's scope) and two atomic adds. Any thread may count
  * through a {@link Channel}; any thread may read {@link #ports()} at any time (volatile loads; a cell read while a
  * message is counted may show its bytes without its message, never a torn value).
  */
@@ -173,9 +173,9 @@ public final class TrafficCounters {
         }
 
         private void count(Message message, int field) {
-            TrafficScope s = scope;
             byte tag = message.tag();
-            if (s == null || !s.counts(tag)) {
+            // The sender's scope decided (TrafficTag.COUNTED, the sign bit); NONE has no buffer.
+            if (tag >= 0 || buffer == null) {
                 return;
             }
             int at = cell + TrafficTag.phase(tag) * TrafficCounterLayout.CELL_LENGTH + field;

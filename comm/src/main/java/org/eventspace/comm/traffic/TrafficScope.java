@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * <p>One per process and job: it also numbers the phases the ranks mark, in the order they are first marked, so that a
  * message's tag names a phase by a small number. Every rank must mark the same phases in the same order (as every rank
  * calls the same collectives), so that the numbers agree between processes; the readers check the names agree.
- * Thread-safe: {@link #phase} may be called from any rank's thread, {@link #counts} from any thread.
+ * Thread-safe: {@link #phase} may be called from any rank's thread, {@link #tag} from any thread after the phase's
+ * number was returned to it.
  */
 public final class TrafficScope {
     /** How messages are chosen. */
@@ -32,8 +33,8 @@ public final class TrafficScope {
     private final Mode mode;
     private final Set<Integer> kinds;
     private final Set<String> phases;
-    /** Whether a message with tag t is counted; entries of a phase are set before its number is published. */
-    private final boolean[] counted = new boolean[TrafficTag.TAGS];
+    /** The tag a sender gives a message of (phase, kind): its counted bit set when this scope counts it. */
+    private final byte[] tags = new byte[TrafficTag.TAGS];
     private final ConcurrentHashMap<String, Integer> numbers = new ConcurrentHashMap<>();
     private final List<String> names = new ArrayList<>();
 
@@ -183,7 +184,8 @@ public final class TrafficScope {
                 case COLLECTIVES -> kinds.contains(kind);
                 case PHASES -> phases.contains(name) && kind < TrafficTag.kinds();
             };
-            counted[TrafficTag.of(phase, kind)] = on;
+            byte tag = TrafficTag.of(phase, kind);
+            tags[tag] = on ? TrafficTag.counted(tag) : tag;
         }
     }
 
@@ -194,9 +196,13 @@ public final class TrafficScope {
         }
     }
 
-    /** Whether a message with {@code tag} is counted. */
-    public boolean counts(byte tag) {
-        return counted[tag & (TrafficTag.TAGS - 1)];
+    /**
+     * The tag a sender in phase {@code phase} (a number {@link #phase} gave) puts on a message of {@code kind}: with the
+     * counted bit when this scope counts it. The receiving end counts what the sender marked, whatever it knows of the
+     * sender's phases.
+     */
+    public byte tag(int phase, int kind) {
+        return tags[TrafficTag.of(phase, kind)];
     }
 
     @Override

@@ -4,19 +4,21 @@ import java.util.Locale;
 
 /**
  * Descriptor of the one-byte traffic tag every {@link org.eventspace.comm.path.Message} carries: which application
- * operation the message belongs to and the application phase ({@code Comm.phase}) its sender was in. The tag is what
- * lets a transport decide, with one table lookup, whether a message is counted (ibprof paper §3.2: all the time, only
- * inside chosen collectives, or only in marked phases), and in which phase's counters.
+ * operation the message belongs to, the application phase ({@code Comm.phase}) its sender was in, and whether the
+ * sender's traffic scope counts it (ibprof paper §3.2: all the time, only inside chosen collectives, or only in marked
+ * phases). The sender decides, so both ends of a hop count the same messages, even one that arrives before the
+ * receiving process has seen its phase marked; a transport only tests the sign of the byte.
  *
  * <pre>
  *   7   6   5   4   3   2   1   0
  *  +---+-----------+---------------+
- *  | 0 |   Phase   |     Kind      |
+ *  | C |   Phase   |     Kind      |
  *  +---+-----------+---------------+
  * </pre>
  *
- * <p>Kind {@link #OTHER} (0) is traffic that is not the application's (an event scope's gathers, monitors): it is
- * never counted, as ibprof counts only the profiled program's own messages. Phase 0 is "no phase marked yet".
+ * <p>C ({@link #COUNTED}): count this message. Kind {@link #OTHER} (0) is traffic that is not the application's (an
+ * event scope's gathers, monitors): it is never counted, as ibprof counts only the profiled program's own messages.
+ * Phase 0 is "no phase marked yet".
  */
 public final class TrafficTag {
     public static final int KIND_BITS = 4;
@@ -25,8 +27,10 @@ public final class TrafficTag {
     public static final int PHASE_BITS = 3;
     /** Phases a job can tell apart, the unmarked phase 0 included. */
     public static final int MAX_PHASES = 1 << PHASE_BITS;
-    /** Distinct tag values. */
+    /** Distinct (phase, kind) pairs: the tag without its {@link #COUNTED} bit. */
     public static final int TAGS = 1 << (KIND_BITS + PHASE_BITS);
+    /** The bit that says the sender's scope counts the message: the byte's sign bit. */
+    public static final int COUNTED = 0x80;
 
     public static final int OTHER = 0;
     public static final int SEND = 1;
@@ -44,8 +48,19 @@ public final class TrafficTag {
     private TrafficTag() {
     }
 
+    /** A tag of a message not counted. */
     public static byte of(int phase, int kind) {
         return (byte) ((phase << PHASE_SHIFT) | kind);
+    }
+
+    /** {@code tag} with its counted bit set. */
+    public static byte counted(byte tag) {
+        return (byte) (tag | COUNTED);
+    }
+
+    /** Whether the sender's scope counts a message with {@code tag}. */
+    public static boolean isCounted(byte tag) {
+        return tag < 0;
     }
 
     public static int kind(byte tag) {

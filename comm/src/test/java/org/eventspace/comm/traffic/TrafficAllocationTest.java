@@ -27,7 +27,7 @@ class TrafficAllocationTest {
         TrafficCounters counters = new TrafficCounters(0, 8, 4, scope);
         TrafficCounters.Channel tree = counters.client(false, -1, -1, 3);
         TrafficCounters.Channel send = counters.client(true, 2, 5, 3);
-        Message message = new Message(4).length(4).tag(TrafficTag.of(scope.phase("solve"), TrafficTag.SEND));
+        Message message = new Message(4).length(4).tag(scope.tag(scope.phase("solve"), TrafficTag.SEND));
         for (int i = 0; i < WARM; i++) {
             send.request(message);
             tree.request(message);
@@ -52,7 +52,7 @@ class TrafficAllocationTest {
         TrafficScope scope = TrafficScope.parse("collectives:alltoall");
         TrafficCounters counters = new TrafficCounters(0, 8, 4, scope);
         TrafficCounters.Channel send = counters.client(true, 2, 5, 3);
-        Message message = new Message(4).length(4).tag(TrafficTag.of(0, TrafficTag.SEND));
+        Message message = new Message(4).length(4).tag(scope.tag(0, TrafficTag.SEND));
         for (int i = 0; i < WARM; i++) {
             send.request(message);
         }

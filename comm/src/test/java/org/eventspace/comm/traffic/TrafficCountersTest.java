@@ -163,6 +163,26 @@ class TrafficCountersTest {
         }
     }
 
+    /**
+     * Over TCP each process numbers its own ranks' phases: a message of a phase the receiving process has not seen marked
+     * yet (its ranks are a little behind) is counted there too, because the sender's scope decides (the tag's counted
+     * bit), not the receiver's. Before, the receiver looked the tag up in its own table and lost such a message.
+     */
+    @Test
+    void theReceivingEndCountsWhatTheSenderCountsBeforeItSawThePhase() {
+        TrafficScope sender = TrafficScope.parse("phases:solve");
+        TrafficScope receiver = TrafficScope.parse("phases:solve");
+        org.eventspace.comm.path.Message m = new org.eventspace.comm.path.Message(2).length(2)
+                .tag(sender.tag(sender.phase("solve"), TrafficTag.SEND));
+        TrafficCounters there = new TrafficCounters(1, 2, 2, receiver);
+        there.server(true, 0, 1, 0).request(m);
+        assertThat(there.ports().get(0).read(0, 1, BYTES_RECEIVED_OFFSET)).isEqualTo(16);
+        org.eventspace.comm.path.Message other = new org.eventspace.comm.path.Message(2).length(2)
+                .tag(sender.tag(sender.phase("setup"), TrafficTag.SEND));
+        there.server(true, 0, 1, 0).request(other);
+        assertThat(there.ports().get(0).read(0, 2, BYTES_RECEIVED_OFFSET)).as("setup is out of the scope").isZero();
+    }
+
     @Test
     void scopesParseAndRefuseWithWhatWasExpected() {
         assertThat(TrafficScope.parse("all").mode()).isEqualTo(TrafficScope.Mode.ALL);

@@ -25,7 +25,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.ReduceOp;
 import org.eventspace.comm.path.ValueType;
-import org.eventspace.comm.traffic.TrafficTag;
 
 /**
  * Flyweight over one frame ({@link FrameLayout}) at the start of a direct buffer: encodes a {@link Message}
@@ -141,7 +140,7 @@ final class Frame {
     void decodeRequest(Message into) {
         into.op(ReduceOp.ofCode(buffer.getByte(OP_CODE_OFFSET)))
                 .type(ValueType.ofCode(buffer.getByte(VALUE_TYPE_OFFSET)))
-                .tag((byte) (buffer.getByte(TRAFFIC_TAG_OFFSET) & (TrafficTag.TAGS - 1)));
+                .tag(buffer.getByte(TRAFFIC_TAG_OFFSET));
         decodeResult(into);
     }
 
