@@ -20,6 +20,15 @@ import org.eventspace.comm.path.ReduceOp;
  * not the data. Compute is emulated by spinning on the clock ({@link Compute#SPIN}, as the paper does on BG/L) or by
  * parking ({@link Compute#SLEEP}, its {@code nanosleep}).
  *
+ * <p>How a compute delta is re-enacted faithfully: the recorder measured it from the end of one call to the start of
+ * the next, so the replay waits until <em>the previous call's end plus the delta</em> (a deadline), not for the delta
+ * after its own work: the interpreter's time between two calls (loop counters, the histogram choice, parameters) is
+ * absorbed into the wait instead of added to it. Where the deadline has already passed (a delta shorter than the
+ * interpreter's own time, or a wait that overshot — a park overshoots by tens of µs), the lateness is carried as a
+ * debt and taken off the next deadlines, so the rank's compute time summed over the run is what was recorded, to
+ * the cost of a clock read or two per call. Communication is never waited: each call is re-issued on the job's
+ * {@code Comm}, so its time — and the waits for late ranks at collectives — arise again.
+ *
  * <p>Not thread-safe: one {@code Replay} per rank.
  */
 public final class Replay {
@@ -38,6 +47,10 @@ public final class Replay {
     private double[] doubles = new double[1];
     private int previousSite = CallSite.UNMARKED;
     private long calls;
+    /** When the previous call returned (or the replay started). */
+    private long lastEnd;
+    /** Nanoseconds the replay is behind the recorded compute: taken off the next deadlines. */
+    private long debt;
 
     public Replay(Trace trace, Comm comm, Compute compute) {
         if (comm.size() != trace.ranks()) {
@@ -52,6 +65,8 @@ public final class Replay {
     /** Replays this rank's calls; returns the nanoseconds from the start to the end of its last call. */
     public long run() {
         long start = System.nanoTime();
+        lastEnd = start;
+        debt = 0;
         replay(trace.nodes());
         return System.nanoTime() - start;
     }
@@ -71,8 +86,9 @@ public final class Replay {
                 }
             } else {
                 EventNode e = (EventNode) n;
-                waitNanos(computeDelta(e));
+                waitUntil(lastEnd, computeDelta(e));
                 issue(e);
+                lastEnd = System.nanoTime();
                 previousSite = e.site;
                 calls++;
             }
@@ -85,7 +101,7 @@ public final class Replay {
         DeltaHistogram h = switch (trace.encoding()) {
             case STATS -> null;
             case HIST -> t.histogram();
-            case PATH -> t.paths().get(previousSite);
+            case PATH -> t.path(previousSite);
         };
         if (h == null || h.total() == 0) {
             return Math.round(t.stats().mean());
@@ -106,18 +122,30 @@ public final class Replay {
         return Math.round(t.stats().mean());
     }
 
-    private void waitNanos(long nanos) {
-        if (nanos <= 0) {
-            return;
+    /**
+     * Waits until {@code from + nanos − debt} (see the class comment); returns when the wait ended and leaves in
+     * {@link #debt} how late that was.
+     */
+    long waitUntil(long from, long nanos) {
+        long target = from + Math.max(0, nanos) - debt;
+        long now = System.nanoTime();
+        if (now - target < 0) {
+            if (compute == Compute.SLEEP) {
+                LockSupport.parkNanos(target - now);
+                now = System.nanoTime();
+            } else {
+                while ((now = System.nanoTime()) - target < 0) {
+                    Thread.onSpinWait();
+                }
+            }
         }
-        if (compute == Compute.SLEEP) {
-            LockSupport.parkNanos(nanos);
-            return;
-        }
-        long end = System.nanoTime() + nanos;
-        while (System.nanoTime() - end < 0) {
-            Thread.onSpinWait();
-        }
+        debt = now - target;
+        return now;
+    }
+
+    /** Nanoseconds the replay's compute is behind the recorded compute (for tests). */
+    long debt() {
+        return debt;
     }
 
     private static int value(Params p, int rank, int otherwise) {
