@@ -34,6 +34,9 @@ public final class DeltaHistogram {
     final long[] freq;
     final double[] avg;
     final double[] m2;
+    /** Scratch for {@link #rebalance} and {@link #merge}, so adding a value allocates nothing. */
+    private final double[] sLo, sHi, sAvg, sM2;
+    private final long[] sFreq;
 
     /** Algorithm 1, HistogramCreate(v, k): range 0..2v in k bins of 2v/k, then v added. */
     public static DeltaHistogram create(long v, int k, int smoothInterval) {
@@ -59,6 +62,11 @@ public final class DeltaHistogram {
         freq = new long[k];
         avg = new double[k];
         m2 = new double[k];
+        sLo = new double[2 * k];
+        sHi = new double[2 * k];
+        sAvg = new double[2 * k];
+        sM2 = new double[2 * k];
+        sFreq = new long[2 * k];
     }
 
     /** Algorithm 2, HistogramAdd(v). */
@@ -135,8 +143,8 @@ public final class DeltaHistogram {
         double a1 = Math.max(lo[big], avg[big] - sigma / 2);
         double a2 = Math.min(hi[big], avg[big] + sigma / 2);
         double half = sigma / 2;
-        double[] nlo = new double[k + 1], nhi = new double[k + 1], navg = new double[k + 1], nm2 = new double[k + 1];
-        long[] nfreq = new long[k + 1];
+        double[] nlo = sLo, nhi = sHi, navg = sAvg, nm2 = sM2;
+        long[] nfreq = sFreq;
         int n = 0;
         for (int i = 0; i < k; i++) {
             if (i == pair) {
@@ -166,10 +174,14 @@ public final class DeltaHistogram {
      * samples together with a fast one's whenever the fast one's last bin had been widened.
      */
     public void merge(DeltaHistogram other) {
+        if (other.k != k) {
+            throw new IllegalArgumentException("cannot merge histograms of different bin counts: " + k + " and " + other.k);
+        }
         int n = 0;
-        double[] a = new double[k + other.k], l = new double[k + other.k], h = new double[k + other.k], m = new double[k + other.k];
-        long[] f = new long[k + other.k];
-        for (DeltaHistogram src : new DeltaHistogram[] {this, other}) {
+        double[] a = sAvg, l = sLo, h = sHi, m = sM2;
+        long[] f = sFreq;
+        for (int s = 0; s < 2; s++) {
+            DeltaHistogram src = s == 0 ? this : other;
             for (int i = 0; i < src.k; i++) {
                 if (src.freq[i] > 0) {
                     a[n] = src.avg[i]; l[n] = src.lo[i]; h[n] = src.hi[i]; m[n] = src.m2[i]; f[n] = src.freq[i];

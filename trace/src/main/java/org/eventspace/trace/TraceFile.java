@@ -387,7 +387,10 @@ public final class TraceFile {
                     } catch (NumberFormatException ex) {
                         throw bad(p + "/paths/" + e.getKey(), "an integer site id as key", paths);
                     }
-                    d.paths.put(site, bins(e.getValue(), p + "/paths/" + e.getKey()));
+                    if (d.path(site) != null) {
+                        throw bad(p + "/paths/" + e.getKey(), "each previous site once (" + site + " appears twice)", paths);
+                    }
+                    d.putPath(site, bins(e.getValue(), p + "/paths/" + e.getKey()));
                 }
             }
             return d;
