@@ -15,6 +15,8 @@ import org.eventspace.bench.RunConfig;
 import org.eventspace.bench.jmh.CollectorCost;
 import org.eventspace.events.stats.Median;
 import org.eventspace.scope.GatherMode;
+import org.eventspace.trace.TimeEncoding;
+import org.eventspace.trace.TraceConfig;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -252,6 +254,11 @@ final class BenchCommand implements Runnable {
                 + "blocks (--iterations pairs in all). 0: separate runs. Default: ${DEFAULT-VALUE}.")
         int interleave;
 
+        @Option(names = "--record", paramLabel = "ENCODING", description = "With --interleave: measure the trace recorder "
+                + "(run --trace) instead of the collectors: calls alternate between a recording Comm (time encoding stats, "
+                + "hist or path) and the bare one, no collectors on either tree; in one JVM.")
+        String record;
+
         @Option(names = "--table", paramLabel = "N", defaultValue = "0", description = "The EventSpace paper's Table N (1: "
                 + "load balance with one event scope, the central analysis; 2: load balance with distributed analysis; 3: "
                 + "the statistics monitor: analysis threads, coscheduling, sequential and parallel gathering): every row by "
@@ -269,6 +276,9 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            if (record != null && (interleave == 0 || table != 0)) {
+                throw new UsageError("--record " + record + " needs --interleave BLOCK (and no --table)");
+            }
             if (table != 0) {
                 return paperTable();
             }
@@ -293,13 +303,28 @@ final class BenchCommand implements Runnable {
                     throw new UsageError("--interleave " + interleave + " must be >= 1 and divide --iterations "
                             + options.iterations + " into at least 10 blocks");
                 }
-                RunConfig interleaved;
-                try {
-                    interleaved = InterleavedOverhead.config(config, interleave);
-                } catch (IllegalArgumentException e) {
-                    throw new UsageError("--interleave: " + e.getMessage());
+                ObjectNode report;
+                if (record != null) {
+                    TraceConfig traceConfig;
+                    try {
+                        traceConfig = TraceConfig.of(TimeEncoding.parse(record));
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageError("--record: " + e.getMessage());
+                    }
+                    try {
+                        report = InterleavedOverhead.runRecording(config, interleave, traceConfig, mapper);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageError("--record: " + e.getMessage());
+                    }
+                } else {
+                    RunConfig interleaved;
+                    try {
+                        interleaved = InterleavedOverhead.config(config, interleave);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageError("--interleave: " + e.getMessage());
+                    }
+                    report = InterleavedOverhead.run(interleaved, mapper);
                 }
-                ObjectNode report = InterleavedOverhead.run(interleaved, mapper);
                 System.out.print(InterleavedOverhead.summary(report));
                 if (options.json != null) {
                     mapper.writeValue(options.json.toFile(), report);
