@@ -17,7 +17,9 @@ package org.eventspace.trace;
  * <p>Where we deliberately differ: the paper's merge condition ({@code |b1 − b2| < m1} and
  * {@code b1 + b2 ≤ k · B}) leaves {@code m1} unspecified and its second clause holds for nearly every pair; we merge
  * the adjacent pair with the smallest sum provided that sum is below {@code B}'s frequency (otherwise the rebalance
- * would only move the imbalance). The inter-node merge ({@link #merge}) works on whole bins, in O(k²) for k bins,
+ * would only move the imbalance); a split keeps the bin's sum (its halves' averages are σ/2 either side of the old one
+ * only where that stays inside the bin; otherwise the second is moved so that the mean is unchanged), because replay
+ * waits bin averages and a split that moves the mean changes the replayed time. The inter-node merge ({@link #merge}) works on whole bins, in O(k²) for k bins,
  * instead of the paper's O(freq) sample by sample, which it names as something to improve.
  *
  * <p>Not thread-safe: one per event per rank, merged after the run.
@@ -140,8 +142,16 @@ public final class DeltaHistogram {
         double sigma = fb > 1 ? Math.sqrt(m2[big] / (fb - 1)) : 0;
         long f1 = fb / 2;
         long f2 = fb - f1;
+        // The paper's halves sit σ/2 either side of the old average; clamped into the bin, as a skewed bin (a few long
+        // delays among many short ones) needs, they would move the bin's mean, and repeated splits would inflate the
+        // delays a replay waits (we saw +300 % on gsum). So the second half's average is set to keep the bin's sum:
+        // f1·a1 + f2·a2 = fb·avg exactly, the halves still inside [lo, hi].
         double a1 = Math.max(lo[big], avg[big] - sigma / 2);
-        double a2 = Math.min(hi[big], avg[big] + sigma / 2);
+        double a2 = (fb * avg[big] - f1 * a1) / f2;
+        if (a2 > hi[big]) {
+            a2 = hi[big];
+            a1 = (fb * avg[big] - f2 * a2) / f1;
+        }
         double half = sigma / 2;
         double[] nlo = sLo, nhi = sHi, navg = sAvg, nm2 = sM2;
         long[] nfreq = sFreq;
