@@ -103,6 +103,33 @@ class TraceFileCommandsTest {
         assertThat(r.path("replay_wall_s").asDouble()).isPositive();
     }
 
+    @Test
+    void exportWritesAPerfettoTimelineGzippedOrNot() throws Exception {
+        Path trace = dir.resolve("sor.trace.json");
+        assertThat(execute("run", "sor", "--ranks", "3", "--iterations", "20", "--warmup", "2", "--warmup-s", "0",
+                "--trace", trace.toString())).as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        Path json = dir.resolve("sor.perfetto.json");
+        assertThat(execute("trace", "export", "--format", "perfetto", trace.toString(), "--out", json.toString()))
+                .as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertThat(root.path("traceEvents").size()).isGreaterThan(3 * 20);
+        Path gz = dir.resolve("sor.perfetto.json.gz");
+        assertThat(execute("trace", "export", "--format", "perfetto", trace.toString(), "--out", gz.toString(), "--limit", "5"))
+                .as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        assertThat(cli.out()).contains("cut at 5 calls per rank");
+        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(gz))) {
+            JsonNode cut = new ObjectMapper().readTree(in);
+            long slices = 0;
+            for (JsonNode e : cut.path("traceEvents")) {
+                slices += e.path("ph").asText().equals("X") ? 1 : 0;
+            }
+            assertThat(slices).isEqualTo(15);
+        }
+        assertThat(execute("trace", "export", "--format", "otf", trace.toString(), "--out", json.toString()))
+                .isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(cli.err()).contains("--format must be perfetto, got otf");
+    }
+
     private static String[] concat(String[] a, String... b) {
         String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);

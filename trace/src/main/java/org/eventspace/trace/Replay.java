@@ -1,8 +1,6 @@
 package org.eventspace.trace;
 
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 import org.eventspace.comm.Comm;
@@ -16,7 +14,7 @@ import org.eventspace.comm.path.ReduceOp;
  * <p>Which compute delta is waited: with statistics, the mean ("we simply replay the average times"); with histograms,
  * bin averages in proportion to the bins' frequencies ("we select replay delays to reflect the distribution across
  * bins"), spread over the iterations by a low-discrepancy sequence with a phase per rank; path-sensitive,
- * the histogram of the previous call's site. Message contents are zeros: the replay reproduces the communication,
+ * the histogram of the previous call's site ({@link DeltaSampler}, which the timeline export shares). Message contents are zeros: the replay reproduces the communication,
  * not the data. Compute is emulated by spinning on the clock ({@link Compute#SPIN}, as the paper does on BG/L) or by
  * parking ({@link Compute#SLEEP}, its {@code nanosleep}).
  *
@@ -34,14 +32,11 @@ import org.eventspace.comm.path.ReduceOp;
 public final class Replay {
     public enum Compute { SPIN, SLEEP }
 
-    private static final double GOLDEN = (Math.sqrt(5) - 1) / 2;
-    private static final double SQRT2 = Math.sqrt(2);
-
     private final Trace trace;
     private final Comm comm;
     private final Compute compute;
     private final int rank;
-    private final Map<EventNode, long[]> counters = new IdentityHashMap<>();
+    private final DeltaSampler sampler;
     private long[] buffer = new long[1];
     private long[] recvBuffer = new long[1];
     private double[] doubles = new double[1];
@@ -60,6 +55,7 @@ public final class Replay {
         this.comm = comm;
         this.compute = compute;
         this.rank = comm.rank();
+        this.sampler = new DeltaSampler(trace.encoding(), rank);
     }
 
     /** Replays this rank's calls; returns the nanoseconds from the start to the end of its last call. */
@@ -95,31 +91,9 @@ public final class Replay {
         }
     }
 
-    /** The compute delta to wait before {@code e} this time, per the trace's time encoding. */
+    /** The compute delta to wait before {@code e} this time, per the trace's time encoding ({@link DeltaSampler}). */
     long computeDelta(EventNode e) {
-        DeltaTiming t = e.compute;
-        DeltaHistogram h = switch (trace.encoding()) {
-            case STATS -> null;
-            case HIST -> t.histogram();
-            case PATH -> t.path(previousSite);
-        };
-        if (h == null || h.total() == 0) {
-            return Math.round(t.stats().mean());
-        }
-        long[] k = counters.computeIfAbsent(e, x -> new long[1]);
-        // The k-th replay takes the sample at position frac(k·φ + rank·√2) of the bins' cumulative frequencies: a
-        // low-discrepancy sequence, so each bin comes up in proportion to its frequency and spread over the
-        // iterations, and a different phase per rank, so the ranks' long delays do not all fall on the same
-        // iterations (taking the bins in order made every rank wait its long deltas at the same time).
-        double u = (k[0]++ * GOLDEN + rank * SQRT2) % 1.0;
-        long sample = Math.min(h.total() - 1, (long) (u * h.total()));
-        for (int b = 0; b < h.bins(); b++) {
-            sample -= h.binFreq(b);
-            if (sample < 0) {
-                return Math.round(h.binAvg(b));
-            }
-        }
-        return Math.round(t.stats().mean());
+        return sampler.next(e.compute, previousSite);
     }
 
     /**
