@@ -29,6 +29,15 @@ final class DeltaSampler {
 
     /** The delta of the next occurrence of the event that holds {@code t}, after a call at {@code previousSite}. */
     long next(DeltaTiming t, int previousSite) {
+        if (encoding == TimeEncoding.STATS) {
+            return Math.round(t.stats().mean());
+        }
+        long[] k = counters.computeIfAbsent(t, x -> new long[1]);
+        return sample(t, previousSite, k[0]++);
+    }
+
+    /** The delta of occurrence {@code k} (from 0) of the event that holds {@code t}: for a caller that counts itself. */
+    long sample(DeltaTiming t, int previousSite, long k) {
         DeltaHistogram h = switch (encoding) {
             case STATS -> null;
             case HIST -> t.histogram();
@@ -37,8 +46,7 @@ final class DeltaSampler {
         if (h == null || h.total() == 0) {
             return Math.round(t.stats().mean());
         }
-        long[] k = counters.computeIfAbsent(t, x -> new long[1]);
-        double u = (k[0]++ * GOLDEN + rank * SQRT2) % 1.0;
+        double u = (k * GOLDEN + rank * SQRT2) % 1.0;
         long sample = Math.min(h.total() - 1, (long) (u * h.total()));
         for (int b = 0; b < h.bins(); b++) {
             sample -= h.binFreq(b);

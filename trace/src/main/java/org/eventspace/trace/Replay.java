@@ -37,6 +37,7 @@ public final class Replay {
     private final Compute compute;
     private final int rank;
     private final DeltaSampler sampler;
+    private final Step[] steps;
     private long[] buffer = new long[1];
     private long[] recvBuffer = new long[1];
     private double[] doubles = new double[1];
@@ -56,6 +57,7 @@ public final class Replay {
         this.compute = compute;
         this.rank = comm.rank();
         this.sampler = new DeltaSampler(trace.encoding(), rank);
+        this.steps = compile(trace.nodes(), rank);
     }
 
     /** Replays this rank's calls; returns the nanoseconds from the start to the end of its last call. */
@@ -63,7 +65,7 @@ public final class Replay {
         long start = System.nanoTime();
         lastEnd = start;
         debt = 0;
-        replay(trace.nodes());
+        replay(steps);
         return System.nanoTime() - start;
     }
 
@@ -71,24 +73,72 @@ public final class Replay {
         return calls;
     }
 
-    private void replay(List<Node> nodes) {
-        for (Node n : nodes) {
-            if (!n.ranks().contains(rank)) {
-                continue;
-            }
-            if (n instanceof LoopNode l) {
+    private void replay(Step[] steps) {
+        for (Step step : steps) {
+            if (step instanceof LoopStep l) {
                 for (long i = 0; i < l.iters; i++) {
                     replay(l.body);
                 }
             } else {
-                EventNode e = (EventNode) n;
-                waitUntil(lastEnd, computeDelta(e));
-                issue(e);
+                CallStep c = (CallStep) step;
+                waitUntil(lastEnd, sampler.sample(c.event.compute, previousSite, c.occurrences++));
+                issue(c);
                 lastEnd = System.nanoTime();
-                previousSite = e.site;
+                previousSite = c.event.site;
                 calls++;
             }
         }
+    }
+
+    /**
+     * This rank's part of the trace, resolved once before the replay starts: the loops and calls it executes, each
+     * call with its parameters for this rank and its own occurrence counter. Walking it per call costs no ranklist
+     * test, no parameter lookup and no map: fine-grained programs (gsum: calls of a fraction of a µs) need the
+     * interpreter's own time per call below the compute delta it re-enacts.
+     */
+    private abstract static sealed class Step permits LoopStep, CallStep {
+    }
+
+    private static final class LoopStep extends Step {
+        final long iters;
+        final Step[] body;
+
+        LoopStep(long iters, Step[] body) {
+            this.iters = iters;
+            this.body = body;
+        }
+    }
+
+    private static final class CallStep extends Step {
+        final EventNode event;
+        final Op op;
+        final ReduceOp reduce;
+        final int words;
+        final int peer;
+        final int root;
+        long occurrences;
+
+        CallStep(EventNode e, int rank) {
+            this.event = e;
+            this.op = e.op;
+            this.reduce = e.reduce < 0 ? null : REDUCE_OPS[e.reduce];
+            this.words = Math.max(1, value(e.countParams, rank, 1));
+            this.peer = rank + value(e.peerParams, rank, 0);
+            this.root = value(e.rootParams, rank, 0);
+        }
+    }
+
+    private static final ReduceOp[] REDUCE_OPS = ReduceOp.values();
+
+    private static Step[] compile(List<Node> nodes, int rank) {
+        java.util.ArrayList<Step> out = new java.util.ArrayList<>();
+        for (Node n : nodes) {
+            if (!n.ranks().contains(rank)) {
+                continue;
+            }
+            out.add(n instanceof LoopNode l ? new LoopStep(l.iters, compile(l.body, rank)) : new CallStep((EventNode) n, rank));
+        }
+        return out.toArray(new Step[0]);
     }
 
     /** The compute delta to wait before {@code e} this time, per the trace's time encoding ({@link DeltaSampler}). */
@@ -144,11 +194,11 @@ public final class Replay {
         return recvBuffer;
     }
 
-    private void issue(EventNode e) {
-        int words = Math.max(1, value(e.countParams, rank, 1));
+    private void issue(CallStep c) {
+        int words = c.words;
         int size = comm.size();
-        ReduceOp op = e.reduce < 0 ? null : ReduceOp.values()[e.reduce];
-        switch (e.op) {
+        ReduceOp op = c.reduce;
+        switch (c.op) {
             case ALLREDUCE_LONG -> comm.allreduce(0L, op);
             case ALLREDUCE_DOUBLE -> comm.allreduce(0.0, op);
             case ALLREDUCE_LONGS -> comm.allreduce(buffer(words), words, op);
@@ -159,13 +209,13 @@ public final class Replay {
                 comm.allreduce(doubles, words, op);
             }
             case BARRIER -> comm.barrier();
-            case BROADCAST -> comm.broadcast(buffer(words), words, value(e.rootParams, rank, 0));
-            case GATHER -> comm.gather(buffer(words), words, recvBuffer(words * size), value(e.rootParams, rank, 0));
+            case BROADCAST -> comm.broadcast(buffer(words), words, c.root);
+            case GATHER -> comm.gather(buffer(words), words, recvBuffer(words * size), c.root);
             case ALLGATHER -> comm.allgather(buffer(words), words, recvBuffer(words * size));
-            case SCATTER -> comm.scatter(buffer(words * size), words, recvBuffer(words), value(e.rootParams, rank, 0));
+            case SCATTER -> comm.scatter(buffer(words * size), words, recvBuffer(words), c.root);
             case ALLTOALL -> comm.alltoall(buffer(words * size), words, recvBuffer(words * size));
-            case SEND -> comm.send(rank + value(e.peerParams, rank, 0), buffer(words), words);
-            case RECV -> comm.recv(rank + value(e.peerParams, rank, 0), recvBuffer(words));
+            case SEND -> comm.send(c.peer, buffer(words), words);
+            case RECV -> comm.recv(c.peer, recvBuffer(words));
         }
     }
 }
