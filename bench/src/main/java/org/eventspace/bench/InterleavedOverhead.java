@@ -60,7 +60,7 @@ public final class InterleavedOverhead {
      * What recording a compressed trace costs (the ScalaTrace recorder, {@link TracingComm}), measured as the collectors
      * are: {@code base} as gsum-interleaved in blocks of {@code block} pairs with no collectors, every rank's calls
      * alternating between a {@link TracingComm} and the bare {@code Comm} ({@link AlternatingComm}) — the recorder on
-     * tree 0's calls, then, the crossover, on tree 1's. In one JVM only (the recorder is in-JVM for now). The report
+     * tree 0's calls, then, the crossover, on tree 1's. In one JVM only: a call there takes a fraction of a µs, so the recorder's share is largest there. The report
      * adds {@code record} (the time encoding) and {@code events_recorded} per run (the traced calls, every one kept).
      */
     public static ObjectNode runRecording(RunConfig base, int block, TraceConfig trace, ObjectMapper json) {
