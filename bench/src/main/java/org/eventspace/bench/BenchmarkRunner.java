@@ -18,6 +18,7 @@ import org.eventspace.monitor.Coscheduler;
 import org.eventspace.monitor.MonitorSnapshot;
 import org.eventspace.monitor.Monitors;
 import org.eventspace.net.TrafficMatrix;
+import org.eventspace.trace.TraceFile;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -133,8 +134,22 @@ public final class BenchmarkRunner {
 
     /** One process per host on this machine ({@link #main}), each reporting its ranks' results. */
     static RunReport overTcp(RunConfig config) {
-        JobLauncher.Outcome outcome = JobLauncher.launch(config.job(), BenchmarkRunner.class.getName(),
-                List.of(RunConfigCodec.encode(config)), config.rankLimit());
+        return overTcp(config, List.of(), new ArrayList<>());
+    }
+
+    /**
+     * As {@link #overTcp(RunConfig)}, with {@code extraArgs} after the run's own (a trace configuration: {@link TracedRun});
+     * every host's {@code program} (null where a host reported none) is added to {@code programs}, by host.
+     */
+    static RunReport overTcp(RunConfig config, List<String> extraArgs, List<JsonNode> programs) {
+        List<String> args = new ArrayList<>();
+        args.add(RunConfigCodec.encode(config));
+        args.addAll(extraArgs);
+        JobLauncher.Outcome outcome = JobLauncher.launch(config.job(), BenchmarkRunner.class.getName(), args,
+                config.rankLimit());
+        for (HostResult host : outcome.hosts()) {
+            programs.add(host == null ? null : host.program());
+        }
         List<RankResult> ranks = new ArrayList<>();
         List<String> errors = new ArrayList<>(outcome.errors());
         List<JsonNode> parts = new ArrayList<>();
@@ -225,11 +240,14 @@ public final class BenchmarkRunner {
      */
     public static void main(String[] args) {
         RunConfig config;
+        org.eventspace.trace.TraceConfig traceConfig;
         try {
-            if (args.length != 2) {
-                throw new IllegalArgumentException("usage: BenchmarkRunner <encoded job configuration> <encoded run configuration>");
+            if (args.length != 2 && args.length != 3) {
+                throw new IllegalArgumentException("usage: BenchmarkRunner <encoded job configuration> <encoded run configuration> "
+                        + "[<trace configuration>]");
             }
             config = RunConfigCodec.decode(args[1]).withJob(JobLauncher.config(args));
+            traceConfig = args.length == 3 ? TracedRun.decodeConfig(args[2]) : null;
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.exit(2);
@@ -239,9 +257,15 @@ public final class BenchmarkRunner {
         boolean ok;
         try (MonitoredJob job = MonitoredJob.join(config.job(), env, listenerFor(config));
              Monitors monitors = startMonitors(job, config)) {
-            List<RankResult> results = runRanks(job, config);
+            TracedRun.Recorders recorders = traceConfig == null ? null : new TracedRun.Recorders(config.ranks(), traceConfig);
+            List<RankResult> results = recorders == null ? runRanks(job, config) : runRanks(job, config, recorders::decorate);
             ok = results.stream().allMatch(RankResult::resultOk);
             ObjectNode program = (ObjectNode) encodeRanks(results);
+            if (recorders != null) {
+                // This host's ranks merged into one partial trace (after the timed loop, as ScalaTrace merges at
+                // finalize); the launching side merges the hosts' (TracedRun).
+                program.set("trace", TraceFile.toJson(recorders.merged(job.localRanks())));
+            }
             if (monitors != null) {
                 // This host's share: the greds it runs and its ranks' profiles; the launcher merges every host's.
                 program.set("monitors", monitors.finalPart(JSON));

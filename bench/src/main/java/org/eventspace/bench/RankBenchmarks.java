@@ -6,6 +6,8 @@ import org.HdrHistogram.Histogram;
 import org.eventspace.comm.Comm;
 import org.eventspace.comm.path.ReduceOp;
 import org.eventspace.job.TimedWindow;
+import org.eventspace.trace.CallSite;
+import org.eventspace.trace.TracingComm;
 
 /**
  * The body each rank runs for each benchmark. Every benchmark warms up (in rounds of {@code warmup} iterations
@@ -14,6 +16,14 @@ import org.eventspace.job.TimedWindow;
  * next), so timing adds one clock read per operation and nothing is allocated in the loop.
  */
 public final class RankBenchmarks {
+    // Call sites, so a path-sensitive trace (run --trace --time-encoding path) tells gsum's and compute-gsum's calls
+    // apart by what preceded them (ScalaTrace §3.3); marking costs one type check per call when the run is not traced.
+    private static final CallSite CHECKED = CallSite.named("RankBenchmarks checked allreduce");
+    private static final CallSite AFTER_SORT = CallSite.named("RankBenchmarks.computeGsum allreduce after the sort");
+    private static final CallSite WARMUP_BARRIER = CallSite.named("RankBenchmarks.keepWarming barrier");
+    private static final CallSite WARMUP_VOTE = CallSite.named("RankBenchmarks.keepWarming vote allreduce");
+    private static final CallSite START_BARRIER = CallSite.named("RankBenchmarks timed-loop start barrier");
+
     private RankBenchmarks() {
     }
 
@@ -75,7 +85,7 @@ public final class RankBenchmarks {
             // Both, in this order, every round: each runs collectives every rank must call.
         } while (keepWarming(comm, warmEnd) | rounds.owes(comm));
         latencies.reset();
-        comm.barrier();
+        TracingComm.at(comm, START_BARRIER).barrier();
         progress.phase("timed iterations (running)", 0, config.iterations());
         window.started(comm.rank());
         long start = System.nanoTime();
@@ -163,8 +173,8 @@ public final class RankBenchmarks {
         // The timed loop starts with a barrier: run one every round, so its path (a payload of 0 words through
         // every gred and collector) is compiled too. Unseen, it deoptimised the collectors' compiled code at the
         // start of the timed loop, and the recompiles took a core from a rank (stalls of 4-8 ms).
-        comm.barrier();
-        return comm.allreduce(System.nanoTime() - warmEnd < 0 ? 1L : 0L, ReduceOp.MAX) == 1L;
+        TracingComm.at(comm, WARMUP_BARRIER).barrier();
+        return TracingComm.at(comm, WARMUP_VOTE).allreduce(System.nanoTime() - warmEnd < 0 ? 1L : 0L, ReduceOp.MAX) == 1L;
     }
 
     private static boolean gsumLoop(Comm comm, long[] values, int iterations, Histogram latencies) {
@@ -189,12 +199,16 @@ public final class RankBenchmarks {
     }
 
     private static boolean allreduceChecked(Comm comm, long[] values, int words, int iteration) {
+        return allreduceChecked(comm, CHECKED, values, words, iteration);
+    }
+
+    private static boolean allreduceChecked(Comm comm, CallSite site, long[] values, int words, int iteration) {
         long expected = expectedSum(comm.size(), iteration);
         if (words == 1) {
-            return comm.allreduce(contribution(comm.rank(), iteration), ReduceOp.SUM) == expected;
+            return TracingComm.at(comm, site).allreduce(contribution(comm.rank(), iteration), ReduceOp.SUM) == expected;
         }
         Arrays.fill(values, 0, words, contribution(comm.rank(), iteration));
-        comm.allreduce(values, words, ReduceOp.SUM);
+        TracingComm.at(comm, site).allreduce(values, words, ReduceOp.SUM);
         boolean ok = true;
         for (int w = 0; w < words; w++) {
             ok &= values[w] == expected;
@@ -253,7 +267,7 @@ public final class RankBenchmarks {
         }
         IntegerSort sort = new IntegerSort(length, comm.rank());
         latencies.reset();
-        comm.barrier();
+        TracingComm.at(comm, START_BARRIER).barrier();
         progress.phase("timed iterations (running), sorts of " + length + " ints", 0, config.iterations());
         window.started(comm.rank());
         long compute = 0;
@@ -267,7 +281,7 @@ public final class RankBenchmarks {
             }
             long sorted = System.nanoTime();
             compute += sorted - previous;
-            ok &= allreduceChecked(comm, values, words, i);
+            ok &= allreduceChecked(comm, AFTER_SORT, values, words, i);
             long now = System.nanoTime();
             latencies.recordValue(now - sorted);
             previous = now;

@@ -11,10 +11,14 @@ import org.eventspace.bench.CollectorOverhead;
 import org.eventspace.bench.InterleavedOverhead;
 import org.eventspace.bench.PaperTables;
 import org.eventspace.bench.OffloadBenchmark;
+import org.eventspace.bench.ReplayAccuracy;
 import org.eventspace.bench.RunConfig;
 import org.eventspace.bench.jmh.CollectorCost;
 import org.eventspace.events.stats.Median;
 import org.eventspace.scope.GatherMode;
+import org.eventspace.trace.Replay;
+import org.eventspace.trace.TimeEncoding;
+import org.eventspace.trace.TraceConfig;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -33,7 +37,8 @@ import picocli.CommandLine.Option;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "What the event collectors cost: one collector write (JMH), or whole runs with collectors off and on; "
                 + "ToM's offload benchmark through an event scope; the fuzz suite of the input formats.",
-        subcommands = {BenchCommand.Collector.class, BenchCommand.Overhead.class, BenchCommand.Offload.class, FuzzCommand.class})
+        subcommands = {BenchCommand.Collector.class, BenchCommand.Overhead.class, BenchCommand.Offload.class, BenchCommand.ReplayBench.class,
+                FuzzCommand.class})
 final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -252,6 +257,11 @@ final class BenchCommand implements Runnable {
                 + "blocks (--iterations pairs in all). 0: separate runs. Default: ${DEFAULT-VALUE}.")
         int interleave;
 
+        @Option(names = "--record", paramLabel = "ENCODING", description = "With --interleave: measure the trace recorder "
+                + "(run --trace) instead of the collectors: calls alternate between a recording Comm (time encoding stats, "
+                + "hist or path) and the bare one, no collectors on either tree; in one JVM.")
+        String record;
+
         @Option(names = "--table", paramLabel = "N", defaultValue = "0", description = "The EventSpace paper's Table N (1: "
                 + "load balance with one event scope, the central analysis; 2: load balance with distributed analysis; 3: "
                 + "the statistics monitor: analysis threads, coscheduling, sequential and parallel gathering): every row by "
@@ -269,6 +279,9 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            if (record != null && (interleave == 0 || table != 0)) {
+                throw new UsageError("--record " + record + " needs --interleave BLOCK (and no --table)");
+            }
             if (table != 0) {
                 return paperTable();
             }
@@ -297,13 +310,28 @@ final class BenchCommand implements Runnable {
                     throw new UsageError("--interleave " + interleave + " must be >= 1 and divide --iterations "
                             + options.iterations + " into at least 10 blocks");
                 }
-                RunConfig interleaved;
-                try {
-                    interleaved = InterleavedOverhead.config(config, interleave);
-                } catch (IllegalArgumentException e) {
-                    throw new UsageError("--interleave: " + e.getMessage());
+                ObjectNode report;
+                if (record != null) {
+                    TraceConfig traceConfig;
+                    try {
+                        traceConfig = TraceConfig.of(TimeEncoding.parse(record));
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageError("--record: " + e.getMessage());
+                    }
+                    try {
+                        report = InterleavedOverhead.runRecording(config, interleave, traceConfig, mapper);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageError("--record: " + e.getMessage());
+                    }
+                } else {
+                    RunConfig interleaved;
+                    try {
+                        interleaved = InterleavedOverhead.config(config, interleave);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageError("--interleave: " + e.getMessage());
+                    }
+                    report = InterleavedOverhead.run(interleaved, mapper);
                 }
-                ObjectNode report = InterleavedOverhead.run(interleaved, mapper);
                 System.out.print(InterleavedOverhead.summary(report));
                 if (options.json != null) {
                     mapper.writeValue(options.json.toFile(), report);
@@ -344,6 +372,64 @@ final class BenchCommand implements Runnable {
                 mapper.writeValue(options.json.toFile(), doc);
             }
             return doc.path("result_ok").asBoolean() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
+        }
+    }
+
+    /** {@code eventspace bench replay}: pairs of a traced run and the replay of its trace; the median error. */
+    @Command(name = "replay", mixinStandardHelpOptions = true,
+            description = "Replay accuracy: --pairs times, run the benchmark with --trace and replay the trace at once (same "
+                    + "transport); print the median error (replay − original) / original and how far two originals differ. "
+                    + "--json writes eventspace.bench-replay/1.")
+    static final class ReplayBench implements Callable<Integer> {
+        @Option(names = "--benchmark", defaultValue = "gsum", description = "gsum, compute-gsum or sor. Default: ${DEFAULT-VALUE}.")
+        String benchmark;
+
+        @Option(names = "--pairs", defaultValue = "5", description = "Traced runs, each followed by its replay. Default: ${DEFAULT-VALUE}.")
+        int pairs;
+
+        @Option(names = "--time-encoding", defaultValue = "hist", description = "stats, hist or path. Default: ${DEFAULT-VALUE}.")
+        String timeEncoding;
+
+        @Option(names = "--compute", defaultValue = "spin", description = "How the replay waits compute deltas: spin or sleep. "
+                + "Default: ${DEFAULT-VALUE}.")
+        String compute;
+
+        @Mixin
+        RunOptions options;
+
+        @Override
+        public Integer call() throws Exception {
+            Benchmark kind;
+            try {
+                kind = Benchmark.parse(benchmark);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError("--benchmark: " + e.getMessage());
+            }
+            if (kind == Benchmark.GSUM_INTERLEAVED || kind == Benchmark.PINGPONG) {
+                throw new UsageError("--benchmark must be gsum, compute-gsum or sor, got " + benchmark);
+            }
+            if (pairs < 1) {
+                throw new UsageError("--pairs must be >= 1, got " + pairs);
+            }
+            Replay.Compute mode = switch (compute) {
+                case "spin" -> Replay.Compute.SPIN;
+                case "sleep" -> Replay.Compute.SLEEP;
+                default -> throw new UsageError("--compute must be spin or sleep, got " + compute);
+            };
+            TraceConfig traceConfig;
+            try {
+                traceConfig = TraceConfig.of(TimeEncoding.parse(timeEncoding));
+            } catch (IllegalArgumentException e) {
+                throw new UsageError("--time-encoding: " + e.getMessage());
+            }
+            RunConfig config = options.toConfig(kind);
+            ObjectMapper mapper = json();
+            ObjectNode report = ReplayAccuracy.run(config, traceConfig, mode, pairs, mapper, System.err::println);
+            System.out.print(ReplayAccuracy.summary(report));
+            if (options.json != null) {
+                mapper.writeValue(options.json.toFile(), report);
+            }
+            return report.path("result_ok").asBoolean() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
         }
     }
 }

@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
 /** {@code eventspace trace}: post-mortem views of the event collectors' traces (dissertation §7.1). */
 @Command(name = "trace", mixinStandardHelpOptions = true, subcommands = {TraceCommand.Dump.class,
         TraceFileCommands.Show.class, TraceFileCommands.Stats.class, TraceFileCommands.Search.class,
-        TraceReplayCommand.class},
+        TraceReplayCommand.class, TraceExportCommand.class},
         description = "Read the traces the event collectors of a run left behind (dump), or a compressed trace of the "
                 + "ranks' calls written by run --trace (show, stats, search, replay).")
 final class TraceCommand implements Runnable {

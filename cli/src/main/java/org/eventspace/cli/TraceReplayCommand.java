@@ -4,15 +4,11 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Callable;
 
-import org.eventspace.comm.path.Gred;
+import org.eventspace.bench.TraceReplay;
 import org.eventspace.job.JobConfig;
-import org.eventspace.job.JobTransport;
-import org.eventspace.job.MonitoredJob;
 import org.eventspace.job.PollMode;
-import org.eventspace.job.RankThreads;
 import org.eventspace.trace.Replay;
 import org.eventspace.trace.Trace;
 
@@ -29,7 +25,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code eventspace trace replay FILE}: timed replay of a compressed trace on our communication system (Ratn et al.
  * §3.4), every rank interpreting its part of the trace without expanding it; compares the replay's wall time with
- * the original's. In one JVM for now; the layout flags shape the job (its rank count is the trace's).
+ * the original's. In one JVM or over TCP ({@code --transport tcp}: one process per host, {@link TraceReplay#main});
+ * the layout flags shape the job (its rank count is the trace's).
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
         description = "Re-issue every call of a trace (run --trace FILE) on a job of the same rank count, waiting the "
@@ -76,37 +73,18 @@ final class TraceReplayCommand implements Callable<Integer> {
         }
         JobConfig job = layout.toJob(RunOptions.seconds("--timeout", timeoutSeconds, 0.001, JobConfig.MAX_TIMEOUT.toSeconds()),
                 PollMode.parse("auto"), 0, null);
-        if (job.transport() != JobTransport.JVM) {
-            throw new UsageError("trace replay runs in one JVM for now: it needs --transport jvm");
+        TraceReplay.Result result = TraceReplay.run(job, trace, file, mode, Duration.ofHours(1));
+        boolean ok = result.errors().isEmpty();
+        for (String error : result.errors()) {
+            spec.commandLine().getErr().println("eventspace: trace replay: " + error);
         }
-        long[] walls = new long[trace.ranks()];
-        long calls = 0;
-        boolean ok = true;
-        try (MonitoredJob running = MonitoredJob.inJvm(job, pathmap -> Gred.ReleaseListener.NONE)) {
-            List<RankThreads.Outcome<Long>> outcomes = running.runRanks(rank -> {
-                Replay replay = new Replay(trace, running.comm(rank), mode);
-                walls[rank] = replay.run();
-                return replay.calls();
-            }, Duration.ofHours(1));
-            for (RankThreads.Outcome<Long> o : outcomes) {
-                if (o.ok()) {
-                    calls += o.value();
-                } else {
-                    ok = false;
-                    spec.commandLine().getErr().println("eventspace: trace replay: rank " + o.rank() + ": " + o.error());
-                }
-            }
-            running.finish(null);
-        }
-        long replayWall = 0;
-        for (long w : walls) {
-            replayWall = Math.max(replayWall, w);
-        }
+        long calls = result.calls();
+        long replayWall = result.wallNanos();
         double replayS = replayWall / 1e9;
         double originalS = trace.wallNanos() / 1e9;
         double errorPct = originalS > 0 ? (replayS - originalS) / originalS * 100 : 0;
-        out.printf("replay of %s: %d ranks, %d calls re-issued (recorded %d), compute %s%n", file, trace.ranks(), calls,
-                trace.eventsRecorded(), compute);
+        out.printf("replay of %s: %d ranks over %s, %d calls re-issued (recorded %d), compute %s%n", file, trace.ranks(),
+                job.transport().label(), calls, trace.eventsRecorded(), compute);
         out.printf("  wall time: replay %.3f s, original %.3f s, error %+.1f %%%n", replayS, originalS, errorPct);
         out.flush();
         if (json != null) {
@@ -115,7 +93,7 @@ final class TraceReplayCommand implements Callable<Integer> {
             o.put("schema", "eventspace.trace-replay/1");
             o.put("trace", file.toString());
             o.put("ranks", trace.ranks());
-            o.put("transport", "jvm");
+            o.put("transport", job.transport().label());
             o.put("compute", compute);
             o.put("time_encoding", trace.encoding().fileName());
             o.put("calls", calls);

@@ -3,7 +3,6 @@ package org.eventspace.cli;
 import java.nio.file.Path;
 
 import org.eventspace.bench.RunConfig;
-import org.eventspace.job.JobTransport;
 import org.eventspace.trace.DeltaHistogram;
 import org.eventspace.trace.TimeEncoding;
 import org.eventspace.trace.TraceConfig;
@@ -18,7 +17,7 @@ import picocli.CommandLine.Option;
 final class TraceRunOptions {
     @Option(names = "--trace", paramLabel = "FILE", description = "Record every rank's communication calls, compress them "
             + "(loops, ranks merged) and write the eventspace.trace/1 file FILE; read it with eventspace trace show|stats|search. "
-            + "In-JVM runs (--transport jvm).")
+            + "Over TCP each host process merges its own ranks and this process merges the hosts'.")
     Path trace;
 
     @Option(names = "--time-encoding", description = "With --trace: how delta times are kept: stats (mean, sd, min, max "
@@ -38,9 +37,6 @@ final class TraceRunOptions {
     TraceConfig toConfig(RunConfig run) {
         if (trace == null) {
             throw new UsageError("--time-encoding and --trace-bins need --trace FILE");
-        }
-        if (run.transport() != JobTransport.JVM) {
-            throw new UsageError("--trace records ranks in one JVM for now: it needs --transport jvm");
         }
         ConfigFiles.checkWritable("--trace", trace);
         TimeEncoding encoding;

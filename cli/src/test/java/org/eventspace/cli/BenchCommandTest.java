@@ -176,4 +176,47 @@ class BenchCommandTest {
         assertThat(cli.execute("bench", "offload", "--reduce", "squash")).isEqualTo(2);
         assertThat(cli.err()).contains("reduce=squash");
     }
+
+    /** The recorder measured like the collectors: the contract's fields, every traced call kept. */
+    @Test
+    void overheadRecordInterleavesTheTraceRecorder() throws Exception {
+        Path json = dir.resolve("record.json");
+        int code = cli.execute("bench", "overhead", "--interleave", "100", "--record", "hist", "--ranks", "2", "--hosts", "1",
+                "--iterations", "2000", "--warmup", "100", "--warmup-s", "0", "--json", json.toString());
+        assertThat(code).as(cli.err()).isZero();
+        JsonNode report = JSON.readTree(json.toFile());
+        assertThat(report.path("schema").asText()).isEqualTo("eventspace.bench-overhead-interleaved/1");
+        assertThat(report.path("record").asText()).isEqualTo("hist");
+        assertThat(report.path("design").asText()).contains("the recorder on tree 0's calls, then on tree 1's");
+        // Half of each rank's calls went through the recorder: at least the 2000 timed pairs' halves of both ranks.
+        assertThat(report.path("events_recorded").asLong()).isGreaterThanOrEqualTo(2L * 2000);
+        assertThat(report.path("added_ns_per_call").isNumber()).isTrue();
+        assertThat(report.path("result_ok").asBoolean()).isTrue();
+        assertThat(cli.execute("bench", "overhead", "--record", "hist", "--ranks", "2")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(cli.err()).contains("--record hist needs --interleave BLOCK");
+    }
+
+    /** bench replay: pairs of a traced run and its replay; the contract's fields; its flags checked at the edge. */
+    @Test
+    void replayPairsReportTheirErrorsAndTheOriginalsSpread() throws Exception {
+        Path json = dir.resolve("replay.json");
+        int code = cli.execute("bench", "replay", "--benchmark", "gsum", "--pairs", "2", "--ranks", "2", "--iterations", "500",
+                "--warmup", "20", "--warmup-s", "0", "--json", json.toString());
+        assertThat(code).as(cli.err()).isZero();
+        JsonNode report = JSON.readTree(json.toFile());
+        assertThat(report.path("schema").asText()).isEqualTo("eventspace.bench-replay/1");
+        assertThat(report.path("pairs")).hasSize(2);
+        for (JsonNode pair : report.path("pairs")) {
+            assertThat(pair.path("calls").asLong()).isEqualTo(pair.path("events_recorded").asLong()).isPositive();
+            assertThat(pair.path("original_wall_s").asDouble()).isPositive();
+            assertThat(pair.path("replay_wall_s").asDouble()).isPositive();
+        }
+        assertThat(report.path("error_pct_median").isNumber()).isTrue();
+        assertThat(report.path("error_pct_iqr")).hasSize(2);
+        assertThat(report.path("original_spread_pct_median").isNumber()).isTrue();
+        assertThat(cli.execute("bench", "replay", "--pairs", "0")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(cli.err()).contains("--pairs must be >= 1, got 0");
+        assertThat(cli.execute("bench", "replay", "--benchmark", "pingpong")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(cli.err()).contains("--benchmark must be gsum, compute-gsum or sor, got pingpong");
+    }
 }

@@ -72,6 +72,70 @@ class TraceFileCommandsTest {
         assertThat(cli.err()).contains(bad + ": at /ranks: expected an integer >= 1, got 0");
     }
 
+    /**
+     * Over TCP (real host processes on loopback) each host records its ranks and merges them, this process merges the
+     * hosts': one file, the same structure as the same run's in one JVM (ranks, loops, parameters, sites; the delta
+     * times differ), and a replay over TCP re-issues every call.
+     */
+    @Test
+    void sorTracedOverTcpGivesTheInJvmStructureAndReplaysOverTcp() throws Exception {
+        Path tcp = dir.resolve("sor-tcp.trace.json");
+        Path jvm = dir.resolve("sor-jvm.trace.json");
+        Path json = dir.resolve("sor-tcp.run.json");
+        String[] run = {"run", "sor", "--ranks", "4", "--iterations", "60", "--warmup", "5", "--warmup-s", "0", "--timeout", "30"};
+        assertThat(execute(concat(run, "--hosts", "2", "--transport", "tcp", "--trace", tcp.toString(), "--json", json.toString())))
+                .as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        JsonNode block = new ObjectMapper().readTree(json.toFile()).path("trace");
+        assertThat(block.path("bytes").asLong()).isEqualTo(Files.size(tcp));
+        assertThat(block.path("groups").asInt()).isEqualTo(4);
+        assertThat(execute(concat(run, "--trace", jvm.toString()))).as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        assertThat(execute("trace", "show", "--no-times", jvm.toString())).isEqualTo(EventSpaceCommand.EXIT_OK);
+        String inJvm = cli.out();
+        assertThat(execute("trace", "show", "--no-times", tcp.toString())).isEqualTo(EventSpaceCommand.EXIT_OK);
+        // The harness keeps every command's output: the second show is what follows the first.
+        assertThat(cli.out().substring(inJvm.length())).isEqualTo(inJvm).contains("Sor.exchange send down");
+        Path replay = dir.resolve("replay.json");
+        assertThat(execute("trace", "replay", tcp.toString(), "--transport", "tcp", "--hosts", "2", "--timeout", "30",
+                "--json", replay.toString())).as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        JsonNode r = new ObjectMapper().readTree(replay.toFile());
+        assertThat(r.path("transport").asText()).isEqualTo("tcp");
+        assertThat(r.path("calls").asLong()).isEqualTo(block.path("events_recorded").asLong());
+        assertThat(r.path("replay_wall_s").asDouble()).isPositive();
+    }
+
+    @Test
+    void exportWritesAPerfettoTimelineGzippedOrNot() throws Exception {
+        Path trace = dir.resolve("sor.trace.json");
+        assertThat(execute("run", "sor", "--ranks", "3", "--iterations", "20", "--warmup", "2", "--warmup-s", "0",
+                "--trace", trace.toString())).as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        Path json = dir.resolve("sor.perfetto.json");
+        assertThat(execute("trace", "export", "--format", "perfetto", trace.toString(), "--out", json.toString()))
+                .as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertThat(root.path("traceEvents").size()).isGreaterThan(3 * 20);
+        Path gz = dir.resolve("sor.perfetto.json.gz");
+        assertThat(execute("trace", "export", "--format", "perfetto", trace.toString(), "--out", gz.toString(), "--limit", "5"))
+                .as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        assertThat(cli.out()).contains("cut at 5 calls per rank");
+        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(gz))) {
+            JsonNode cut = new ObjectMapper().readTree(in);
+            long slices = 0;
+            for (JsonNode e : cut.path("traceEvents")) {
+                slices += e.path("ph").asText().equals("X") ? 1 : 0;
+            }
+            assertThat(slices).isEqualTo(15);
+        }
+        assertThat(execute("trace", "export", "--format", "otf", trace.toString(), "--out", json.toString()))
+                .isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(cli.err()).contains("--format must be perfetto, got otf");
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
     @Test
     void traceFlagsAreCheckedAtTheEdge() {
         assertThat(execute("run", "gsum", "--ranks", "2", "--time-encoding", "path")).isEqualTo(EventSpaceCommand.EXIT_USAGE);

@@ -17,7 +17,9 @@ package org.eventspace.trace;
  * <p>Where we deliberately differ: the paper's merge condition ({@code |b1 − b2| < m1} and
  * {@code b1 + b2 ≤ k · B}) leaves {@code m1} unspecified and its second clause holds for nearly every pair; we merge
  * the adjacent pair with the smallest sum provided that sum is below {@code B}'s frequency (otherwise the rebalance
- * would only move the imbalance). The inter-node merge ({@link #merge}) works on whole bins, in O(k²) for k bins,
+ * would only move the imbalance); a split keeps the bin's sum (its halves' averages are σ/2 either side of the old one
+ * only where that stays inside the bin; otherwise the second is moved so that the mean is unchanged), because replay
+ * waits bin averages and a split that moves the mean changes the replayed time. The inter-node merge ({@link #merge}) works on whole bins, in O(k²) for k bins,
  * instead of the paper's O(freq) sample by sample, which it names as something to improve.
  *
  * <p>Not thread-safe: one per event per rank, merged after the run.
@@ -34,6 +36,9 @@ public final class DeltaHistogram {
     final long[] freq;
     final double[] avg;
     final double[] m2;
+    /** Scratch for {@link #rebalance} and {@link #merge}, so adding a value allocates nothing. */
+    private final double[] sLo, sHi, sAvg, sM2;
+    private final long[] sFreq;
 
     /** Algorithm 1, HistogramCreate(v, k): range 0..2v in k bins of 2v/k, then v added. */
     public static DeltaHistogram create(long v, int k, int smoothInterval) {
@@ -59,6 +64,11 @@ public final class DeltaHistogram {
         freq = new long[k];
         avg = new double[k];
         m2 = new double[k];
+        sLo = new double[2 * k];
+        sHi = new double[2 * k];
+        sAvg = new double[2 * k];
+        sM2 = new double[2 * k];
+        sFreq = new long[2 * k];
     }
 
     /** Algorithm 2, HistogramAdd(v). */
@@ -132,11 +142,19 @@ public final class DeltaHistogram {
         double sigma = fb > 1 ? Math.sqrt(m2[big] / (fb - 1)) : 0;
         long f1 = fb / 2;
         long f2 = fb - f1;
+        // The paper's halves sit σ/2 either side of the old average; clamped into the bin, as a skewed bin (a few long
+        // delays among many short ones) needs, they would move the bin's mean, and repeated splits would inflate the
+        // delays a replay waits (we saw +300 % on gsum). So the second half's average is set to keep the bin's sum:
+        // f1·a1 + f2·a2 = fb·avg exactly, the halves still inside [lo, hi].
         double a1 = Math.max(lo[big], avg[big] - sigma / 2);
-        double a2 = Math.min(hi[big], avg[big] + sigma / 2);
+        double a2 = (fb * avg[big] - f1 * a1) / f2;
+        if (a2 > hi[big]) {
+            a2 = hi[big];
+            a1 = (fb * avg[big] - f2 * a2) / f1;
+        }
         double half = sigma / 2;
-        double[] nlo = new double[k + 1], nhi = new double[k + 1], navg = new double[k + 1], nm2 = new double[k + 1];
-        long[] nfreq = new long[k + 1];
+        double[] nlo = sLo, nhi = sHi, navg = sAvg, nm2 = sM2;
+        long[] nfreq = sFreq;
         int n = 0;
         for (int i = 0; i < k; i++) {
             if (i == pair) {
@@ -166,10 +184,14 @@ public final class DeltaHistogram {
      * samples together with a fast one's whenever the fast one's last bin had been widened.
      */
     public void merge(DeltaHistogram other) {
+        if (other.k != k) {
+            throw new IllegalArgumentException("cannot merge histograms of different bin counts: " + k + " and " + other.k);
+        }
         int n = 0;
-        double[] a = new double[k + other.k], l = new double[k + other.k], h = new double[k + other.k], m = new double[k + other.k];
-        long[] f = new long[k + other.k];
-        for (DeltaHistogram src : new DeltaHistogram[] {this, other}) {
+        double[] a = sAvg, l = sLo, h = sHi, m = sM2;
+        long[] f = sFreq;
+        for (int s = 0; s < 2; s++) {
+            DeltaHistogram src = s == 0 ? this : other;
             for (int i = 0; i < src.k; i++) {
                 if (src.freq[i] > 0) {
                     a[n] = src.avg[i]; l[n] = src.lo[i]; h[n] = src.hi[i]; m[n] = src.m2[i]; f[n] = src.freq[i];

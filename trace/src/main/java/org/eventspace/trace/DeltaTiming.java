@@ -8,11 +8,17 @@ import java.util.TreeMap;
  * histogram for {@link TimeEncoding#HIST}, one histogram per previous call site for {@link TimeEncoding#PATH} (§3.3:
  * "each histogram has an associated stack signature, which must be the same as the stack signature of the previous
  * operation"). Not thread-safe.
+ *
+ * <p>Adding a sample allocates nothing once the event's histograms exist: the path histograms are found by a linear
+ * scan of an {@code int[]} of previous sites (a handful per event), not through the map, whose {@code Integer} keys
+ * would box a site id per lookup; the map is kept beside it, sorted, for the readers.
  */
 public final class DeltaTiming {
     final TimeStats stats = new TimeStats();
     DeltaHistogram hist;
     final TreeMap<Integer, DeltaHistogram> paths;
+    private int[] pathSites = new int[0];
+    private DeltaHistogram[] pathHists = new DeltaHistogram[0];
     private final TraceConfig config;
 
     DeltaTiming(TraceConfig config) {
@@ -33,9 +39,9 @@ public final class DeltaTiming {
                 }
             }
             case PATH -> {
-                DeltaHistogram h = paths.get(previousSite);
+                DeltaHistogram h = path(previousSite);
                 if (h == null) {
-                    paths.put(previousSite, DeltaHistogram.create(v, config.bins(), config.smoothInterval()));
+                    putPath(previousSite, DeltaHistogram.create(v, config.bins(), config.smoothInterval()));
                 } else {
                     h.add(v);
                 }
@@ -54,14 +60,39 @@ public final class DeltaTiming {
         }
         if (o.paths != null && paths != null) {
             for (Map.Entry<Integer, DeltaHistogram> e : o.paths.entrySet()) {
-                DeltaHistogram h = paths.get(e.getKey());
+                DeltaHistogram h = path(e.getKey());
                 if (h == null) {
-                    paths.put(e.getKey(), copy(e.getValue()));
+                    putPath(e.getKey(), copy(e.getValue()));
                 } else {
                     h.merge(e.getValue());
                 }
             }
         }
+    }
+
+    /** The histogram of the calls whose previous call was at {@code previousSite}, or null. */
+    DeltaHistogram path(int previousSite) {
+        int[] sites = pathSites;
+        for (int i = 0; i < sites.length; i++) {
+            if (sites[i] == previousSite) {
+                return pathHists[i];
+            }
+        }
+        return null;
+    }
+
+    /** Adds the histogram of a previous site this event has not seen yet. */
+    void putPath(int previousSite, DeltaHistogram h) {
+        if (paths == null) {
+            throw new IllegalStateException("path histograms belong to time encoding path, this event's is "
+                    + config.encoding());
+        }
+        int n = pathSites.length;
+        pathSites = java.util.Arrays.copyOf(pathSites, n + 1);
+        pathHists = java.util.Arrays.copyOf(pathHists, n + 1);
+        pathSites[n] = previousSite;
+        pathHists[n] = h;
+        paths.put(previousSite, h);
     }
 
     private static DeltaHistogram copy(DeltaHistogram h) {

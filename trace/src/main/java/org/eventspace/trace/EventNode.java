@@ -77,6 +77,19 @@ public final class EventNode extends Node {
                 && e.peer == peer && e.count == count && e.root == root;
     }
 
+    /** Whether a call with these parameters is this event (what {@link #sameShape} compares, without an object). */
+    boolean matches(Op op, int site, int reduce, long peer, long count, long root) {
+        return this.op == op && this.site == site && this.reduce == reduce && this.peer == peer && this.count == count
+                && this.root == root;
+    }
+
+    /** Adds one sample of this rank's, as absorbing an event that held it would. */
+    void addSample(long computeNanos, long commNanos, int rank, int previousSite, TraceConfig config) {
+        materialise(config);
+        compute.add(computeNanos, rank, previousSite);
+        comm.add(commNanos, rank, previousSite);
+    }
+
     @Override
     void absorb(Node other, TraceConfig config) {
         EventNode e = (EventNode) other;

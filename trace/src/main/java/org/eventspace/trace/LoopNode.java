@@ -22,8 +22,8 @@ public final class LoopNode extends Node {
 
     void rehash() {
         int h = Long.hashCode(iters);
-        for (Node n : body) {
-            h = 31 * h + n.shapeHash();
+        for (int i = 0; i < body.size(); i++) { // indexed: no iterator on the recorder's path
+            h = 31 * h + body.get(i).shapeHash();
         }
         hash = h;
     }

@@ -15,9 +15,21 @@ import java.util.List;
  * Folding only ever replaces a repetition by a loop of exactly that repetition, so expansion gives back exactly the
  * recorded sequence: the compression is lossless.
  *
+ * <p>The common case allocates nothing: when the last top-level element is a loop, a new call is first compared with
+ * the next element of that loop's body, and if it matches, only its deltas are kept (in arrays made once, sized by
+ * the window) until the iteration completes; then they are added to the body's events and the loop gains an
+ * iteration — rule (a) for the loop's whole body — and folding resumes. A call that does not match puts the held
+ * calls back as events, one by one through the rules as if they had just arrived, and then itself. So the
+ * innermost loop of a program, whose body holds only calls, is recorded without an object per call (a body that
+ * holds a nested loop takes the general path). The outcome is a deterministic function of the calls, like the
+ * general rules', and lossless the same way; it can differ from the general rules' on one point: a call that starts
+ * the body of the loop before it is held for that loop rather than folded into an older, enclosing one; that the
+ * ranks of one job compress alike is what merging needs, and they do.
+ *
  * <p>Memory is bounded by a node budget ({@link TraceConfig#maxNodes()}). A regular program stays far below it; when
  * an irregular one reaches it, the rank stops recording and counts what it could not keep — from which event on,
- * how many, of which ops — and the trace file says so ({@link Lost}). It never drops silently.
+ * how many, of which ops — and the trace file says so ({@link Lost}). It never drops silently. (Calls held for an
+ * iteration in progress are not counted until put back, so the budget can be passed by up to one window.)
  *
  * <p>Not thread-safe: one per rank, used by the rank's thread; read after the rank finished.
  */
@@ -38,11 +50,21 @@ public final class RankTrace {
     private int previousSite;
     /** From when recording started to the end of the last call recorded (set by the recorder). */
     long spanNanos;
+    /** The loop at the end of {@link #top} whose next iteration the newest calls match; meaningful while held > 0. */
+    private LoopNode open;
+    /** Calls of {@link #open}'s next iteration held so far: their deltas and previous sites. */
+    private int held;
+    private final long[] heldCompute;
+    private final long[] heldComm;
+    private final int[] heldPrevious;
 
     public RankTrace(int rank, TraceConfig config) {
         this.rank = rank;
         this.self = RankList.of(rank);
         this.config = config;
+        this.heldCompute = new long[config.window()];
+        this.heldComm = new long[config.window()];
+        this.heldPrevious = new int[config.window()];
     }
 
     /**
@@ -60,8 +82,62 @@ public final class RankTrace {
             return;
         }
         recorded++;
-        top.add(new EventNode(self, op, site, reduce, peer, count, root, computeNanos, commNanos, previousSite, rank));
+        if (!extendOpenLoop(op, site, reduce, peer, count, root, computeNanos, commNanos)) {
+            putBackHeld();
+            append(new EventNode(self, op, site, reduce, peer, count, root, computeNanos, commNanos, previousSite, rank));
+        }
         previousSite = site;
+    }
+
+    /**
+     * The allocation-free path: holds the call if it is the next element of the body of the loop ending {@link #top};
+     * completes the iteration when it is the body's last. Returns false if the call is not that element.
+     */
+    private boolean extendOpenLoop(Op op, int site, int reduce, long peer, long count, long root, long computeNanos,
+                                   long commNanos) {
+        if (held == 0) {
+            int n = top.size();
+            if (n == 0 || !(top.get(n - 1) instanceof LoopNode loop)) {
+                return false;
+            }
+            open = loop;
+        }
+        List<Node> body = open.body;
+        if (!(body.get(held) instanceof EventNode expected) || !expected.matches(op, site, reduce, peer, count, root)) {
+            return false;
+        }
+        heldCompute[held] = computeNanos;
+        heldComm[held] = commNanos;
+        heldPrevious[held] = previousSite;
+        held++;
+        if (held == body.size()) {
+            for (int i = 0; i < held; i++) {
+                ((EventNode) body.get(i)).addSample(heldCompute[i], heldComm[i], rank, heldPrevious[i], config);
+            }
+            held = 0;
+            open.iters++;
+            open.rehash();
+            while (fold()) {
+                // the loop's new count may complete an enclosing repetition
+            }
+        }
+        return true;
+    }
+
+    /** Turns the held calls back into events, appended one by one as if they had just arrived. */
+    private void putBackHeld() {
+        int n = held;
+        held = 0;
+        LoopNode loop = open;
+        for (int i = 0; i < n; i++) {
+            EventNode e = (EventNode) loop.body.get(i);
+            append(new EventNode(self, e.op, e.site, e.reduce, e.peer, e.count, e.root, heldCompute[i], heldComm[i],
+                    heldPrevious[i], rank));
+        }
+    }
+
+    private void append(EventNode e) {
+        top.add(e);
         live++;
         while (fold()) {
             // fold until nothing repeats
@@ -139,8 +215,9 @@ public final class RankTrace {
         return live;
     }
 
-    /** The top-level sequence so far; for tests and {@link Trace#of}. */
+    /** The top-level sequence so far (held calls put back first); for tests and {@link Trace#of}. */
     List<Node> nodes() {
+        putBackHeld();
         return top;
     }
 

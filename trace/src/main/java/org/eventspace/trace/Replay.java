@@ -1,8 +1,6 @@
 package org.eventspace.trace;
 
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 import org.eventspace.comm.Comm;
@@ -16,28 +14,39 @@ import org.eventspace.comm.path.ReduceOp;
  * <p>Which compute delta is waited: with statistics, the mean ("we simply replay the average times"); with histograms,
  * bin averages in proportion to the bins' frequencies ("we select replay delays to reflect the distribution across
  * bins"), spread over the iterations by a low-discrepancy sequence with a phase per rank; path-sensitive,
- * the histogram of the previous call's site. Message contents are zeros: the replay reproduces the communication,
+ * the histogram of the previous call's site ({@link DeltaSampler}, which the timeline export shares). Message contents are zeros: the replay reproduces the communication,
  * not the data. Compute is emulated by spinning on the clock ({@link Compute#SPIN}, as the paper does on BG/L) or by
  * parking ({@link Compute#SLEEP}, its {@code nanosleep}).
+ *
+ * <p>How a compute delta is re-enacted faithfully: the recorder measured it from the end of one call to the start of
+ * the next, so the replay waits until <em>the previous call's end plus the delta</em> (a deadline), not for the delta
+ * after its own work: the interpreter's time between two calls (loop counters, the histogram choice, parameters) is
+ * absorbed into the wait instead of added to it. Where the deadline has already passed (a delta shorter than the
+ * interpreter's own time, or a wait that overshot — a park overshoots by tens of µs), the lateness is carried as a
+ * debt and taken off the next deadlines, so the rank's compute time summed over the run is what was recorded, to
+ * the cost of a clock read or two per call. Communication is never waited: each call is re-issued on the job's
+ * {@code Comm}, so its time — and the waits for late ranks at collectives — arise again.
  *
  * <p>Not thread-safe: one {@code Replay} per rank.
  */
 public final class Replay {
     public enum Compute { SPIN, SLEEP }
 
-    private static final double GOLDEN = (Math.sqrt(5) - 1) / 2;
-    private static final double SQRT2 = Math.sqrt(2);
-
     private final Trace trace;
     private final Comm comm;
     private final Compute compute;
     private final int rank;
-    private final Map<EventNode, long[]> counters = new IdentityHashMap<>();
+    private final DeltaSampler sampler;
+    private final Step[] steps;
     private long[] buffer = new long[1];
     private long[] recvBuffer = new long[1];
     private double[] doubles = new double[1];
     private int previousSite = CallSite.UNMARKED;
     private long calls;
+    /** When the previous call returned (or the replay started). */
+    private long lastEnd;
+    /** Nanoseconds the replay is behind the recorded compute: taken off the next deadlines. */
+    private long debt;
 
     public Replay(Trace trace, Comm comm, Compute compute) {
         if (comm.size() != trace.ranks()) {
@@ -47,12 +56,16 @@ public final class Replay {
         this.comm = comm;
         this.compute = compute;
         this.rank = comm.rank();
+        this.sampler = new DeltaSampler(trace.encoding(), rank);
+        this.steps = compile(trace.nodes(), rank);
     }
 
     /** Replays this rank's calls; returns the nanoseconds from the start to the end of its last call. */
     public long run() {
         long start = System.nanoTime();
-        replay(trace.nodes());
+        lastEnd = start;
+        debt = 0;
+        replay(steps);
         return System.nanoTime() - start;
     }
 
@@ -60,64 +73,103 @@ public final class Replay {
         return calls;
     }
 
-    private void replay(List<Node> nodes) {
-        for (Node n : nodes) {
-            if (!n.ranks().contains(rank)) {
-                continue;
-            }
-            if (n instanceof LoopNode l) {
+    private void replay(Step[] steps) {
+        for (Step step : steps) {
+            if (step instanceof LoopStep l) {
                 for (long i = 0; i < l.iters; i++) {
                     replay(l.body);
                 }
             } else {
-                EventNode e = (EventNode) n;
-                waitNanos(computeDelta(e));
-                issue(e);
-                previousSite = e.site;
+                CallStep c = (CallStep) step;
+                waitUntil(lastEnd, sampler.sample(c.event.compute, previousSite, c.occurrences++));
+                issue(c);
+                lastEnd = System.nanoTime();
+                previousSite = c.event.site;
                 calls++;
             }
         }
     }
 
-    /** The compute delta to wait before {@code e} this time, per the trace's time encoding. */
-    long computeDelta(EventNode e) {
-        DeltaTiming t = e.compute;
-        DeltaHistogram h = switch (trace.encoding()) {
-            case STATS -> null;
-            case HIST -> t.histogram();
-            case PATH -> t.paths().get(previousSite);
-        };
-        if (h == null || h.total() == 0) {
-            return Math.round(t.stats().mean());
-        }
-        long[] k = counters.computeIfAbsent(e, x -> new long[1]);
-        // The k-th replay takes the sample at position frac(k·φ + rank·√2) of the bins' cumulative frequencies: a
-        // low-discrepancy sequence, so each bin comes up in proportion to its frequency and spread over the
-        // iterations, and a different phase per rank, so the ranks' long delays do not all fall on the same
-        // iterations (taking the bins in order made every rank wait its long deltas at the same time).
-        double u = (k[0]++ * GOLDEN + rank * SQRT2) % 1.0;
-        long sample = Math.min(h.total() - 1, (long) (u * h.total()));
-        for (int b = 0; b < h.bins(); b++) {
-            sample -= h.binFreq(b);
-            if (sample < 0) {
-                return Math.round(h.binAvg(b));
-            }
-        }
-        return Math.round(t.stats().mean());
+    /**
+     * This rank's part of the trace, resolved once before the replay starts: the loops and calls it executes, each
+     * call with its parameters for this rank and its own occurrence counter. Walking it per call costs no ranklist
+     * test, no parameter lookup and no map: fine-grained programs (gsum: calls of a fraction of a µs) need the
+     * interpreter's own time per call below the compute delta it re-enacts.
+     */
+    private abstract static sealed class Step permits LoopStep, CallStep {
     }
 
-    private void waitNanos(long nanos) {
-        if (nanos <= 0) {
-            return;
+    private static final class LoopStep extends Step {
+        final long iters;
+        final Step[] body;
+
+        LoopStep(long iters, Step[] body) {
+            this.iters = iters;
+            this.body = body;
         }
-        if (compute == Compute.SLEEP) {
-            LockSupport.parkNanos(nanos);
-            return;
+    }
+
+    private static final class CallStep extends Step {
+        final EventNode event;
+        final Op op;
+        final ReduceOp reduce;
+        final int words;
+        final int peer;
+        final int root;
+        long occurrences;
+
+        CallStep(EventNode e, int rank) {
+            this.event = e;
+            this.op = e.op;
+            this.reduce = e.reduce < 0 ? null : REDUCE_OPS[e.reduce];
+            this.words = Math.max(1, value(e.countParams, rank, 1));
+            this.peer = rank + value(e.peerParams, rank, 0);
+            this.root = value(e.rootParams, rank, 0);
         }
-        long end = System.nanoTime() + nanos;
-        while (System.nanoTime() - end < 0) {
-            Thread.onSpinWait();
+    }
+
+    private static final ReduceOp[] REDUCE_OPS = ReduceOp.values();
+
+    private static Step[] compile(List<Node> nodes, int rank) {
+        java.util.ArrayList<Step> out = new java.util.ArrayList<>();
+        for (Node n : nodes) {
+            if (!n.ranks().contains(rank)) {
+                continue;
+            }
+            out.add(n instanceof LoopNode l ? new LoopStep(l.iters, compile(l.body, rank)) : new CallStep((EventNode) n, rank));
         }
+        return out.toArray(new Step[0]);
+    }
+
+    /** The compute delta to wait before {@code e} this time, per the trace's time encoding ({@link DeltaSampler}). */
+    long computeDelta(EventNode e) {
+        return sampler.next(e.compute, previousSite);
+    }
+
+    /**
+     * Waits until {@code from + nanos − debt} (see the class comment); returns when the wait ended and leaves in
+     * {@link #debt} how late that was.
+     */
+    long waitUntil(long from, long nanos) {
+        long target = from + Math.max(0, nanos) - debt;
+        long now = System.nanoTime();
+        if (now - target < 0) {
+            if (compute == Compute.SLEEP) {
+                LockSupport.parkNanos(target - now);
+                now = System.nanoTime();
+            } else {
+                while ((now = System.nanoTime()) - target < 0) {
+                    Thread.onSpinWait();
+                }
+            }
+        }
+        debt = now - target;
+        return now;
+    }
+
+    /** Nanoseconds the replay's compute is behind the recorded compute (for tests). */
+    long debt() {
+        return debt;
     }
 
     private static int value(Params p, int rank, int otherwise) {
@@ -142,11 +194,11 @@ public final class Replay {
         return recvBuffer;
     }
 
-    private void issue(EventNode e) {
-        int words = Math.max(1, value(e.countParams, rank, 1));
+    private void issue(CallStep c) {
+        int words = c.words;
         int size = comm.size();
-        ReduceOp op = e.reduce < 0 ? null : ReduceOp.values()[e.reduce];
-        switch (e.op) {
+        ReduceOp op = c.reduce;
+        switch (c.op) {
             case ALLREDUCE_LONG -> comm.allreduce(0L, op);
             case ALLREDUCE_DOUBLE -> comm.allreduce(0.0, op);
             case ALLREDUCE_LONGS -> comm.allreduce(buffer(words), words, op);
@@ -157,13 +209,13 @@ public final class Replay {
                 comm.allreduce(doubles, words, op);
             }
             case BARRIER -> comm.barrier();
-            case BROADCAST -> comm.broadcast(buffer(words), words, value(e.rootParams, rank, 0));
-            case GATHER -> comm.gather(buffer(words), words, recvBuffer(words * size), value(e.rootParams, rank, 0));
+            case BROADCAST -> comm.broadcast(buffer(words), words, c.root);
+            case GATHER -> comm.gather(buffer(words), words, recvBuffer(words * size), c.root);
             case ALLGATHER -> comm.allgather(buffer(words), words, recvBuffer(words * size));
-            case SCATTER -> comm.scatter(buffer(words * size), words, recvBuffer(words), value(e.rootParams, rank, 0));
+            case SCATTER -> comm.scatter(buffer(words * size), words, recvBuffer(words), c.root);
             case ALLTOALL -> comm.alltoall(buffer(words * size), words, recvBuffer(words * size));
-            case SEND -> comm.send(rank + value(e.peerParams, rank, 0), buffer(words), words);
-            case RECV -> comm.recv(rank + value(e.peerParams, rank, 0), recvBuffer(words));
+            case SEND -> comm.send(c.peer, buffer(words), words);
+            case RECV -> comm.recv(c.peer, recvBuffer(words));
         }
     }
 }

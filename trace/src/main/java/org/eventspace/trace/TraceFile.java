@@ -169,6 +169,17 @@ public final class TraceFile {
         return new Reader(file).trace(root);
     }
 
+    /**
+     * Decodes a trace already parsed, e.g. a host's partial trace sent in its result; {@code source} names it in
+     * every error (as a file would be named).
+     */
+    public static Trace fromJson(JsonNode root, String source) throws TraceFormatException {
+        if (root == null || !root.isObject()) {
+            throw new TraceFormatException(source + ": expected an " + SCHEMA + " JSON object");
+        }
+        return new Reader(Path.of(source)).trace(root);
+    }
+
     /** Decodes one document; every check names the file and the JSON pointer of the bad value. */
     private static final class Reader {
         private final Path file;
@@ -387,7 +398,10 @@ public final class TraceFile {
                     } catch (NumberFormatException ex) {
                         throw bad(p + "/paths/" + e.getKey(), "an integer site id as key", paths);
                     }
-                    d.paths.put(site, bins(e.getValue(), p + "/paths/" + e.getKey()));
+                    if (d.path(site) != null) {
+                        throw bad(p + "/paths/" + e.getKey(), "each previous site once (" + site + " appears twice)", paths);
+                    }
+                    d.putPath(site, bins(e.getValue(), p + "/paths/" + e.getKey()));
                 }
             }
             return d;

@@ -13,12 +13,13 @@ import org.eventspace.comm.path.ReduceOp;
  * them as the program passed them, costs no extra hop and touches no other wrapper kind. The event collectors on the
  * paths stay as they are, so the two views (calls here, hops there) can be read side by side.
  *
- * <p>Per call: a clock read before and after the delegate call (compute delta = start − end of the previous call,
- * communicate delta = end − start), the compression, and a third clock read so the recorder's own time is not
- * counted as the program's compute. The call site is whatever {@link #at} set before the call, then reset.
- * Each call allocates one {@link EventNode} (about 80 bytes), which in a loop is absorbed into the loop body and
- * dropped at once — the young generation's cheapest case, but not the event collectors' zero allocation; a recorder
- * that compares against the expected next body element before allocating is the known next step.
+ * <p>Per call: two clock reads, before and after the delegate call (compute delta = start − end of the previous call,
+ * communicate delta = end − start), then the compression. The recorder's own time after a call (tens of ns once a
+ * loop is established) is counted in the next compute delta: a third clock read to leave it out cost more than it
+ * removed, and counted in, a timed replay re-enacts it and so re-creates the traced run's wall time. The call site
+ * is whatever {@link #at} set before the call, then reset. In a loop the call is compared with the loop body's next
+ * element and its deltas are held in place until the iteration completes ({@link RankTrace}): nothing is allocated
+ * (TracingAllocationTest, the JMH benchmark {@code TraceRecordBenchmark}).
  *
  * <p>Not thread-safe: one per rank, like the {@code Comm} it wraps.
  */
@@ -65,7 +66,7 @@ public final class TracingComm implements Comm {
         site = CallSite.UNMARKED;
         trace.record(op, s, reduce, peer, count, root, start - lastEnd, end - start);
         trace.spanNanos = end - created;
-        lastEnd = System.nanoTime();
+        lastEnd = end;
     }
 
     @Override

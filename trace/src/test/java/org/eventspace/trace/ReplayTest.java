@@ -42,6 +42,30 @@ class ReplayTest {
         }
     }
 
+    /**
+     * A compute delta is waited from the previous call's end (a deadline), and lateness is carried: a wait whose
+     * deadline already passed returns at once and owes the difference, which the next wait gives back. The assertions
+     * are orderings of clock readings (a spin cannot end before its deadline), not durations.
+     */
+    @Test
+    void computeIsWaitedToADeadlineAndLatenessIsRepaid() {
+        RankTrace t = new RankTrace(0, TraceConfig.of(TimeEncoding.STATS));
+        t.record(Op.BARRIER, 1, -1, EventNode.NONE, EventNode.NONE, EventNode.NONE, 10, 5);
+        Replay replay = new Replay(Trace.of(t, 1), new CountingComm(), Replay.Compute.SPIN);
+        long from = System.nanoTime() - 1_000_000; // the previous call "ended" 1 ms ago
+        long ended = replay.waitUntil(from, 200_000); // its 200 µs deadline has passed
+        assertThat(replay.debt()).isGreaterThanOrEqualTo(800_000L);
+        assertThat(ended - from).isGreaterThanOrEqualTo(1_000_000L);
+        long owed = replay.debt();
+        long next = System.nanoTime();
+        long end2 = replay.waitUntil(next, owed + 50_000); // it waits only what it does not owe
+        assertThat(end2 - next).isGreaterThanOrEqualTo(50_000L);
+        assertThat(replay.debt()).isGreaterThanOrEqualTo(0L);
+        long start = System.nanoTime();
+        long end3 = replay.waitUntil(start, 100_000 + replay.debt());
+        assertThat(end3 - start).isGreaterThanOrEqualTo(100_000L);
+    }
+
     @Test
     void reissuesEveryCallWithoutExpanding() {
         RankTrace t = new RankTrace(0, TraceConfig.of(TimeEncoding.HIST));

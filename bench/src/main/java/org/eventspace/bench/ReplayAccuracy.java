@@ -1,0 +1,136 @@
+package org.eventspace.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+import org.eventspace.events.stats.Median;
+import org.eventspace.trace.Replay;
+import org.eventspace.trace.Trace;
+import org.eventspace.trace.TraceConfig;
+import org.eventspace.trace.TraceFile;
+import org.eventspace.trace.TraceFormatException;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * How faithful timed replay is (ScalaTrace's Figures 3 and 6, Ratn et al. §5.1 and §5.4), measured so that a shared,
+ * noisy machine does not decide the answer ({@code bench replay}): P pairs, each a traced run of the benchmark
+ * immediately followed by the replay of the trace it just wrote, on the same transport; per pair the error
+ * {@code (replay − original) / original}. The load of a machine other people use drifts over seconds, so a
+ * single record-then-replay compares two different machines; a pair's two halves are seconds apart and the median over
+ * the pairs discounts the pairs the drift hit. Reported: every pair, the median error and its interquartile range,
+ * and the median of the originals' own run-to-run spread (how far apart two originals are: the floor no replay can
+ * be judged below).
+ */
+public final class ReplayAccuracy {
+    public static final String SCHEMA = "eventspace.bench-replay/1";
+
+    private ReplayAccuracy() {
+    }
+
+    public static ObjectNode run(RunConfig config, TraceConfig trace, Replay.Compute compute, int pairs, ObjectMapper json,
+                                 Consumer<String> progress) {
+        if (pairs < 1) {
+            throw new IllegalArgumentException("pairs must be >= 1, got " + pairs);
+        }
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("eventspace-replay");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make a folder for the traces: " + e.getMessage(), e);
+        }
+        ObjectNode root = json.createObjectNode();
+        root.put("schema", SCHEMA);
+        root.put("benchmark", config.benchmark().label());
+        root.put("ranks", config.ranks());
+        root.put("hosts", config.hosts());
+        root.put("transport", config.transport().label());
+        root.put("time_encoding", trace.encoding().fileName());
+        root.put("compute", compute.name().toLowerCase(Locale.ROOT));
+        ArrayNode list = root.putArray("pairs");
+        double[] errors = new double[pairs];
+        double[] originals = new double[pairs];
+        boolean ok = true;
+        try {
+            for (int p = 0; p < pairs; p++) {
+                Path file = dir.resolve("pair-" + p + ".trace.json");
+                TracedRun.Result recorded = TracedRun.run(config, trace, file);
+                ok &= recorded.report().resultOk();
+                Trace t;
+                try {
+                    t = TraceFile.read(file);
+                } catch (IOException | TraceFormatException e) {
+                    throw new IllegalStateException("the trace just written cannot be read back: " + e.getMessage(), e);
+                }
+                TraceReplay.Result replay = TraceReplay.run(config.job(), t, file, compute, Duration.ofHours(1));
+                ok &= replay.errors().isEmpty() && replay.calls() == t.eventsRecorded();
+                double original = t.wallNanos() / 1e9;
+                double replayed = replay.wallNanos() / 1e9;
+                errors[p] = 100 * (replayed - original) / original;
+                originals[p] = original;
+                ObjectNode o = list.addObject();
+                o.put("original_wall_s", original);
+                o.put("replay_wall_s", replayed);
+                o.put("error_pct", errors[p]);
+                o.put("calls", replay.calls());
+                o.put("events_recorded", t.eventsRecorded());
+                if (!replay.errors().isEmpty()) {
+                    o.set("errors", json.valueToTree(replay.errors()));
+                }
+                progress.accept(String.format(Locale.ROOT, "pair %d/%d: original %.3f s, replay %.3f s, error %+.1f %%", p + 1,
+                        pairs, original, replayed, errors[p]));
+                Files.deleteIfExists(file);
+            }
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        root.put("error_pct_median", Median.of(errors.clone()));
+        double[] sorted = errors.clone();
+        Arrays.sort(sorted);
+        root.putArray("error_pct_iqr").add(quantile(sorted, 0.25)).add(quantile(sorted, 0.75));
+        // The originals' own spread: |a − b| / mean over consecutive originals, in per cent.
+        if (pairs >= 2) {
+            double[] spread = new double[pairs - 1];
+            for (int p = 1; p < pairs; p++) {
+                spread[p - 1] = 100 * Math.abs(originals[p] - originals[p - 1]) / ((originals[p] + originals[p - 1]) / 2);
+            }
+            root.put("original_spread_pct_median", Median.of(spread));
+        }
+        root.put("result_ok", ok);
+        RunReport.putMachine(root);
+        return root;
+    }
+
+    private static double quantile(double[] sorted, double q) {
+        double pos = q * (sorted.length - 1);
+        int lo = (int) Math.floor(pos);
+        int hi = (int) Math.ceil(pos);
+        return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+    }
+
+    public static String summary(ObjectNode r) {
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(Locale.ROOT, "replay accuracy, %s: %d ranks on %d host(s), %s, time encoding %s, compute %s, %d pairs%n",
+                r.path("benchmark").asText(), r.path("ranks").asInt(), r.path("hosts").asInt(), r.path("transport").asText(),
+                r.path("time_encoding").asText(), r.path("compute").asText(), r.path("pairs").size()));
+        out.append(String.format(Locale.ROOT, "  error (replay − original) / original: median %+.1f %% (IQR %+.1f … %+.1f %%)%n",
+                r.path("error_pct_median").asDouble(), r.path("error_pct_iqr").get(0).asDouble(),
+                r.path("error_pct_iqr").get(1).asDouble()));
+        if (r.has("original_spread_pct_median")) {
+            out.append(String.format(Locale.ROOT, "  two originals in a row differ by %.1f %% (median): the floor of this machine now%n",
+                    r.path("original_spread_pct_median").asDouble()));
+        }
+        out.append("  calls: ").append(r.path("result_ok").asBoolean() ? "every recorded call re-issued, results exact"
+                : "MISSING CALLS OR WRONG RESULTS").append('\n');
+        return out.toString();
+    }
+}
