@@ -4,7 +4,10 @@ import org.eventspace.comm.transport.tcp.TcpOptions;
 
 /** How a TCP hop waits for a frame. Chosen once, at the edge, and turned into {@link TcpOptions} here only. */
 public enum PollMode implements Labelled {
-    /** Spin if every rank and service thread of the job has a core of its own, else {@link #YIELD}. */
+    /**
+     * Spin if every rank and service thread of the job has a core of its own, {@link #BLOCK} in a process bound to one
+     * CPU, else {@link #YIELD}.
+     */
     AUTO,
     /** Busy-poll the socket, then yield, then block. */
     SPIN,

@@ -67,10 +67,17 @@ public record TcpOptions(String bindAddress, int sendBufferBytes, int receiveBuf
 
     /**
      * Adds busy-polling to the defaults if {@code busyThreads}, the threads of the whole machine that may be
-     * running or polling at once (ranks and service threads of every process on it), fit its cores.
+     * running or polling at once (ranks and service threads of every process on it), fit its cores; blocks at once in
+     * a process that may use one CPU only.
      */
     public static TcpOptions forThreads(int busyThreads) {
-        return busyThreads <= Runtime.getRuntime().availableProcessors()
+        int cores = Runtime.getRuntime().availableProcessors();
+        if (cores == 1) {
+            // A process bound to one CPU (--bind-to core, taskset, a one-CPU container): the frame comes from another
+            // process, and whatever a poll does meanwhile takes the one CPU from this process's other threads.
+            return blocking();
+        }
+        return busyThreads <= cores
                 ? defaults().withPolling(DEFAULT_SPIN_READS, DEFAULT_YIELD_READS)
                 : defaults();
     }
