@@ -129,8 +129,20 @@ public final class BenchmarkRunner {
 
     /** One process per host on this machine ({@link #main}), each reporting its ranks' results. */
     static RunReport overTcp(RunConfig config) {
+        return overTcp(config, java.util.Map.of());
+    }
+
+    /**
+     * As {@link #run} for a TCP run, with {@code hostEnvironment} added to every host process's environment: how a
+     * launcher asks the job's host 0 for what only it can do while the job runs (the dashboard of {@code run --serve},
+     * which its host 0 serves from the monitors its event scope gathers: {@code job.JobObserver}).
+     */
+    public static RunReport overTcp(RunConfig config, java.util.Map<String, String> hostEnvironment) {
+        if (config.transport() != org.eventspace.job.JobTransport.TCP) {
+            throw new IllegalArgumentException("host processes run a --transport tcp job, got " + config.transport());
+        }
         JobLauncher.Outcome outcome = JobLauncher.launch(config.job(), BenchmarkRunner.class.getName(),
-                List.of(RunConfigCodec.encode(config)), config.rankLimit());
+                List.of(RunConfigCodec.encode(config)), config.rankLimit(), hostEnvironment);
         List<RankResult> ranks = new ArrayList<>();
         List<String> errors = new ArrayList<>(outcome.errors());
         List<JsonNode> parts = new ArrayList<>();

@@ -58,6 +58,8 @@ public final class MonitoredJob implements AutoCloseable {
     private final Gred.ReleaseListener releaseListener;
     private boolean finished;
     private boolean closed;
+    /** What watches this job without the program asking ({@link JobObserver}: the dashboard a launcher asked for). */
+    private List<JobObserver.Watch> watches = List.of();
 
     private MonitoredJob(JobConfig config, Pathmap pathmap, HostEventSpaces spaces, InJvmCluster cluster, TcpHost tcpHost,
                          List<Integer> localRanks, Gred.ReleaseListener releaseListener) {
@@ -139,14 +141,22 @@ public final class MonitoredJob implements AutoCloseable {
         CommOptions options = CommOptions.defaults(busy).withTimeout(config.timeout()).withReleaseListener(listener);
         HostEventSpaces spaces = config.collectors() ? HostEventSpaces.open(config, pathmap, List.of(env.host()), local.size()) : null;
         TcpHost host = null;
+        MonitoredJob job;
         try {
             host = TcpHost.start(pathmap, env, spaces != null ? spaces.apply(options) : options,
                     config.poll().tcpOptions(busy, config.socketBufferBytes()));
-            return new MonitoredJob(config, pathmap, spaces, null, host, local, listener);
+            job = new MonitoredJob(config, pathmap, spaces, null, host, local, listener);
         } catch (RuntimeException e) {
             abandon(host, spaces);
             throw e;
         }
+        try {
+            job.watches = JobObserver.watchAll(job, System.getenv());
+        } catch (RuntimeException e) {
+            job.close();
+            throw e;
+        }
+        return job;
     }
 
     /** A start that failed half-way: closes what was started (null if nothing was) and the event spaces opened for it. */
@@ -329,6 +339,7 @@ public final class MonitoredJob implements AutoCloseable {
             throw new IllegalStateException("the job already finished");
         }
         finished = true;
+        watches.forEach(JobObserver.Watch::finishing);
         JsonNode scope = stopScope().map(s -> s.toJson(JSON)).orElse(null);
         if (cluster != null) {
             // Close the simulated hosts first: their service threads are gone, so every tuple is in place.
@@ -354,6 +365,7 @@ public final class MonitoredJob implements AutoCloseable {
             return;
         }
         closed = true;
+        watches.forEach(JobObserver.Watch::close);
         RuntimeException failure = null;
         if (frontEnd != null && !finished) {
             frontEnd.stop(config.timeout().toMillis());
