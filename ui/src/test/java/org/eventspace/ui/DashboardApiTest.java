@@ -144,6 +144,19 @@ class DashboardApiTest {
         Answer timemap = get("/api/v1/timemap?tree=1");
         assertThat(timemap.status).isEqualTo(200);
         assertThat(timemap.body.path("paths").get(0).path("stages").size()).isGreaterThan(0);
+        // The stages of a path through hier:2 over 4 hosts: greds with their own arrival/reduce/broadcast, the hops
+        // between hosts with their two-way latency, the core's store latency last.
+        JsonNode stages = timemap.body.path("paths").get(0).path("stages");
+        assertThat(stages.get(0).path("kind").asText()).isEqualTo("gred");
+        assertThat(stages.get(0).path("broadcast_us").isNumber()).as(stages.toString()).isTrue();
+        assertThat(stages.findValuesAsText("kind")).contains("hop");
+        assertThat(stages.get(stages.size() - 1).path("kind").asText()).isEqualTo("store");
+        assertThat(stages.get(stages.size() - 1).path("store_us").asDouble()).isPositive();
+        for (JsonNode s : stages) {
+            if (s.path("kind").asText().equals("hop")) {
+                assertThat(s.path("to_host").asInt()).isNotEqualTo(s.path("host").asInt());
+            }
+        }
 
         Answer cost = get("/api/v1/cost");
         assertThat(cost.status).isEqualTo(200);
