@@ -16,7 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  * and host 0's process serves the dashboard from the monitors its event scope gathers of every host. The test reads
  * the address the host printed, polls the API over loopback while the job runs, and ends every process it started.
  */
-@Timeout(180)
+@Timeout(360)
 class ServeHostProcessesTest {
     @Test
     void aTcpRunServesItsDashboardFromHostZeroAndNamesTheSlowRankWhileItRuns() throws Exception {
@@ -47,7 +47,7 @@ class ServeHostProcessesTest {
             assertThat(run.path("ranks").asInt()).isEqualTo(4);
             assertThat(run.path("hosts").asInt()).isEqualTo(2);
             assertThat(run.path("injectedSlowRank").asInt()).isEqualTo(3);
-            assertThat(live.process().waitFor(120, TimeUnit.SECONDS)).as(live.output()).isTrue();
+            assertThat(live.process().waitFor(150, TimeUnit.SECONDS)).as(live.output()).isTrue();
             assertThat(live.process().exitValue()).as(live.output()).isZero();
         } finally {
             live.close();
