@@ -125,6 +125,12 @@ public final class MonitoredJob implements AutoCloseable {
 
     /** As {@link #join(JobConfig, JobEnvironment)}, with the listener {@code listenerFor} makes told of this host's greds' rounds. */
     public static MonitoredJob join(JobConfig config, JobEnvironment env, Function<Pathmap, Gred.ReleaseListener> listenerFor) {
+        return join(config, env, listenerFor, System.getenv());
+    }
+
+    /** As above, with {@code processEnv} for the process's environment, which the {@link JobObserver}s read (tests). */
+    static MonitoredJob join(JobConfig config, JobEnvironment env, Function<Pathmap, Gred.ReleaseListener> listenerFor,
+                             java.util.Map<String, String> processEnv) {
         if (env.hosts() != config.hosts()) {
             throw new IllegalArgumentException("the job's pathmap has " + config.hosts() + " hosts but " + env.source()
                     + " started " + env.hosts() + " processes");
@@ -151,7 +157,7 @@ public final class MonitoredJob implements AutoCloseable {
             throw e;
         }
         try {
-            job.watches = JobObserver.watchAll(job, System.getenv());
+            job.watches = JobObserver.watchAll(job, processEnv);
         } catch (RuntimeException e) {
             job.close();
             throw e;
