@@ -136,10 +136,9 @@ final class DashboardLoad {
             cpuNanos[side][k] += c1[k] - c0[k];
         }
         wallNanos[side] += t1 - t0;
-        if (i1 == i0) {
-            throw new IllegalStateException("the job made no iteration in a block of " + config.block().toMillis() + " ms");
-        }
-        return (t1 - t0) / 1e3 / (i1 - i0);
+        // A block in which the job made no iteration (its threads got no core: the machine's other load) has no time
+        // per iteration; its pair is left out and counted.
+        return i1 == i0 ? Double.NaN : (t1 - t0) / 1e3 / (i1 - i0);
     }
 
     /** CPU time of the clients' threads and of the dashboard's (sampler, stream, HTTP pool), per block side. */
@@ -243,7 +242,23 @@ final class DashboardLoad {
         }
     }
 
-    private ObjectNode report(ObjectMapper json, double[] off, double[] on, String url) {
+    private ObjectNode report(ObjectMapper json, double[] allOff, double[] allOn, String url) {
+        int usable = 0;
+        for (int i = 0; i < allOff.length; i++) {
+            usable += Double.isNaN(allOff[i]) || Double.isNaN(allOn[i]) ? 0 : 1;
+        }
+        if (usable < 2) {
+            throw new IllegalStateException("only " + usable + " of " + allOff.length + " pairs of blocks had an iteration "
+                    + "on both sides: the job got almost no CPU (is the machine overloaded?)");
+        }
+        double[] off = new double[usable];
+        double[] on = new double[usable];
+        for (int i = 0, k = 0; i < allOff.length; i++) {
+            if (!Double.isNaN(allOff[i]) && !Double.isNaN(allOn[i])) {
+                off[k] = allOff[i];
+                on[k++] = allOn[i];
+            }
+        }
         double[] pct = new double[off.length];
         for (int i = 0; i < off.length; i++) {
             pct[i] = (on[i] - off[i]) / off[i] * 100;
@@ -263,6 +278,7 @@ final class DashboardLoad {
         r.put("block_s", config.block().toMillis() / 1000.0);
         r.put("warmup_s", config.warmup().toMillis() / 1000.0);
         r.put("pairs", off.length);
+        r.put("pairs_starved", allOff.length - off.length);
         r.put("overhead_pct", round(m[0]));
         ArrayNode ci = r.putArray("overhead_pct_ci95");
         ci.add(round(m[0] - m[1]));
@@ -275,7 +291,7 @@ final class DashboardLoad {
         r.put("off_us_per_iteration", round(offMean));
         long n = requests.get();
         r.put("requests", n);
-        r.put("requests_per_s", round(n / (off.length * config.block().toMillis() / 1000.0)));
+        r.put("requests_per_s", round(n / (allOff.length * config.block().toMillis() / 1000.0)));
         r.put("request_errors", errors.get());
         if (lastError != null) {
             r.put("last_error", lastError);
@@ -307,12 +323,12 @@ final class DashboardLoad {
 
     static String summary(ObjectNode r) {
         return String.format(Locale.ROOT, "dashboard load: %d clients, a GET every %d ms each (%.1f requests/s, %.2f ms mean, "
-                        + "%d errors), %d pairs of %.1f s blocks%n  job overhead with the clients: %+.2f %% (95 %% CI %+.2f … "
+                        + "%d errors), %d pairs of %.1f s blocks (%d left out: no iteration)%n  job overhead with the clients: %+.2f %% (95 %% CI %+.2f … "
                         + "%+.2f; median %+.2f) on %.1f µs per iteration without%n  CPU while polling: clients %.1f %%, dashboard "
                         + "%.1f %% of a core (idle: %.1f %%, %.1f %%), %d cores; %.0f µs of the dashboard's CPU per request%n",
                 r.path("clients").asInt(), r.path("poll_ms").asLong(),
                 r.path("requests_per_s").asDouble(), r.path("request_ms_mean").asDouble(), r.path("request_errors").asLong(),
-                r.path("pairs").asInt(), r.path("block_s").asDouble(), r.path("overhead_pct").asDouble(),
+                r.path("pairs").asInt(), r.path("block_s").asDouble(), r.path("pairs_starved").asInt(), r.path("overhead_pct").asDouble(),
                 r.path("overhead_pct_ci95").get(0).asDouble(), r.path("overhead_pct_ci95").get(1).asDouble(),
                 r.path("overhead_pct_median").asDouble(),
                 r.path("off_us_per_iteration").asDouble(), r.at("/cpu_with_clients/clients_pct_of_a_core").asDouble(),
