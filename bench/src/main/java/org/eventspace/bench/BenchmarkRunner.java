@@ -134,7 +134,16 @@ public final class BenchmarkRunner {
 
     /** One process per host on this machine ({@link #main}), each reporting its ranks' results. */
     static RunReport overTcp(RunConfig config) {
-        return overTcp(config, List.of(), new ArrayList<>());
+        return overTcp(config, List.of(), new ArrayList<>(), java.util.Map.of());
+    }
+
+    /**
+     * As {@link #run} for a TCP run, with {@code hostEnvironment} added to every host process's environment: how a
+     * launcher asks the job's host 0 for what only it can do while the job runs (the dashboard of {@code run --serve},
+     * which its host 0 serves from the monitors its event scope gathers: {@code job.JobObserver}).
+     */
+    public static RunReport overTcp(RunConfig config, java.util.Map<String, String> hostEnvironment) {
+        return overTcp(config, List.of(), new ArrayList<>(), hostEnvironment);
     }
 
     /**
@@ -142,11 +151,19 @@ public final class BenchmarkRunner {
      * every host's {@code program} (null where a host reported none) is added to {@code programs}, by host.
      */
     static RunReport overTcp(RunConfig config, List<String> extraArgs, List<JsonNode> programs) {
+        return overTcp(config, extraArgs, programs, java.util.Map.of());
+    }
+
+    private static RunReport overTcp(RunConfig config, List<String> extraArgs, List<JsonNode> programs,
+                                     java.util.Map<String, String> hostEnvironment) {
+        if (config.transport() != org.eventspace.job.JobTransport.TCP) {
+            throw new IllegalArgumentException("host processes run a --transport tcp job, got " + config.transport());
+        }
         List<String> args = new ArrayList<>();
         args.add(RunConfigCodec.encode(config));
         args.addAll(extraArgs);
         JobLauncher.Outcome outcome = JobLauncher.launch(config.job(), BenchmarkRunner.class.getName(), args,
-                config.rankLimit());
+                config.rankLimit(), hostEnvironment);
         for (HostResult host : outcome.hosts()) {
             programs.add(host == null ? null : host.program());
         }

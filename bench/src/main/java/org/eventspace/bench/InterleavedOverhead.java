@@ -236,7 +236,7 @@ public final class InterleavedOverhead {
     }
 
     /** The mean of {@code x} and the half-width of its 95 % confidence interval (Student's t, n − 1 degrees of freedom). */
-    static double[] meanAndHalfWidth(double[] x) {
+    public static double[] meanAndHalfWidth(double[] x) {
         int n = x.length;
         double mean = 0;
         for (double v : x) {

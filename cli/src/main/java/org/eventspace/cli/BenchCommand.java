@@ -30,15 +30,16 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code eventspace bench collector|overhead|offload|fuzz}: what the event collectors cost (one write against the clock
- * reads it pays for, EventSpace paper §6.1; whole runs with collectors off and on), ToM's offload benchmark through an
- * event scope (ToM §5.2), and the fuzz suite of the project's input formats ({@link FuzzCommand}).
+ * {@code eventspace bench collector|overhead|offload|dashboard-load|fuzz}: what the event collectors cost (one write
+ * against the clock reads it pays for, EventSpace paper §6.1; whole runs with collectors off and on), ToM's offload
+ * benchmark through an event scope (ToM §5.2), what clients polling the dashboard cost a monitored job
+ * ({@link DashboardLoad}), and the fuzz suite of the project's input formats ({@link FuzzCommand}).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "What the event collectors cost: one collector write (JMH), or whole runs with collectors off and on; "
                 + "ToM's offload benchmark through an event scope; the fuzz suite of the input formats.",
-        subcommands = {BenchCommand.Collector.class, BenchCommand.Overhead.class, BenchCommand.Offload.class, BenchCommand.ReplayBench.class,
-                FuzzCommand.class})
+        subcommands = {BenchCommand.Collector.class, BenchCommand.Overhead.class, BenchCommand.Offload.class,
+                BenchCommand.ReplayBench.class, BenchCommand.DashboardLoadCommand.class, FuzzCommand.class})
 final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -236,6 +237,67 @@ final class BenchCommand implements Runnable {
                 mapper.writeValue(json.toFile(), OffloadBenchmark.toJson(results, runs, mapper));
             }
             return EventSpaceCommand.EXIT_OK;
+        }
+    }
+
+    /** {@code eventspace bench dashboard-load}: the job's overhead with N clients polling the dashboard, interleaved. */
+    @Command(name = "dashboard-load", mixinStandardHelpOptions = true,
+            description = "What clients polling the dashboard's API cost a monitored job: one job (the demo's compute-gsum, "
+                    + "both monitors, its dashboard on loopback) runs throughout while the clients poll or idle in "
+                    + "alternating blocks (ABBA pairs); prints the job's overhead per iteration with a 95 % confidence "
+                    + "interval. Stops by itself after --warmup-s + --duration. --json writes eventspace.bench-dashboard-load/1.")
+    static final class DashboardLoadCommand implements Callable<Integer> {
+        @Option(names = "--clients", defaultValue = "50", description = "HTTP clients, a thread each. Default: ${DEFAULT-VALUE}.")
+        int clients;
+
+        @Option(names = "--duration", defaultValue = "30", paramLabel = "S",
+                description = "Seconds of measured blocks (half of them with the clients polling). Default: ${DEFAULT-VALUE}.")
+        double durationS;
+
+        @Option(names = "--block-s", defaultValue = "1", description = "Seconds per block. Default: ${DEFAULT-VALUE}.")
+        double blockS;
+
+        @Option(names = "--warmup-s", defaultValue = "3", description = "Seconds before the first block (JIT, the monitors' "
+                + "first calls). Default: ${DEFAULT-VALUE}.")
+        double warmupS;
+
+        @Option(names = "--poll-ms", defaultValue = "500", description = "Each client's period: one GET, the next endpoint "
+                + "of the API each time (the frame changes every 500 ms). Default: ${DEFAULT-VALUE}.")
+        long pollMs;
+
+        @Option(names = "--ranks", defaultValue = "8", description = "Ranks of the job. Default: ${DEFAULT-VALUE}.")
+        int ranks;
+
+        @Option(names = "--hosts", defaultValue = "4", description = "Simulated hosts of the job. Default: ${DEFAULT-VALUE}.")
+        int hosts;
+
+        @Option(names = "--json", description = "Write the eventspace.bench-dashboard-load/1 report to this file.")
+        Path json;
+
+        @Override
+        public Integer call() throws Exception {
+            DashboardLoad.Config config;
+            try {
+                config = new DashboardLoad.Config(clients, RunOptions.seconds("--duration", durationS, 0.4, 86_400),
+                        RunOptions.seconds("--block-s", blockS, 0.1, 3_600), RunOptions.seconds("--warmup-s", warmupS, 0, 3_600),
+                        pollMs, ranks, hosts);
+                new org.eventspace.ui.DemoJob.Settings(ranks, hosts, "hier:2", 0, 0, 2000, 16, 200).job().pathmap();
+            } catch (IllegalArgumentException e) {
+                throw new UsageError("bench dashboard-load: " + e.getMessage());
+            }
+            if (json != null) {
+                ConfigFiles.checkWritable("--json", json);
+            }
+            System.err.printf(java.util.Locale.ROOT, "bench dashboard-load: %d clients, %d pairs of %.1f s blocks after %.1f s "
+                    + "of warm-up (about %.0f s)%n", clients, config.pairs(), blockS, warmupS,
+                    warmupS + config.pairs() * 2 * blockS);
+            ObjectMapper mapper = json();
+            ObjectNode report = new DashboardLoad(config).run(mapper);
+            System.out.print(DashboardLoad.summary(report));
+            if (json != null) {
+                mapper.writeValue(json.toFile(), report);
+            }
+            return report.path("request_errors").asLong() == 0 ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
         }
     }
 

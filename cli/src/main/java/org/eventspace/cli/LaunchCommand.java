@@ -46,6 +46,9 @@ final class LaunchCommand implements Callable<Integer> {
             + "class path in every process. Only for a Java main class.")
     String classPath;
 
+    @picocli.CommandLine.Mixin
+    ServeOptions serve = new ServeOptions();
+
     @Parameters(index = "0", paramLabel = "MAIN", description = "Java main class (on --class-path or ours), or a program's path.")
     String main;
 
@@ -66,6 +69,7 @@ final class LaunchCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageError("--bind-to: " + e.getMessage());
         }
+        serve.check();
         List<String> command;
         if (main.contains("/")) {
             if (classPath != null) {
@@ -93,8 +97,11 @@ final class LaunchCommand implements Callable<Integer> {
                 command.set(cp + 1, joined + command.get(cp + 1));
             }
         }
-        Launcher.Result result = Launcher.launch(n, command, Map.of(), Duration.ofSeconds(timeoutSeconds), null,
-                binding);
+        // With --serve, host 0's process serves the dashboard when it joins the job (MonitoredJob.join): the program
+        // does nothing for it, and a program that never joins one is not served.
+        String name = main.substring(main.lastIndexOf(main.contains("/") ? '/' : '.') + 1);
+        Map<String, String> env = serve.hostEnvironment(name, name + ", " + n + " host processes", -1);
+        Launcher.Result result = Launcher.launch(n, command, env, Duration.ofSeconds(timeoutSeconds), null, binding);
         if (!result.succeeded()) {
             System.err.println("eventspace: launch failed: " + result.failure());
             for (Launcher.HostResult host : result.hosts()) {

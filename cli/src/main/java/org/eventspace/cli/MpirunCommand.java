@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import org.eventspace.mpi.MpiRun;
 import org.eventspace.mpi.MpiRunConfig;
 import org.eventspace.mpi.MpiRunResult;
+import org.eventspace.ui.DashboardServer;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -88,6 +89,9 @@ final class MpirunCommand implements Callable<Integer> {
     @Option(names = "--timeout", defaultValue = "3600", description = "Seconds before the run is stopped. Default: ${DEFAULT-VALUE}.")
     long timeoutS;
 
+    @CommandLine.Mixin
+    ServeOptions serve = new ServeOptions();
+
     @Parameters(index = "0", paramLabel = "PROGRAM", description = "The MPI program.")
     String program;
 
@@ -120,8 +124,29 @@ final class MpirunCommand implements Callable<Integer> {
         if (program.contains(File.separator) && !Files.isExecutable(Path.of(program))) {
             throw new UsageError("PROGRAM '" + program + "' is not an executable file");
         }
-        MpiRunResult result = new MpiRun(config).run();
+        serve.check();
+        if (serve.enabled() && !config.live()) {
+            throw new UsageError("--serve shows the program while it runs: it needs --agent live, not --agent " + agent);
+        }
+        MpiRun run = new MpiRun(config);
+        MpiRunResult result;
         java.io.PrintWriter err = spec.commandLine().getErr();
+        if (serve.enabled()) {
+            // Served from this JVM, where the node agent's analysis runs; it ends with the run.
+            DashboardServer server;
+            try {
+                server = DashboardServer.start(new MpiDashboardSource(run.live(), filter), serve.bind, serve.port);
+            } catch (IllegalStateException e) {
+                throw new UsageError(e.getMessage() + " (--serve 0 picks a free port)");
+            }
+            try (server) {
+                err.println("dashboard: " + server.url());
+                err.flush();
+                result = run.run();
+            }
+        } else {
+            result = run.run();
+        }
         for (String line : result.summary()) {
             err.println("eventspace: " + line);
         }

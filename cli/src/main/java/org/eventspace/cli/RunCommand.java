@@ -8,6 +8,7 @@ import org.eventspace.bench.BenchmarkRunner;
 import org.eventspace.bench.RunConfig;
 import org.eventspace.bench.RunReport;
 import org.eventspace.bench.TracedRun;
+import org.eventspace.job.JobTransport;
 import org.eventspace.net.TrafficMatrix;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -44,7 +45,7 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageError(e.getMessage());
         }
         RunConfig config = options.toConfig(kind);
-        serve.check(config);
+        serve.check();
         if (!traceOptions.enabled() && traceOptions.othersSet()) {
             throw new UsageError("--time-encoding and --trace-bins need --trace FILE");
         }
@@ -56,6 +57,12 @@ final class RunCommand implements Callable<Integer> {
         if (traceOptions.enabled()) {
             traced = TracedRun.run(config, traceOptions.toConfig(config), traceOptions.trace);
             report = traced.report();
+        } else if (serve.enabled() && config.transport() == JobTransport.TCP) {
+            // Host 0's process serves it from what its event scope gathers of every host; it prints the address.
+            report = BenchmarkRunner.overTcp(config, serve.hostEnvironment(benchmark, String.format(java.util.Locale.ROOT,
+                    "%s, %d ranks on %d host processes, %s trees, %d iterations%s", benchmark, config.ranks(), config.hosts(),
+                    config.spec().shape(), config.iterations(), config.monitoring().enabled() ? ""
+                            : " (no --monitor: the tree has no figures)"), config.faults().slowRank()));
         } else if (serve.enabled()) {
             // The dashboard lives as long as the run; the page keeps the last frame once the run ended.
             try (ServeOptions.Served served = serve.watcher(config, benchmark)) {

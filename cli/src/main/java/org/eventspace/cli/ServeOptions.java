@@ -1,11 +1,13 @@
 package org.eventspace.cli;
 
 import java.util.Locale;
+import java.util.Map;
 
 import org.eventspace.bench.BenchmarkRunner;
 import org.eventspace.bench.RunConfig;
 import org.eventspace.job.MonitoredJob;
 import org.eventspace.monitor.Monitors;
+import org.eventspace.ui.DashboardRequest;
 import org.eventspace.ui.DashboardServer;
 import org.eventspace.ui.DashboardSource;
 import org.eventspace.ui.LiveJobSource;
@@ -15,15 +17,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --serve [PORT]} and {@code --bind ADDR} of {@code run}: the live dashboard of the run itself, while it runs
- * (docs/API.md). Not thread-safe: picocli fills it, the command's thread uses it.
+ * {@code --serve [PORT]} and {@code --bind ADDR} of {@code run} and {@code launch}: the live dashboard of the job itself,
+ * while it runs (docs/API.md). In this JVM for a {@code --transport jvm} run ({@link #watcher}); for a job of host
+ * processes, host 0's process serves it (it runs the event scope's front-end, which gathers every host's monitor
+ * results), asked through its environment ({@link #hostEnvironment}). Not thread-safe: picocli fills it, the command's
+ * thread uses it.
  */
 final class ServeOptions {
     static final int DEFAULT_PORT = 7070;
 
     @Option(names = "--serve", arity = "0..1", paramLabel = "PORT", fallbackValue = "" + DEFAULT_PORT,
-            description = "Serve the live dashboard of this run on 127.0.0.1:PORT (" + DEFAULT_PORT + " without PORT; 0: any "
-                    + "free port) while it runs; --transport jvm only.")
+            description = "Serve the live dashboard of this job on 127.0.0.1:PORT (" + DEFAULT_PORT + " without PORT; 0: any "
+                    + "free port) while it runs, and print its address; with host processes (--transport tcp, launch) "
+                    + "host 0's process serves it.")
     Integer port;
 
     @Option(names = "--bind", paramLabel = "ADDR", description = "With --serve: the address the dashboard listens on. "
@@ -34,18 +40,25 @@ final class ServeOptions {
         return port != null;
     }
 
-    /** Checks the flags against the run before anything starts. */
-    void check(RunConfig config) {
-        if (port == null) {
-            return;
-        }
-        if (port < 0 || port > 65_535) {
+    /** Checks the flags before anything starts. */
+    void check() {
+        if (port != null && (port < 0 || port > 65_535)) {
             throw new UsageError("--serve must be a port 0..65535 (0: any free port), got " + port);
         }
-        if (config.transport() != org.eventspace.job.JobTransport.JVM) {
-            throw new UsageError("--serve shows a run in this JVM: with --transport tcp the monitors run in the host "
-                    + "processes, which it cannot reach yet; use --transport jvm");
+        if (port != null && bind.isBlank()) {
+            throw new UsageError("--bind must be an address, got '" + bind + "'");
         }
+    }
+
+    /**
+     * What every host process of a job gets in its environment so that host 0 serves the dashboard
+     * ({@link DashboardRequest}); empty without {@code --serve}.
+     */
+    Map<String, String> hostEnvironment(String name, String description, int injectedSlowRank) {
+        if (port == null) {
+            return Map.of();
+        }
+        return Map.of(DashboardRequest.ENV, new DashboardRequest(port, bind, name, description, injectedSlowRank).encode());
     }
 
     /** A watcher that serves the run's dashboard from its start; {@link Served#close} ends it. */

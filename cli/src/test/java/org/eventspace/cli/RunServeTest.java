@@ -33,13 +33,14 @@ class RunServeTest {
     }
 
     @Test
-    void aTcpRunOrABadPortIsRefusedBeforeItStarts() {
-        CliHarness tcp = new CliHarness();
-        assertThat(tcp.execute("run", "gsum", "--transport", "tcp", "--ranks", "2", "--hosts", "2", "--serve"))
-                .isEqualTo(EventSpaceCommand.EXIT_USAGE);
-        assertThat(tcp.err()).contains("--serve shows a run in this JVM");
+    void aBadPortOrAddressIsRefusedBeforeItStarts() {
         CliHarness port = new CliHarness();
-        assertThat(port.execute("run", "gsum", "--serve", "70000")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(port.execute("run", "gsum", "--transport", "tcp", "--hosts", "2", "--serve", "70000"))
+                .isEqualTo(EventSpaceCommand.EXIT_USAGE);
         assertThat(port.err()).contains("--serve must be a port");
+        CliHarness launch = new CliHarness();
+        assertThat(launch.execute("launch", "-n", "2", "--serve", "0", "--bind", " ", "--", "org.eventspace.examples.JobExample"))
+                .isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(launch.err()).contains("--bind must be an address");
     }
 }

@@ -66,6 +66,14 @@ public final class JobLauncher {
      * waits at most {@code limit} for all of them.
      */
     public static Outcome launch(JobConfig config, String mainClass, List<String> args, Duration limit) {
+        return launch(config, mainClass, args, limit, Map.of());
+    }
+
+    /**
+     * As {@link #launch(JobConfig, String, List, Duration)}, with {@code env} added to every process's environment (e.g.
+     * a {@link JobObserver}'s request, such as the dashboard's).
+     */
+    public static Outcome launch(JobConfig config, String mainClass, List<String> args, Duration limit, Map<String, String> env) {
         if (config.transport() != JobTransport.TCP) {
             throw new IllegalArgumentException("launching host processes needs transport tcp, got " + config.transport());
         }
@@ -79,7 +87,7 @@ public final class JobLauncher {
         // A host that never registers, reaches a barrier or finishes (it died or froze) is named by the rendezvous and
         // the job aborted after this, not after the launch limit: the collective timeout plus time to start a JVM.
         Duration register = config.timeout().plus(REGISTRATION_SLACK);
-        Launcher.Result result = Launcher.launch(config.hosts(), Launcher.javaCommand(mainClass, arguments), Map.of(), limit,
+        Launcher.Result result = Launcher.launch(config.hosts(), Launcher.javaCommand(mainClass, arguments), env, limit,
                 register, config.binding());
         ObjectMapper json = new ObjectMapper();
         List<HostResult> hosts = new ArrayList<>();

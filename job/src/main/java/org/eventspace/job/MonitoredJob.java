@@ -62,6 +62,8 @@ public final class MonitoredJob implements AutoCloseable {
     private final Gred.ReleaseListener releaseListener;
     private boolean finished;
     private boolean closed;
+    /** What watches this job without the program asking ({@link JobObserver}: the dashboard a launcher asked for). */
+    private List<JobObserver.Watch> watches = List.of();
 
     private MonitoredJob(JobConfig config, Pathmap pathmap, HostEventSpaces spaces, InJvmCluster cluster, TcpHost tcpHost,
                          List<Integer> localRanks, Gred.ReleaseListener releaseListener) {
@@ -127,6 +129,12 @@ public final class MonitoredJob implements AutoCloseable {
 
     /** As {@link #join(JobConfig, JobEnvironment)}, with the listener {@code listenerFor} makes told of this host's greds' rounds. */
     public static MonitoredJob join(JobConfig config, JobEnvironment env, Function<Pathmap, Gred.ReleaseListener> listenerFor) {
+        return join(config, env, listenerFor, System.getenv());
+    }
+
+    /** As above, with {@code processEnv} for the process's environment, which the {@link JobObserver}s read (tests). */
+    static MonitoredJob join(JobConfig config, JobEnvironment env, Function<Pathmap, Gred.ReleaseListener> listenerFor,
+                             java.util.Map<String, String> processEnv) {
         if (env.hosts() != config.hosts()) {
             throw new IllegalArgumentException("the job's pathmap has " + config.hosts() + " hosts but " + env.source()
                     + " started " + env.hosts() + " processes");
@@ -144,14 +152,22 @@ public final class MonitoredJob implements AutoCloseable {
                 .withTraffic(trafficScope(config));
         HostEventSpaces spaces = config.collectors() ? HostEventSpaces.open(config, pathmap, List.of(env.host()), local.size()) : null;
         TcpHost host = null;
+        MonitoredJob job;
         try {
             host = TcpHost.start(pathmap, env, spaces != null ? spaces.apply(options) : options,
                     config.poll().tcpOptions(busy, config.socketBufferBytes()));
-            return new MonitoredJob(config, pathmap, spaces, null, host, local, listener);
+            job = new MonitoredJob(config, pathmap, spaces, null, host, local, listener);
         } catch (RuntimeException e) {
             abandon(host, spaces);
             throw e;
         }
+        try {
+            job.watches = JobObserver.watchAll(job, processEnv);
+        } catch (RuntimeException e) {
+            job.close();
+            throw e;
+        }
+        return job;
     }
 
     /** A fresh scope for this process's hosts (it numbers the phases its ranks mark), or null when the job counts none. */
@@ -356,6 +372,7 @@ public final class MonitoredJob implements AutoCloseable {
             throw new IllegalStateException("the job already finished");
         }
         finished = true;
+        watches.forEach(JobObserver.Watch::finishing);
         JsonNode scope = stopScope().map(s -> s.toJson(JSON)).orElse(null);
         if (cluster != null) {
             // Close the simulated hosts first: their service threads are gone, so every tuple is in place.
@@ -381,6 +398,7 @@ public final class MonitoredJob implements AutoCloseable {
             return;
         }
         closed = true;
+        watches.forEach(JobObserver.Watch::close);
         RuntimeException failure = null;
         if (frontEnd != null && !finished) {
             frontEnd.stop(config.timeout().toMillis());

@@ -6,6 +6,8 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.eventspace.events.stats.RunningStatistics;
+
 /**
  * Scalasca's "Wait at N×N" over collective instances (Geimer et al., "The Scalasca performance toolset
  * architecture", 2010; the pattern for n-to-n collectives): an instance is one collective call on one communicator,
@@ -32,6 +34,14 @@ final class CollectiveWaits {
     /** Σ 1/P and Σ (1/P)(1 − 1/P) over each rank's instances: the mean and variance of its last arrivals by chance. */
     final double[] expectedLast;
     final double[] varianceLast;
+    /** Per rank, its wait at each instance (µs): the arrival-wait statistics the dashboard colours by. */
+    final RunningStatistics[] waitUs;
+    /**
+     * Per rank, how often it arrived 1st, 2nd, … at an instance of MPI_COMM_WORLD (the arrival order of the paper's
+     * load-balance monitor); kept for at most {@link #MAX_ORDERED} ranks, since counting it is O(P²) per instance.
+     */
+    final long[][] arrivalOrder;
+    static final int MAX_ORDERED = 64;
     long instances;
     long incomplete;
     /** Collective calls on a communicator the library could not name (from MPI_Comm_idup, or past its table). */
@@ -45,6 +55,11 @@ final class CollectiveWaits {
         this.waitCausedNs = new long[worldSize];
         this.expectedLast = new double[worldSize];
         this.varianceLast = new double[worldSize];
+        this.waitUs = new RunningStatistics[worldSize];
+        for (int r = 0; r < worldSize; r++) {
+            waitUs[r] = new RunningStatistics();
+        }
+        this.arrivalOrder = worldSize <= MAX_ORDERED ? new long[worldSize][worldSize] : null;
         commSizes.put(MpiTuple.COMM_WORLD_ID, worldSize);
         commSizes.put(MpiTuple.COMM_SELF_ID, 1);
     }
@@ -114,9 +129,21 @@ final class CollectiveWaits {
             int r = instance.ranks[i];
             participations[r]++;
             waitNs[r] += lastEntry - instance.entries[i];
+            waitUs[r].add((lastEntry - instance.entries[i]) / 1000.0);
             caused += lastEntry - instance.entries[i];
             expectedLast[r] += p;
             varianceLast[r] += p * (1 - p);
+        }
+        if (arrivalOrder != null && instance.n == worldSize) {
+            for (int i = 0; i < instance.n; i++) {
+                int before = 0;
+                for (int j = 0; j < instance.n; j++) {
+                    long a = instance.entries[j];
+                    long b = instance.entries[i];
+                    before += a < b || a == b && j < i ? 1 : 0;
+                }
+                arrivalOrder[instance.ranks[i]][before]++;
+            }
         }
         lastArrivals[instance.ranks[last]]++;
         waitCausedNs[instance.ranks[last]] += caused;

@@ -38,6 +38,8 @@ final class MpiAnalysis implements MpiTupleSink {
     private int[] lastOp = new int[0];
     private long[] lastEndNs = new long[0];
     private RunningStatistics[] durationUs = new RunningStatistics[MpiOp.END - MpiOp.FIRST];
+    /** Per rank, the duration of its collective calls (µs): a port's total time in the live view. */
+    private RunningStatistics[] collectiveUs = new RunningStatistics[0];
     private CollectiveWaits collectives;
     private PointToPointWaits pointToPoint;
     private long tuplesRead;
@@ -57,6 +59,10 @@ final class MpiAnalysis implements MpiTupleSink {
             tupleCalls = new long[worldSize][MpiOp.END - MpiOp.FIRST];
             lastOp = new int[worldSize];
             lastEndNs = new long[worldSize];
+            collectiveUs = new RunningStatistics[worldSize];
+            for (int c = 0; c < worldSize; c++) {
+                collectiveUs[c] = new RunningStatistics();
+            }
             collectives = new CollectiveWaits(worldSize);
             pointToPoint = new PointToPointWaits(worldSize);
             for (int[] c : pendingComms) {
@@ -145,6 +151,7 @@ final class MpiAnalysis implements MpiTupleSink {
         int comm = MpiTuple.comm(seq);
         if (MpiTuple.collective(t)) {
             if (op != MpiOp.INIT && op != MpiOp.INIT_THREAD && op != MpiOp.FINALIZE) {
+                collectiveUs[rank].add(duration / 1000.0);
                 collectives.arrive(comm, MpiTuple.low(seq), rank, entry);
             }
         } else if (MpiOp.sends(op)) {
@@ -389,13 +396,97 @@ final class MpiAnalysis implements MpiTupleSink {
         return m;
     }
 
+    /**
+     * The {@code monitors} block with what a job's monitors add for the dashboard ({@code MonitorSnapshot.report}'s shape),
+     * over {@code tree}: the one flat gred at which PMPI's view joins every collective instance. {@code loadbalance}
+     * gains {@code greds} (per port, i.e. per rank: last arrivals and mean wait), {@code trees}, {@code heaviest_path}
+     * (root to the slowest rank) and {@code slowest_rank_gred}; {@code stats} gains {@code wrappers} (per port the wait
+     * at N×N and the collective calls' durations as statistics, and the arrival orders); and the agent's own figures:
+     * {@code tuples_read}, {@code tuples_missed}, {@code gather_rate}, {@code calls_joined} (complete instances),
+     * {@code analysis} (the agent thread's CPU). Called on the agent's thread while the program runs, and after.
+     */
+    ObjectNode liveMonitorsJson(ObjectMapper json, Set<String> kinds, MpiPathmap tree, long missed, long agentCpuNs) {
+        ObjectNode m = monitorsJson(json, kinds);
+        m.put("tuples_read", tuplesRead);
+        m.put("tuples_missed", missed);
+        m.put("gather_rate", tuplesRead + missed == 0 ? 1.0 : (double) tuplesRead / (tuplesRead + missed));
+        m.put("calls_joined", collectives == null ? 0 : collectives.instances);
+        ObjectNode analysis = m.putObject("analysis");
+        analysis.put("cpu_ms", round(agentCpuNs / 1e6));
+        analysis.put("threads", 1);
+        if (collectives == null || worldSize != tree.pathmap().spec().ranks()) {
+            return m;
+        }
+        int ports = worldSize;
+        String g = tree.gred();
+        if (m.get("loadbalance") instanceof ObjectNode lb) {
+            int slowest = slowestRank();
+            ObjectNode gred = lb.putObject("greds").putObject(g);
+            ArrayNode contributors = gred.putArray("contributors");
+            tree.contributors().forEach(contributors::add);
+            long[] last = new long[ports];
+            double[] meanWait = new double[ports];
+            for (int r = 0; r < worldSize; r++) {
+                last[tree.port(r)] = collectives.lastArrivals[r];
+                meanWait[tree.port(r)] = collectives.waitUs[r].count() == 0 ? 0 : round(collectives.waitUs[r].mean());
+            }
+            ArrayNode lastNode = gred.putArray("last_arrivals");
+            ArrayNode waitNode = gred.putArray("mean_arrival_wait_us");
+            for (int p = 0; p < ports; p++) {
+                lastNode.add(last[p]);
+                waitNode.add(meanWait[p]);
+            }
+            gred.put("calls", collectives.instances);
+            if (slowest >= 0) {
+                double weight = round((double) collectives.lastArrivals[slowest] / Math.max(1, collectives.instances));
+                ArrayNode path = json.createArrayNode();
+                tree.pathFromRoot(slowest).forEach(path::add);
+                lb.put("slowest_rank_gred", g);
+                lb.set("heaviest_path", path);
+                lb.put("heaviest_path_weight", weight);
+                lb.put("heaviest_path_rank", slowest);
+                ObjectNode t = lb.putArray("trees").addObject();
+                t.put("tree", 0);
+                t.put("slowest_rank", slowest);
+                t.put("weight", weight);
+                t.set("heaviest_path", path.deepCopy());
+            }
+        }
+        if (m.get("stats") instanceof ObjectNode stats) {
+            ObjectNode gred = stats.putObject("wrappers").putObject(g);
+            gred.put("host", tree.pathmap().nodes().stream().filter(n -> n.name().equals(g)).findFirst().orElseThrow().host());
+            gred.put("tree", 0);
+            gred.put("calls", collectives.instances);
+            ObjectNode[] byPort = new ObjectNode[ports];
+            for (int r = 0; r < worldSize; r++) {
+                ObjectNode p = json.createObjectNode();
+                p.put("port", tree.port(r));
+                p.put("contributor", "rank " + r);
+                p.set("arrival_wait", json.valueToTree(collectives.waitUs[r].summary()));
+                p.set("total", json.valueToTree(collectiveUs[r].summary()));
+                if (collectives.arrivalOrder != null) {
+                    ArrayNode order = p.putArray("arrival_order");
+                    for (long c : collectives.arrivalOrder[r]) {
+                        order.add(c);
+                    }
+                }
+                byPort[tree.port(r)] = p;
+            }
+            ArrayNode portsNode = gred.putArray("ports");
+            for (ObjectNode p : byPort) {
+                portsNode.add(p);
+            }
+        }
+        return m;
+    }
+
     private ObjectNode profileJson(ObjectMapper json) {
         ObjectNode profile = json.createObjectNode();
         ObjectNode ranks = profile.putObject("ranks");
         for (int r = 0; r < worldSize; r++) {
             ObjectNode rank = ranks.putObject(String.valueOf(r));
             for (int i = 0; i < MpiOp.END - MpiOp.FIRST; i++) {
-                long calls = snapshotByRank[r] != null ? snapshotByRank[r].calls(i) : tupleCalls[r][i];
+                long calls = r < snapshotByRank.length && snapshotByRank[r] != null ? snapshotByRank[r].calls(i) : tupleCalls[r][i];
                 if (calls > 0) {
                     ObjectNode o = rank.putObject(MpiOp.name(MpiOp.FIRST + i));
                     o.put("calls", calls);

@@ -28,10 +28,29 @@ public final class MpiRun {
     private ProcessBuilder.Redirect stdout = ProcessBuilder.Redirect.INHERIT;
     private ProcessBuilder.Redirect stderr = ProcessBuilder.Redirect.INHERIT;
     private java.io.PrintStream progress = System.err;
+    private final MpiLiveView live;
 
     public MpiRun(MpiRunConfig config) {
         this.config = config;
+        this.live = new MpiLiveView(Path.of(config.program()).getFileName().toString(), config.np(),
+                Math.max(1, Math.min(config.np(), config.simHosts())));
     }
+
+    /**
+     * What the analysis holds while the program runs (published by the agent thread every
+     * {@link MpiLiveView#PERIOD_MS} ms, with {@code --agent live}), and once it ended; any thread may read it, before
+     * and during {@link #run()}.
+     */
+    public MpiLiveView live() {
+        liveWatched = true;
+        return live;
+    }
+
+    /**
+     * Whether someone asked for {@link #live()}: only then does the agent thread build the blocks while the program
+     * runs (a run nobody watches spends no agent time on them; the final blocks are made once, at the end, either way).
+     */
+    private volatile boolean liveWatched;
 
     /** Where the program's output goes instead of ours (tests compare it). */
     MpiRun output(ProcessBuilder.Redirect out, ProcessBuilder.Redirect err) {
@@ -88,7 +107,7 @@ public final class MpiRun {
         if (config.filter() != null) {
             analysis.scope(new MpiScope(config.filter()));
         }
-        Hosts hosts = new Hosts(dir, analysis, config.progressS(), progress);
+        Hosts hosts = new Hosts(dir, analysis, config.progressS(), progress, liveWatched ? live : null, config.monitors());
         // The agent shares the machine with the ranks (which busy-poll in Open MPI): an idle agent parks 1-10 ms
         // rather than spinning; a rank's ring (131072 tuples by default) takes far longer than 10 ms to fill.
         AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(1, 1, 1_000_000, 10_000_000), Throwable::printStackTrace,
@@ -124,11 +143,15 @@ public final class MpiRun {
         double wallS = (System.nanoTime() - t0) / 1e9;
         hosts.drain();
         analysis.finish();
+        live.finished(analysis.liveMonitorsJson(LIVE_JSON, config.monitors(), live.tree(), hosts.missed(), hosts.agentCpuNs()),
+                analysis.scope() != null ? analysis.scope().toJson(LIVE_JSON) : null);
         MpiRunResult result = new MpiRunResult(config, command, exit, wallS, analysis, hosts.written(), hosts.missed(),
                 hosts.count(), errors);
         hosts.closeAll();
         return result;
     }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper LIVE_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private static void removeOldRankFiles(Path dir) throws IOException {
         try (DirectoryStream<Path> hostDirs = Files.newDirectoryStream(dir, "host-*")) {
@@ -159,8 +182,25 @@ public final class MpiRun {
         private long nextProgressNs;
         private static final long SCOPE_ROUND_NS = 200_000_000L;
         private long nextRoundNs = System.nanoTime() + SCOPE_ROUND_NS;
+        private final MpiLiveView live;
+        private final java.util.Set<String> kinds;
+        private long nextPublishNs = System.nanoTime();
+        /** The agent thread's CPU time at its last publication (read on that thread; the run reads it after it ended). */
+        private volatile long agentCpuNs;
+        private volatile Thread agentThread;
 
-        Hosts(Path dir, MpiAnalysis analysis, int progressS, java.io.PrintStream progress) {
+        /** The agent thread's CPU time: at its last publication, or now if it still runs (0 when not measurable). */
+        long agentCpuNs() {
+            java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+            Thread t = agentThread;
+            long now = t != null && mx.isThreadCpuTimeSupported() ? mx.getThreadCpuTime(t.getId()) : -1;
+            return Math.max(agentCpuNs, now);
+        }
+
+        Hosts(Path dir, MpiAnalysis analysis, int progressS, java.io.PrintStream progress, MpiLiveView live,
+              java.util.Set<String> kinds) {
+            this.live = live;
+            this.kinds = kinds;
             this.dir = dir;
             this.analysis = analysis;
             this.progressNs = progressS * 1_000_000_000L;
@@ -172,6 +212,9 @@ public final class MpiRun {
         public int doWork() throws IOException {
             int work = 0;
             long now = System.nanoTime();
+            if (agentThread == null) {
+                agentThread = Thread.currentThread();
+            }
             if (scanNow || now - lastScanNs >= RESCAN_NS && !analysis.everyRankSeen()) {
                 scanNow = false;
                 lastScanNs = now;
@@ -194,6 +237,14 @@ public final class MpiRun {
             if (analysis.scope() != null && now >= nextRoundNs) {
                 nextRoundNs = now + SCOPE_ROUND_NS;
                 analysis.scope().round();
+            }
+            if (live != null && now >= nextPublishNs) {
+                // The dashboard's view: built here, where the analysis lives, and handed over as immutable JSON.
+                nextPublishNs = now + MpiLiveView.PERIOD_MS * 1_000_000L;
+                java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+                agentCpuNs = mx.isCurrentThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : 0;
+                live.publish(analysis.liveMonitorsJson(LIVE_JSON, kinds, live.tree(), missed(), agentCpuNs),
+                        analysis.scope() != null ? analysis.scope().toJson(LIVE_JSON) : null);
             }
             if (progressNs > 0 && now >= nextProgressNs) {
                 nextProgressNs = now + progressNs;

@@ -65,7 +65,7 @@ final class MpiPrograms {
     }
 
     /** A run's result, its report as JSON and the program's own stdout. */
-    record Run(MpiRunResult result, JsonNode report, String stdout, String stderr) {
+    record Run(MpiRunResult result, JsonNode report, String stdout, String stderr, MpiLiveView live) {
         long calls(String op) {
             return report.path("mpi").path("calls").path(op).asLong(0);
         }
@@ -84,9 +84,9 @@ final class MpiPrograms {
                 List.of("--mca", "btl", "self,vader"), 60, Set.of("loadbalance", "stats"), true, 0, filter);
         Path out = traceDir.resolve("stdout.txt");
         Path err = traceDir.resolve("stderr.txt");
-        MpiRunResult result = new MpiRun(config).output(ProcessBuilder.Redirect.to(out.toFile()),
-                ProcessBuilder.Redirect.to(err.toFile())).run();
-        return new Run(result, JSON.valueToTree(result.toJson(JSON)), Files.readString(out), Files.readString(err));
+        MpiRun mpiRun = new MpiRun(config);
+        MpiRunResult result = mpiRun.output(ProcessBuilder.Redirect.to(out.toFile()), ProcessBuilder.Redirect.to(err.toFile())).run();
+        return new Run(result, JSON.valueToTree(result.toJson(JSON)), Files.readString(out), Files.readString(err), mpiRun.live());
     }
 
     /** The same program under plain mpirun, without the library: its own output, for comparison. */

@@ -144,6 +144,21 @@ class MpiRunTest {
         assertThat(run.report().at("/mpi/collectives/incomplete").asLong()).isZero();
         // grid allreduces, row allreduces on 2 rows, MPI_Cart_create (world), MPI_Comm_split (grid), MPI_Comm_free (2 rows)
         assertThat(run.report().at("/mpi/collectives/instances").asLong()).isEqualTo(100 + 2 * 100 + 1 + 1 + 2);
+        // The live view's last block: the dashboard's flat gred on the drawing's 2 hosts, a port per rank, the same
+        // instances and last arrivals as the report's load balance, rank by rank.
+        assertThat(run.live().running()).isFalse();
+        JsonNode live = run.live().monitors().orElseThrow();
+        JsonNode gred = live.at("/loadbalance/greds/" + run.live().tree().gred());
+        assertThat(gred.path("calls").asLong()).isEqualTo(100 + 2 * 100 + 1 + 1 + 2);
+        for (int r = 0; r < 4; r++) {
+            assertThat(gred.path("last_arrivals").get(run.live().tree().port(r)).asLong())
+                    .isEqualTo(run.report().at("/monitors/loadbalance/last_arrivals/" + r).asLong());
+            JsonNode port = live.at("/stats/wrappers/" + run.live().tree().gred() + "/ports/" + run.live().tree().port(r));
+            assertThat(port.path("contributor").asText()).isEqualTo("rank " + r);
+            assertThat(port.at("/arrival_wait/count").asLong()).isPositive();
+        }
+        assertThat(live.path("tuples_missed").asLong()).isZero();
+        assertThat(run.live().tree().pathmap().spec().hostOf(3)).isEqualTo(1);
     }
 
     @Test

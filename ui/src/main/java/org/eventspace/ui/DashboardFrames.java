@@ -323,25 +323,61 @@ public final class DashboardFrames {
         return p;
     }
 
-    /** The stages of a rank's path: every gred it passes, with the mean down, up and arrival wait of its port (µs). */
+    /**
+     * The stages of a rank's path, from the rank toward the root (dissertation §7.1: an allreduce is arrival + reduce +
+     * broadcast, and a path breaks into its greds, hops and store): every gred it passes with the mean down, up and
+     * arrival wait of its port and the gred's own arrival, reduce and broadcast stages ({@code kind: "gred"}); every
+     * remote hop with its two-way latency ({@code "hop"}: the statistics monitor's difference of the collectors on both
+     * sides, no common clock needed); the core's store latency ({@code "store"}). Means in µs; a figure the monitors do
+     * not have yet is left out.
+     */
     private List<ObjectNode> stages(TreeView view, String id, JsonNode stats) {
         List<ObjectNode> out = new ArrayList<>();
         for (TreeView.Drawn d : view.pathToRoot(id)) {
+            if (d.kind().equals("proxy")) {
+                JsonNode hop = stats.path(d.id()).path("two_way_latency");
+                if (hop.path("mean").isNumber()) {
+                    ObjectNode s = json.createObjectNode();
+                    s.put("stage", d.id());
+                    s.put("kind", "hop");
+                    s.put("host", d.host());
+                    s.put("to_host", stats.path(d.id()).path("to_host").asInt(-1));
+                    putNumber(s, "two_way_us", hop.path("mean"));
+                    // the hop lies between the gred below it and the gred it enters, whose stage was taken already
+                    int at = !out.isEmpty() && out.get(out.size() - 1).path("stage").asText().equals(d.gred()) ? out.size() - 1 : out.size();
+                    out.add(at, s);
+                }
+            } else if (d.kind().equals("core")) {
+                JsonNode store = stats.path(d.id()).path("store_latency");
+                if (store.path("mean").isNumber()) {
+                    ObjectNode s = json.createObjectNode();
+                    s.put("stage", d.id());
+                    s.put("kind", "store");
+                    s.put("host", d.host());
+                    putNumber(s, "store_us", store.path("mean"));
+                    out.add(s);
+                }
+            }
             if (d.gred() == null || !d.kind().equals("rank") && !d.kind().equals("gred") && !d.kind().equals("proxy")) {
                 continue;
             }
             // A proxy and the gred behind it feed the same port: one stage per gred, taken at the first node that enters it.
-            if (!out.isEmpty() && out.get(out.size() - 1).path("stage").asText().equals(d.gred())) {
+            if (out.stream().anyMatch(o -> o.path("stage").asText().equals(d.gred()))) {
                 continue;
             }
             JsonNode port = stats.path(d.gred()).path("ports").path(d.port());
+            JsonNode stages = stats.path(d.gred()).path("stages");
             ObjectNode s = json.createObjectNode();
             s.put("stage", d.gred());
+            s.put("kind", "gred");
             s.put("port", d.port());
             s.put("host", view.node(d.gred()) != null ? view.node(d.gred()).host() : -1);
             putNumber(s, "down_us", port.path("down").path("mean"));
             putNumber(s, "up_us", port.path("up").path("mean"));
             putNumber(s, "arrival_wait_us", port.path("arrival_wait").path("mean"));
+            putNumber(s, "arrival_us", stages.path("arrival").path("mean"));
+            putNumber(s, "reduce_us", stages.path("reduce").path("mean"));
+            putNumber(s, "broadcast_us", stages.path("broadcast").path("mean"));
             out.add(s);
         }
         return out;

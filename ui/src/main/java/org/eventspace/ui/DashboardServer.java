@@ -157,7 +157,7 @@ public final class DashboardServer implements AutoCloseable {
         });
         app.get("/api/v1/run", ctx -> {
             only(ctx);
-            send(ctx, frame().node().get("run"));
+            sendCached(ctx, f -> f.node().get("run"));
         });
         app.get("/api/v1/frame", ctx -> {
             only(ctx);
@@ -166,78 +166,86 @@ public final class DashboardServer implements AutoCloseable {
         app.get("/api/v1/tree", ctx -> {
             only(ctx, "tree");
             int tree = intParam(ctx, "tree", 0, 0, sampler.frames().trees() - 1);
-            ObjectNode o = sampler.frames().tree(tree).toJson(json);
-            JsonNode lb = frame().node().path("loadbalance");
-            for (JsonNode t : lb.path("trees")) {
-                if (t.path("tree").asInt() == tree) {
-                    o.set("heaviest_path", t.path("heaviest_path"));
-                    o.set("slowest_rank", t.path("slowest_rank"));
+            sendCached(ctx, f -> {
+                ObjectNode o = sampler.frames().tree(tree).toJson(json);
+                for (JsonNode t : f.node().path("loadbalance").path("trees")) {
+                    if (t.path("tree").asInt() == tree) {
+                        o.set("heaviest_path", t.path("heaviest_path"));
+                        o.set("slowest_rank", t.path("slowest_rank"));
+                    }
                 }
-            }
-            send(ctx, o);
+                return o;
+            });
         });
         app.get("/api/v1/loadbalance", ctx -> {
             only(ctx);
-            JsonNode lb = frame().node().path("loadbalance");
-            if (lb.isNull() || lb.isMissingNode()) {
-                error(ctx, 404, "no_monitor", "the job runs no load-balance monitor (run it with --monitor loadbalance)");
-                return;
-            }
-            send(ctx, lb);
+            sendCached(ctx, f -> {
+                JsonNode lb = f.node().path("loadbalance");
+                if (lb.isNull() || lb.isMissingNode()) {
+                    error(ctx, 404, "no_monitor", "the job runs no load-balance monitor (run it with --monitor loadbalance)");
+                    return null;
+                }
+                return lb;
+            });
         });
         app.get("/api/v1/stats", ctx -> {
             only(ctx, "gred");
-            JsonNode stats = frame().node().path("stats");
             String gred = ctx.queryParam("gred");
-            if (gred == null) {
-                ObjectNode o = json.createObjectNode();
-                o.set("wrappers", stats);
-                o.set("ranks", frame().node().path("ranks"));
-                send(ctx, o);
-            } else if (stats.has(gred)) {
-                send(ctx, stats.get(gred));
-            } else {
-                error(ctx, 404, "no_such_gred", "no monitored gred named '" + gred + "'; expected one of "
-                        + names(stats, 12));
-            }
+            sendCached(ctx, f -> {
+                JsonNode stats = f.node().path("stats");
+                if (gred == null) {
+                    ObjectNode o = json.createObjectNode();
+                    o.set("wrappers", stats);
+                    o.set("ranks", f.node().path("ranks"));
+                    return o;
+                } else if (stats.has(gred)) {
+                    return stats.get(gred);
+                }
+                error(ctx, 404, "no_such_gred", "no monitored gred named '" + gred + "'; expected one of " + names(stats, 12));
+                return null;
+            });
         });
         app.get("/api/v1/histograms", ctx -> {
             only(ctx, "event", "last");
-            JsonNode hist = frame().node().path("histograms");
             int last = intParam(ctx, "last", DashboardFrames.HISTORY, 1, DashboardFrames.HISTORY);
             String event = ctx.queryParam("event");
-            ObjectNode o = json.createObjectNode();
-            o.put("filter", frame().node().path("scope").path("filter").asText(""));
-            ObjectNode events = o.putObject("events");
-            if (event != null && !hist.has(event)) {
-                error(ctx, 404, "no_such_event", "no scope event named '" + event + "'; expected one of " + names(hist, 12));
-                return;
-            }
-            hist.fields().forEachRemaining(e -> {
-                if (event == null || event.equals(e.getKey())) {
-                    var rounds = events.putArray(e.getKey());
-                    int n = e.getValue().size();
-                    for (int i = Math.max(0, n - last); i < n; i++) {
-                        rounds.add(e.getValue().get(i));
-                    }
+            sendCached(ctx, f -> {
+                JsonNode hist = f.node().path("histograms");
+                ObjectNode o = json.createObjectNode();
+                o.put("filter", f.node().path("scope").path("filter").asText(""));
+                ObjectNode events = o.putObject("events");
+                if (event != null && !hist.has(event)) {
+                    error(ctx, 404, "no_such_event", "no scope event named '" + event + "'; expected one of " + names(hist, 12));
+                    return null;
                 }
+                hist.fields().forEachRemaining(e -> {
+                    if (event == null || event.equals(e.getKey())) {
+                        var rounds = events.putArray(e.getKey());
+                        int n = e.getValue().size();
+                        for (int i = Math.max(0, n - last); i < n; i++) {
+                            rounds.add(e.getValue().get(i));
+                        }
+                    }
+                });
+                return o;
             });
-            send(ctx, o);
         });
         app.get("/api/v1/timemap", ctx -> {
             only(ctx, "tree");
             int tree = intParam(ctx, "tree", 0, 0, sampler.frames().trees() - 1);
-            for (JsonNode t : frame().node().path("timemap")) {
-                if (t.path("tree").asInt() == tree) {
-                    send(ctx, t);
-                    return;
+            sendCached(ctx, f -> {
+                for (JsonNode t : f.node().path("timemap")) {
+                    if (t.path("tree").asInt() == tree) {
+                        return t;
+                    }
                 }
-            }
-            error(ctx, 404, "no_statistics", "no timemap yet: it needs the statistics monitor (--monitor stats) and a call joined");
+                error(ctx, 404, "no_statistics", "no timemap yet: it needs the statistics monitor (--monitor stats) and a call joined");
+                return null;
+            });
         });
         app.get("/api/v1/cost", ctx -> {
             only(ctx);
-            send(ctx, frame().node().path("cost"));
+            sendCached(ctx, f -> f.node().path("cost"));
         });
         // Javalin streams only to a request that accepts an event stream (as EventSource does); say so to others.
         app.before("/api/v1/events", ctx -> {
@@ -343,6 +351,36 @@ public final class DashboardServer implements AutoCloseable {
     /** Echoed input, bounded: an error message never grows with what a client sent. */
     private static String clip(String text) {
         return text.length() <= 40 ? text : text.substring(0, 40) + "…";
+    }
+
+    /** An answer serialised once for one frame: its frame's number and its bytes. */
+    private record Answer(long frame, byte[] bytes) {
+    }
+
+    /** Distinct requests (path and query) whose answers are kept; beyond, answers are made per request. */
+    private static final int MAX_ANSWERS = 256;
+    private final java.util.concurrent.ConcurrentHashMap<String, Answer> answers = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Answers with what {@code make} derives from the newest frame, serialised once per frame and request (path and
+     * query): fifty clients polling an endpoint cost one serialisation per frame, then a copy of bytes each (the answer
+     * is the same for all of them until the next frame). {@code make} returns null after it answered an error itself.
+     */
+    private void sendCached(Context ctx, java.util.function.Function<DashboardSampler.Frame, JsonNode> make) throws Exception {
+        DashboardSampler.Frame f = frame();
+        String key = ctx.path() + "?" + (ctx.queryString() == null ? "" : ctx.queryString());
+        Answer a = answers.get(key);
+        if (a == null || a.frame() != f.number()) {
+            JsonNode node = make.apply(f);
+            if (node == null) {
+                return;
+            }
+            a = new Answer(f.number(), json.writeValueAsBytes(node));
+            if (answers.size() < MAX_ANSWERS || answers.containsKey(key)) {
+                answers.put(key, a);
+            }
+        }
+        ctx.contentType("application/json").result(a.bytes());
     }
 
     private void send(Context ctx, JsonNode node) throws Exception {

@@ -163,6 +163,24 @@ class DashboardApiTest {
         Answer timemap = get("/api/v1/timemap?tree=1");
         assertThat(timemap.status).isEqualTo(200);
         assertThat(timemap.body.path("paths").get(0).path("stages").size()).isGreaterThan(0);
+        // The stages of a path through hier:2 over 4 hosts: greds with their own arrival/reduce/broadcast, a hop
+        // wherever the path leaves its host (every rank off host 0 crosses at least one), the core's store latency last.
+        for (JsonNode path : timemap.body.path("paths")) {
+            JsonNode stages = path.path("stages");
+            assertThat(stages.get(0).path("kind").asText()).isEqualTo("gred");
+            assertThat(stages.get(0).path("broadcast_us").isNumber()).as(stages.toString()).isTrue();
+            assertThat(stages.get(stages.size() - 1).path("kind").asText()).isEqualTo("store");
+            assertThat(stages.get(stages.size() - 1).path("store_us").asDouble()).isPositive();
+            if (stages.get(0).path("host").asInt() != 0) {
+                assertThat(stages.findValuesAsText("kind")).as(stages.toString()).contains("hop");
+            }
+            for (JsonNode st : stages) {
+                if (st.path("kind").asText().equals("hop")) {
+                    assertThat(st.path("to_host").asInt()).isNotEqualTo(st.path("host").asInt());
+                    assertThat(st.path("two_way_us").isNumber()).isTrue();
+                }
+            }
+        }
 
         Answer cost = get("/api/v1/cost");
         assertThat(cost.status).isEqualTo(200);

@@ -351,32 +351,59 @@
     svg.innerHTML = "";
     const tm = (S.frame.timemap || []).find((t) => t.tree === S.tree);
     if (!tm || !tm.paths.length) { svg.setAttribute("height", 30); text(svg, 10, 20, "no statistics yet (needs the statistics monitor)", "", "start"); return; }
+    // Every stage on one scale: a gred's port down (left) and up (right), under it the gred's own arrival + reduce
+    // (left) and broadcast (right) as a thin bar; a hop's two-way latency and the core's store latency straddle zero
+    // (half each side: no common clock says how a round trip splits).
     let max = 1e-9;
-    tm.paths.forEach((p) => p.stages.forEach((s) => { max = Math.max(max, s.down_us || 0, s.up_us || 0); }));
+    tm.paths.forEach((p) => p.stages.forEach((s) => {
+      max = Math.max(max, s.down_us || 0, s.up_us || 0, (s.arrival_us || 0) + (s.reduce_us || 0), s.broadcast_us || 0,
+        (s.two_way_us || 0) / 2, (s.store_us || 0) / 2);
+    }));
     const rowH = 18, W = 640, mid = 390, half = 190, labelX = 8;
     let y = 14;
     const rows = tm.paths.reduce((a, p) => a + p.stages.length + 1, 0);
     const H = rows * rowH + 34;
     svg.setAttribute("width", W); svg.setAttribute("height", H); svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+    const scale = (v) => (v || 0) / max * half;
     tm.paths.forEach((p) => {
       const t = text(svg, labelX, y + 4, (p.label === "slowest" ? "slowest path" : "typical path") + ": rank " + p.rank, "", "start");
       t.setAttribute("font-weight", "600");
       y += rowH;
       p.stages.forEach((s) => {
+        if (s.kind === "hop" || s.kind === "store") {
+          const v = s.kind === "hop" ? s.two_way_us : s.store_us;
+          const w = scale(v / 2);
+          const label = s.kind === "hop" ? "hop h" + s.host + "→h" + s.to_host : "store " + shortName(s.stage);
+          const st = text(svg, labelX + 8, y + 4, label, "", "start");
+          st.style.cursor = "pointer";
+          st.onclick = () => select(s.stage);
+          const r = el("rect", { x: mid - w, y: y - 4, width: Math.max(0.5, 2 * w), height: 8, fill: "#98a2b3" }, svg);
+          el("title", {}, r).textContent = (s.kind === "hop" ? "two-way latency (t4 − t1) − (t3 − t2): " : "store latency: ") + fmt(v) + " µs";
+          text(svg, mid + w + 4, y + 4, fmt(v) + (s.kind === "hop" ? " two-way" : ""), "", "start");
+          y += rowH;
+          return;
+        }
         const st = text(svg, labelX + 8, y + 4, shortName(s.stage) + " p" + s.port, "", "start");
         st.style.cursor = "pointer";
         st.onclick = () => select(s.stage);
-        const d = (s.down_us || 0) / max * half, u = (s.up_us || 0) / max * half;
-        el("rect", { x: mid - d, y: y - 6, width: Math.max(0.5, d), height: 12, fill: "var(--down)" }, svg);
-        el("rect", { x: mid, y: y - 6, width: Math.max(0.5, u), height: 12, fill: "var(--up)" }, svg);
+        const d = scale(s.down_us), u = scale(s.up_us);
+        el("rect", { x: mid - d, y: y - 7, width: Math.max(0.5, d), height: 9, fill: "var(--down)" }, svg);
+        el("rect", { x: mid, y: y - 7, width: Math.max(0.5, u), height: 9, fill: "var(--up)" }, svg);
+        if (s.arrival_us != null || s.broadcast_us != null) {
+          const a = scale(s.arrival_us), rd = scale(s.reduce_us), b = scale(s.broadcast_us);
+          const stage = "gred stages: arrival " + fmt(s.arrival_us) + " µs, reduce " + fmt(s.reduce_us) + " µs, broadcast " + fmt(s.broadcast_us) + " µs";
+          el("title", {}, el("rect", { x: mid - a - rd, y: y + 3, width: Math.max(0.5, a), height: 3, fill: "#f5a623" }, svg)).textContent = stage;
+          el("title", {}, el("rect", { x: mid - rd, y: y + 3, width: Math.max(0.5, rd), height: 3, fill: "#7a5af8" }, svg)).textContent = stage;
+          el("title", {}, el("rect", { x: mid, y: y + 3, width: Math.max(0.5, b), height: 3, fill: "#12b76a" }, svg)).textContent = stage;
+        }
         text(svg, mid - d - 4, y + 4, fmt(s.down_us), "", "end");
         text(svg, mid + u + 4, y + 4, fmt(s.up_us), "", "start");
         y += rowH;
       });
     });
     el("line", { x1: mid, x2: mid, y1: 4, y2: H - 22, stroke: "#344054" }, svg);
-    text(svg, mid - 6, H - 8, "← down µs", "", "end");
-    text(svg, mid + 6, H - 8, "up µs →", "", "start");
+    text(svg, mid - 6, H - 8, "← down µs (thin: arrival, reduce)", "", "end");
+    text(svg, mid + 6, H - 8, "up µs (thin: broadcast) →", "", "start");
     text(svg, mid, H - 8, "0");
   }
 

@@ -1,0 +1,344 @@
+package org.eventspace.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.URL;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+import org.eventspace.bench.InterleavedOverhead;
+import org.eventspace.ui.DashboardServer;
+import org.eventspace.ui.DemoJob;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code bench dashboard-load}: what HTTP clients polling the dashboard cost a monitored job. One job runs throughout —
+ * the demo's compute-gsum (sort, then allreduce) on simulated hosts in this JVM with the load-balance and statistics
+ * monitors, an event scope and its dashboard served on loopback, no fault injected — and the treatment alternates in
+ * blocks: clients polling (each a thread that GETs one endpoint of the API after another every {@code pollMs}, on a
+ * connection it keeps) or idle (the same threads, parked). Blocks come in pairs, off-on then on-off (ABBA), so a drift
+ * of the machine over a pair cancels; per pair the overhead is {@code (t_on − t_off) / t_off × 100} of the time per
+ * iteration, and the figure is their mean with a 95 % confidence interval (Student's t), as the monitors' interleaved
+ * overhead is measured. Bounded: warm-up plus {@code pairs × 2 × block}; every request has a 2 s timeout; every thread
+ * is ended before {@link #run} returns. Not thread-safe: one run per instance.
+ */
+final class DashboardLoad {
+    static final String SCHEMA = "eventspace.bench-dashboard-load/1";
+    /** What a client asks for, in turn: what the page and a script read. */
+    static final List<String> ENDPOINTS = List.of("/api/v1/health", "/api/v1/loadbalance", "/api/v1/stats", "/api/v1/tree",
+            "/api/v1/histograms?last=1", "/api/v1/timemap", "/api/v1/cost", "/api/v1/frame");
+    private static final int REQUEST_TIMEOUT_MS = 2_000;
+
+    record Config(int clients, Duration duration, Duration block, Duration warmup, long pollMs, int ranks, int hosts) {
+        Config {
+            if (clients < 1 || clients > 1000) {
+                throw new IllegalArgumentException("--clients must be 1..1000, got " + clients);
+            }
+            if (block.toMillis() < 100) {
+                throw new IllegalArgumentException("--block-s must be >= 0.1 s, got " + block.toMillis() / 1000.0);
+            }
+            if (duration.compareTo(block.multipliedBy(4)) < 0) {
+                throw new IllegalArgumentException("--duration must hold at least two pairs of blocks (4 × --block-s = "
+                        + block.multipliedBy(4).toMillis() / 1000.0 + " s), got " + duration.toMillis() / 1000.0 + " s");
+            }
+            if (pollMs < 1 || pollMs > 60_000) {
+                throw new IllegalArgumentException("--poll-ms must be 1..60000, got " + pollMs);
+            }
+        }
+
+        int pairs() {
+            return (int) (duration.toMillis() / (2 * block.toMillis()));
+        }
+    }
+
+    private final Config config;
+    private final Object gate = new Object();
+    private volatile boolean polling;
+    private volatile boolean ending;
+    private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong errors = new AtomicLong();
+    private final AtomicLong requestNanos = new AtomicLong();
+    private volatile String lastError;
+
+    DashboardLoad(Config config) {
+        this.config = config;
+        // Each client keeps its connection, as a browser does: the JDK keeps 5 idle connections per server unless told
+        // (read once, when the first HTTP connection of the process is made; the command's process makes none before).
+        if (System.getProperty("http.maxConnections") == null) {
+            System.setProperty("http.maxConnections", Integer.toString(Math.max(5, config.clients())));
+        }
+    }
+
+    /** Runs the job, the blocks and the clients; the report ({@link #SCHEMA}). */
+    ObjectNode run(ObjectMapper json) throws InterruptedException {
+        DemoJob.Settings settings = new DemoJob.Settings(config.ranks(), config.hosts(), "hier:2", 0, 0, 2000, 16, 200);
+        List<Thread> clients = new ArrayList<>();
+        double[] off = new double[config.pairs()];
+        double[] on = new double[config.pairs()];
+        String url;
+        try (DemoJob job = DemoJob.start(settings);
+             DashboardServer server = DashboardServer.start(job.source(), DashboardServer.LOOPBACK, 0)) {
+            url = server.url();
+            for (int c = 0; c < config.clients(); c++) {
+                Thread t = new Thread(client(url, c), "es-load-client-" + c);
+                t.setDaemon(true);
+                t.start();
+                clients.add(t);
+            }
+            sleep(config.warmup());
+            for (int p = 0; p < config.pairs(); p++) {
+                boolean onFirst = p % 2 == 1;
+                double first = block(job, onFirst);
+                double second = block(job, !onFirst);
+                on[p] = onFirst ? first : second;
+                off[p] = onFirst ? second : first;
+                if (job.failure() != null) {
+                    throw new IllegalStateException("the job failed: " + job.failure());
+                }
+            }
+            // The clients end before the server does, so no request meets a closed port.
+            stopClients(clients);
+        } finally {
+            stopClients(clients);
+        }
+        return report(json, off, on, url);
+    }
+
+    private void stopClients(List<Thread> clients) throws InterruptedException {
+        ending = true;
+        setPolling(false);
+        for (Thread t : clients) {
+            t.interrupt();
+            t.join(REQUEST_TIMEOUT_MS * 2L);
+        }
+    }
+
+    /** One block with the clients polling or idle: the job's mean time per iteration (µs) over it. */
+    private double block(DemoJob job, boolean withClients) {
+        setPolling(withClients);
+        long[] c0 = cpu();
+        long i0 = job.iterations();
+        long t0 = System.nanoTime();
+        sleep(config.block());
+        long i1 = job.iterations();
+        long t1 = System.nanoTime();
+        long[] c1 = cpu();
+        int side = withClients ? 1 : 0;
+        for (int k = 0; k < 2; k++) {
+            cpuNanos[side][k] += c1[k] - c0[k];
+        }
+        wallNanos[side] += t1 - t0;
+        // A block in which the job made no iteration (its threads got no core: the machine's other load) has no time
+        // per iteration; its pair is left out and counted.
+        return i1 == i0 ? Double.NaN : (t1 - t0) / 1e3 / (i1 - i0);
+    }
+
+    /** CPU time of the clients' threads and of the dashboard's (sampler, stream, HTTP pool), per block side. */
+    private final long[][] cpuNanos = new long[2][2];
+    private final long[] wallNanos = new long[2];
+    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
+    /** {clients' CPU, the dashboard's CPU} now, ns (0 where the JVM does not measure thread CPU time). */
+    private static long[] cpu() {
+        long[] c = new long[2];
+        if (!THREADS.isThreadCpuTimeSupported()) {
+            return c;
+        }
+        // The thread group, not Thread.getAllStackTraces: no safepoint and no stack walk in the middle of the job.
+        ThreadGroup root = Thread.currentThread().getThreadGroup();
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        Thread[] all = new Thread[root.activeCount() + 64];
+        int n = root.enumerate(all, true);
+        for (int i = 0; i < n; i++) {
+            Thread t = all[i];
+            String name = t.getName();
+            int k = name.startsWith("es-load-client-") ? 0 : name.startsWith("es-dashboard") ? 1 : -1;
+            if (k >= 0) {
+                c[k] += Math.max(0, THREADS.getThreadCpuTime(t.getId()));
+            }
+        }
+        return c;
+    }
+
+    private void setPolling(boolean on) {
+        synchronized (gate) {
+            polling = on;
+            gate.notifyAll();
+        }
+    }
+
+    /** A client: while polling, one GET every pollMs (staggered), the next endpoint each time; parked otherwise. */
+    private Runnable client(String base, int index) {
+        return () -> {
+            long period = config.pollMs() * 1_000_000L;
+            long next = System.nanoTime() + period * index / config.clients();
+            int endpoint = index;
+            while (!ending) {
+                synchronized (gate) {
+                    while (!polling && !ending) {
+                        try {
+                            gate.wait();
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                }
+                long wait = next - System.nanoTime();
+                if (wait > 0) {
+                    LockSupport.parkNanos(wait);
+                    if (Thread.interrupted()) {
+                        return;
+                    }
+                    continue;
+                }
+                next += period;
+                if (next < System.nanoTime()) {
+                    next = System.nanoTime() + period; // fell behind (the block was off): no burst to catch up
+                }
+                get(base, ENDPOINTS.get(endpoint++ % ENDPOINTS.size()));
+            }
+        };
+    }
+
+    private void get(String base, String path) {
+        long t0 = System.nanoTime();
+        try {
+            HttpURLConnection c = (HttpURLConnection) new URL(base + path.substring(1)).openConnection();
+            c.setConnectTimeout(REQUEST_TIMEOUT_MS);
+            c.setReadTimeout(REQUEST_TIMEOUT_MS);
+            int status = c.getResponseCode();
+            try (InputStream in = status < 400 ? c.getInputStream() : c.getErrorStream()) {
+                if (in != null) {
+                    in.readAllBytes(); // read to the end, so the connection is kept for the next request
+                }
+            }
+            // 404 no_statistics before the statistics monitor joined a call is an answer, not a failure
+            if (status >= 500) {
+                errors.incrementAndGet();
+                lastError = path + ": HTTP " + status;
+            }
+        } catch (IOException e) {
+            errors.incrementAndGet();
+            lastError = path + ": " + e;
+        }
+        requests.incrementAndGet();
+        requestNanos.addAndGet(System.nanoTime() - t0);
+    }
+
+    private static void sleep(Duration d) {
+        long deadline = System.nanoTime() + d.toNanos();
+        for (long left = d.toNanos(); left > 0; left = deadline - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    private ObjectNode report(ObjectMapper json, double[] allOff, double[] allOn, String url) {
+        int usable = 0;
+        for (int i = 0; i < allOff.length; i++) {
+            usable += Double.isNaN(allOff[i]) || Double.isNaN(allOn[i]) ? 0 : 1;
+        }
+        if (usable < 2) {
+            throw new IllegalStateException("only " + usable + " of " + allOff.length + " pairs of blocks had an iteration "
+                    + "on both sides: the job got almost no CPU (is the machine overloaded?)");
+        }
+        double[] off = new double[usable];
+        double[] on = new double[usable];
+        for (int i = 0, k = 0; i < allOff.length; i++) {
+            if (!Double.isNaN(allOff[i]) && !Double.isNaN(allOn[i])) {
+                off[k] = allOff[i];
+                on[k++] = allOn[i];
+            }
+        }
+        double[] pct = new double[off.length];
+        for (int i = 0; i < off.length; i++) {
+            pct[i] = (on[i] - off[i]) / off[i] * 100;
+        }
+        double[] m = InterleavedOverhead.meanAndHalfWidth(pct);
+        double offMean = 0;
+        for (double v : off) {
+            offMean += v;
+        }
+        offMean /= off.length;
+        ObjectNode r = json.createObjectNode();
+        r.put("schema", SCHEMA);
+        r.put("job", "compute-gsum (demo, no fault), " + config.ranks() + " ranks on " + config.hosts()
+                + " simulated hosts, hier:2, monitors loadbalance+stats, scope hist:16");
+        r.put("clients", config.clients());
+        r.put("poll_ms", config.pollMs());
+        r.put("block_s", config.block().toMillis() / 1000.0);
+        r.put("warmup_s", config.warmup().toMillis() / 1000.0);
+        r.put("pairs", off.length);
+        r.put("pairs_starved", allOff.length - off.length);
+        r.put("overhead_pct", round(m[0]));
+        ArrayNode ci = r.putArray("overhead_pct_ci95");
+        ci.add(round(m[0] - m[1]));
+        ci.add(round(m[0] + m[1]));
+        double[] sorted = pct.clone();
+        java.util.Arrays.sort(sorted);
+        // Robust beside the mean: a pair hit by the machine's own swings moves the mean, not the median.
+        r.put("overhead_pct_median", round(sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+                : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2));
+        r.put("off_us_per_iteration", round(offMean));
+        long n = requests.get();
+        r.put("requests", n);
+        r.put("requests_per_s", round(n / (allOff.length * config.block().toMillis() / 1000.0)));
+        r.put("request_errors", errors.get());
+        if (lastError != null) {
+            r.put("last_error", lastError);
+        }
+        r.put("request_ms_mean", n == 0 ? 0 : round(requestNanos.get() / 1e6 / n));
+        r.put("dashboard", url);
+        // Where the time goes: on loopback the clients share the machine with the job, so their CPU counts as much as
+        // the server's (the requests themselves never reach the job: they copy the newest frame).
+        for (int side = 0; side < 2; side++) {
+            ObjectNode c = r.putObject(side == 1 ? "cpu_with_clients" : "cpu_without_clients");
+            double wall = Math.max(1, wallNanos[side]);
+            c.put("clients_pct_of_a_core", round(100.0 * cpuNanos[side][0] / wall));
+            c.put("dashboard_pct_of_a_core", round(100.0 * cpuNanos[side][1] / wall));
+        }
+        r.put("cores", Runtime.getRuntime().availableProcessors());
+        // The dashboard's CPU a request adds: its threads' CPU over the polling blocks less over the idle ones (the
+        // sampler runs in both), per request.
+        double onCpu = cpuNanos[1][1] - (double) cpuNanos[0][1] * wallNanos[1] / Math.max(1, wallNanos[0]);
+        r.put("dashboard_cpu_us_per_request", n == 0 ? 0 : round(onCpu / 1e3 / n));
+        r.put("client_cpu_us_per_request", n == 0 ? 0 : round(cpuNanos[1][0] / 1e3 / n));
+        ArrayNode pairs = r.putArray("pairs_us_per_iteration");
+        for (int i = 0; i < off.length; i++) {
+            ObjectNode p = pairs.addObject();
+            p.put("off", round(off[i]));
+            p.put("on", round(on[i]));
+        }
+        return r;
+    }
+
+    static String summary(ObjectNode r) {
+        return String.format(Locale.ROOT, "dashboard load: %d clients, a GET every %d ms each (%.1f requests/s, %.2f ms mean, "
+                        + "%d errors), %d pairs of %.1f s blocks (%d left out: no iteration)%n  job overhead with the clients: %+.2f %% (95 %% CI %+.2f … "
+                        + "%+.2f; median %+.2f) on %.1f µs per iteration without%n  CPU while polling: clients %.1f %%, dashboard "
+                        + "%.1f %% of a core (idle: %.1f %%, %.1f %%), %d cores; %.0f µs of the dashboard's CPU per request%n",
+                r.path("clients").asInt(), r.path("poll_ms").asLong(),
+                r.path("requests_per_s").asDouble(), r.path("request_ms_mean").asDouble(), r.path("request_errors").asLong(),
+                r.path("pairs").asInt(), r.path("block_s").asDouble(), r.path("pairs_starved").asInt(), r.path("overhead_pct").asDouble(),
+                r.path("overhead_pct_ci95").get(0).asDouble(), r.path("overhead_pct_ci95").get(1).asDouble(),
+                r.path("overhead_pct_median").asDouble(),
+                r.path("off_us_per_iteration").asDouble(), r.at("/cpu_with_clients/clients_pct_of_a_core").asDouble(),
+                r.at("/cpu_with_clients/dashboard_pct_of_a_core").asDouble(),
+                r.at("/cpu_without_clients/clients_pct_of_a_core").asDouble(),
+                r.at("/cpu_without_clients/dashboard_pct_of_a_core").asDouble(), r.path("cores").asInt(),
+                r.path("dashboard_cpu_us_per_request").asDouble());
+    }
+
+    private static double round(double x) {
+        return Math.round(x * 1000.0) / 1000.0;
+    }
+}

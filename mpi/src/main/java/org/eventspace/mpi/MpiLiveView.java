@@ -1,0 +1,75 @@
+package org.eventspace.mpi;
+
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * What an MPI run's analysis holds while the program runs, for a reader on another thread (the dashboard's sampler):
+ * the tree it is drawn on ({@link MpiPathmap}), and the newest {@code monitors} and {@code scope} blocks, which the
+ * agent thread publishes every {@link #PERIOD_MS} ms as immutable JSON (the analysis itself stays on that one thread,
+ * without a lock). {@link #running()} turns false once the program ended and the blocks are final.
+ *
+ * <p>Thread-safe: one writer (the run), any readers. The published nodes must not be modified by readers.
+ */
+public final class MpiLiveView {
+    /** How often the agent thread publishes (the dashboard samples every 500 ms). */
+    public static final long PERIOD_MS = 250;
+
+    private final String program;
+    private final int ranks;
+    private final int hosts;
+    private final MpiPathmap tree;
+    private volatile JsonNode monitors;
+    private volatile JsonNode scope;
+    private volatile boolean running = true;
+
+    MpiLiveView(String program, int ranks, int hosts) {
+        this.program = program;
+        this.ranks = ranks;
+        this.hosts = hosts;
+        this.tree = MpiPathmap.of(ranks, hosts);
+    }
+
+    /** The program's file name. */
+    public String program() {
+        return program;
+    }
+
+    public int ranks() {
+        return ranks;
+    }
+
+    /** Hosts as the run knows them: simulated hosts, or 1 (this machine: its agent reads only its own ranks' files). */
+    public int hosts() {
+        return hosts;
+    }
+
+    public MpiPathmap tree() {
+        return tree;
+    }
+
+    /** The newest {@code monitors} block ({@link MpiAnalysis#liveMonitorsJson}); empty before the first publication. */
+    public Optional<JsonNode> monitors() {
+        return Optional.ofNullable(monitors);
+    }
+
+    /** The newest {@code scope} block of {@code --filter} ({@link MpiScope}); empty without a filter. */
+    public Optional<JsonNode> scope() {
+        return Optional.ofNullable(scope);
+    }
+
+    public boolean running() {
+        return running;
+    }
+
+    void publish(JsonNode newMonitors, JsonNode newScope) {
+        scope = newScope;
+        monitors = newMonitors;
+    }
+
+    void finished(JsonNode finalMonitors, JsonNode finalScope) {
+        publish(finalMonitors, finalScope);
+        running = false;
+    }
+}
