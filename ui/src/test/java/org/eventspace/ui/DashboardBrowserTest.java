@@ -159,8 +159,8 @@ class DashboardBrowserTest {
                 waitFor("the side table of " + gred, Duration.ofSeconds(5), () ->
                         gred.equals(browser.findElement(By.id("side")).getAttribute("data-node"))
                                 && !browser.findElements(By.id("side-table")).isEmpty());
-                assertThat(browser.findElement(By.id("side-title")).getText()).isEqualTo(gred);
-                assertThat(browser.findElement(By.id("side-table")).getText()).contains("arrival wait").contains("host");
+                assertThat(textOf(browser, By.id("side-title"))).isEqualTo(gred);
+                assertThat(textOf(browser, By.id("side-table"))).contains("arrival wait").contains("host");
                 assertThat(count(browser, "#tree g.node.selected")).isEqualTo(1);
                 assertThat(count(browser, "#tree g.node.faded")).isGreaterThan(0);
                 assertThat(count(browser, "#tree path.edge.lit")).isGreaterThan(0);
@@ -212,6 +212,18 @@ class DashboardBrowserTest {
             assertThat(median).as("median draw time, ms").isLessThan(200);
             screenshot(browser, "dashboard-256.png");
         });
+    }
+
+    /** The text of {@code by} (the side table is redrawn with every frame, so a found element may go stale: find it again). */
+    private static String textOf(ChromeDriver browser, By by) throws InterruptedException {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            try {
+                return browser.findElement(by).getText();
+            } catch (StaleElementReferenceException e) {
+                Thread.sleep(50);
+            }
+        }
+        throw new AssertionError("could not read " + by + ": it was redrawn under every attempt");
     }
 
     private static int count(ChromeDriver browser, String css) {
