@@ -37,7 +37,7 @@ final class LaunchCommand implements Callable<Integer> {
     @Option(names = "--timeout", defaultValue = "3600", description = "Seconds before the job is stopped. Default: ${DEFAULT-VALUE}.")
     long timeoutSeconds;
 
-    @Option(names = "--bind-to", defaultValue = "none", description = "none (processes run anywhere) or core (host h on CPU "
+    @Option(names = "--bind-to", paramLabel = "none|core", defaultValue = "none", description = "none (processes run anywhere) or core (host h on CPU "
             + "h mod cpus, like mpirun --bind-to core; needs taskset). Default: ${DEFAULT-VALUE}.")
     String bind;
 
@@ -63,12 +63,7 @@ final class LaunchCommand implements Callable<Integer> {
         if (timeoutSeconds < 1) {
             throw new UsageError("--timeout must be >= 1 second, got " + timeoutSeconds);
         }
-        CpuBinding binding;
-        try {
-            binding = CpuBinding.parse(bind);
-        } catch (IllegalArgumentException e) {
-            throw new UsageError("--bind-to: " + e.getMessage());
-        }
+        CpuBinding binding = RunOptions.binding(bind);
         serve.check();
         List<String> command;
         if (main.contains("/")) {

@@ -54,7 +54,7 @@ final class RunOptions {
             defaultValue = "auto")
     String poll;
 
-    @Option(names = "--bind-to", description = "TCP host processes: none (run anywhere) or core (host h on CPU h mod cpus, "
+    @Option(names = "--bind-to", paramLabel = "none|core", description = "TCP host processes: none (run anywhere) or core (host h on CPU h mod cpus, "
             + "like mpirun --bind-to core; needs taskset). Default: ${DEFAULT-VALUE}.", defaultValue = "none")
     String bind;
 
@@ -213,12 +213,7 @@ final class RunOptions {
             layout.scopeForMonitors(where.scopeFilter(),
                     where.scopeIntervalMs() == ScopeSettings.ADAPTIVE ? null : where.scopeIntervalMs());
         }
-        CpuBinding binding;
-        try {
-            binding = CpuBinding.parse(bind);
-        } catch (IllegalArgumentException e) {
-            throw new UsageError("--bind-to: " + e.getMessage());
-        }
+        CpuBinding binding = binding(bind);
         JobConfig job = layout.toJob(timeout, pollMode, socketBufferBytes, traceDump).withBinding(binding);
         if (binding != CpuBinding.NONE && job.transport() != JobTransport.TCP) {
             throw new UsageError("--bind-to " + bind + " binds host processes: it needs --transport tcp");
@@ -247,6 +242,15 @@ final class RunOptions {
         }
         layout.checkFootprint(job, run.program(), programFlags(benchmark));
         return run;
+    }
+
+    /** {@code --bind-to}'s value (on {@code run}, {@code bench} and {@code launch}), or a usage error naming the flag. */
+    static CpuBinding binding(String text) {
+        try {
+            return CpuBinding.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--bind-to: " + e.getMessage());
+        }
     }
 
     /** The flags of this run that add memory to every rank, as given; empty when they are at their defaults. */

@@ -116,8 +116,11 @@ public final class Launcher {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be > 0, timeout=" + timeout);
         }
-        java.util.Objects.requireNonNull(binding, "binding");
-        binding.command(command, 0); // a binding this machine cannot make fails here, before any process starts
+        // Made before anything starts, so that a binding this machine cannot make fails before any process does.
+        List<List<String>> commands = new ArrayList<>(n);
+        for (int h = 0; h < n; h++) {
+            commands.add(binding.command(command, h));
+        }
         JobSecret secret = JobSecret.random();
         Process[] processes = new Process[n];
         List<Thread> pumps = new ArrayList<>();
@@ -133,7 +136,7 @@ public final class Launcher {
             int starting = 0;
             try {
                 for (int h = 0; h < n; h++, starting++) {
-                    ProcessBuilder pb = new ProcessBuilder(binding.command(command, h));
+                    ProcessBuilder pb = new ProcessBuilder(commands.get(h));
                     pb.environment().putAll(extraEnv);
                     pb.environment().putAll(JobEnvironment.forHost(h, n, rendezvous.address(), secret));
                     Deque<String> tail = new ArrayDeque<>();
