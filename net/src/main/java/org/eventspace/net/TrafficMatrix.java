@@ -27,7 +27,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * crossed a hop, tree hops included, counted under the two hosts). Every matrix is indexed {@code [source][dest]}:
  * {@code bytes_sent[s][d]} is what s's end counted as sent to d, {@code bytes_received[s][d]} what d's end counted as
  * received from s, kept apart as ibprof keeps them. Messages between ranks of one host never reach a transport and are
- * not in it. Immutable.
+ * not in it. The same counts are kept per operation too ({@code send}, {@code allreduce}, …: which kind of call the
+ * message belonged to), so a user sees what each collective's algorithm moved. Immutable.
  *
  * <p>It is made from the processes' parts ({@link #part}: one per process, its hosts' non-zero cells and the phases it
  * numbered), merged by {@link #merge}; written and read as {@code eventspace.traffic/1} (docs/TRAFFIC-FORMAT.md).
@@ -45,15 +46,62 @@ public final class TrafficMatrix {
     /** [phase][field][source][dest]. */
     private final long[][][][] rank;
     private final long[][][][] host;
+    /** The operations that moved anything, and their matrices: [operation][field][source][dest]. */
+    private final List<String> operations;
+    private final long[][][][] rankByOperation;
+    private final long[][][][] hostByOperation;
+    /** Where the counts were taken, for the file (null: at both ends, by our transports). */
+    private final String countedBy;
 
     private TrafficMatrix(String scope, List<String> phases, int[] rankHosts, List<String> hostNames, long[][][][] rank,
-                          long[][][][] host) {
+                          long[][][][] host, List<String> operations, long[][][][] rankByOperation,
+                          long[][][][] hostByOperation, String countedBy) {
         this.scope = scope;
         this.phases = List.copyOf(phases);
         this.rankHosts = rankHosts.clone();
         this.hostNames = List.copyOf(hostNames);
         this.rank = rank;
         this.host = host;
+        this.operations = List.copyOf(operations);
+        this.rankByOperation = rankByOperation;
+        this.hostByOperation = hostByOperation;
+        this.countedBy = countedBy;
+    }
+
+    /**
+     * A matrix counted outside our transports (an MPI library's own counters), one phase, given per operation: the
+     * phase's matrices are the operations' sums, and each host matrix folds the rank matrix onto the hosts.
+     *
+     * @param rankByOperation per operation, [field][source][dest] over ranks ({@link #FIELDS} order).
+     * @param countedBy       says where the counts were taken and what the received fields mean (written to the file).
+     */
+    public static TrafficMatrix ofRanks(String scope, int[] rankHosts, List<String> hostNames,
+                                       java.util.Map<String, long[][][]> rankByOperation, String countedBy) {
+        int ranks = rankHosts.length;
+        int hosts = hostNames.size();
+        List<String> ops = new ArrayList<>(rankByOperation.keySet());
+        long[][][][] rankOps = new long[ops.size()][][][];
+        long[][][][] hostOps = new long[ops.size()][4][hosts][hosts];
+        long[][][][] rank = new long[1][4][ranks][ranks];
+        long[][][][] host = new long[1][4][hosts][hosts];
+        for (int o = 0; o < ops.size(); o++) {
+            rankOps[o] = rankByOperation.get(ops.get(o));
+            for (int f = 0; f < 4; f++) {
+                if (rankOps[o].length != 4 || rankOps[o][f].length != ranks) {
+                    throw new IllegalArgumentException("operation " + ops.get(o) + ": expected 4 matrices of " + ranks + " ranks");
+                }
+                for (int s = 0; s < ranks; s++) {
+                    for (int d = 0; d < ranks; d++) {
+                        long v = rankOps[o][f][s][d];
+                        rank[0][f][s][d] += v;
+                        hostOps[o][f][rankHosts[s]][rankHosts[d]] += v;
+                        host[0][f][rankHosts[s]][rankHosts[d]] += v;
+                    }
+                }
+            }
+        }
+        return new TrafficMatrix(scope, List.of(TrafficScope.UNMARKED), rankHosts, hostNames, rank, host, ops, rankOps,
+                hostOps, countedBy);
     }
 
     /**
@@ -75,26 +123,34 @@ public final class TrafficMatrix {
                 port.put("id", p.id());
                 port.put("host", c.host());
                 ArrayNode cells = port.putArray("cells");
+                ArrayNode operationCells = port.putArray("operation_cells");
                 for (int peer = 0; peer < p.peers(); peer++) {
                     for (int phase = 0; phase < TrafficTag.MAX_PHASES; phase++) {
-                        long[] v = new long[4];
-                        boolean any = false;
-                        for (int f = 0; f < 4; f++) {
-                            v[f] = p.read(peer, phase, OFFSETS[f]);
-                            any |= v[f] != 0;
-                        }
-                        if (any) {
-                            ArrayNode cell = cells.addArray();
-                            cell.add(peer).add(phase);
-                            for (long x : v) {
-                                cell.add(x);
-                            }
-                        }
+                        addCell(cells, peer, phase, p, false);
+                    }
+                    for (int kind = 0; kind < TrafficTag.KINDS; kind++) {
+                        addCell(operationCells, peer, kind, p, true);
                     }
                 }
             }
         }
         return part;
+    }
+
+    private static void addCell(ArrayNode into, int peer, int slot, TrafficCounters.Port p, boolean operation) {
+        long[] v = new long[4];
+        boolean any = false;
+        for (int f = 0; f < 4; f++) {
+            v[f] = operation ? p.readOperation(peer, slot, OFFSETS[f]) : p.read(peer, slot, OFFSETS[f]);
+            any |= v[f] != 0;
+        }
+        if (any) {
+            ArrayNode cell = into.addArray();
+            cell.add(peer).add(slot);
+            for (long x : v) {
+                cell.add(x);
+            }
+        }
     }
 
     /**
@@ -130,6 +186,8 @@ public final class TrafficMatrix {
         }
         long[][][][] rank = new long[phases.size()][4][ranks][ranks];
         long[][][][] host = new long[phases.size()][4][hosts][hosts];
+        long[][][][] rankOps = new long[TrafficTag.KINDS][4][ranks][ranks];
+        long[][][][] hostOps = new long[TrafficTag.KINDS][4][hosts][hosts];
         int[] rankHosts = spec.rankHosts();
         for (int i = 0; i < parts.size(); i++) {
             for (JsonNode port : parts.get(i).path("ports")) {
@@ -139,33 +197,61 @@ public final class TrafficMatrix {
                 if (id < 0 || id >= limit) {
                     throw new IllegalArgumentException("traffic part " + i + ": port id " + id + ", expected 0.." + (limit - 1));
                 }
-                for (JsonNode cell : port.path("cells")) {
-                    int peer = cell.path(0).asInt(-1);
-                    int phase = cell.path(1).asInt(-1);
-                    if (peer < 0 || peer >= limit || phase < 0 || phase >= phases.size() || cell.size() != 6) {
-                        throw new IllegalArgumentException("traffic part " + i + ": cell " + cell + ", expected [peer 0.."
-                                + (limit - 1) + ", phase 0.." + (phases.size() - 1) + ", 4 counts]");
-                    }
-                    for (int f = 0; f < 4; f++) {
-                        long v = cell.get(2 + f).asLong();
-                        boolean sent = f < 2;
-                        int src = sent ? id : peer;
-                        int dst = sent ? peer : id;
-                        if (isRank) {
-                            rank[phase][f][src][dst] += v;
-                            host[phase][f][rankHosts[src]][rankHosts[dst]] += v;
-                        } else {
-                            host[phase][f][src][dst] += v;
-                        }
-                    }
-                }
+                addCells(port.path("cells"), "phase", phases.size(), i, id, limit, isRank, rankHosts, rank, host);
+                addCells(port.path("operation_cells"), "operation", TrafficTag.KINDS, i, id, limit, isRank, rankHosts,
+                        rankOps, hostOps);
             }
         }
         List<String> hostNames = new ArrayList<>();
         for (int h = 0; h < hosts; h++) {
             hostNames.add(spec.topology().host(h).name());
         }
-        return new TrafficMatrix(scope == null ? "all" : scope, phases, rankHosts, hostNames, rank, host);
+        List<String> ops = new ArrayList<>();
+        List<long[][][]> rankKept = new ArrayList<>();
+        List<long[][][]> hostKept = new ArrayList<>();
+        for (int k = 0; k < TrafficTag.KINDS; k++) {
+            if (any(rankOps[k]) || any(hostOps[k])) {
+                ops.add(TrafficTag.kindName(k));
+                rankKept.add(rankOps[k]);
+                hostKept.add(hostOps[k]);
+            }
+        }
+        return new TrafficMatrix(scope == null ? "all" : scope, phases, rankHosts, hostNames, rank, host, ops,
+                rankKept.toArray(new long[0][][][]), hostKept.toArray(new long[0][][][]), null);
+    }
+
+    /** Adds a port's cells ([peer, slot, 4 counts], slot a phase or an operation kind) to [slot][field][src][dst]. */
+    private static void addCells(JsonNode cells, String slotName, int slots, int part, int id, int limit, boolean isRank,
+                                 int[] rankHosts, long[][][][] rank, long[][][][] host) {
+        for (JsonNode cell : cells) {
+            int peer = cell.path(0).asInt(-1);
+            int slot = cell.path(1).asInt(-1);
+            if (peer < 0 || peer >= limit || slot < 0 || slot >= slots || cell.size() != 6) {
+                throw new IllegalArgumentException("traffic part " + part + ": cell " + cell + ", expected [peer 0.."
+                        + (limit - 1) + ", " + slotName + " 0.." + (slots - 1) + ", 4 counts]");
+            }
+            for (int f = 0; f < 4; f++) {
+                long v = cell.get(2 + f).asLong();
+                boolean sent = f < 2;
+                int src = sent ? id : peer;
+                int dst = sent ? peer : id;
+                if (isRank) {
+                    rank[slot][f][src][dst] += v;
+                    host[slot][f][rankHosts[src]][rankHosts[dst]] += v;
+                } else {
+                    host[slot][f][src][dst] += v;
+                }
+            }
+        }
+    }
+
+    private static boolean any(long[][][] fields) {
+        for (long[][] m : fields) {
+            if (total(m) != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The matrix of this process's own counters (a job simulated in one JVM has them all). */
@@ -195,6 +281,29 @@ public final class TrafficMatrix {
 
     public String scope() {
         return scope;
+    }
+
+    /** The operations that moved anything ({@code send}, {@code allreduce}, … ; an MPI run's own names). */
+    public List<String> operations() {
+        return operations;
+    }
+
+    /** Field {@code field} of the rank × rank matrix of operation {@code op} (an {@link #operations()} index). */
+    public long[][] rankMatrixOf(int op, int field) {
+        return copy(rankByOperation[op][field]);
+    }
+
+    /** As {@link #rankMatrixOf} for host × host. */
+    public long[][] hostMatrixOf(int op, int field) {
+        return copy(hostByOperation[op][field]);
+    }
+
+    private static long[][] copy(long[][] m) {
+        long[][] out = new long[m.length][];
+        for (int i = 0; i < m.length; i++) {
+            out[i] = m[i].clone();
+        }
+        return out;
     }
 
     /** Field {@code field} ({@link #FIELDS} index) of the rank × rank matrix of {@code phase}, or of all phases if -1. */
@@ -241,7 +350,10 @@ public final class TrafficMatrix {
             root.set("run", run);
         }
         root.put("scope", scope);
-        root.put("bytes", "payload bytes (8 per word), frame headers not included");
+        root.put("bytes", countedBy == null ? "payload bytes (8 per word), frame headers not included" : "message bytes");
+        if (countedBy != null) {
+            root.put("counted_by", countedBy);
+        }
         root.put("ranks", ranks());
         root.put("hosts", hosts());
         ArrayNode rh = root.putArray("rank_hosts");
@@ -256,16 +368,32 @@ public final class TrafficMatrix {
             phase.put("name", phases.get(p));
             putMatrices(phase, p);
         }
+        ArrayNode ops = root.putArray("operations");
+        for (int o = 0; o < operations.size(); o++) {
+            ObjectNode op = ops.addObject();
+            op.put("name", operations.get(o));
+            putMatrices(op, rankByOperation[o], hostByOperation[o]);
+        }
         putMatrices(root.putObject("total"), -1);
         return root;
     }
 
     private void putMatrices(ObjectNode into, int phase) {
+        long[][][] r = new long[4][][];
+        long[][][] h = new long[4][][];
+        for (int f = 0; f < 4; f++) {
+            r[f] = rankMatrix(phase, f);
+            h[f] = hostMatrix(phase, f);
+        }
+        putMatrices(into, r, h);
+    }
+
+    private static void putMatrices(ObjectNode into, long[][][] rankFields, long[][][] hostFields) {
         ObjectNode r = into.putObject("rank");
         ObjectNode h = into.putObject("host");
         for (int f = 0; f < 4; f++) {
-            putMatrix(r.putArray(FIELDS.get(f)), rankMatrix(phase, f));
-            putMatrix(h.putArray(FIELDS.get(f)), hostMatrix(phase, f));
+            putMatrix(r.putArray(FIELDS.get(f)), rankFields[f]);
+            putMatrix(h.putArray(FIELDS.get(f)), hostFields[f]);
         }
     }
 
@@ -339,7 +467,28 @@ public final class TrafficMatrix {
                 host[p][f] = matrix(file, phase.path("host").path(FIELDS.get(f)), at + "/host/" + FIELDS.get(f), hosts);
             }
         }
-        return new TrafficMatrix(root.path("scope").asText("all"), names, rankHosts, hostNames, rank, host);
+        // Optional: files written before operations were counted have none.
+        JsonNode opsNode = root.path("operations");
+        if (!opsNode.isMissingNode() && !opsNode.isArray()) {
+            throw new IllegalArgumentException(file + ": /operations: expected an array");
+        }
+        List<String> ops = new ArrayList<>();
+        long[][][][] rankOps = new long[opsNode.size()][4][][];
+        long[][][][] hostOps = new long[opsNode.size()][4][][];
+        for (int o = 0; o < opsNode.size(); o++) {
+            String at = "/operations/" + o;
+            JsonNode op = opsNode.get(o);
+            if (!op.path("name").isTextual()) {
+                throw new IllegalArgumentException(file + ": " + at + "/name: expected an operation name");
+            }
+            ops.add(op.get("name").asText());
+            for (int f = 0; f < 4; f++) {
+                rankOps[o][f] = matrix(file, op.path("rank").path(FIELDS.get(f)), at + "/rank/" + FIELDS.get(f), ranks);
+                hostOps[o][f] = matrix(file, op.path("host").path(FIELDS.get(f)), at + "/host/" + FIELDS.get(f), hosts);
+            }
+        }
+        return new TrafficMatrix(root.path("scope").asText("all"), names, rankHosts, hostNames, rank, host, ops, rankOps,
+                hostOps, root.hasNonNull("counted_by") ? root.get("counted_by").asText() : null);
     }
 
     private static int positive(Path file, JsonNode root, String pointer) {

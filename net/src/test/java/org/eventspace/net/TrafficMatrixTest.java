@@ -58,11 +58,24 @@ class TrafficMatrixTest {
         assertThat(hostBytes[0][1]).as("rank 1's message and the tree's reply").isEqualTo(24 + 8);
         assertThat(hostBytes[1][0]).as("the tree's request").isEqualTo(8);
         assertThat(TrafficMatrix.total(merged.hostMatrix(-1, 0))).isEqualTo(TrafficMatrix.total(merged.hostMatrix(-1, 2)));
+        // Per operation: the point-to-point message under send, the tree hop under allreduce; together the total.
+        assertThat(merged.operations()).containsExactly("send", "allreduce");
+        assertThat(merged.rankMatrixOf(0, 0)[1][2]).isEqualTo(24);
+        assertThat(merged.hostMatrixOf(0, 0)[0][1]).isEqualTo(24);
+        assertThat(merged.hostMatrixOf(1, 0)[1][0]).as("the tree's request").isEqualTo(8);
+        assertThat(merged.hostMatrixOf(1, 0)[0][1]).as("the tree's reply").isEqualTo(8);
+        assertThat(TrafficMatrix.total(merged.rankMatrixOf(1, 0))).as("a tree hop belongs to the hosts").isZero();
+        for (int f = 0; f < 4; f++) {
+            assertThat(TrafficMatrix.total(merged.hostMatrixOf(0, f)) + TrafficMatrix.total(merged.hostMatrixOf(1, f)))
+                    .isEqualTo(TrafficMatrix.total(merged.hostMatrix(-1, f)));
+        }
         Path file = dir.resolve("t.json");
         merged.write(file, null);
         TrafficMatrix read = TrafficMatrix.read(file);
         assertThat(read.hostMatrix(-1, 0)).isDeepEqualTo(hostBytes);
         assertThat(read.rankMatrix(1, 3)).isDeepEqualTo(merged.rankMatrix(1, 3));
+        assertThat(read.operations()).containsExactly("send", "allreduce");
+        assertThat(read.hostMatrixOf(1, 2)).isDeepEqualTo(merged.hostMatrixOf(1, 2));
     }
 
     @Test

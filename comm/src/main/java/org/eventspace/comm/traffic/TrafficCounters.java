@@ -17,7 +17,8 @@ import org.eventspace.comm.path.Message;
  * peer, per phase.
  *
  * <p>Ports are made when a hop is opened ({@link #client}, {@link #server}), never when a message moves. Counting is
- * wait-free and allocates nothing: a test of the tag's counted bit (set by the sender's scope) and two atomic adds. Any thread may count
+ * wait-free and allocates nothing: a test of the tag's counted bit (set by the sender's scope) and four atomic adds (the phase's cell and the
+ * operation's). Any thread may count
  * through a {@link Channel}; any thread may read {@link #ports()} at any time (volatile loads; a cell read while a
  * message is counted may show its bytes without its message, never a torn value).
  */
@@ -38,6 +39,11 @@ public final class TrafficCounters {
         /** One field ({@link TrafficCounterLayout}'s offsets) of the cell of {@code peer} in {@code phase}. */
         public long read(int peer, int phase, int fieldOffset) {
             return buffer.getLongVolatile(TrafficCounterLayout.cellOffset(peer, phase) + fieldOffset);
+        }
+
+        /** One field of the operation cell of {@code peer} for operation kind {@code kind} ({@link TrafficTag}). */
+        public long readOperation(int peer, int kind, int fieldOffset) {
+            return buffer.getLongVolatile(TrafficCounterLayout.operationCellOffset(peer, kind) + fieldOffset);
         }
     }
 
@@ -178,9 +184,14 @@ public final class TrafficCounters {
             if (tag >= 0 || buffer == null) {
                 return;
             }
+            long bytes = (long) message.length() << 3;
             int at = cell + TrafficTag.phase(tag) * TrafficCounterLayout.CELL_LENGTH + field;
-            buffer.getAndAddLong(at, (long) message.length() << 3);
+            buffer.getAndAddLong(at, bytes);
             buffer.getAndAddLong(at + MESSAGES_AFTER_BYTES, 1);
+            // the same message in its operation's cell (the two sets are marginals of one count)
+            int op = cell + (TrafficTag.MAX_PHASES + TrafficTag.kind(tag)) * TrafficCounterLayout.CELL_LENGTH + field;
+            buffer.getAndAddLong(op, bytes);
+            buffer.getAndAddLong(op + MESSAGES_AFTER_BYTES, 1);
         }
     }
 }

@@ -44,6 +44,8 @@ public final class TrafficTag {
     /** Names of the kinds, by code. */
     private static final String[] NAMES = {"other", "send", "allreduce", "barrier", "broadcast", "gather", "allgather",
         "scatter", "alltoall"};
+    /** Kinds there are, {@link #OTHER} included (a port keeps a cell per kind and peer). */
+    public static final int KINDS = 9;
 
     private TrafficTag() {
     }
@@ -72,7 +74,7 @@ public final class TrafficTag {
     }
 
     public static int kinds() {
-        return NAMES.length;
+        return KINDS;
     }
 
     public static String kindName(int kind) {

@@ -72,6 +72,10 @@ class TrafficCountersTest {
                     assertThat(p.read(peer, 0, MESSAGES_SENT_OFFSET)).isEqualTo(peer == r ? 0 : 1);
                     assertThat(p.read(peer, 0, BYTES_RECEIVED_OFFSET)).as("rank %d bytes from %d", r, peer).isEqualTo(received);
                     assertThat(p.read(peer, 0, MESSAGES_RECEIVED_OFFSET)).isEqualTo(peer == r ? 0 : 1);
+                    // the same messages under their operation, and under no other
+                    assertThat(p.readOperation(peer, TrafficTag.SEND, BYTES_SENT_OFFSET)).isEqualTo(sent);
+                    assertThat(p.readOperation(peer, TrafficTag.SEND, BYTES_RECEIVED_OFFSET)).isEqualTo(received);
+                    assertThat(p.readOperation(peer, TrafficTag.ALLREDUCE, BYTES_SENT_OFFSET)).isZero();
                 }
             }
         }
@@ -100,6 +104,9 @@ class TrafficCountersTest {
                 assertThat(mine.read(root, 0, BYTES_RECEIVED_OFFSET)).isEqualTo(16L * calls);
                 assertThat(theirs.read(h, 0, BYTES_RECEIVED_OFFSET)).isEqualTo(16L * calls);
                 assertThat(theirs.read(h, 0, MESSAGES_SENT_OFFSET)).isEqualTo(calls);
+                assertThat(mine.readOperation(root, TrafficTag.ALLREDUCE, BYTES_SENT_OFFSET)).isEqualTo(16L * calls);
+                assertThat(theirs.readOperation(h, TrafficTag.ALLREDUCE, MESSAGES_SENT_OFFSET)).isEqualTo(calls);
+                assertThat(mine.readOperation(root, TrafficTag.SEND, BYTES_SENT_OFFSET)).isZero();
             }
         }
     }
@@ -181,6 +188,17 @@ class TrafficCountersTest {
                 .tag(sender.tag(sender.phase("setup"), TrafficTag.SEND));
         there.server(true, 0, 1, 0).request(other);
         assertThat(there.ports().get(0).read(0, 2, BYTES_RECEIVED_OFFSET)).as("setup is out of the scope").isZero();
+    }
+
+    @Test
+    void everyKindHasAnOperationCellAndAName() {
+        for (int k = 0; k < TrafficTag.KINDS; k++) {
+            assertThat(TrafficTag.kindName(k)).doesNotStartWith("kind-");
+        }
+        assertThat(TrafficTag.kindName(TrafficTag.KINDS)).startsWith("kind-");
+        assertThat(TrafficTag.KINDS).isLessThanOrEqualTo(TrafficTag.KIND_MASK + 1);
+        assertThat(TrafficCounterLayout.operationCellOffset(0, TrafficTag.KINDS - 1) + TrafficCounterLayout.CELL_LENGTH)
+                .isEqualTo(TrafficCounterLayout.cellOffset(1, 0));
     }
 
     @Test
