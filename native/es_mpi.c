@@ -308,8 +308,8 @@ static int es_open_files(void)
  * Offset of this rank's clock to rank 0's (Cristian's algorithm, as Scalasca and Score-P do at MPI_Init and
  * MPI_Finalize): ES_SYNC_ROUNDS ping-pongs, the one with the shortest round trip wins; offset = T0 - (t0 + t1)/2,
  * accurate to within half that round trip. Over the private communicator, so no user receive can match it.
+ * ES_SYNC_ROUNDS (es_mpi_layout.h): the Java side takes these messages out of Open MPI's traffic counts.
  */
-#define ES_SYNC_ROUNDS 10
 
 static void es_sync(int64_t *offset, int64_t *rtt)
 {

@@ -77,6 +77,8 @@
 /* MpiRankMetaLayout: little-endian on the hosts we run on; the byte order byte says which. */
 #define ES_META_MAGIC 0x524d5345
 #define ES_META_VERSION 1
+/* clock synchronisation at MPI_Init and MPI_Finalize: ping-pongs of one int64 between rank 0 and each rank */
+#define ES_SYNC_ROUNDS 10
 #define ES_META_MAGIC_OFFSET 0
 #define ES_META_VERSION_OFFSET 4
 #define ES_META_BYTE_ORDER_OFFSET 6

@@ -86,6 +86,11 @@ final class MpirunCommand implements Callable<Integer> {
             + "adds the scope block to the report.")
     String filter;
 
+    @Option(names = "--traffic", paramLabel = "FILE", description = "Write the program's communication matrix "
+            + "(eventspace.traffic/1: rank × rank and host × host, per operation: send, collectives, one-sided) to FILE, "
+            + "counted by Open MPI's PML monitoring where messages leave, so a collective's own messages are in it.")
+    Path traffic;
+
     @Option(names = "--timeout", defaultValue = "3600", description = "Seconds before the run is stopped. Default: ${DEFAULT-VALUE}.")
     long timeoutS;
 
@@ -108,10 +113,22 @@ final class MpirunCommand implements Callable<Integer> {
         if (!agent.equals("live") && !agent.equals("after")) {
             throw new UsageError("--agent must be live or after, got '" + agent + "'");
         }
+        if (traffic != null && traffic.toAbsolutePath().getParent() != null
+                && !Files.isDirectory(traffic.toAbsolutePath().getParent())) {
+            throw new UsageError("--traffic " + traffic + ": folder " + traffic.toAbsolutePath().getParent() + " does not exist");
+        }
         MpiRunConfig config;
+        Path trafficPrefix = null;
         try {
             Path dir = traceDir != null ? traceDir : Files.createTempDirectory("eventspace-mpi-");
-            config = new MpiRunConfig(np, program, args, dir, capacity, simHosts, simSkewNs, mpirun, mpicc, mpirunArgs,
+            List<String> extra = new ArrayList<>(mpirunArgs);
+            if (traffic != null) {
+                MpiTraffic.check(mpirun);
+                trafficPrefix = dir.resolve("pml");
+                MpiTraffic.removeOld(trafficPrefix, np);
+                extra.addAll(org.eventspace.mpi.PmlTraffic.mpirunArgs(trafficPrefix));
+            }
+            config = new MpiRunConfig(np, program, args, dir, capacity, simHosts, simSkewNs, mpirun, mpicc, extra,
                     timeoutS, kinds, agent.equals("live"), progressS,
                     filter == null ? null : org.eventspace.scope.filter.FilterSpec.parse(filter));
         } catch (IllegalArgumentException e) {
@@ -151,6 +168,9 @@ final class MpirunCommand implements Callable<Integer> {
             err.println("eventspace: " + line);
         }
         err.flush();
+        if (traffic != null) {
+            MpiTraffic.write(result, trafficPrefix, np, Path.of(program).getFileName().toString(), traffic, err);
+        }
         if (json != null) {
             ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
             mapper.writeValue(json.toFile(), result.toJson(mapper));

@@ -303,6 +303,48 @@ final class MpiAnalysis implements MpiTupleSink {
         return mpi;
     }
 
+    /**
+     * Each rank's host (its node agent's index, 0 .. hosts-1; a rank that left no files is put on host 0) and the
+     * hosts' names by index (a machine that holds several simulated hosts gives each its index after a {@code #}).
+     * Valid once the run ended.
+     */
+    /** Per rank, how many clock synchronisations with rank 0 it completed (0, 1 or 2: at MPI_Init, at MPI_Finalize). */
+    int[] clockSyncs() {
+        int[] syncs = new int[Math.max(0, worldSize)];
+        for (RankSnapshot f : snapshots) {
+            if (f.rank() > 0 && f.rank() < syncs.length) {
+                syncs[f.rank()] = (f.initOffsetNs() != MpiRankMetaLayout.NO_OFFSET ? 1 : 0)
+                        + (f.finalizeOffsetNs() != MpiRankMetaLayout.NO_OFFSET ? 1 : 0);
+            }
+        }
+        return syncs;
+    }
+
+    MpiHostLayout hostLayout() {
+        int hosts = 1;
+        for (RankSnapshot f : snapshots) {
+            hosts = Math.max(hosts, f.host() + 1);
+        }
+        int[] rankHosts = new int[Math.max(0, worldSize)];
+        String[] names = new String[hosts];
+        for (RankSnapshot f : snapshots) {
+            if (f.rank() >= 0 && f.rank() < rankHosts.length && f.host() >= 0) {
+                rankHosts[f.rank()] = f.host();
+                names[f.host()] = f.hostName();
+            }
+        }
+        List<String> hostNames = new ArrayList<>();
+        for (int h = 0; h < hosts; h++) {
+            String n = names[h] == null ? "host-" + h : names[h];
+            boolean shared = false;
+            for (int g = 0; g < hosts; g++) {
+                shared |= g != h && n.equals(names[g]);
+            }
+            hostNames.add(shared ? n + "#" + h : n);
+        }
+        return new MpiHostLayout(rankHosts, hostNames);
+    }
+
     private ObjectNode clockJson(ObjectMapper json) {
         ObjectNode clock = json.createObjectNode();
         clock.put("time_base", "rank 0's CLOCK_MONOTONIC; offsets from MPI_Init (Cristian, best of 10 round trips)");

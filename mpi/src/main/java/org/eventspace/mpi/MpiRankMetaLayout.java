@@ -21,6 +21,8 @@ package org.eventspace.mpi;
 public final class MpiRankMetaLayout {
     public static final int MAGIC = 0x524d5345;
     public static final short VERSION = 1;
+    /** Ping-pongs of one 8-byte value between rank 0 and each rank per clock synchronisation (MPI_Init, MPI_Finalize). */
+    public static final int SYNC_ROUNDS = 10;
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 4;
     public static final int BYTE_ORDER_OFFSET = 6;

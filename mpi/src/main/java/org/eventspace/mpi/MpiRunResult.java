@@ -58,6 +58,24 @@ public final class MpiRunResult {
         return List.copyOf(errors);
     }
 
+    /** Which host each rank ran on and the hosts' names. */
+    public MpiHostLayout hostLayout() {
+        return analysis.hostLayout();
+    }
+
+    /**
+     * Per rank, the clock synchronisations with rank 0 it completed ({@link MpiRankMetaLayout#SYNC_ROUNDS} ping-pongs
+     * each): messages the interposition library sent, not the program.
+     */
+    public int[] clockSyncs() {
+        return analysis.clockSyncs();
+    }
+
+    /** The folder the ranks' trace files went to. */
+    public Path traceDir() {
+        return config.traceDir();
+    }
+
     public ObjectNode toJson(ObjectMapper json) {
         ObjectNode root = json.createObjectNode();
         root.put("schema", "eventspace.run/1");

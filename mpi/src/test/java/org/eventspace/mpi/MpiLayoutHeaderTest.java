@@ -96,6 +96,7 @@ class MpiLayoutHeaderTest {
         assertThat(define("ES_FLAG_IN_PLACE")).isEqualTo(MpiTuple.FLAG_IN_PLACE);
         assertThat(define("ES_META_MAGIC")).isEqualTo(MpiRankMetaLayout.MAGIC);
         assertThat(define("ES_META_VERSION")).isEqualTo(MpiRankMetaLayout.VERSION);
+        assertThat(define("ES_SYNC_ROUNDS")).isEqualTo(MpiRankMetaLayout.SYNC_ROUNDS);
         String[][] pairs = {
                 {"ES_META_MAGIC_OFFSET", "MAGIC_OFFSET"}, {"ES_META_VERSION_OFFSET", "VERSION_OFFSET"},
                 {"ES_META_BYTE_ORDER_OFFSET", "BYTE_ORDER_OFFSET"}, {"ES_META_STATE_OFFSET", "STATE_OFFSET"},

@@ -1,0 +1,121 @@
+package org.eventspace.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+import org.eventspace.mpi.MpiHostLayout;
+import org.eventspace.mpi.MpiRunResult;
+import org.eventspace.mpi.PmlTraffic;
+import org.eventspace.net.TrafficMatrix;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** {@code mpirun --traffic}: Open MPI's PML monitoring switched on, its per-rank files made into a traffic file. */
+final class MpiTraffic {
+    private MpiTraffic() {
+    }
+
+    /**
+     * Refuses a {@code mpirun} whose MPI has no PML monitoring component (not Open MPI, or built without it), before
+     * the program runs rather than after.
+     */
+    static void check(String mpirun) {
+        Path dir = null;
+        for (String d : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            if (mpirun.contains(java.io.File.separator) ? Files.isExecutable(Path.of(mpirun)) : Files.isExecutable(Path.of(d, mpirun))) {
+                dir = mpirun.contains(java.io.File.separator) ? Path.of(mpirun).toAbsolutePath().getParent() : Path.of(d);
+                break;
+            }
+        }
+        Path ompiInfo = dir == null ? null : dir.resolve("ompi_info");
+        String why = "--traffic counts through Open MPI's PML monitoring component";
+        if (ompiInfo == null || !Files.isExecutable(ompiInfo)) {
+            throw new UsageError(why + ", and there is no ompi_info next to " + mpirun + " (is this Open MPI?)");
+        }
+        try {
+            Process p = new ProcessBuilder(ompiInfo.toString(), "--param", "pml", "monitoring", "--level", "9")
+                    .redirectErrorStream(true).start();
+            p.getOutputStream().close();
+            byte[] out = p.getInputStream().readAllBytes();
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new UsageError(why + "; " + ompiInfo + " did not answer within 30 s");
+            }
+            if (!new String(out, StandardCharsets.UTF_8).contains("pml_monitoring_enable")) {
+                throw new UsageError(why + ", which " + ompiInfo + " does not list (Open MPI 2.1 or newer has it)");
+            }
+        } catch (IOException e) {
+            throw new UsageError(why + "; " + ompiInfo + " could not be run: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UsageError(why + "; interrupted while asking " + ompiInfo);
+        }
+    }
+
+    /** An earlier run's files in the same trace folder must not be taken for this run's. */
+    static void removeOld(Path prefix, int np) {
+        try {
+            for (int r = 0; r < np; r++) {
+                Files.deleteIfExists(PmlTraffic.file(prefix, r));
+            }
+        } catch (IOException e) {
+            throw new UsageError("--traffic: cannot remove an earlier run's " + prefix + ".*.prof: " + e.getMessage());
+        }
+    }
+
+    /** Reads the ranks' files and writes {@code eventspace.traffic/1}; what is missing is said, what is there kept. */
+    static void write(MpiRunResult result, Path prefix, int np, String program, Path file, PrintWriter err) throws IOException {
+        PmlTraffic.Counts counts;
+        try {
+            counts = PmlTraffic.read(prefix, np);
+            PmlTraffic.removeClockSync(counts, result.clockSyncs());
+        } catch (IllegalArgumentException e) {
+            err.println("eventspace: traffic: " + e.getMessage() + "; no traffic file written");
+            err.flush();
+            return;
+        }
+        if (counts.ranksWithoutFile().size() == np) {
+            err.println("eventspace: traffic: no rank wrote " + prefix + ".<rank>.prof (they write it in MPI_Finalize; "
+                    + "a program that did not reach it, or an MPI without PML monitoring, leaves none); no traffic file written");
+            err.flush();
+            return;
+        }
+        MpiHostLayout hosts = result.hostLayout();
+        int[] rankHosts = hosts.rankHosts().length == np ? hosts.rankHosts() : new int[np];
+        List<String> names = hosts.rankHosts().length == np ? hosts.hostNames() : List.of("host-0");
+        TrafficMatrix m = TrafficMatrix.ofRanks("all", rankHosts, names, counts.byOperation(), PmlTraffic.COUNTED_BY);
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode run = json.createObjectNode();
+        run.put("benchmark", program);
+        run.put("transport", "mpi");
+        run.put("ranks", np);
+        if (!counts.ranksWithoutFile().isEmpty()) {
+            counts.ranksWithoutFile().forEach(run.putArray("ranks_without_counts")::add);
+            err.println("eventspace: traffic: rank(s) " + counts.ranksWithoutFile()
+                    + " wrote no counts (they did not reach MPI_Finalize); the others' are in " + file);
+        }
+        m.write(file, run);
+        err.println(String.format(Locale.ROOT, "eventspace: traffic: %d B in %d messages between ranks (%d B by the "
+                        + "program's sends, %d B inside collectives), %d B between hosts -> %s",
+                TrafficMatrix.total(m.rankMatrix(-1, 0)), TrafficMatrix.total(m.rankMatrix(-1, 1)),
+                TrafficMatrix.total(counts.byOperation().get(PmlTraffic.POINT_TO_POINT)[0]),
+                TrafficMatrix.total(counts.byOperation().get(PmlTraffic.COLLECTIVES)[0]), offHost(m), file));
+        err.flush();
+    }
+
+    private static long offHost(TrafficMatrix m) {
+        long[][] h = m.hostMatrix(-1, 0);
+        long t = TrafficMatrix.total(h);
+        for (int i = 0; i < h.length; i++) {
+            t -= h[i][i];
+        }
+        return t;
+    }
+}
