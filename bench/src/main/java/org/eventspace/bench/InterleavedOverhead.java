@@ -35,12 +35,27 @@ public final class InterleavedOverhead {
     private InterleavedOverhead() {
     }
 
-    /** {@code base} as gsum-interleaved in blocks of {@code block} pairs, collectors on tree 0 only. */
+    /**
+     * {@code base} as gsum-interleaved in blocks of {@code block} pairs, collectors on tree 0 only; if {@code base}
+     * counts traffic, only tree 0's messages are counted too, so the pairs measure collectors and counters together.
+     */
     public static RunConfig config(RunConfig base, int block) {
         if (base.spec().trees() != 2) {
             throw new IllegalArgumentException("the interleaved overhead needs a job of 2 trees, it has " + base.spec().trees());
         }
-        return base.withCollectorSettings(CollectorSettings.ALL.withTrees(Set.of(0))).interleaved(block);
+        return monitorTree(base, 0).interleaved(block);
+    }
+
+    /** Collectors (and the traffic counters, if the run counts any) on tree {@code tree} only. */
+    private static RunConfig monitorTree(RunConfig config, int tree) {
+        RunConfig c = config.withCollectorSettings(CollectorSettings.ALL.withTrees(Set.of(tree)));
+        String traffic = c.job().traffic();
+        if (traffic != null) {
+            int cut = traffic.indexOf(';');
+            c = c.withJob(c.job().withTraffic(org.eventspace.comm.traffic.TrafficScope
+                    .parse(cut < 0 ? traffic : traffic.substring(0, cut)).onTrees(Set.of(tree)).text()));
+        }
+        return c;
     }
 
     /**
@@ -50,10 +65,35 @@ public final class InterleavedOverhead {
      * the cost minus it; their mean is the cost, and half their difference the trees' bias, reported as such.
      */
     public static ObjectNode run(RunConfig config, ObjectMapper json) {
-        RunConfig second = config.withCollectorSettings(CollectorSettings.ALL.withTrees(Set.of(1)));
-        ObjectNode a = analyse(config, BenchmarkRunner.run(config), json, 0);
+        try {
+            return run(config, json, null);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * As {@link #run(RunConfig, ObjectMapper)}; with traffic counted, the first run's matrix (tree 0's messages) goes
+     * to {@code trafficFile} if it is not null.
+     */
+    public static ObjectNode run(RunConfig config, ObjectMapper json, java.nio.file.Path trafficFile) throws java.io.IOException {
+        RunConfig second = monitorTree(config, 1);
+        RunReport first = BenchmarkRunner.run(config);
+        if (trafficFile != null && first.traffic() != null) {
+            ObjectNode what = json.createObjectNode();
+            what.put("benchmark", config.benchmark().label());
+            what.put("transport", config.transport().label());
+            what.put("tree", config.spec().shape().toString());
+            what.put("iterations", config.iterations());
+            first.traffic().write(trafficFile, what);
+        }
+        ObjectNode a = analyse(config, first, json, 0);
         ObjectNode b = analyse(second, BenchmarkRunner.run(second), json, 1);
-        return crossover(a, b, json);
+        ObjectNode root = crossover(a, b, json);
+        if (config.job().traffic() != null) {
+            root.put("design", "crossover: collectors and traffic counters on tree 0, then on tree 1");
+        }
+        return root;
     }
 
     /**
@@ -144,6 +184,12 @@ public final class InterleavedOverhead {
         root.put("tree", config.spec().shape().toString());
         root.put("block", config.block());
         root.put("monitored_tree", monitored);
+        if (config.job().traffic() != null) {
+            // What the counters counted, to show they were on: the monitored tree's messages only.
+            root.put("traffic_scope", config.job().traffic());
+            org.eventspace.net.TrafficMatrix m = report.traffic();
+            root.put("traffic_messages_counted", m == null ? 0 : org.eventspace.net.TrafficMatrix.total(m.hostMatrix(-1, 1)));
+        }
         List<RankResult> ranks = report.ranks();
         int blocks = ranks.isEmpty() ? 0 : ranks.get(0).blocks().length / 2;
         for (RankResult r : ranks) {

@@ -355,9 +355,10 @@ final class BenchCommand implements Runnable {
                 throw new UsageError("--benchmark must be gsum or compute-gsum, got " + benchmark);
             }
             Benchmark kind = Benchmark.parse(benchmark);
-            if (options.traffic != null) {
-                throw new UsageError("--traffic " + options.traffic + " writes one run's communication matrix: use it with run, "
-                        + "not bench overhead");
+            if (options.traffic != null && (interleave == 0 || record != null)) {
+                throw new UsageError("--traffic " + options.traffic + " with bench overhead needs --interleave BLOCK (the "
+                        + "counters then count the monitored tree's messages, and FILE gets the first run's matrix); "
+                        + "for one run's communication matrix use run --traffic");
             }
             if (repeats < 1) {
                 throw new UsageError("--repeats must be >= 1, got " + repeats);
@@ -392,7 +393,7 @@ final class BenchCommand implements Runnable {
                     } catch (IllegalArgumentException e) {
                         throw new UsageError("--interleave: " + e.getMessage());
                     }
-                    report = InterleavedOverhead.run(interleaved, mapper);
+                    report = InterleavedOverhead.run(interleaved, mapper, options.traffic);
                 }
                 System.out.print(InterleavedOverhead.summary(report));
                 if (options.json != null) {

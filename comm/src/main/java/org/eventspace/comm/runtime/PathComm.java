@@ -41,8 +41,11 @@ public final class PathComm implements Comm {
     private final long[] calls = new long[2 * PAD + 1];
     private CommException failure;
     private static final int PAD = 16;
-    /** The traffic tag of each kind of message in the current phase ({@link TrafficScope#tag}); all 0 when nothing counts. */
-    private final byte[] tags = new byte[TrafficTag.KIND_MASK + 1];
+    /**
+     * Per tree, the traffic tag of each kind of message in the current phase ({@link TrafficScope#tag}; without its
+     * counted bit on a tree the scope leaves out); all 0 when nothing counts. Point-to-point messages use tree 0's.
+     */
+    private final byte[][] tags;
 
     public PathComm(int rank, HostRuntime host) {
         Pathmap pathmap = host.pathmap();
@@ -52,6 +55,7 @@ public final class PathComm implements Comm {
         int treeCount = pathmap.spec().trees();
         this.trees = new Wrapper[treeCount];
         this.messages = new Message[treeCount];
+        this.tags = new byte[treeCount][TrafficTag.KIND_MASK + 1];
         for (int t = 0; t < treeCount; t++) {
             Entry entry = pathmap.entry(t, rank);
             trees[t] = host.entry(entry.node(), entry.port());
@@ -100,8 +104,9 @@ public final class PathComm implements Comm {
     }
 
     private Message next(int kind, ReduceOp op, ValueType type, int length) {
-        Message m = messages[(int) (calls[PAD] % messages.length)];
-        m.op(op).type(type).length(length).tag(tags[kind]);
+        int tree = (int) (calls[PAD] % messages.length);
+        Message m = messages[tree];
+        m.op(op).type(type).length(length).tag(tags[tree][kind]);
         return m;
     }
 
@@ -120,8 +125,11 @@ public final class PathComm implements Comm {
     }
 
     private void retag(TrafficScope scope, int phase) {
-        for (int kind = 0; kind < tags.length; kind++) {
-            tags[kind] = scope.tag(phase, kind);
+        for (int tree = 0; tree < tags.length; tree++) {
+            for (int kind = 0; kind < tags[tree].length; kind++) {
+                byte tag = scope.tag(phase, kind);
+                tags[tree][kind] = kind == TrafficTag.SEND || scope.countsTree(tree) ? tag : (byte) (tag & ~TrafficTag.COUNTED);
+            }
         }
     }
 
@@ -261,7 +269,7 @@ public final class PathComm implements Comm {
         }
         // The element name marks the message as a send for the wrappers it passes (a collector's op type).
         p2p.op(ReduceOp.SLOT).type(ValueType.LONG).element(peer.sendMailbox).length(count)
-                .tag(tags[TrafficTag.SEND]);
+                .tag(tags[0][TrafficTag.SEND]);
         System.arraycopy(data, 0, p2p.words(), 0, count);
         peer.sendPath.call(p2p);
     }

@@ -33,15 +33,18 @@ public final class TrafficScope {
     private final Mode mode;
     private final Set<Integer> kinds;
     private final Set<String> phases;
+    /** The trees whose collectives count; empty: all of them. */
+    private final Set<Integer> trees;
     /** The tag a sender gives a message of (phase, kind): its counted bit set when this scope counts it. */
     private final byte[] tags = new byte[TrafficTag.TAGS];
     private final ConcurrentHashMap<String, Integer> numbers = new ConcurrentHashMap<>();
     private final List<String> names = new ArrayList<>();
 
-    private TrafficScope(Mode mode, Set<Integer> kinds, Set<String> phases) {
+    private TrafficScope(Mode mode, Set<Integer> kinds, Set<String> phases, Set<Integer> trees) {
         this.mode = mode;
         this.kinds = Collections.unmodifiableSet(kinds);
         this.phases = Collections.unmodifiableSet(phases);
+        this.trees = Collections.unmodifiableSet(trees);
         names.add(UNMARKED);
         numbers.put(UNMARKED, 0);
         enable(0, UNMARKED);
@@ -49,17 +52,50 @@ public final class TrafficScope {
 
     /** Every message of the application. */
     public static TrafficScope all() {
-        return new TrafficScope(Mode.ALL, Set.of(), Set.of());
+        return new TrafficScope(Mode.ALL, Set.of(), Set.of(), Set.of());
     }
 
     /**
-     * {@code all}, {@code collectives:K[,K…]} or {@code phases:P[,P…]}.
+     * This scope restricted to the collectives of the job's trees {@code trees} (point-to-point messages belong to no
+     * tree and stay as they were): what the interleaved overhead benchmark counts, whose ranks alternate between two
+     * trees and count on one only.
+     */
+    public TrafficScope onTrees(Set<Integer> trees) {
+        for (int t : trees) {
+            if (t < 0) {
+                throw new IllegalArgumentException("traffic scope: tree " + t + " is not a tree index (0, 1, …)");
+            }
+        }
+        return new TrafficScope(mode, kinds, phases, new java.util.TreeSet<>(trees));
+    }
+
+    /**
+     * {@code all}, {@code collectives:K[,K…]} or {@code phases:P[,P…]}, each optionally followed by {@code ;trees:T[,T…]}
+     * ({@link #onTrees}).
      *
      * @throws IllegalArgumentException naming what was expected.
      */
     public static TrafficScope parse(String text) {
         if (text == null || text.isBlank()) {
             throw new IllegalArgumentException("traffic scope is empty: expected all, collectives:K,… or phases:P,…");
+        }
+        int semicolon = text.indexOf(';');
+        if (semicolon >= 0) {
+            String suffix = text.substring(semicolon + 1).trim();
+            if (!suffix.startsWith("trees:") || suffix.length() == "trees:".length()) {
+                throw new IllegalArgumentException("traffic scope '" + bounded(text.trim()) + "': expected ';trees:T,…' after "
+                        + "the scope, got ';" + bounded(suffix) + "'");
+            }
+            Set<Integer> trees = new LinkedHashSet<>();
+            for (String item : suffix.substring("trees:".length()).split(",", -1)) {
+                try {
+                    trees.add(Integer.parseInt(item.trim()));
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("traffic scope '" + bounded(text.trim()) + "': '" + bounded(item.trim())
+                            + "' is not a tree index (0, 1, …)");
+                }
+            }
+            return parse(text.substring(0, semicolon)).onTrees(trees);
         }
         String t = text.trim();
         if (t.equals("all")) {
@@ -95,8 +131,8 @@ public final class TrafficScope {
             throw new IllegalArgumentException("traffic scope '" + bounded(t) + "': at most " + (TrafficTag.MAX_PHASES - 1)
                     + " phases can be told apart, got " + phases.size());
         }
-        return head.equals("collectives") ? new TrafficScope(Mode.COLLECTIVES, kinds, Set.of())
-                : new TrafficScope(Mode.PHASES, Set.of(), phases);
+        return head.equals("collectives") ? new TrafficScope(Mode.COLLECTIVES, kinds, Set.of(), Set.of())
+                : new TrafficScope(Mode.PHASES, Set.of(), phases, Set.of());
     }
 
     /** The scope {@code ES_TRAFFIC_SCOPE} names, or {@code all} when it is unset. */
@@ -140,11 +176,17 @@ public final class TrafficScope {
 
     /** The scope as {@link #parse} reads it. */
     public String text() {
-        return switch (mode) {
+        String scope = switch (mode) {
             case ALL -> "all";
             case COLLECTIVES -> "collectives:" + String.join(",", kinds.stream().map(TrafficTag::kindName).toList());
             case PHASES -> "phases:" + String.join(",", phases);
         };
+        return trees.isEmpty() ? scope : scope + ";trees:" + String.join(",", trees.stream().map(String::valueOf).toList());
+    }
+
+    /** Whether the collectives of tree {@code tree} count (point-to-point messages belong to no tree). */
+    public boolean countsTree(int tree) {
+        return trees.isEmpty() || trees.contains(tree);
     }
 
     /**

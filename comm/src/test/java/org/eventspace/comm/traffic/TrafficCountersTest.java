@@ -191,6 +191,38 @@ class TrafficCountersTest {
     }
 
     @Test
+    void aScopeOnOneTreeCountsThatTreesCollectivesAndEverySend() {
+        int calls = 100;
+        TrafficScope scope = TrafficScope.parse("all;trees:0");
+        assertThat(scope.text()).isEqualTo("all;trees:0");
+        assertThat(TrafficScope.parse(scope.text()).countsTree(1)).isFalse();
+        PathmapSpec spec = TestClusters.spec(RANKS, RANKS, 2, TreeShape.FLAT);
+        Pathmap pathmap = PathmapBuilder.build(spec);
+        try (InJvmCluster cluster = InJvmCluster.start(pathmap, CommOptions.defaults(pathmap.busyThreads()).withTraffic(scope))) {
+            RankThreads.values(cluster, BOUND, comm -> {
+                for (int i = 0; i < calls; i++) {
+                    comm.allreduce(new long[] {1}, 1, ReduceOp.SUM); // call i on tree i mod 2
+                }
+                sendToAll(comm);
+                return 0;
+            });
+            long sent = 0;
+            for (int h = 0; h < RANKS; h++) {
+                TrafficCounters.Port host = port(cluster, h, TrafficCounters.PortKind.HOST, h);
+                for (int peer = 0; peer < RANKS; peer++) {
+                    sent += host.readOperation(peer, TrafficTag.ALLREDUCE, MESSAGES_SENT_OFFSET);
+                }
+            }
+            // A flat tree of 4 hosts: per call, 3 requests to the root and 3 results back; tree 0 has half the calls.
+            assertThat(sent).as("tree 0's half of the calls").isEqualTo(6L * calls / 2);
+            assertThat(port(cluster, 0, TrafficCounters.PortKind.RANK, 0).readOperation(1, TrafficTag.SEND, BYTES_SENT_OFFSET))
+                    .as("a send belongs to no tree").isEqualTo(8);
+        }
+        assertThatThrownBy(() -> TrafficScope.parse("all;tree:0")).hasMessageContaining("expected ';trees:T,…'");
+        assertThatThrownBy(() -> TrafficScope.parse("all;trees:x")).hasMessageContaining("'x' is not a tree index");
+    }
+
+    @Test
     void everyKindHasAnOperationCellAndAName() {
         for (int k = 0; k < TrafficTag.KINDS; k++) {
             assertThat(TrafficTag.kindName(k)).doesNotStartWith("kind-");
