@@ -191,7 +191,8 @@ public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int 
      */
     public JobFootprint.Program program() {
         long sort = benchmark == Benchmark.COMPUTE_GSUM ? 4L * sortLength : 0;
-        return new JobFootprint.Program(payloadWords, RankResult.HISTOGRAM_BYTES + 8L * payloadWords + sort);
+        boolean pointToPoint = benchmark == Benchmark.PINGPONG || benchmark == Benchmark.SOR || benchmark == Benchmark.ALLTOALL;
+        return new JobFootprint.Program(payloadWords, RankResult.HISTOGRAM_BYTES + 8L * payloadWords + sort, pointToPoint);
     }
 
     /** The same run with collectors on or off (and no trace dump or scope when off). */

@@ -11,6 +11,7 @@ import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.runtime.WrapperKinds;
+import org.eventspace.comm.traffic.TrafficCounterLayout;
 import org.eventspace.comm.transport.tcp.FrameLayout;
 import org.eventspace.events.CollectorKind;
 import org.eventspace.events.EventSpace;
@@ -29,7 +30,9 @@ import org.eventspace.scope.ScopeBuilder;
  *   heap    = base + pathmap (every process builds the whole pathmap) + R × (rank + program's own)
  *           + W × wrapper + P × port + C × collector + payload copies (8 B × words × (R × trees + P + greds + H))
  *   direct  = trace buffers (as TraceBudget sizes them; mapped instead with a trace dump) + result elements of the
- *             cores here + TCP frame buffers (one per hop end)
+ *             cores here + TCP frame buffers (one per hop end) + traffic counters (with traffic counted: a host
+ *             port of TrafficCounterLayout.length(hosts) where a hop ends, and for a point-to-point program one
+ *             rank port of length(ranks) per rank of a host that is not alone)
  *   threads = R + one per hop served (in one JVM: every hop) + scope helpers + front-end + the JVM's own
  *   stacks  = threads × what a rank thread's stack keeps resident
  *   mappings = 2 × threads + mapped trace files
@@ -84,10 +87,17 @@ public final class JobFootprint {
      * @param payloadWords the largest payload, in 64-bit words, a rank sends in one collective (its messages and the
      *                     greds' slots grow to it).
      * @param bytesPerRank heap each rank keeps of its own (a benchmark's latency histogram).
+     * @param pointToPoint whether its ranks send point-to-point messages (then, with traffic counted, each rank that
+     *                     talks to another host has a port of its own).
      */
-    public record Program(int payloadWords, long bytesPerRank) {
+    public record Program(int payloadWords, long bytesPerRank, boolean pointToPoint) {
         /** A program of one-word collectives that keeps nothing per rank. */
-        public static final Program MINIMAL = new Program(1, 0);
+        public static final Program MINIMAL = new Program(1, 0, false);
+
+        /** A program of collectives only. */
+        public Program(int payloadWords, long bytesPerRank) {
+            this(payloadWords, bytesPerRank, false);
+        }
 
         public Program {
             if (payloadWords < 0 || bytesPerRank < 0) {
@@ -256,6 +266,13 @@ public final class JobFootprint {
             t.wrappers++;
             pathmapBytes += NODE_BYTES;
         }
+        if (config.traffic() != null && hosts > 1) {
+            long hostPort = TrafficCounterLayout.length(hosts);
+            long rankPort = TrafficCounterLayout.length(config.ranks());
+            for (Tally t : tally) {
+                t.trafficBytes = (t.hopsOut + t.hopsServed > 0 ? hostPort : 0) + (program.pointToPoint() ? t.ranks * rankPort : 0);
+            }
+        }
         if (config.scope() != null && pathmap != null) {
             tally[config.scope().toSpec(config.timeout(), config.spec()).frontEnd()].threads++;
         }
@@ -300,6 +317,7 @@ public final class JobFootprint {
         int threads;
         long resultBytes;
         long traceBytes;
+        long trafficBytes;
 
         void add(Tally t) {
             ranks += t.ranks;
@@ -312,6 +330,7 @@ public final class JobFootprint {
             threads += t.threads;
             resultBytes += t.resultBytes;
             traceBytes += t.traceBytes;
+            trafficBytes += t.trafficBytes;
         }
 
         Process process(int host, JobConfig config, long pathmapBytes, Program program, boolean tcp) {
@@ -325,7 +344,7 @@ public final class JobFootprint {
                     + (long) collectors * COLLECTOR_BYTES + payloadBytes;
             long frames = tcp ? (hopsOut + hopsServed) * Math.max(4096, FrameLayout.HEADER_LENGTH + 8 * words) : 0;
             boolean mapped = config.traceDump() != null;
-            long direct = resultBytes + frames + (mapped ? 0 : traceBytes);
+            long direct = resultBytes + frames + trafficBytes + (mapped ? 0 : traceBytes);
             // Ranks, a service thread per hop served, scope helpers and front-end, and on TCP the accept loop.
             int all = ranks + hopsServed + threads + JVM_THREADS + (tcp ? 1 : 0);
             long mappings = 2L * all + (mapped ? collectors : 0);

@@ -77,6 +77,21 @@ class JobFootprintTest {
     }
 
     @Test
+    void trafficCountersAddTheirPortsToDirectMemory() {
+        JobConfig plain = jvm(64, 4);
+        JobConfig counted = plain.withTraffic("all");
+        long hostPorts = 4L * org.eventspace.comm.traffic.TrafficCounterLayout.length(4);
+        long rankPorts = 64L * org.eventspace.comm.traffic.TrafficCounterLayout.length(64);
+        // Collectives only: every host's tree hops share one host port.
+        assertThat(one(counted, GSUM).directBytes() - one(plain, GSUM).directBytes()).isEqualTo(hostPorts);
+        // A point-to-point program's ranks each get a port whose peers are all ranks.
+        JobFootprint.Program p2p = new JobFootprint.Program(1, GSUM.bytesPerRank(), true);
+        assertThat(one(counted, p2p).directBytes() - one(plain, p2p).directBytes()).isEqualTo(hostPorts + rankPorts);
+        // One host: nothing leaves it, nothing is counted.
+        assertThat(one(jvm(64, 1).withTraffic("all"), p2p).directBytes()).isEqualTo(one(jvm(64, 1), p2p).directBytes());
+    }
+
+    @Test
     void aTraceDumpMapsItsBuffersInsteadOfTakingDirectMemory() {
         JobFootprint.Process direct = one(jvm(64, 2), GSUM);
         JobFootprint.Process mapped = one(jvm(64, 2).withTraceDump(Path.of("/tmp/dump")), GSUM);
