@@ -33,6 +33,11 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     ServeOptions serve = new ServeOptions();
 
+    @picocli.CommandLine.Option(names = "--topology", paramLabel = "TOPO", description = "With --serve and --traffic "
+            + "(one JVM): route the traffic the job counts over this network (docs/TOPOLOGY-FORMAT.md; hosts onto its "
+            + "nodes in order) and draw it in the dashboard's network pane while the job runs.")
+    java.nio.file.Path topology;
+
     @Mixin
     TraceRunOptions traceOptions = new TraceRunOptions();
 
@@ -46,6 +51,9 @@ final class RunCommand implements Callable<Integer> {
         }
         RunConfig config = options.toConfig(kind);
         serve.check();
+        if (topology != null) {
+            serve.network(topology, config);
+        }
         if (!traceOptions.enabled() && traceOptions.othersSet()) {
             throw new UsageError("--time-encoding and --trace-bins need --trace FILE");
         }

@@ -36,6 +36,9 @@ final class ServeOptions {
             + "Default: ${DEFAULT-VALUE} (this machine only).", defaultValue = DashboardServer.LOOPBACK)
     String bind;
 
+    /** The network the dashboard routes the job's traffic over ({@code run --topology}), or null. */
+    private org.eventspace.net.Fabric network;
+
     boolean enabled() {
         return port != null;
     }
@@ -59,6 +62,33 @@ final class ServeOptions {
             return Map.of();
         }
         return Map.of(DashboardRequest.ENV, new DashboardRequest(port, bind, name, description, injectedSlowRank).encode());
+    }
+
+    /**
+     * Routes the job's counted traffic over {@code topology} (read by {@code run --topology}) in the network pane: a job
+     * in one JVM that counts traffic, with no more hosts than the topology has nodes (they go onto its nodes in order).
+     */
+    void network(java.nio.file.Path topology, RunConfig config) {
+        if (port == null) {
+            throw new UsageError("--topology " + topology + " draws the traffic in the live dashboard: it needs --serve");
+        }
+        if (config.job().traffic() == null) {
+            throw new UsageError("--topology draws the traffic the job counts: it needs --traffic FILE");
+        }
+        if (config.transport() != org.eventspace.job.JobTransport.JVM) {
+            throw new UsageError("--topology with --serve draws a job in one JVM (--transport jvm); for host processes "
+                    + "route the run's --traffic file afterwards with traffic map --topology");
+        }
+        try {
+            network = org.eventspace.net.TopologyFile.read(topology);
+            java.util.List<String> names = new java.util.ArrayList<>();
+            for (int h = 0; h < config.hosts(); h++) {
+                names.add(config.spec().topology().host(h).name());
+            }
+            org.eventspace.net.HostMapping.inOrder(names, network);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--topology: " + e.getMessage());
+        }
     }
 
     /** A watcher that serves the run's dashboard from its start; {@link Served#close} ends it. */
@@ -86,6 +116,9 @@ final class ServeOptions {
                             monitors == null ? " (no --monitor: the tree has no figures)" : ""),
                     config.ranks(), config.hosts(), config.spec().shape().toString(), config.spec().trees(),
                     config.scope() != null ? config.scope().filter().text() : "", config.faults().slowRank(), Double.NaN));
+            if (network != null) {
+                source.withNetwork(network);
+            }
             try {
                 server = DashboardServer.start(source, bind, port);
             } catch (IllegalStateException e) {
