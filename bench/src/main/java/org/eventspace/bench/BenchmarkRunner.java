@@ -258,13 +258,15 @@ public final class BenchmarkRunner {
     public static void main(String[] args) {
         RunConfig config;
         org.eventspace.trace.TraceConfig traceConfig;
+        int alternatingTree;
         try {
             if (args.length != 2 && args.length != 3) {
                 throw new IllegalArgumentException("usage: BenchmarkRunner <encoded job configuration> <encoded run configuration> "
                         + "[<trace configuration>]");
             }
             config = RunConfigCodec.decode(args[1]).withJob(JobLauncher.config(args));
-            traceConfig = args.length == 3 ? TracedRun.decodeConfig(args[2]) : null;
+            traceConfig = args.length == 3 ? TracedRun.decodeArgument(args[2]) : null;
+            alternatingTree = args.length == 3 ? TracedRun.alternatingTree(args[2]) : -1;
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.exit(2);
@@ -275,10 +277,23 @@ public final class BenchmarkRunner {
         try (MonitoredJob job = MonitoredJob.join(config.job(), env, listenerFor(config));
              Monitors monitors = startMonitors(job, config)) {
             TracedRun.Recorders recorders = traceConfig == null ? null : new TracedRun.Recorders(config.ranks(), traceConfig);
-            List<RankResult> results = recorders == null ? runRanks(job, config) : runRanks(job, config, recorders::decorate);
+            List<RankResult> results;
+            if (recorders == null) {
+                results = runRanks(job, config);
+            } else if (alternatingTree < 0) {
+                results = runRanks(job, config, recorders::decorate);
+            } else {
+                // The interleaved recording overhead: a rank's calls alternate between a recorder and the bare Comm.
+                results = runRanks(job, config, (rank, comm) -> {
+                    Comm traced = recorders.decorate(rank, comm);
+                    return alternatingTree == 0 ? new AlternatingComm(traced, comm) : new AlternatingComm(comm, traced);
+                });
+            }
             ok = results.stream().allMatch(RankResult::resultOk);
             ObjectNode program = (ObjectNode) encodeRanks(results);
-            if (recorders != null) {
+            if (recorders != null && alternatingTree >= 0) {
+                program.put("events_recorded", recorders.recorded(job.localRanks()));
+            } else if (recorders != null) {
                 // This host's ranks merged into one partial trace (after the timed loop, as ScalaTrace merges at
                 // finalize); the launching side merges the hosts' (TracedRun).
                 program.set("trace", TraceFile.toJson(recorders.merged(job.localRanks())));

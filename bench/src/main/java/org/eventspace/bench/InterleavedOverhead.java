@@ -100,13 +100,11 @@ public final class InterleavedOverhead {
      * What recording a compressed trace costs (the ScalaTrace recorder, {@link TracingComm}), measured as the collectors
      * are: {@code base} as gsum-interleaved in blocks of {@code block} pairs with no collectors, every rank's calls
      * alternating between a {@link TracingComm} and the bare {@code Comm} ({@link AlternatingComm}) — the recorder on
-     * tree 0's calls, then, the crossover, on tree 1's. In one JVM only: a call there takes a fraction of a µs, so the recorder's share is largest there. The report
+     * tree 0's calls, then, the crossover, on tree 1's. In one JVM (where a call takes a fraction of a µs, so the
+     * recorder's share is largest) or over TCP (each host process wraps its own ranks and reports what they recorded). The report
      * adds {@code record} (the time encoding) and {@code events_recorded} per run (the traced calls, every one kept).
      */
     public static ObjectNode runRecording(RunConfig base, int block, TraceConfig trace, ObjectMapper json) {
-        if (base.transport() != org.eventspace.job.JobTransport.JVM) {
-            throw new IllegalArgumentException("the recorder is measured in one JVM (--transport jvm), not " + base.transport().label());
-        }
         if (base.spec().trees() != 2) {
             throw new IllegalArgumentException("the interleaved overhead needs a job of 2 trees, it has " + base.spec().trees());
         }
@@ -115,14 +113,24 @@ public final class InterleavedOverhead {
         for (int traced = 0; traced < 2; traced++) {
             int parity = traced;
             AtomicLong recorded = new AtomicLong();
-            List<TracingComm> recorders = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-            RunReport report = BenchmarkRunner.inJvm(config, (rank, comm) -> {
-                TracingComm recorder = new TracingComm(comm, trace);
-                recorders.add(recorder);
-                return parity == 0 ? new AlternatingComm(recorder, comm) : new AlternatingComm(comm, recorder);
-            });
-            for (TracingComm r : recorders) {
-                recorded.addAndGet(r.trace().recorded());
+            RunReport report;
+            if (config.transport() == org.eventspace.job.JobTransport.TCP) {
+                // Each host process wraps its own ranks the same way and reports what its recorders kept.
+                List<JsonNode> programs = new java.util.ArrayList<>();
+                report = BenchmarkRunner.overTcp(config, List.of(TracedRun.encodeAlternating(trace, parity)), programs);
+                for (JsonNode p : programs) {
+                    recorded.addAndGet(p == null ? 0 : p.path("events_recorded").asLong());
+                }
+            } else {
+                List<TracingComm> recorders = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+                report = BenchmarkRunner.inJvm(config, (rank, comm) -> {
+                    TracingComm recorder = new TracingComm(comm, trace);
+                    recorders.add(recorder);
+                    return parity == 0 ? new AlternatingComm(recorder, comm) : new AlternatingComm(comm, recorder);
+                });
+                for (TracingComm r : recorders) {
+                    recorded.addAndGet(r.trace().recorded());
+                }
             }
             runs[traced] = analyse(config, report, json, traced);
             runs[traced].put("record", trace.encoding().fileName());

@@ -144,6 +144,16 @@ public final class TracedRun {
             return traced;
         }
 
+        /** The events {@code ranks}' recorders kept. */
+        long recorded(List<Integer> ranks) {
+            long n = 0;
+            for (int r : ranks) {
+                TracingComm c = comms.get(r);
+                n += c == null ? 0 : c.trace().recorded();
+            }
+            return n;
+        }
+
         /** {@code ranks}' traces (an empty one for a rank that never started) merged over a binary tree. */
         Trace merged(List<Integer> ranks) {
             List<Trace> parts = new ArrayList<>();
@@ -153,6 +163,39 @@ public final class TracedRun {
             }
             return mergeTree(parts);
         }
+    }
+
+    /**
+     * The argument that makes a host process record every call of tree {@code tracedTree}'s calls only, alternating
+     * with the bare {@code Comm} (the interleaved recording overhead over TCP): {@code alternate/T/} + the configuration.
+     */
+    static String encodeAlternating(TraceConfig c, int tracedTree) {
+        return ALTERNATE + tracedTree + "/" + encodeConfig(c);
+    }
+
+    static final String ALTERNATE = "alternate/";
+
+    /** The traced tree of an {@link #encodeAlternating} argument, or -1 for a plain trace configuration. */
+    static int alternatingTree(String s) {
+        if (!s.startsWith(ALTERNATE)) {
+            return -1;
+        }
+        String rest = s.substring(ALTERNATE.length());
+        int slash = rest.indexOf('/');
+        try {
+            int tree = slash < 0 ? -1 : Integer.parseInt(rest.substring(0, slash));
+            if (tree == 0 || tree == 1) {
+                return tree;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new IllegalArgumentException("trace argument '" + s + "': expected alternate/0/… or alternate/1/…");
+    }
+
+    /** The trace configuration of a plain or an {@link #encodeAlternating} argument. */
+    static TraceConfig decodeArgument(String s) {
+        return alternatingTree(s) < 0 ? decodeConfig(s) : decodeConfig(s.substring(s.indexOf('/', ALTERNATE.length()) + 1));
     }
 
     /** A trace configuration as one argument of a host process: {@code encoding:bins:smooth:window:maxNodes}. */

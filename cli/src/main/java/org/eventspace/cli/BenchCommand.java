@@ -321,7 +321,7 @@ final class BenchCommand implements Runnable {
 
         @Option(names = "--record", paramLabel = "ENCODING", description = "With --interleave: measure the trace recorder "
                 + "(run --trace) instead of the collectors: calls alternate between a recording Comm (time encoding stats, "
-                + "hist or path) and the bare one, no collectors on either tree; in one JVM.")
+                + "hist or path) and the bare one, no collectors on either tree; in one JVM or over TCP.")
         String record;
 
         @Option(names = "--table", paramLabel = "N", defaultValue = "0", description = "The EventSpace paper's Table N (1: "

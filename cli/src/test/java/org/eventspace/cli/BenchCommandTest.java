@@ -196,6 +196,21 @@ class BenchCommandTest {
         assertThat(cli.err()).contains("--record hist needs --interleave BLOCK");
     }
 
+    /** Over TCP each host process wraps its own ranks: every traced call is counted back from the hosts. */
+    @Test
+    void overheadRecordInterleavesTheRecorderInHostProcessesToo() throws Exception {
+        Path json = dir.resolve("record-tcp.json");
+        int code = cli.execute("bench", "overhead", "--interleave", "100", "--record", "stats", "--ranks", "2", "--hosts", "2",
+                "--transport", "tcp", "--iterations", "1000", "--warmup", "50", "--warmup-s", "0", "--json", json.toString());
+        assertThat(code).as(cli.err()).isZero();
+        JsonNode report = JSON.readTree(json.toFile());
+        assertThat(report.path("transport").asText()).isEqualTo("tcp");
+        assertThat(report.path("runs")).hasSize(2).allSatisfy(run ->
+                // each run: half of each rank's 1000 timed pairs' calls at least, from both host processes
+                assertThat(run.path("events_recorded").asLong()).isGreaterThanOrEqualTo(2L * 1000));
+        assertThat(report.path("result_ok").asBoolean()).isTrue();
+    }
+
     /** bench replay: pairs of a traced run and its replay; the contract's fields; its flags checked at the edge. */
     @Test
     void replayPairsReportTheirErrorsAndTheOriginalsSpread() throws Exception {
