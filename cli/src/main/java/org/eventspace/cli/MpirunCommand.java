@@ -97,6 +97,9 @@ final class MpirunCommand implements Callable<Integer> {
     @CommandLine.Mixin
     ServeOptions serve = new ServeOptions();
 
+    @CommandLine.Mixin
+    TraceRunOptions traceOptions = new TraceRunOptions();
+
     @Parameters(index = "0", paramLabel = "PROGRAM", description = "The MPI program.")
     String program;
 
@@ -145,7 +148,14 @@ final class MpirunCommand implements Callable<Integer> {
         if (serve.enabled() && !config.live()) {
             throw new UsageError("--serve shows the program while it runs: it needs --agent live, not --agent " + agent);
         }
-        MpiRun run = new MpiRun(config);
+        if (!traceOptions.enabled() && traceOptions.othersSet()) {
+            throw new UsageError("--time-encoding and --trace-bins need --trace FILE");
+        }
+        if (traceOptions.enabled() && !config.live()) {
+            throw new UsageError("--trace records the calls as the agent reads them: it needs --agent live, not --agent " + agent);
+        }
+        MpiTraceRecorder recorder = traceOptions.enabled() ? new MpiTraceRecorder(np, traceOptions.toConfig(null)) : null;
+        MpiRun run = new MpiRun(config).listen(recorder);
         MpiRunResult result;
         java.io.PrintWriter err = spec.commandLine().getErr();
         if (serve.enabled()) {
@@ -171,11 +181,37 @@ final class MpirunCommand implements Callable<Integer> {
         if (traffic != null) {
             MpiTraffic.write(result, trafficPrefix, np, Path.of(program).getFileName().toString(), traffic, err);
         }
+        org.eventspace.bench.TracedRun.Summary traced = null;
+        if (recorder != null) {
+            traced = writeTrace(recorder, result, err);
+        }
         if (json != null) {
             ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-            mapper.writeValue(json.toFile(), result.toJson(mapper));
+            com.fasterxml.jackson.databind.node.ObjectNode doc = result.toJson(mapper);
+            if (traced != null) {
+                doc.set("trace", traced.toJson(mapper));
+            }
+            mapper.writeValue(json.toFile(), doc);
         }
         Integer exit = result.exitCode();
         return exit == null ? EventSpaceCommand.EXIT_FAILURE : exit;
+    }
+
+    /** The merged trace of the calls the agent read, and one line saying what it holds and what it could not. */
+    private org.eventspace.bench.TracedRun.Summary writeTrace(MpiTraceRecorder recorder, MpiRunResult result,
+                                                            java.io.PrintWriter err) throws IOException {
+        org.eventspace.trace.Trace trace = recorder.trace();
+        long bytes = org.eventspace.trace.TraceFile.write(trace, traceOptions.trace);
+        int groups = org.eventspace.trace.TraceFile.toJson(trace).path("groups").size();
+        long lost = result.tuplesMissed() + trace.lost().stream().mapToLong(org.eventspace.trace.RankTrace.Lost::count).sum();
+        org.eventspace.bench.TracedRun.Summary s = new org.eventspace.bench.TracedRun.Summary(traceOptions.trace, bytes,
+                trace.eventsRecorded(), trace.flatBytes(), traceOptions.toConfig(null).encoding().fileName(), lost, groups);
+        err.print("eventspace: " + s.summary());
+        if (result.tuplesMissed() > 0) {
+            err.println("eventspace: trace: " + result.tuplesMissed() + " calls were overwritten in the ranks' rings before "
+                    + "the agent read them and are not in the trace (a larger --capacity keeps them)");
+        }
+        err.flush();
+        return s;
     }
 }

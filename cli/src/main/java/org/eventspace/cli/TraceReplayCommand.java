@@ -64,6 +64,11 @@ final class TraceReplayCommand implements Callable<Integer> {
         if (trace == null) {
             return EventSpaceCommand.EXIT_FAILURE;
         }
+        try {
+            Replay.checkReplayable(trace);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(file + ": " + e.getMessage());
+        }
         if (spec.commandLine().getParseResult().hasMatchedOption("--ranks") && layout.ranks != trace.ranks()) {
             throw new UsageError("--ranks " + layout.ranks + ": the trace is of " + trace.ranks() + " ranks; a replay runs as many");
         }

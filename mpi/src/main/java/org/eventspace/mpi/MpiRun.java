@@ -52,6 +52,14 @@ public final class MpiRun {
      */
     private volatile boolean liveWatched;
 
+    private MpiCallListener listener;
+
+    /** Hands every call the agents read to {@code l} as well (before {@link #run()}; null: none). */
+    public MpiRun listen(MpiCallListener l) {
+        this.listener = l;
+        return this;
+    }
+
     /** Where the program's output goes instead of ours (tests compare it). */
     MpiRun output(ProcessBuilder.Redirect out, ProcessBuilder.Redirect err) {
         this.stdout = out;
@@ -107,7 +115,8 @@ public final class MpiRun {
         if (config.filter() != null) {
             analysis.scope(new MpiScope(config.filter()));
         }
-        Hosts hosts = new Hosts(dir, analysis, config.progressS(), progress, liveWatched ? live : null, config.monitors());
+        Hosts hosts = new Hosts(dir, analysis, config.progressS(), progress, liveWatched ? live : null, config.monitors(),
+                listener);
         // The agent shares the machine with the ranks (which busy-poll in Open MPI): an idle agent parks 1-10 ms
         // rather than spinning; a rank's ring (131072 tuples by default) takes far longer than 10 ms to fill.
         AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(1, 1, 1_000_000, 10_000_000), Throwable::printStackTrace,
@@ -197,8 +206,33 @@ public final class MpiRun {
             return Math.max(agentCpuNs, now);
         }
 
+        /** What the agents hand their tuples to: the analysis, and the listener if there is one. */
+        private final MpiTupleSink sink;
+
         Hosts(Path dir, MpiAnalysis analysis, int progressS, java.io.PrintStream progress, MpiLiveView live,
-              java.util.Set<String> kinds) {
+              java.util.Set<String> kinds, MpiCallListener listener) {
+            this.sink = listener == null ? analysis : new MpiTupleSink() {
+                @Override
+                public void onRank(int host, MpiRankFiles rank) {
+                    analysis.onRank(host, rank);
+                }
+
+                @Override
+                public void onCommunicator(int id, int size) {
+                    analysis.onCommunicator(id, size);
+                }
+
+                @Override
+                public boolean everyRankSeen() {
+                    return analysis.everyRankSeen();
+                }
+
+                @Override
+                public void onTuple(int host, int rank, org.eventspace.events.TraceTupleFlyweight tuple) {
+                    analysis.onTuple(host, rank, tuple);
+                    listener.onCall(rank, tuple);
+                }
+            };
             this.live = live;
             this.kinds = kinds;
             this.dir = dir;
@@ -225,7 +259,7 @@ public final class MpiRun {
                     for (Path h : found) {
                         if (Files.isDirectory(h) && !seen.contains(h)) {
                             seen.add(h);
-                            agents.add(new NodeAgent(h, hostIndex(h, agents.size()), analysis));
+                            agents.add(new NodeAgent(h, hostIndex(h, agents.size()), sink));
                             work++;
                         }
                     }

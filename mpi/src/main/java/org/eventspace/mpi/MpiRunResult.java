@@ -58,6 +58,11 @@ public final class MpiRunResult {
         return List.copyOf(errors);
     }
 
+    /** Tuples the ranks wrote that their rings overwrote before an agent read them. */
+    public long tuplesMissed() {
+        return missed;
+    }
+
     /** Which host each rank ran on and the hosts' names. */
     public MpiHostLayout hostLayout() {
         return analysis.hostLayout();

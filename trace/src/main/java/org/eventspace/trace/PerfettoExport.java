@@ -140,7 +140,7 @@ public final class PerfettoExport {
             previousSite = e.site;
             g.writeStartObject();
             g.writeStringField("name", e.op.fileName());
-            g.writeStringField("cat", e.op.pointToPoint() ? "p2p" : "collective");
+            g.writeStringField("cat", e.op.pointToPoint() ? "p2p" : e.op.collective() ? "collective" : "other");
             g.writeStringField("ph", "X");
             g.writeNumberField("pid", 0);
             g.writeNumberField("tid", rank);
@@ -157,7 +157,7 @@ public final class PerfettoExport {
                 g.writeNumberField("peer", rank + peer);
             }
             if (words != EventNode.NONE) {
-                g.writeNumberField("words", words);
+                g.writeNumberField(e.op.mpi() ? "bytes" : "words", words);
             }
             if (root != EventNode.NONE) {
                 g.writeNumberField("root", root);

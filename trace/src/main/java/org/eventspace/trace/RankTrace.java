@@ -191,6 +191,14 @@ public final class RankTrace {
         top.subList(top.size() - k, top.size()).clear();
     }
 
+    /**
+     * Sets the span from when recording started to the end of the last call recorded, for a recorder outside this
+     * package (an MPI program's calls, recorded from their timestamps).
+     */
+    public void span(long nanos) {
+        spanNanos = nanos;
+    }
+
     public int rank() {
         return rank;
     }

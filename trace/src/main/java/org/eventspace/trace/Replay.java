@@ -52,12 +52,29 @@ public final class Replay {
         if (comm.size() != trace.ranks()) {
             throw new IllegalArgumentException("the trace is of " + trace.ranks() + " ranks, the job has " + comm.size());
         }
+        checkReplayable(trace);
         this.trace = trace;
         this.comm = comm;
         this.compute = compute;
         this.rank = comm.rank();
         this.sampler = new DeltaSampler(trace.encoding(), rank);
         this.steps = compile(trace.nodes(), rank);
+    }
+
+    /**
+     * Refuses a trace this replay cannot re-issue: one of an MPI program's calls (a replay issues calls of our
+     * communication system, and MPI calls are not mapped onto them yet).
+     *
+     * @throws IllegalArgumentException naming the first MPI call found.
+     */
+    public static void checkReplayable(Trace trace) {
+        for (Op op : opsOf(trace.nodes(), java.util.EnumSet.noneOf(Op.class))) {
+            if (op.mpi()) {
+                throw new IllegalArgumentException("the trace holds an MPI program's calls (" + op.fileName() + ", …): a replay "
+                        + "re-issues calls of our communication system, and MPI calls are not replayed yet; trace show, "
+                        + "stats, search and export read it");
+            }
+        }
     }
 
     /** Replays this rank's calls; returns the nanoseconds from the start to the end of its last call. */
@@ -129,6 +146,17 @@ public final class Replay {
     }
 
     private static final ReduceOp[] REDUCE_OPS = ReduceOp.values();
+
+    private static java.util.Set<Op> opsOf(List<Node> nodes, java.util.Set<Op> into) {
+        for (Node n : nodes) {
+            if (n instanceof LoopNode l) {
+                opsOf(l.body, into);
+            } else {
+                into.add(((EventNode) n).op());
+            }
+        }
+        return into;
+    }
 
     private static Step[] compile(List<Node> nodes, int rank) {
         java.util.ArrayList<Step> out = new java.util.ArrayList<>();

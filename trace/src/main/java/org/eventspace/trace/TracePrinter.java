@@ -48,7 +48,7 @@ public final class TracePrinter {
                     line.append("  peer ").append(offsets(e.peer()));
                 }
                 if (e.count() != null) {
-                    line.append("  words ").append(e.count());
+                    line.append(e.op().mpi() ? "  bytes " : "  words ").append(e.count());
                 }
                 if (e.root() != null) {
                     line.append("  root ").append(e.root());

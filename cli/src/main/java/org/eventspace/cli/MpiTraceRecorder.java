@@ -1,0 +1,88 @@
+package org.eventspace.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.eventspace.events.TraceTupleFlyweight;
+import org.eventspace.mpi.MpiCallListener;
+import org.eventspace.mpi.MpiOp;
+import org.eventspace.mpi.MpiTuple;
+import org.eventspace.trace.EventNode;
+import org.eventspace.trace.Op;
+import org.eventspace.trace.RankTrace;
+import org.eventspace.trace.Trace;
+import org.eventspace.trace.TraceConfig;
+
+/**
+ * {@code mpirun --trace}: an MPI program's calls, as the node agents read them, recorded into the ScalaTrace recorder
+ * ({@link RankTrace}: loop compression as the calls arrive, one per rank) and merged across ranks at the end, so an MPI
+ * program gets the same {@code eventspace.trace/1} file as a run of ours. A call's compute delta is the time from the
+ * end of the rank's previous call to the start of this one, its communicate delta the call itself, both from the
+ * library's timestamps on the rank's own clock (so no clock alignment is needed); its call site is the library's
+ * signature (the return address in the executable, the same on every rank), its count the bytes, a point-to-point
+ * peer relative to the rank (ScalaTrace's encoding: "the next rank" on every rank) and a root as it is.
+ *
+ * <p>Fed on the agent thread only; {@link #trace} after the run.
+ */
+final class MpiTraceRecorder implements MpiCallListener {
+    private final TraceConfig config;
+    private final int ranks;
+    private final RankTrace[] traces;
+    private final long[] first;
+    private final long[] lastEnd;
+    /** Our op of each MPI code (MpiOp), resolved once: the agent thread records without allocating. */
+    private final Op[] opOfCode;
+    private long calls;
+
+    MpiTraceRecorder(int ranks, TraceConfig config) {
+        this.config = config;
+        this.ranks = ranks;
+        this.traces = new RankTrace[ranks];
+        this.first = new long[ranks];
+        this.lastEnd = new long[ranks];
+        this.opOfCode = new Op[MpiOp.END - MpiOp.FIRST];
+        for (int code = MpiOp.FIRST; code < MpiOp.END; code++) {
+            opOfCode[code - MpiOp.FIRST] = Op.ofMpiName(MpiOp.name(code));
+        }
+    }
+
+    @Override
+    public void onCall(int rank, TraceTupleFlyweight t) {
+        if (rank < 0 || rank >= ranks) {
+            return;
+        }
+        RankTrace trace = traces[rank];
+        long start = t.startNs();
+        long end = t.endNs();
+        if (trace == null) {
+            trace = traces[rank] = new RankTrace(rank, config);
+            first[rank] = start;
+            lastEnd[rank] = start;
+        }
+        int code = t.opType();
+        Op op = code >= MpiOp.FIRST && code < MpiOp.END ? opOfCode[code - MpiOp.FIRST] : Op.MPI_CALL;
+        long value = t.value();
+        int peer = MpiTuple.peer(value);
+        long relative = op.pointToPoint() && peer >= 0 ? peer - rank : EventNode.NONE;
+        long root = op.rooted() && peer >= 0 ? peer : EventNode.NONE;
+        long count = op == Op.MPI_CALL ? code : MpiTuple.bytes(value);
+        trace.record(op, MpiTuple.site(t), -1, relative, count, root, Math.max(0, start - lastEnd[rank]), end - start);
+        lastEnd[rank] = end;
+        trace.span(end - first[rank]);
+        calls++;
+    }
+
+    /** Calls recorded, all ranks together. */
+    long calls() {
+        return calls;
+    }
+
+    /** Every rank's trace merged over a binary tree (a rank that made no call: an empty trace). */
+    Trace trace() {
+        List<RankTrace> all = new ArrayList<>();
+        for (int r = 0; r < ranks; r++) {
+            all.add(traces[r] != null ? traces[r] : new RankTrace(r, config));
+        }
+        return Trace.mergeAll(all);
+    }
+}

@@ -1,0 +1,40 @@
+package org.eventspace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/** The MPI test programs of native/test, compiled with mpicc for a test (skipped without Open MPI, except under CI). */
+final class NativePrograms {
+    private NativePrograms() {
+    }
+
+    /** {@code native/test/NAME.c} compiled into {@code dir}. */
+    static Path compile(String name, Path dir) throws Exception {
+        boolean mpi = onPath("mpicc") && onPath("mpirun");
+        if (!mpi && "true".equals(System.getenv("CI"))) {
+            throw new AssertionError("mpicc/mpirun missing under CI: .ci/run should have installed Open MPI");
+        }
+        assumeTrue(mpi, "Open MPI not installed");
+        Path program = dir.resolve(name);
+        Process cc = new ProcessBuilder("mpicc", "-O2", "-o", program.toString(),
+                Path.of("..", "native", "test", name + ".c").toString()).redirectErrorStream(true).start();
+        String out = new String(cc.getInputStream().readAllBytes());
+        assertThat(cc.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(cc.exitValue()).as(out).isZero();
+        return program;
+    }
+
+    static boolean onPath(String tool) {
+        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (Files.isExecutable(Path.of(d, tool))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
