@@ -62,6 +62,11 @@ final class TrafficCommand implements Runnable {
                 + "Default: every phase.")
         String phase;
 
+        @Option(names = "--operation", paramLabel = "OP", description = "Only the bytes of this operation (send, allreduce, "
+                + "…; an MPI run's send, collectives, one-sided), summed over the phases: where one collective's traffic goes. "
+                + "Not with --phase (the file keeps the two apart). Default: every operation.")
+        String operation;
+
         @Option(names = "--json", required = true, paramLabel = "OUT", description = "Write eventspace.link-loads/1 here.")
         Path json;
 
@@ -80,11 +85,23 @@ final class TrafficCommand implements Runnable {
             Fabric fabric;
             HostMapping hosts;
             int phaseIndex = -1;
+            int operationIndex = -1;
+            if (phase != null && operation != null) {
+                throw new UsageError("traffic map: --phase and --operation: the traffic file keeps per phase and per operation "
+                        + "apart, not both at once; give one");
+            }
             try {
                 matrix = TrafficMatrix.read(traffic);
                 fabric = TopologyFile.read(topology);
                 hosts = mapping != null ? HostMapping.read(mapping, matrix.hostNames(), fabric)
                         : HostMapping.inOrder(matrix.hostNames(), fabric);
+                if (operation != null) {
+                    operationIndex = matrix.operations().indexOf(operation);
+                    if (operationIndex < 0) {
+                        throw new IllegalArgumentException("--operation " + operation + ": " + traffic + " has the operations "
+                                + matrix.operations());
+                    }
+                }
                 if (phase != null) {
                     phaseIndex = matrix.phases().indexOf(phase);
                     if (phaseIndex < 0) {
@@ -97,13 +114,14 @@ final class TrafficCommand implements Runnable {
             }
             LinkLoads loads;
             try {
-                loads = LinkLoads.route(fabric, matrix.hostMatrix(phaseIndex, 0), hosts);
+                loads = LinkLoads.route(fabric, operationIndex >= 0 ? matrix.hostMatrixOf(operationIndex, 0)
+                        : matrix.hostMatrix(phaseIndex, 0), hosts);
             } catch (IllegalArgumentException e) {
                 throw new UsageError("traffic map: " + topology + ": " + e.getMessage(), e);
             }
             ObjectMapper out = new ObjectMapper();
             com.fasterxml.jackson.databind.node.ObjectNode doc = loads.toJson(out, topology.toString(), traffic.toString(),
-                    phase == null ? "total" : phase);
+                    phase != null ? phase : operation != null ? "operation " + operation : "total");
             out.writerWithDefaultPrettyPrinter().writeValue(json.toFile(), doc);
             if (svg != null) {
                 java.nio.file.Files.writeString(svg, NetworkSvg.render(doc));

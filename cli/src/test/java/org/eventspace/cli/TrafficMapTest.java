@@ -65,6 +65,16 @@ class TrafficMapTest {
         assertThat(cli.execute("traffic", "map", "--topology", EXAMPLES.resolve("fattree-16.topo").toString(), "--phase",
                 "alltoall", traffic.toString(), "--json", phaseOut.toString())).as(cli.err()).isZero();
         assertThat(new ObjectMapper().readTree(phaseOut.toFile()).path("max_link").path("bytes").asLong()).isEqualTo(7 * 10 * 16);
+        // Per operation: the all-to-all's sends carry every byte; its barriers move messages of no payload.
+        Path sendOut = dir.resolve("send.json");
+        assertThat(cli.execute("traffic", "map", "--topology", EXAMPLES.resolve("fattree-16.topo").toString(), "--operation",
+                "send", traffic.toString(), "--json", sendOut.toString())).as(cli.err()).isZero();
+        JsonNode sends = new ObjectMapper().readTree(sendOut.toFile());
+        assertThat(sends.path("max_link").path("bytes").asLong()).isEqualTo(7 * pair);
+        assertThat(sends.path("phase").asText()).isEqualTo("operation send");
+        assertThat(cli.execute("traffic", "map", "--topology", EXAMPLES.resolve("fattree-16.topo").toString(), "--operation",
+                "allreduce", traffic.toString(), "--json", sendOut.toString())).isEqualTo(2);
+        assertThat(cli.err()).contains("--operation allreduce: ").contains("has the operations [send, barrier]");
     }
 
     @Test
