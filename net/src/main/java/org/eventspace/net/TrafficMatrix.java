@@ -455,18 +455,7 @@ public final class TrafficMatrix {
         List<String> names = new ArrayList<>();
         long[][][][] rank = new long[ph.size()][4][][];
         long[][][][] host = new long[ph.size()][4][][];
-        for (int p = 0; p < ph.size(); p++) {
-            String at = "/phases/" + p;
-            JsonNode phase = ph.get(p);
-            if (!phase.path("name").isTextual()) {
-                throw new IllegalArgumentException(file + ": " + at + "/name: expected a phase name");
-            }
-            names.add(phase.get("name").asText());
-            for (int f = 0; f < 4; f++) {
-                rank[p][f] = matrix(file, phase.path("rank").path(FIELDS.get(f)), at + "/rank/" + FIELDS.get(f), ranks);
-                host[p][f] = matrix(file, phase.path("host").path(FIELDS.get(f)), at + "/host/" + FIELDS.get(f), hosts);
-            }
-        }
+        readNamed(file, ph, "/phases", "a phase name", ranks, hosts, names, rank, host);
         // Optional: files written before operations were counted have none.
         JsonNode opsNode = root.path("operations");
         if (!opsNode.isMissingNode() && !opsNode.isArray()) {
@@ -475,20 +464,26 @@ public final class TrafficMatrix {
         List<String> ops = new ArrayList<>();
         long[][][][] rankOps = new long[opsNode.size()][4][][];
         long[][][][] hostOps = new long[opsNode.size()][4][][];
-        for (int o = 0; o < opsNode.size(); o++) {
-            String at = "/operations/" + o;
-            JsonNode op = opsNode.get(o);
-            if (!op.path("name").isTextual()) {
-                throw new IllegalArgumentException(file + ": " + at + "/name: expected an operation name");
-            }
-            ops.add(op.get("name").asText());
-            for (int f = 0; f < 4; f++) {
-                rankOps[o][f] = matrix(file, op.path("rank").path(FIELDS.get(f)), at + "/rank/" + FIELDS.get(f), ranks);
-                hostOps[o][f] = matrix(file, op.path("host").path(FIELDS.get(f)), at + "/host/" + FIELDS.get(f), hosts);
-            }
-        }
+        readNamed(file, opsNode, "/operations", "an operation name", ranks, hosts, ops, rankOps, hostOps);
         return new TrafficMatrix(root.path("scope").asText("all"), names, rankHosts, hostNames, rank, host, ops, rankOps,
                 hostOps, root.hasNonNull("counted_by") ? root.get("counted_by").asText() : null);
+    }
+
+    /** Entries {@code {"name", "rank": {fields}, "host": {fields}}} of {@code array} at {@code pointer}, into the outputs. */
+    private static void readNamed(Path file, JsonNode array, String pointer, String nameExpected, int ranks, int hosts,
+                                  List<String> names, long[][][][] rank, long[][][][] host) {
+        for (int i = 0; i < array.size(); i++) {
+            String at = pointer + "/" + i;
+            JsonNode entry = array.get(i);
+            if (!entry.path("name").isTextual()) {
+                throw new IllegalArgumentException(file + ": " + at + "/name: expected " + nameExpected);
+            }
+            names.add(entry.get("name").asText());
+            for (int f = 0; f < 4; f++) {
+                rank[i][f] = matrix(file, entry.path("rank").path(FIELDS.get(f)), at + "/rank/" + FIELDS.get(f), ranks);
+                host[i][f] = matrix(file, entry.path("host").path(FIELDS.get(f)), at + "/host/" + FIELDS.get(f), hosts);
+            }
+        }
     }
 
     private static int positive(Path file, JsonNode root, String pointer) {
