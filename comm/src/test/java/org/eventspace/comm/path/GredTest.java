@@ -308,10 +308,12 @@ class GredTest {
 
     @Test
     void whenEveryContributorArrivedTheWaitersGetTheFailureFromBelowNotATimeoutOfTheirOwn() throws Exception {
-        WaitPolicy shortWait = new WaitPolicy(0, 0, Duration.ofMillis(150).toNanos());
-        String below = "gred t0.gred.h0.2: timed out after 150 ms with 1 of 2 contributors arrived";
+        // The waiters' own timeout must not run out before the last contributor arrives (a thread start under heavy
+        // load took over 150 ms once), and the call below must outlast it by as much again.
+        WaitPolicy shortWait = new WaitPolicy(0, 0, Duration.ofMillis(1000).toNanos());
+        String below = "gred t0.gred.h0.2: timed out after 1000 ms with 1 of 2 contributors arrived";
         Gred gred = new Gred("t0.gred.h1.0", 3, m -> {
-            sleep(450);
+            sleep(2500);
             throw new CommException(below);
         }, shortWait, Gred.ReleaseListener.NONE);
         List<Thread> threads = new ArrayList<>();
