@@ -10,7 +10,9 @@
  * system call), a communicator lookup (MPI_COMM_WORLD first, then an open-addressed table of handles), one
  * MPI_Type_size for calls that move data, the tuple stores (the trace buffer's seqlock: release stores, no CAS) and
  * two counter increments. No allocation, no lock, no system call. Allocation happens only when a communicator is
- * created (its rank translation table).
+ * created (its rank translation table). MPI_Irecv also enters its request in a fixed table, and a wait or test
+ * that completes such requests looks them up and writes one receive record each (late sender for non-blocking
+ * receives); MPI_Sendrecv writes its receive half as such a record too.
  *
  * Never changes results or semantics: every wrapper passes its arguments unchanged to the PMPI_ function (Fortran
  * wrappers to Open MPI's pmpi_*_ entry points, so Fortran sentinels such as MPI_IN_PLACE keep their meaning) and
@@ -172,19 +174,16 @@ static inline int es_recording(void)
 }
 
 /* One tuple, the TraceBuffer.write protocol: slot sequence -(p+1), fields, slot sequence p, write position p+1. */
-static inline void es_record(int op, int flags, uint32_t comm_id, uint32_t low, int peer_world, uint64_t bytes,
-                             int64_t t0, int64_t t1, void *ra)
+static inline void es_write(int op, int flags, uint32_t site, uint32_t comm_id, uint32_t low, int peer_world,
+                            uint64_t bytes, int64_t t0, int64_t t1)
 {
-    uint64_t *counter = es_counters + 2 * (op - ES_OP_FIRST);
-    counter[0]++;
-    counter[1] += bytes;
     uint64_t p = es_position;
     char *slot = es_slots + (p & es_mask) * ES_BUFFER_SLOT_LENGTH;
     char *t = slot + ES_BUFFER_SLOT_TUPLE_OFFSET;
     __atomic_store_n((int64_t *)(slot + ES_BUFFER_SLOT_SEQUENCE_OFFSET), -(int64_t)(p + 1), __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_RELEASE);
     uint64_t b = bytes < (1ULL << ES_VALUE_BYTES_BITS) ? bytes : (1ULL << ES_VALUE_BYTES_BITS) - 1;
-    *(uint32_t *)(t + ES_TUPLE_COLLECTOR_ID_OFFSET) = es_site(ra);
+    *(uint32_t *)(t + ES_TUPLE_COLLECTOR_ID_OFFSET) = site;
     *(uint16_t *)(t + ES_TUPLE_OP_TYPE_OFFSET) = (uint16_t)op;
     *(uint16_t *)(t + ES_TUPLE_FLAGS_OFFSET) = (uint16_t)flags;
     *(uint64_t *)(t + ES_TUPLE_SEQUENCE_OFFSET) = ((uint64_t)comm_id << ES_SEQUENCE_COMM_SHIFT) | low;
@@ -194,6 +193,16 @@ static inline void es_record(int op, int flags, uint32_t comm_id, uint32_t low, 
     __atomic_store_n((int64_t *)(slot + ES_BUFFER_SLOT_SEQUENCE_OFFSET), (int64_t)p, __ATOMIC_RELEASE);
     __atomic_store_n(es_write_position, (int64_t)(p + 1), __ATOMIC_RELEASE);
     es_position = p + 1;
+}
+
+/* One MPI call: its op's two exact counters, then its tuple. */
+static inline void es_record(int op, int flags, uint32_t comm_id, uint32_t low, int peer_world, uint64_t bytes,
+                             int64_t t0, int64_t t1, void *ra)
+{
+    uint64_t *counter = es_counters + 2 * (op - ES_OP_FIRST);
+    counter[0]++;
+    counter[1] += bytes;
+    es_write(op, flags, es_site(ra), comm_id, low, peer_world, bytes, t0, t1);
 }
 
 /* ---- files ------------------------------------------------------------------------------------------------ */
@@ -516,6 +525,142 @@ ES_EXPORT int MPI_Finalize(void)
     return rc;
 }
 
+/* ---- non-blocking receives ---------------------------------------------------------------------------------- */
+
+/*
+ * A wait does not say which receive it completes, so each MPI_Irecv is remembered by its request handle until a
+ * wait or test completes it: then the status names the source that matched and the bytes, and one receive record
+ * (ES_REC_RECEIVE) carries them with the completing call's entry and exit, which is what Scalasca's late sender
+ * for non-blocking receives needs (the receiver's time in the wait before the matching send started).
+ * A fixed table, open-addressed over a window of ES_REQ_PROBE slots (no allocation, no lock: one recording
+ * thread); a receive that finds its window full is counted in the meta file (untracked requests) and gives no
+ * record. An entry whose request never reaches a wrapped completion (cancelled, freed, completed from Fortran) is
+ * overwritten when MPI hands out the same handle again.
+ */
+#define ES_REQ_SLOTS 1024
+#define ES_REQ_PROBE 16
+#define ES_STATUS_MAX 1024
+
+#define ES_REQ_EMPTY ((MPI_Request)0) /* never a live handle; MPI_REQUEST_NULL need not be 0 */
+
+typedef struct {
+    MPI_Request handle;   /* ES_REQ_EMPTY: empty */
+    MPI_Comm comm;
+    es_comm *e;           /* the communicator's entry when posted; used only if it still names the same one */
+    uint32_t comm_id;
+    int source, tag;      /* as posted (used when the status is not available) */
+    MPI_Datatype type;
+    int64_t posted;       /* the MPI_Irecv's start */
+} es_req;
+
+static es_req es_reqs[ES_REQ_SLOTS];
+static int es_reqs_live;            /* entries in use: waits look requests up only when some are */
+static int es_done_slot[ES_REQ_SLOTS];
+static int es_done_index[ES_REQ_SLOTS];
+static MPI_Status es_statuses[ES_STATUS_MAX];
+
+static inline uint32_t es_req_home(MPI_Request r)
+{
+    return (uint32_t)((((uint64_t)(uintptr_t)r >> 4) * 0x9E3779B97F4A7C15ULL) >> 54) & (ES_REQ_SLOTS - 1);
+}
+
+static inline int es_req_find(MPI_Request r)
+{
+    if (r == MPI_REQUEST_NULL || r == ES_REQ_EMPTY) {
+        return -1;
+    }
+    for (uint32_t n = 0, i = es_req_home(r); n < ES_REQ_PROBE; n++, i = (i + 1) & (ES_REQ_SLOTS - 1)) {
+        if (es_reqs[i].handle == r) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+static void es_req_track(MPI_Request r, MPI_Comm comm, es_comm *e, int source, int tag, MPI_Datatype type,
+                         int64_t posted)
+{
+    int free_slot = -1;
+    for (uint32_t n = 0, i = es_req_home(r); n < ES_REQ_PROBE; n++, i = (i + 1) & (ES_REQ_SLOTS - 1)) {
+        if (es_reqs[i].handle == r) {
+            free_slot = (int)i; /* a stale entry of a handle MPI reused */
+            es_reqs_live--;
+            break;
+        }
+        if (free_slot < 0 && es_reqs[i].handle == ES_REQ_EMPTY) {
+            free_slot = (int)i;
+        }
+    }
+    if (free_slot < 0) {
+        __atomic_fetch_add((uint64_t *)(es_meta + ES_META_UNTRACKED_REQUESTS_OFFSET), 1, __ATOMIC_RELAXED);
+        return;
+    }
+    es_req *q = &es_reqs[free_slot];
+    q->handle = r;
+    q->comm = comm;
+    q->e = e;
+    q->comm_id = e->id;
+    q->source = source;
+    q->tag = tag;
+    q->type = type;
+    q->posted = posted;
+    es_reqs_live++;
+}
+
+/* The receive in slot completed inside [t0, t1] with status st (NULL: not known); the entry is freed. */
+static void es_req_done(int slot, const MPI_Status *st, int64_t t0, int64_t t1)
+{
+    es_req *q = &es_reqs[slot];
+    int source = q->source, tag = q->tag, got = 0;
+    uint64_t bytes = 0;
+    if (st != NULL) {
+        source = st->MPI_SOURCE;
+        tag = st->MPI_TAG;
+        if (PMPI_Get_count(st, q->type, &got) == MPI_SUCCESS && got != MPI_UNDEFINED) {
+            bytes = es_bytes(got, q->type);
+        }
+    }
+    int world = -1;
+    if (q->e == &es_world) {
+        world = source;
+    } else if (q->e->handle == q->comm && q->e->id == q->comm_id) {
+        world = es_world_rank(q->e, source);
+    }
+    if (source != MPI_PROC_NULL) {
+        es_write(ES_REC_RECEIVE, ES_FLAG_NONBLOCKING, (uint32_t)q->posted, q->comm_id, (uint32_t)tag, world, bytes,
+                 t0, t1);
+    }
+    q->handle = ES_REQ_EMPTY;
+    es_reqs_live--;
+}
+
+/* Before a wait or test: the tracked receives among requests[0..count), as (index, slot) pairs; their number. */
+static inline int es_req_collect(int count, const MPI_Request requests[])
+{
+    int n = 0;
+    if (ES_LIKELY(es_reqs_live == 0) || requests == NULL) {
+        return 0;
+    }
+    for (int i = 0; i < count && n < ES_REQ_SLOTS; i++) {
+        int slot = es_req_find(requests[i]);
+        if (slot >= 0) {
+            es_done_index[n] = i;
+            es_done_slot[n] = slot;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Statuses the call should fill: the caller's, or ours when it ignores them and tracked receives need them. */
+static inline MPI_Status *es_statuses_for(int tracked, int count, MPI_Status *statuses)
+{
+    if (tracked == 0 || statuses != MPI_STATUSES_IGNORE || count > ES_STATUS_MAX) {
+        return statuses;
+    }
+    return es_statuses;
+}
+
 /* ---- wrappers ----------------------------------------------------------------------------------------------- */
 
 #define ES_T0 int64_t es_t0 = es_now()
@@ -588,9 +733,27 @@ ES_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
     int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
     int64_t t1 = es_now();
     es_comm *e = es_find(comm);
+    if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) {
+        es_req_track(*request, comm, e, source, tag, datatype, es_t0);
+    }
     es_record(ES_OP_Irecv, ES_FLAG_NONBLOCKING | ES_FAILED(rc), e->id, (uint32_t)tag, es_world_rank(e, source),
               es_bytes(count, datatype), es_t0, t1, ES_RA);
     return rc;
+}
+
+/* The receive half of a sendrecv: one receive record over the call's own entry and exit. */
+static inline void es_receive_half(int rc, const MPI_Status *st, es_comm *e, MPI_Datatype type, int64_t t0,
+                                   int64_t t1, void *ra)
+{
+    int got = 0;
+    if (rc != MPI_SUCCESS || st->MPI_SOURCE < 0) {
+        return; /* failed, or from MPI_PROC_NULL */
+    }
+    if (PMPI_Get_count(st, type, &got) != MPI_SUCCESS || got == MPI_UNDEFINED) {
+        got = 0;
+    }
+    es_write(ES_REC_RECEIVE, 0, es_site(ra), e->id, (uint32_t)st->MPI_TAG, es_world_rank(e, st->MPI_SOURCE),
+             es_bytes(got, type), t0, t1);
 }
 
 ES_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
@@ -601,13 +764,16 @@ ES_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype send
         return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
                              recvtag, comm, status);
     }
+    MPI_Status own;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
     ES_T0;
     int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
-                           recvtag, comm, status);
+                           recvtag, comm, st);
     int64_t t1 = es_now();
     es_comm *e = es_find(comm);
     es_record(ES_OP_Sendrecv, ES_FAILED(rc), e->id, (uint32_t)sendtag, es_world_rank(e, dest),
               dest == MPI_PROC_NULL ? 0 : es_bytes(sendcount, sendtype), es_t0, t1, ES_RA);
+    es_receive_half(rc, st, e, recvtype, es_t0, t1, ES_RA);
     return rc;
 }
 
@@ -617,53 +783,219 @@ ES_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, 
     if (!es_recording()) {
         return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
     }
+    MPI_Status own;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
     ES_T0;
-    int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+    int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, st);
     int64_t t1 = es_now();
     es_comm *e = es_find(comm);
     es_record(ES_OP_Sendrecv_replace, ES_FAILED(rc), e->id, (uint32_t)sendtag, es_world_rank(e, dest),
               dest == MPI_PROC_NULL ? 0 : es_bytes(count, datatype), es_t0, t1, ES_RA);
+    es_receive_half(rc, st, e, datatype, es_t0, t1, ES_RA);
     return rc;
 }
 
-/* waits and tests: low word = requests, no peer, no bytes */
-#define ES_COMPLETION(name, nreq, ...)                                                                          \
-    ES_EXPORT int MPI_##name(__VA_ARGS__)                                                                        \
-    {                                                                                                            \
-        if (!es_recording()) {                                                                                   \
-            return PMPI_##name(ES_ARGS);                                                                         \
-        }                                                                                                        \
-        ES_T0;                                                                                                   \
-        int rc = PMPI_##name(ES_ARGS);                                                                           \
-        es_record(ES_OP_##name, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)(nreq), -1, 0, es_t0, es_now(),    \
-                  ES_RA);                                                                                        \
-        return rc;                                                                                               \
+/*
+ * Waits and tests: low word = requests, no peer, no bytes. Before the call, the tracked MPI_Irecv requests among
+ * them are looked up (only when some are outstanding: a program without MPI_Irecv pays one load); after it, each
+ * one it completed writes its receive record, after the call's own tuple. When the caller ignores the statuses
+ * and tracked receives are among the requests, the call fills ours instead (MPI_STATUS(ES)_IGNORE only means the
+ * caller does not look; the results are the same).
+ */
+#define ES_COMPLETION_HEAD(name)                                                                                 \
+    if (!es_recording()) {                                                                                       \
+        return PMPI_##name(ES_ARGS);                                                                             \
     }
+
+ES_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
 #define ES_ARGS request, status
-ES_COMPLETION(Wait, 1, MPI_Request *request, MPI_Status *status)
+    ES_COMPLETION_HEAD(Wait)
 #undef ES_ARGS
+    int slot = ES_LIKELY(es_reqs_live == 0) ? -1 : es_req_find(*request);
+    MPI_Status own;
+    MPI_Status *st = slot >= 0 && status == MPI_STATUS_IGNORE ? &own : status;
+    ES_T0;
+    int rc = PMPI_Wait(request, st);
+    int64_t t1 = es_now();
+    es_record(ES_OP_Wait, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, 1, -1, 0, es_t0, t1, ES_RA);
+    if (slot >= 0 && rc == MPI_SUCCESS) {
+        es_req_done(slot, st, es_t0, t1);
+    }
+    return rc;
+}
+
+ES_EXPORT int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
 #define ES_ARGS request, flag, status
-ES_COMPLETION(Test, 1, MPI_Request *request, int *flag, MPI_Status *status)
+    ES_COMPLETION_HEAD(Test)
 #undef ES_ARGS
+    int slot = ES_LIKELY(es_reqs_live == 0) ? -1 : es_req_find(*request);
+    MPI_Status own;
+    MPI_Status *st = slot >= 0 && status == MPI_STATUS_IGNORE ? &own : status;
+    ES_T0;
+    int rc = PMPI_Test(request, flag, st);
+    int64_t t1 = es_now();
+    es_record(ES_OP_Test, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, 1, -1, 0, es_t0, t1, ES_RA);
+    if (slot >= 0 && rc == MPI_SUCCESS && *flag) {
+        es_req_done(slot, st, es_t0, t1);
+    }
+    return rc;
+}
+
+/* Waitall and Testall: every request completed (Testall: if the flag says so). */
+static inline void es_all_done(int rc, int tracked, int count, MPI_Status *st, int64_t t0, int64_t t1)
+{
+    if (rc != MPI_SUCCESS) {
+        return;
+    }
+    for (int k = 0; k < tracked; k++) {
+        es_req_done(es_done_slot[k], st == MPI_STATUSES_IGNORE ? NULL : &st[es_done_index[k]], t0, t1);
+    }
+    (void)count;
+}
+
+ES_EXPORT int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+{
 #define ES_ARGS count, array_of_requests, array_of_statuses
-ES_COMPLETION(Waitall, count, int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+    ES_COMPLETION_HEAD(Waitall)
 #undef ES_ARGS
+    int tracked = es_req_collect(count, array_of_requests);
+    MPI_Status *st = es_statuses_for(tracked, count, array_of_statuses);
+    ES_T0;
+    int rc = PMPI_Waitall(count, array_of_requests, st);
+    int64_t t1 = es_now();
+    es_record(ES_OP_Waitall, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)count, -1, 0, es_t0, t1, ES_RA);
+    es_all_done(rc, tracked, count, st, es_t0, t1);
+    return rc;
+}
+
+ES_EXPORT int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
+{
 #define ES_ARGS count, array_of_requests, flag, array_of_statuses
-ES_COMPLETION(Testall, count, int count, MPI_Request array_of_requests[], int *flag,
-              MPI_Status array_of_statuses[])
+    ES_COMPLETION_HEAD(Testall)
 #undef ES_ARGS
+    int tracked = es_req_collect(count, array_of_requests);
+    MPI_Status *st = es_statuses_for(tracked, count, array_of_statuses);
+    ES_T0;
+    int rc = PMPI_Testall(count, array_of_requests, flag, st);
+    int64_t t1 = es_now();
+    es_record(ES_OP_Testall, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)count, -1, 0, es_t0, t1, ES_RA);
+    if (rc == MPI_SUCCESS && *flag) {
+        es_all_done(rc, tracked, count, st, es_t0, t1);
+    }
+    return rc;
+}
+
+/* Waitany and Testany: the one at *index, if it is a tracked receive. */
+static inline void es_any_done(int rc, int tracked, int index, MPI_Status *st, int64_t t0, int64_t t1)
+{
+    if (rc != MPI_SUCCESS || index == MPI_UNDEFINED) {
+        return;
+    }
+    for (int k = 0; k < tracked; k++) {
+        if (es_done_index[k] == index) {
+            es_req_done(es_done_slot[k], st, t0, t1);
+            return;
+        }
+    }
+}
+
+ES_EXPORT int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+{
 #define ES_ARGS count, array_of_requests, index, status
-ES_COMPLETION(Waitany, count, int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+    ES_COMPLETION_HEAD(Waitany)
 #undef ES_ARGS
+    int tracked = es_req_collect(count, array_of_requests);
+    MPI_Status own;
+    MPI_Status *st = tracked > 0 && status == MPI_STATUS_IGNORE ? &own : status;
+    ES_T0;
+    int rc = PMPI_Waitany(count, array_of_requests, index, st);
+    int64_t t1 = es_now();
+    es_record(ES_OP_Waitany, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)count, -1, 0, es_t0, t1, ES_RA);
+    es_any_done(rc, tracked, *index, st, es_t0, t1);
+    return rc;
+}
+
+ES_EXPORT int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
+{
 #define ES_ARGS count, array_of_requests, index, flag, status
-ES_COMPLETION(Testany, count, int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
+    ES_COMPLETION_HEAD(Testany)
 #undef ES_ARGS
+    int tracked = es_req_collect(count, array_of_requests);
+    MPI_Status own;
+    MPI_Status *st = tracked > 0 && status == MPI_STATUS_IGNORE ? &own : status;
+    ES_T0;
+    int rc = PMPI_Testany(count, array_of_requests, index, flag, st);
+    int64_t t1 = es_now();
+    es_record(ES_OP_Testany, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)count, -1, 0, es_t0, t1, ES_RA);
+    if (rc == MPI_SUCCESS && *flag) {
+        es_any_done(rc, tracked, *index, st, es_t0, t1);
+    }
+    return rc;
+}
+
+/* Waitsome and Testsome: those at array_of_indices[0..outcount). */
+static inline void es_some_done(int rc, int tracked, int outcount, const int indices[], MPI_Status *st, int64_t t0,
+                                int64_t t1)
+{
+    if (rc != MPI_SUCCESS || outcount == MPI_UNDEFINED || tracked == 0) {
+        return;
+    }
+    for (int j = 0; j < outcount; j++) {
+        for (int k = 0; k < tracked; k++) {
+            if (es_done_index[k] == indices[j]) {
+                es_req_done(es_done_slot[k], st == MPI_STATUSES_IGNORE ? NULL : &st[j], t0, t1);
+                break;
+            }
+        }
+    }
+}
+
+ES_EXPORT int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                           MPI_Status array_of_statuses[])
+{
 #define ES_ARGS incount, array_of_requests, outcount, array_of_indices, array_of_statuses
-ES_COMPLETION(Waitsome, incount, int incount, MPI_Request array_of_requests[], int *outcount,
-              int array_of_indices[], MPI_Status array_of_statuses[])
-ES_COMPLETION(Testsome, incount, int incount, MPI_Request array_of_requests[], int *outcount,
-              int array_of_indices[], MPI_Status array_of_statuses[])
+    ES_COMPLETION_HEAD(Waitsome)
 #undef ES_ARGS
+    int tracked = es_req_collect(incount, array_of_requests);
+    MPI_Status *st = es_statuses_for(tracked, incount, array_of_statuses);
+    ES_T0;
+    int rc = PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, st);
+    int64_t t1 = es_now();
+    es_record(ES_OP_Waitsome, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)incount, -1, 0, es_t0, t1, ES_RA);
+    es_some_done(rc, tracked, *outcount, array_of_indices, st, es_t0, t1);
+    return rc;
+}
+
+ES_EXPORT int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                           MPI_Status array_of_statuses[])
+{
+#define ES_ARGS incount, array_of_requests, outcount, array_of_indices, array_of_statuses
+    ES_COMPLETION_HEAD(Testsome)
+#undef ES_ARGS
+    int tracked = es_req_collect(incount, array_of_requests);
+    MPI_Status *st = es_statuses_for(tracked, incount, array_of_statuses);
+    ES_T0;
+    int rc = PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, st);
+    int64_t t1 = es_now();
+    es_record(ES_OP_Testsome, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)incount, -1, 0, es_t0, t1, ES_RA);
+    es_some_done(rc, tracked, *outcount, array_of_indices, st, es_t0, t1);
+    return rc;
+}
+
+/* Not a recorded call: a freed receive request will never complete through a wait, so it leaves the table. */
+ES_EXPORT int MPI_Request_free(MPI_Request *request)
+{
+    if (es_on && es_reqs_live > 0 && (!es_multi || pthread_equal(pthread_self(), es_owner))) {
+        int slot = es_req_find(*request);
+        if (slot >= 0) {
+            es_reqs[slot].handle = ES_REQ_EMPTY;
+            es_reqs_live--;
+        }
+    }
+    return PMPI_Request_free(request);
+}
 
 ES_EXPORT int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {

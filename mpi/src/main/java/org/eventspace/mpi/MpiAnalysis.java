@@ -47,6 +47,7 @@ final class MpiAnalysis implements MpiTupleSink {
     private List<RankSnapshot> snapshots = List.of();
     private RankSnapshot[] snapshotByRank = new RankSnapshot[0];
     private long unknownOps;
+    private long receiveRecords;
     private long sizesUnknown;
 
     @Override
@@ -126,6 +127,11 @@ final class MpiAnalysis implements MpiTupleSink {
     public void onTuple(int host, int rank, TraceTupleFlyweight t) {
         tuplesRead++;
         int op = t.opType();
+        if (op == MpiTuple.RECORD_RECEIVE && rank >= 0 && rank < worldSize) {
+            receiveRecords++;
+            onReceiveRecord(rank, t);
+            return;
+        }
         if (!MpiOp.known(op) || rank < 0 || rank >= worldSize) {
             unknownOps++;
             return;
@@ -157,13 +163,33 @@ final class MpiAnalysis implements MpiTupleSink {
         } else if (MpiOp.sends(op)) {
             int peer = MpiTuple.peer(t.value());
             if (peer >= 0) {
-                pointToPoint.send(comm, rank, peer, MpiTuple.low(seq), entry, exit);
+                pointToPoint.send(comm, rank, peer, MpiTuple.low(seq), entry, exit,
+                        op != MpiOp.SENDRECV && op != MpiOp.SENDRECV_REPLACE);
             }
-        } else if (MpiOp.receives(op)) {
+        } else if (op == MpiOp.RECV) {
             int peer = MpiTuple.peer(t.value());
             if (peer >= 0) {
-                pointToPoint.receive(comm, peer, rank, MpiTuple.low(seq), entry, exit, op == MpiOp.RECV);
+                pointToPoint.receive(comm, peer, rank, MpiTuple.low(seq), entry, exit);
             }
+        } else if (op == MpiOp.IRECV && (t.flags() & MpiTuple.FLAG_FAILED) == 0) {
+            pointToPoint.post(comm, MpiTuple.peer(t.value()), rank, MpiTuple.low(seq), entry, (int) t.startNs());
+        }
+    }
+
+    /** A receive that completed inside a call: a sendrecv's receive half, or an MPI_Irecv a wait or test completed. */
+    private void onReceiveRecord(int rank, TraceTupleFlyweight t) {
+        int peer = MpiTuple.peer(t.value());
+        if (peer < 0) {
+            return;
+        }
+        long offset = hostClocks.get(hostOf[rank]).offset();
+        long seq = t.sequence();
+        if ((t.flags() & MpiTuple.FLAG_NONBLOCKING) != 0) {
+            pointToPoint.complete(MpiTuple.comm(seq), peer, rank, MpiTuple.low(seq), t.collectorId(),
+                    t.startNs() + offset, t.endNs() + offset);
+        } else {
+            pointToPoint.receive(MpiTuple.comm(seq), peer, rank, MpiTuple.low(seq), t.startNs() + offset,
+                    t.endNs() + offset);
         }
     }
 
@@ -292,10 +318,21 @@ final class MpiAnalysis implements MpiTupleSink {
             ObjectNode p = mpi.putObject("point_to_point");
             p.put("matched", pointToPoint.matched);
             p.put("unmatched", pointToPoint.unmatched());
+            p.put("receive_records", receiveRecords);
+            p.put("completions_without_post", pointToPoint.completionsWithoutPost);
+            long untracked = 0;
+            for (RankSnapshot f : snapshots) {
+                untracked += f.untrackedRequests();
+            }
+            p.put("untracked_requests", untracked);
             ObjectNode ls = p.putObject("late_sender_wait_us");
+            ObjectNode lsn = p.putObject("late_sender_calls");
+            ObjectNode lc = p.putObject("late_sender_caused_us");
             ObjectNode lr = p.putObject("late_receiver_wait_us");
             for (int r = 0; r < worldSize; r++) {
                 ls.put(String.valueOf(r), round(pointToPoint.lateSenderNs[r] / 1000.0));
+                lsn.put(String.valueOf(r), pointToPoint.lateSenderCount[r]);
+                lc.put(String.valueOf(r), round(pointToPoint.lateSenderCausedNs[r] / 1000.0));
                 lr.put(String.valueOf(r), round(pointToPoint.lateReceiverNs[r] / 1000.0));
             }
         }
@@ -563,8 +600,15 @@ final class MpiAnalysis implements MpiTupleSink {
         lines.add(waits.toString());
         long ls = Arrays.stream(pointToPoint.lateSenderNs).sum();
         long lr = Arrays.stream(pointToPoint.lateReceiverNs).sum();
-        lines.add(String.format(Locale.ROOT, "point-to-point: %d matched, late sender %.1f µs, late receiver %.1f µs",
-                pointToPoint.matched, ls / 1000.0, lr / 1000.0));
+        int causer = 0;
+        for (int r = 1; r < worldSize; r++) {
+            if (pointToPoint.lateSenderCausedNs[r] > pointToPoint.lateSenderCausedNs[causer]) {
+                causer = r;
+            }
+        }
+        lines.add(String.format(Locale.ROOT, "point-to-point: %d matched, late sender %.1f µs%s, late receiver %.1f µs",
+                pointToPoint.matched, ls / 1000.0, ls == 0 ? "" : String.format(Locale.ROOT, " (%.1f µs of it caused by rank %d)",
+                        pointToPoint.lateSenderCausedNs[causer] / 1000.0, causer), lr / 1000.0));
         return lines;
     }
 

@@ -86,6 +86,9 @@ public final class MpiOp {
     public static final int INIT_THREAD = code("MPI_Init_thread");
     public static final int FINALIZE = code("MPI_Finalize");
     public static final int RECV = code("MPI_Recv");
+    public static final int IRECV = code("MPI_Irecv");
+    public static final int SENDRECV = code("MPI_Sendrecv");
+    public static final int SENDRECV_REPLACE = code("MPI_Sendrecv_replace");
     public static final int SSEND = code("MPI_Ssend");
 
     private MpiOp() {
@@ -122,6 +125,6 @@ public final class MpiOp {
 
     /** Receives that consume one matching send in MPI's non-overtaking order. */
     public static boolean receives(int op) {
-        return op == RECV || op == code("MPI_Irecv");
+        return op == RECV || op == IRECV;
     }
 }

@@ -271,6 +271,67 @@ class MpiRunTest {
     }
 
     @Test
+    void lateSenderOfNonBlockingReceivesIsChargedToTheWaitingRankAndCausedByTheLateOne() throws Exception {
+        int iterations = 10;
+        long delayUs = 20_000;
+        MpiPrograms.Run run = MpiPrograms.run(dir, 3, 0, 0, MpiPrograms.program("es_irecv_late"),
+                String.valueOf(iterations), "1", String.valueOf(delayUs));
+
+        assertThat(run.result().exitCode()).as("stderr: %s", run.stderr()).isZero();
+        assertThat(run.stdout()).isEqualTo("irecv ok: 3 ranks, 10 iterations\n");
+        assertThat(run.calls("MPI_Irecv")).isEqualTo(3 * iterations);
+        assertThat(run.calls("MPI_Waitall")).isEqualTo(3 * iterations / 2);
+        assertThat(run.calls("MPI_Wait")).isEqualTo(3 * iterations);
+        JsonNode p2p = run.report().at("/mpi/point_to_point");
+        // one receive record per completed MPI_Irecv, each tied to its MPI_Irecv, and every send matched
+        assertThat(p2p.path("receive_records").asLong()).isEqualTo(3 * iterations);
+        assertThat(p2p.path("completions_without_post").asLong()).isZero();
+        assertThat(p2p.path("untracked_requests").asLong()).isZero();
+        assertThat(p2p.path("matched").asLong()).isEqualTo(3 * iterations);
+        assertThat(p2p.path("unmatched").asLong()).isZero();
+        // rank 2 receives from rank 1, which sleeps 20 ms before each send: rank 2's waits hold the delay
+        // (each at least the delay minus how much later rank 2 than rank 1 left the barrier before: µs unless the
+        // loaded machine preempts one, hence 90 %), and rank 1 caused them
+        double injectedUs = iterations * delayUs;
+        assertThat(p2p.at("/late_sender_wait_us/2").asDouble()).as("%s", p2p).isGreaterThanOrEqualTo(0.9 * injectedUs);
+        assertThat(p2p.at("/late_sender_calls/2").asLong()).isEqualTo(iterations);
+        assertThat(p2p.at("/late_sender_caused_us/1").asDouble()).isGreaterThanOrEqualTo(0.9 * injectedUs);
+        for (int r : new int[] {0, 1}) {
+            assertThat(p2p.at("/late_sender_wait_us/" + r).asDouble()).as("rank %d: %s", r, p2p).isLessThan(injectedUs / 2);
+        }
+    }
+
+    @Test
+    void sendrecvWhosePartnerIsLateShowsAsLateSenderOnBothNeighbours() throws Exception {
+        int iterations = 10;
+        long delayUs = 20_000;
+        MpiPrograms.Run run = MpiPrograms.run(dir, 4, 0, 0, MpiPrograms.program("es_halo_late"),
+                String.valueOf(iterations), "1", String.valueOf(delayUs));
+
+        assertThat(run.result().exitCode()).as("stderr: %s", run.stderr()).isZero();
+        assertThat(run.stdout()).isEqualTo("halo ok: 4 ranks, 10 iterations\n");
+        assertThat(run.calls("MPI_Sendrecv")).isEqualTo(4 * iterations);
+        assertThat(run.calls("MPI_Sendrecv_replace")).isEqualTo(4 * iterations);
+        JsonNode p2p = run.report().at("/mpi/point_to_point");
+        // both halves of every sendrecv are recorded: each send meets its receive half
+        assertThat(p2p.path("receive_records").asLong()).isEqualTo(2 * 4 * iterations);
+        assertThat(p2p.path("matched").asLong()).isEqualTo(2 * 4 * iterations);
+        assertThat(p2p.path("unmatched").asLong()).isZero();
+        double injectedUs = iterations * delayUs;
+        // rank 1 sleeps before its exchanges: rank 2 waits in the first sendrecv, rank 0 in the second
+        for (int r : new int[] {0, 2}) {
+            assertThat(p2p.at("/late_sender_wait_us/" + r).asDouble()).as("rank %d: %s", r, p2p)
+                    .isGreaterThanOrEqualTo(0.9 * injectedUs);
+        }
+        assertThat(p2p.at("/late_sender_caused_us/1").asDouble()).isGreaterThanOrEqualTo(2 * 0.9 * injectedUs);
+        for (int r : new int[] {1, 3}) {
+            assertThat(p2p.at("/late_sender_wait_us/" + r).asDouble()).as("rank %d: %s", r, p2p).isLessThan(injectedUs / 2);
+        }
+        // a sendrecv's send half waits for its own receive too, so it is never judged a late receiver
+        assertThat(p2p.at("/late_receiver_wait_us/0").asDouble()).isLessThan(injectedUs / 2);
+    }
+
+    @Test
     void tomsFiltersRunOverTheCallsWithALeafPerHost() throws Exception {
         MpiPrograms.Run run = MpiPrograms.run(org.eventspace.scope.filter.FilterSpec.parse("stats"), dir, 4, 2, 0,
                 MpiPrograms.program("es_stencil"), "100", "32");
