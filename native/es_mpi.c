@@ -26,7 +26,8 @@
  *
  * Environment: ES_MPI_DIR (folder; files go to ES_MPI_DIR/host-<host>/rank-<R>.trace|.meta), ES_MPI_CAPACITY
  * (tuples per rank, a power of two, default 131072 = 6 MiB), ES_MPI_SIM_HOSTS=H (tests: ranks split in H blocks of
- * simulated hosts, host-0 .. host-(H-1)) with ES_MPI_SIM_SKEW_NS=S (host h's clock reads h*S ns ahead).
+ * simulated hosts, host-0 .. host-(H-1)) with ES_MPI_SIM_SKEW_NS=S (host h's clock reads h*S ns ahead) and
+ * ES_MPI_SIM_DRIFT_PPM=D (host h's clock runs h*D ppm fast from MPI_Init on), so clock alignment has work to do.
  */
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -76,7 +77,10 @@ static es_comm es_comms[ES_COMM_SLOTS];
 static int es_on;                   /* recording */
 static int es_multi;                /* MPI_THREAD_MULTIPLE: only es_owner records */
 static pthread_t es_owner;
-static int64_t es_skew;             /* simulated hosts only */
+static int es_sim_clock;            /* simulated hosts only: es_skew and es_drift apply */
+static int64_t es_skew;
+static double es_drift;             /* ns per ns: the simulated clock's rate is 1 + es_drift */
+static int64_t es_drift_base;
 static uint64_t es_mask;
 static char *es_slots;
 static uint64_t es_position;
@@ -92,7 +96,11 @@ static inline int64_t es_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec + es_skew;
+    int64_t t = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    if (ES_UNLIKELY(es_sim_clock)) {
+        t += es_skew + (int64_t)((double)(t - es_drift_base) * es_drift);
+    }
+    return t;
 }
 
 static inline uint32_t es_site(void *ra)
@@ -243,7 +251,11 @@ static int es_open_files(void)
         int hosts = atoi(sim);
         host_index = (int)((long)es_rank * hosts / es_size);
         const char *skew = getenv("ES_MPI_SIM_SKEW_NS");
+        const char *drift = getenv("ES_MPI_SIM_DRIFT_PPM");
         es_skew = skew != NULL ? (int64_t)host_index * atoll(skew) : 0;
+        es_drift = drift != NULL ? host_index * atof(drift) * 1e-6 : 0;
+        es_drift_base = es_now();
+        es_sim_clock = es_skew != 0 || es_drift != 0;
         snprintf(host, sizeof host, "%d", host_index);
     }
     char path[4096];
