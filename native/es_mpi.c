@@ -375,6 +375,47 @@ static uint32_t es_mix(uint32_t h, uint32_t v)
     return h;
 }
 
+/* The MPI_COMM_WORLD rank of each member of group g (size members), malloc'd; NULL if it cannot be made. */
+static int *es_world_of(MPI_Group g, int size)
+{
+    int *world = malloc(sizeof(int) * (size_t)size);
+    int *ranks = malloc(sizeof(int) * (size_t)size);
+    MPI_Group wg;
+    if (world == NULL || ranks == NULL || PMPI_Comm_group(MPI_COMM_WORLD, &wg) != MPI_SUCCESS) {
+        free(world);
+        free(ranks);
+        return NULL;
+    }
+    for (int i = 0; i < size; i++) {
+        ranks[i] = i;
+    }
+    PMPI_Group_translate_ranks(g, size, ranks, wg, world);
+    PMPI_Group_free(&wg);
+    free(ranks);
+    return world;
+}
+
+/* The id every member computes alike, and its entry (id, size) in the meta file's table. */
+static uint32_t es_name(uint32_t parent_id, uint32_t parent_seq, uint32_t salt, int leader)
+{
+    uint32_t id = es_mix(es_mix(es_mix(es_mix(0x45534d50u, parent_id), parent_seq), salt), (uint32_t)leader);
+    if (id <= ES_COMM_SELF_ID || id == ES_COMM_UNKNOWN_ID) {
+        id += 2;
+    }
+    return id;
+}
+
+static void es_meta_comm(uint32_t id, int size)
+{
+    int32_t *count = (int32_t *)(es_meta + ES_META_COMMS_COUNT_OFFSET);
+    if (*count < ES_META_COMMS_MAX) {
+        char *entry = es_meta + ES_META_COMMS_OFFSET + *count * ES_META_COMM_LENGTH;
+        *(uint32_t *)entry = id;
+        *(int32_t *)(entry + 4) = size;
+        __atomic_store_n(count, *count + 1, __ATOMIC_RELEASE);
+    }
+}
+
 /* Registers a communicator every member of which computed the same (parent, parent_seq, salt). */
 static void es_register(MPI_Comm c, uint32_t parent_id, uint32_t parent_seq, uint32_t salt, uint32_t forced_id)
 {
@@ -387,39 +428,14 @@ static void es_register(MPI_Comm c, uint32_t parent_id, uint32_t parent_seq, uin
     PMPI_Comm_size(c, &size);
     int *world = NULL;
     int leader = -1;
-    if (!inter && size > 0) {
-        world = malloc(sizeof(int) * (size_t)size);
-        int *ranks = malloc(sizeof(int) * (size_t)size);
-        MPI_Group g, wg;
-        if (world != NULL && ranks != NULL && PMPI_Comm_group(c, &g) == MPI_SUCCESS) {
-            PMPI_Comm_group(MPI_COMM_WORLD, &wg);
-            for (int i = 0; i < size; i++) {
-                ranks[i] = i;
-            }
-            PMPI_Group_translate_ranks(g, size, ranks, wg, world);
-            PMPI_Group_free(&g);
-            PMPI_Group_free(&wg);
-            leader = world[0];
-        } else {
-            free(world);
-            world = NULL;
-        }
-        free(ranks);
+    MPI_Group g;
+    if (!inter && size > 0 && PMPI_Comm_group(c, &g) == MPI_SUCCESS) {
+        world = es_world_of(g, size);
+        PMPI_Group_free(&g);
+        leader = world != NULL ? world[0] : -1;
     }
-    uint32_t id = es_mix(es_mix(es_mix(es_mix(0x45534d50u, parent_id), parent_seq), salt), (uint32_t)leader);
-    if (id <= ES_COMM_SELF_ID || id == ES_COMM_UNKNOWN_ID) {
-        id += 2;
-    }
-    if (forced_id != 0) {
-        id = forced_id;
-    }
-    int32_t *count = (int32_t *)(es_meta + ES_META_COMMS_COUNT_OFFSET);
-    if (*count < ES_META_COMMS_MAX) {
-        char *entry = es_meta + ES_META_COMMS_OFFSET + *count * ES_META_COMM_LENGTH;
-        *(uint32_t *)entry = id;
-        *(int32_t *)(entry + 4) = size;
-        __atomic_store_n(count, *count + 1, __ATOMIC_RELEASE);
-    }
+    uint32_t id = forced_id != 0 ? forced_id : es_name(parent_id, parent_seq, salt, leader);
+    es_meta_comm(id, size);
     uint64_t h = ((uint64_t)(uintptr_t)c >> 4) * 0x9E3779B97F4A7C15ULL;
     for (uint32_t n = 0, i = (uint32_t)(h >> 52); n < ES_COMM_SLOTS; n++, i = (i + 1) & (ES_COMM_SLOTS - 1)) {
         es_comm *e = &es_comms[i];
@@ -555,8 +571,13 @@ ES_EXPORT int MPI_Finalize(void)
 
 #define ES_REQ_EMPTY ((MPI_Request)0) /* never a live handle; MPI_REQUEST_NULL need not be 0 */
 
+enum { ES_REQ_IRECV, ES_REQ_IDUP };
+
 typedef struct {
     MPI_Request handle;   /* ES_REQ_EMPTY: empty */
+    int kind;             /* ES_REQ_IRECV, or ES_REQ_IDUP: an MPI_Comm_idup, registered when it completes */
+    MPI_Comm *newcomm;    /* MPI_Comm_idup: where MPI writes the new handle; seq its place in comm_id's sequence */
+    uint32_t seq;
     MPI_Comm comm;
     es_comm *e;           /* the communicator's entry when posted; used only if it still names the same one */
     uint32_t comm_id;
@@ -589,8 +610,8 @@ static inline int es_req_find(MPI_Request r)
     return -1;
 }
 
-static void es_req_track(MPI_Request r, MPI_Comm comm, es_comm *e, int source, int tag, MPI_Datatype type,
-                         int64_t posted)
+static es_req *es_req_track(MPI_Request r, MPI_Comm comm, es_comm *e, int source, int tag, MPI_Datatype type,
+                            int64_t posted)
 {
     int free_slot = -1;
     for (uint32_t n = 0, i = es_req_home(r); n < ES_REQ_PROBE; n++, i = (i + 1) & (ES_REQ_SLOTS - 1)) {
@@ -605,10 +626,11 @@ static void es_req_track(MPI_Request r, MPI_Comm comm, es_comm *e, int source, i
     }
     if (free_slot < 0) {
         __atomic_fetch_add((uint64_t *)(es_meta + ES_META_UNTRACKED_REQUESTS_OFFSET), 1, __ATOMIC_RELAXED);
-        return;
+        return NULL;
     }
     es_req *q = &es_reqs[free_slot];
     q->handle = r;
+    q->kind = ES_REQ_IRECV;
     q->comm = comm;
     q->e = e;
     q->comm_id = e->id;
@@ -617,12 +639,22 @@ static void es_req_track(MPI_Request r, MPI_Comm comm, es_comm *e, int source, i
     q->type = type;
     q->posted = posted;
     es_reqs_live++;
+    return q;
 }
 
 /* The receive in slot completed inside [t0, t1] with status st (NULL: not known); the entry is freed. */
+static void es_register(MPI_Comm c, uint32_t parent_id, uint32_t parent_seq, uint32_t salt, uint32_t forced_id);
+
 static void es_req_done(int slot, const MPI_Status *st, int64_t t0, int64_t t1)
 {
     es_req *q = &es_reqs[slot];
+    if (q->kind == ES_REQ_IDUP) {
+        /* the new communicator exists now: named as MPI_Comm_dup names its own, from the place in the parent */
+        es_register(*q->newcomm, q->comm_id, q->seq, 1, 0);
+        q->handle = ES_REQ_EMPTY;
+        es_reqs_live--;
+        return;
+    }
     int source = q->source, tag = q->tag, got = 0;
     uint64_t bytes = 0;
     if (st != NULL) {
@@ -1208,6 +1240,75 @@ ES_COLL(Ireduce_scatter_block, NB, -1, es_bytes(recvcount, datatype) * (uint64_t
         const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
         MPI_Request *request)
 #undef ES_ARGS
+
+/*
+ * Neighbourhood collectives (MPI-3.1 §7.6): collective over the communicator (every member calls them, in order),
+ * so they take a place in its sequence like any collective; a rank's partners are its topology's neighbours only.
+ * BYTES: what this rank sends — to each of its out-neighbours for the alltoall forms.
+ */
+static int es_out_degree(MPI_Comm c)
+{
+    int kind = MPI_UNDEFINED, n = 0, in = 0, out = 0, weighted = 0, rank = 0;
+    PMPI_Topo_test(c, &kind);
+    if (kind == MPI_CART) {
+        PMPI_Cartdim_get(c, &n);
+        return 2 * n;
+    }
+    if (kind == MPI_GRAPH) {
+        PMPI_Comm_rank(c, &rank);
+        PMPI_Graph_neighbors_count(c, rank, &n);
+        return n;
+    }
+    if (kind == MPI_DIST_GRAPH) {
+        PMPI_Dist_graph_neighbors_count(c, &in, &out, &weighted);
+        return out;
+    }
+    return 0;
+}
+
+#define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm
+ES_COLL(Neighbor_allgather, 0, -1, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount,
+        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+ES_COLL(Neighbor_alltoall, 0, -1, es_bytes(sendcount, sendtype) * (uint64_t)es_out_degree(comm), const void *sendbuf,
+        int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request
+ES_COLL(Ineighbor_allgather, NB, -1, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount,
+        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+ES_COLL(Ineighbor_alltoall, NB, -1, es_bytes(sendcount, sendtype) * (uint64_t)es_out_degree(comm),
+        const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+        MPI_Comm comm, MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm
+ES_COLL(Neighbor_allgatherv, 0, -1, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount,
+        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+        MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request
+ES_COLL(Ineighbor_allgatherv, NB, -1, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount,
+        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+        MPI_Comm comm, MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm
+ES_COLL(Neighbor_alltoallv, 0, -1, es_sum_bytes(sendcounts, sendtype, es_out_degree(comm)), const void *sendbuf,
+        const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request
+ES_COLL(Ineighbor_alltoallv, NB, -1, es_sum_bytes(sendcounts, sendtype, es_out_degree(comm)), const void *sendbuf,
+        const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm
+ES_COLL(Neighbor_alltoallw, 0, -1, 0, const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+        const MPI_Datatype recvtypes[], MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request
+ES_COLL(Ineighbor_alltoallw, NB, -1, 0, const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+        const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+#undef ES_ARGS
 #undef NB
 
 /*
@@ -1273,7 +1374,10 @@ ES_EXPORT int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI
     return rc;
 }
 
-/* Non-blocking: the new handle is usable only after completion, so calls on it are recorded with an unknown id. */
+/*
+ * Non-blocking: the new handle is valid only once the request completed, so the request is remembered (as an
+ * MPI_Irecv's is) and the wait or test that completes it registers the communicator as MPI_Comm_dup would have.
+ */
 ES_EXPORT int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
     if (!es_recording()) {
@@ -1283,6 +1387,14 @@ ES_EXPORT int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *reque
     uint32_t seq = e->seq++;
     ES_T0;
     int rc = PMPI_Comm_idup(comm, newcomm, request);
+    if (rc == MPI_SUCCESS) {
+        es_req *q = es_req_track(*request, comm, e, MPI_PROC_NULL, 0, MPI_DATATYPE_NULL, es_t0);
+        if (q != NULL) {
+            q->kind = ES_REQ_IDUP;
+            q->newcomm = newcomm;
+            q->seq = seq;
+        }
+    }
     es_record(ES_OP_Comm_idup, ES_FLAG_COLLECTIVE | ES_FLAG_NONBLOCKING | ES_FAILED(rc), e->id, seq, -1, 0, es_t0,
               es_now(), ES_RA);
     return rc;
@@ -1305,5 +1417,174 @@ ES_EXPORT int MPI_Comm_free(MPI_Comm *comm)
     es_record(ES_OP_Comm_free, ES_FLAG_COLLECTIVE | ES_FAILED(rc), id, seq, -1, 0, es_t0, t1, ES_RA);
     return rc;
 }
+
+/* ---- one-sided communication ------------------------------------------------------------------------------- */
+
+/*
+ * A window is named as a communicator is, from the communicator it was made over (its id and MPI_Win_create's
+ * place in its sequence), and registered in the meta file's table with its group's size, so MPI_Win_fence and
+ * MPI_Win_free (collective over the window's group) join as instances of (window id, the window's own sequence):
+ * Scalasca's wait at fence. Targets are translated to MPI_COMM_WORLD ranks through the window's group. A fixed
+ * table; a window beyond it is recorded with the unknown id.
+ */
+typedef struct {
+    MPI_Win handle;
+    int used;          /* 0 never, 1 in use, 2 freed */
+    uint32_t id;
+    uint32_t seq;
+    int *world;
+    int size;
+} es_win;
+
+#define ES_WIN_SLOTS 256
+static es_win es_wins[ES_WIN_SLOTS];
+static es_win es_win_unknown = {0, 0, ES_COMM_UNKNOWN_ID, 0, NULL, 0};
+
+static inline uint32_t es_win_home(MPI_Win w)
+{
+    return (uint32_t)((((uint64_t)(uintptr_t)w >> 4) * 0x9E3779B97F4A7C15ULL) >> 56) & (ES_WIN_SLOTS - 1);
+}
+
+static inline es_win *es_win_find(MPI_Win w)
+{
+    for (uint32_t n = 0, i = es_win_home(w); n < ES_WIN_SLOTS; n++, i = (i + 1) & (ES_WIN_SLOTS - 1)) {
+        if (es_wins[i].used == 0) {
+            break;
+        }
+        if (es_wins[i].used == 1 && es_wins[i].handle == w) {
+            return &es_wins[i];
+        }
+    }
+    return &es_win_unknown;
+}
+
+static inline int es_win_world(const es_win *w, int r)
+{
+    return (w->world != NULL && r >= 0 && r < w->size) ? w->world[r] : -1;
+}
+
+static void es_win_register(MPI_Win w, uint32_t parent_id, uint32_t parent_seq)
+{
+    MPI_Group g;
+    int size = 0;
+    int *world = NULL;
+    if (PMPI_Win_get_group(w, &g) == MPI_SUCCESS) {
+        PMPI_Group_size(g, &size);
+        world = size > 0 ? es_world_of(g, size) : NULL;
+        PMPI_Group_free(&g);
+    }
+    uint32_t id = es_name(parent_id, parent_seq, 17, world != NULL ? world[0] : -1);
+    es_meta_comm(id, size);
+    for (uint32_t n = 0, i = es_win_home(w); n < ES_WIN_SLOTS; n++, i = (i + 1) & (ES_WIN_SLOTS - 1)) {
+        if (es_wins[i].used != 1) {
+            es_wins[i] = (es_win){w, 1, id, 0, world, size};
+            return;
+        }
+    }
+    free(world); /* table full: calls on it are recorded with ES_COMM_UNKNOWN_ID */
+}
+
+ES_EXPORT int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    if (!es_recording()) {
+        return PMPI_Win_create(base, size, disp_unit, info, comm, win);
+    }
+    es_comm *e = es_find(comm);
+    uint32_t parent = e->id, seq = e->seq++;
+    ES_T0;
+    int rc = PMPI_Win_create(base, size, disp_unit, info, comm, win);
+    int64_t t1 = es_now();
+    if (rc == MPI_SUCCESS) {
+        es_win_register(*win, parent, seq);
+    }
+    es_record(ES_OP_Win_create, ES_FLAG_COLLECTIVE | ES_FAILED(rc), parent, seq, -1, size > 0 ? (uint64_t)size : 0,
+              es_t0, t1, ES_RA);
+    return rc;
+}
+
+ES_EXPORT int MPI_Win_free(MPI_Win *win)
+{
+    if (!es_recording()) {
+        return PMPI_Win_free(win);
+    }
+    es_win *w = es_win_find(*win);
+    uint32_t id = w->id, seq = w->seq++;
+    ES_T0;
+    int rc = PMPI_Win_free(win);
+    int64_t t1 = es_now();
+    if (rc == MPI_SUCCESS && w != &es_win_unknown) {
+        free(w->world);
+        w->world = NULL;
+        w->used = 2;
+    }
+    es_record(ES_OP_Win_free, ES_FLAG_COLLECTIVE | ES_FAILED(rc), id, seq, -1, 0, es_t0, t1, ES_RA);
+    return rc;
+}
+
+ES_EXPORT int MPI_Win_fence(int assert, MPI_Win win)
+{
+    if (!es_recording()) {
+        return PMPI_Win_fence(assert, win);
+    }
+    es_win *w = es_win_find(win);
+    uint32_t seq = w->seq++;
+    ES_T0;
+    int rc = PMPI_Win_fence(assert, win);
+    es_record(ES_OP_Win_fence, ES_FLAG_COLLECTIVE | ES_FAILED(rc), w->id, seq, -1, 0, es_t0, es_now(), ES_RA);
+    return rc;
+}
+
+ES_EXPORT int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+{
+    if (!es_recording()) {
+        return PMPI_Win_lock(lock_type, rank, assert, win);
+    }
+    ES_T0;
+    int rc = PMPI_Win_lock(lock_type, rank, assert, win);
+    int64_t t1 = es_now();
+    es_win *w = es_win_find(win);
+    es_record(ES_OP_Win_lock, ES_FAILED(rc), w->id, (uint32_t)lock_type, es_win_world(w, rank), 0, es_t0, t1, ES_RA);
+    return rc;
+}
+
+ES_EXPORT int MPI_Win_unlock(int rank, MPI_Win win)
+{
+    if (!es_recording()) {
+        return PMPI_Win_unlock(rank, win);
+    }
+    ES_T0;
+    int rc = PMPI_Win_unlock(rank, win);
+    int64_t t1 = es_now();
+    es_win *w = es_win_find(win);
+    es_record(ES_OP_Win_unlock, ES_FAILED(rc), w->id, 0, es_win_world(w, rank), 0, es_t0, t1, ES_RA);
+    return rc;
+}
+
+/* Put, Get, Accumulate: non-blocking by nature (complete at the next fence or unlock); bytes = the origin's. */
+#define ES_RMA(name, ...)                                                                                        \
+    ES_EXPORT int MPI_##name(__VA_ARGS__)                                                                        \
+    {                                                                                                            \
+        if (!es_recording()) {                                                                                   \
+            return PMPI_##name(ES_ARGS);                                                                         \
+        }                                                                                                        \
+        ES_T0;                                                                                                   \
+        int rc = PMPI_##name(ES_ARGS);                                                                           \
+        int64_t t1 = es_now();                                                                                   \
+        es_win *w = es_win_find(win);                                                                            \
+        es_record(ES_OP_##name, ES_FLAG_NONBLOCKING | ES_FAILED(rc), w->id, 0, es_win_world(w, target_rank),     \
+                  es_bytes(origin_count, origin_datatype), es_t0, t1, ES_RA);                                    \
+        return rc;                                                                                               \
+    }
+#define ES_ARGS origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win
+ES_RMA(Put, const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+       MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+ES_RMA(Get, void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+       int target_count, MPI_Datatype target_datatype, MPI_Win win)
+#undef ES_ARGS
+#define ES_ARGS origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, \
+                op, win
+ES_RMA(Accumulate, const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+       MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+#undef ES_ARGS
 
 #include "es_mpi_fortran.c"

@@ -24,7 +24,10 @@
  *   sequence (long)     communicator id << 32 | low word: for a collective (and a communicator constructor) the
  *                       communicator's collective call sequence, the same on every member (the join key of one
  *                       collective instance); for point-to-point the tag (the actual one for a receive);
- *                       for waits and tests the number of requests
+ *                       for waits and tests the number of requests. One-sided calls use the window's id as
+ *                       communicator id (a window is named like a communicator, from the one it was made over):
+ *                       MPI_Win_fence and MPI_Win_free take a place in the window's collective sequence,
+ *                       MPI_Win_lock the lock type, MPI_Put/Get/Accumulate 0; their peer is the target
  *   value (long)        peer << 40 | bytes: bytes (40 bits, saturating) this rank sends (for a receive: receives);
  *                       peer = 1 + the MPI_COMM_WORLD rank of the destination, source or root, 0 = none or unknown
  *   start, end (long)   CLOCK_MONOTONIC ns at entry and exit (the clock System.nanoTime reads)
@@ -145,7 +148,13 @@
     ES_OP(Iscan, 313) ES_OP(Iexscan, 314) \
     ES_OP(Comm_dup, 315) ES_OP(Comm_split, 316) ES_OP(Comm_split_type, 317) ES_OP(Comm_create, 318) \
     ES_OP(Comm_create_group, 319) ES_OP(Cart_create, 320) ES_OP(Cart_sub, 321) ES_OP(Comm_free, 322) \
-    ES_OP(Comm_idup, 323) ES_OP(Comm_dup_with_info, 324)
-#define ES_OP_END 325
+    ES_OP(Comm_idup, 323) ES_OP(Comm_dup_with_info, 324) \
+    ES_OP(Neighbor_allgather, 325) ES_OP(Neighbor_allgatherv, 326) ES_OP(Neighbor_alltoall, 327) \
+    ES_OP(Neighbor_alltoallv, 328) ES_OP(Neighbor_alltoallw, 329) \
+    ES_OP(Ineighbor_allgather, 330) ES_OP(Ineighbor_allgatherv, 331) ES_OP(Ineighbor_alltoall, 332) \
+    ES_OP(Ineighbor_alltoallv, 333) ES_OP(Ineighbor_alltoallw, 334) \
+    ES_OP(Put, 335) ES_OP(Get, 336) ES_OP(Accumulate, 337) ES_OP(Win_fence, 338) ES_OP(Win_lock, 339) \
+    ES_OP(Win_unlock, 340) ES_OP(Win_create, 341) ES_OP(Win_free, 342)
+#define ES_OP_END 343
 
 #endif

@@ -237,7 +237,7 @@ final class MpiAnalysis implements MpiTupleSink {
         long seq = t.sequence();
         int comm = MpiTuple.comm(seq);
         if (MpiTuple.collective(t)) {
-            if (op != MpiOp.INIT && op != MpiOp.INIT_THREAD && op != MpiOp.FINALIZE) {
+            if (op != MpiOp.INIT && op != MpiOp.INIT_THREAD && op != MpiOp.FINALIZE && !MpiOp.neighbourhood(op)) {
                 collectiveUs[rank].add(duration / 1000.0);
                 collectives.arrive(comm, MpiTuple.low(seq), rank, entry);
             }

@@ -77,7 +77,25 @@ public final class MpiOp {
             "MPI_Cart_sub",
             "MPI_Comm_free",
             "MPI_Comm_idup",
-            "MPI_Comm_dup_with_info"
+            "MPI_Comm_dup_with_info",
+            "MPI_Neighbor_allgather",
+            "MPI_Neighbor_allgatherv",
+            "MPI_Neighbor_alltoall",
+            "MPI_Neighbor_alltoallv",
+            "MPI_Neighbor_alltoallw",
+            "MPI_Ineighbor_allgather",
+            "MPI_Ineighbor_allgatherv",
+            "MPI_Ineighbor_alltoall",
+            "MPI_Ineighbor_alltoallv",
+            "MPI_Ineighbor_alltoallw",
+            "MPI_Put",
+            "MPI_Get",
+            "MPI_Accumulate",
+            "MPI_Win_fence",
+            "MPI_Win_lock",
+            "MPI_Win_unlock",
+            "MPI_Win_create",
+            "MPI_Win_free"
     };
     /** One past the last code this version knows. */
     public static final int END = FIRST + NAMES.length;
@@ -121,6 +139,14 @@ public final class MpiOp {
                     "MPI_Irsend", "MPI_Sendrecv", "MPI_Sendrecv_replace" -> true;
             default -> false;
         };
+    }
+
+    /**
+     * Neighbourhood collectives: collective over their communicator (so they hold a place in its sequence), but a
+     * rank waits only for its topology's neighbours, so they are not joined as wait at N×N.
+     */
+    public static boolean neighbourhood(int op) {
+        return name(op).startsWith("MPI_Neighbor_") || name(op).startsWith("MPI_Ineighbor_");
     }
 
     /** Receives that consume one matching send in MPI's non-overtaking order. */

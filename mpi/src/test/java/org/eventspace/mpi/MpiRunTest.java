@@ -227,17 +227,33 @@ class MpiRunTest {
                 "MPI_Iallgatherv", "MPI_Ialltoall", "MPI_Ialltoallv", "MPI_Ialltoallw", "MPI_Ireduce_scatter",
                 "MPI_Ireduce_scatter_block", "MPI_Iscan", "MPI_Iexscan", "MPI_Comm_dup", "MPI_Comm_dup_with_info",
                 "MPI_Comm_split", "MPI_Comm_split_type", "MPI_Comm_create", "MPI_Comm_create_group",
-                "MPI_Cart_create", "MPI_Cart_sub", "MPI_Comm_idup")) {
+                "MPI_Cart_create", "MPI_Cart_sub", "MPI_Comm_idup", "MPI_Neighbor_allgather",
+                "MPI_Neighbor_allgatherv", "MPI_Neighbor_alltoall", "MPI_Neighbor_alltoallv", "MPI_Neighbor_alltoallw",
+                "MPI_Ineighbor_allgather", "MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall",
+                "MPI_Ineighbor_alltoallv", "MPI_Ineighbor_alltoallw", "MPI_Put", "MPI_Get", "MPI_Accumulate",
+                "MPI_Win_lock", "MPI_Win_unlock", "MPI_Win_create", "MPI_Win_free")) {
             assertThat(run.calls(op)).as(op).isEqualTo(3);
         }
+        // a fence opens the put/get/accumulate epoch and one closes it
+        assertThat(run.calls("MPI_Win_fence")).isEqualTo(3 * 2);
         // rank 0 → 1 only: one blocking send of each mode
         for (String op : List.of("MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend")) {
             assertThat(run.calls(op)).as(op).isEqualTo(op.equals("MPI_Send") ? 2 : 1);
         }
         assertThat(run.calls("MPI_Iprobe")).isPositive();
-        assertThat(run.calls("MPI_Allreduce")).isEqualTo(3 * 3);
+        assertThat(run.calls("MPI_Allreduce")).isEqualTo(3 * 4);
         assertThat(run.calls("MPI_Comm_free")).isEqualTo(3 * 9);
         assertThat(run.report().at("/mpi/collectives/incomplete").asLong()).isZero();
+        // every communicator and window is named, the one from MPI_Comm_idup too (registered when its wait completed
+        // it), so every collective call joins an instance: MPI_Win_fence and MPI_Win_free on the window's own sequence
+        assertThat(run.report().at("/mpi/collectives/unknown_communicator_calls").asLong()).isZero();
+        // and each instance is joined once: on the world 18 blocking and 17 non-blocking collectives, 5 constructors,
+        // MPI_Cart_create, MPI_Comm_idup and MPI_Win_create; MPI_Cart_sub on the cart; an allreduce on the idup
+        // communicator and one on the split half {0, 2} (the half {1} has one member: nothing to wait for); the
+        // window's 2 fences and its MPI_Win_free; 9 MPI_Comm_free (not the one-member half's). Neighbourhood
+        // collectives are not joined (a rank waits for its neighbours only), nor MPI_Init and MPI_Finalize.
+        assertThat(run.report().at("/mpi/collectives/instances").asLong())
+                .isEqualTo(18 + 17 + 5 + 1 + 1 + 1 + 1 + 1 + 1 + 2 + 1 + 9);
     }
 
     @Test
