@@ -50,6 +50,8 @@
 #define ES_EXPORT __attribute__((visibility("default")))
 #define ES_LIKELY(x) __builtin_expect(!!(x), 1)
 #define ES_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* the tuple write is inlined into every wrapper: a call with nine arguments costs a few ns per MPI call */
+#define ES_INLINE inline __attribute__((always_inline))
 
 enum {
 #define ES_OP_ENUM(name, code) ES_OP_##name = code,
@@ -92,7 +94,7 @@ static int es_rank = -1, es_size;
 static MPI_Comm es_private = MPI_COMM_NULL;
 static int es_sync_wanted;          /* ES_MPI_DIR set: the same on every rank, so collective steps match */
 
-static inline int64_t es_now(void)
+static ES_INLINE int64_t es_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -159,7 +161,7 @@ static int es_type_size_slow(MPI_Datatype t, unsigned slot)
     return s;
 }
 
-static inline uint64_t es_bytes(int count, MPI_Datatype t)
+static ES_INLINE uint64_t es_bytes(int count, MPI_Datatype t)
 {
     if (count <= 0 || t == MPI_DATATYPE_NULL) {
         return 0;
@@ -182,7 +184,7 @@ static inline int es_recording(void)
 }
 
 /* One tuple, the TraceBuffer.write protocol: slot sequence -(p+1), fields, slot sequence p, write position p+1. */
-static inline void es_write(int op, int flags, uint32_t site, uint32_t comm_id, uint32_t low, int peer_world,
+static ES_INLINE void es_write(int op, int flags, uint32_t site, uint32_t comm_id, uint32_t low, int peer_world,
                             uint64_t bytes, int64_t t0, int64_t t1)
 {
     uint64_t p = es_position;
@@ -204,7 +206,7 @@ static inline void es_write(int op, int flags, uint32_t site, uint32_t comm_id, 
 }
 
 /* One MPI call: its op's two exact counters, then its tuple. */
-static inline void es_record(int op, int flags, uint32_t comm_id, uint32_t low, int peer_world, uint64_t bytes,
+static ES_INLINE void es_record(int op, int flags, uint32_t comm_id, uint32_t low, int peer_world, uint64_t bytes,
                              int64_t t0, int64_t t1, void *ra)
 {
     uint64_t *counter = es_counters + 2 * (op - ES_OP_FIRST);
@@ -574,7 +576,6 @@ ES_EXPORT int MPI_Finalize(void)
 enum { ES_REQ_IRECV, ES_REQ_IDUP };
 
 typedef struct {
-    MPI_Request handle;   /* ES_REQ_EMPTY: empty */
     int kind;             /* ES_REQ_IRECV, or ES_REQ_IDUP: an MPI_Comm_idup, registered when it completes */
     MPI_Comm *newcomm;    /* MPI_Comm_idup: where MPI writes the new handle; seq its place in comm_id's sequence */
     uint32_t seq;
@@ -586,10 +587,15 @@ typedef struct {
     int64_t posted;       /* the MPI_Irecv's start */
 } es_req;
 
-static es_req es_reqs[ES_REQ_SLOTS];
+/*
+ * Keys apart from the entries, so a probe window is 16 handles in two cache lines; the arrays run ES_REQ_PROBE past
+ * the last home slot, so a window never wraps.
+ */
+static MPI_Request es_req_keys[ES_REQ_SLOTS + ES_REQ_PROBE];   /* ES_REQ_EMPTY: empty */
+static es_req es_reqs[ES_REQ_SLOTS + ES_REQ_PROBE];
 static int es_reqs_live;            /* entries in use: waits look requests up only when some are */
-static int es_done_slot[ES_REQ_SLOTS];
-static int es_done_index[ES_REQ_SLOTS];
+static int es_done_slot[ES_REQ_SLOTS + ES_REQ_PROBE];
+static int es_done_index[ES_REQ_SLOTS + ES_REQ_PROBE];
 static MPI_Status es_statuses[ES_STATUS_MAX];
 
 static inline uint32_t es_req_home(MPI_Request r)
@@ -602,8 +608,8 @@ static inline int es_req_find(MPI_Request r)
     if (r == MPI_REQUEST_NULL || r == ES_REQ_EMPTY) {
         return -1;
     }
-    for (uint32_t n = 0, i = es_req_home(r); n < ES_REQ_PROBE; n++, i = (i + 1) & (ES_REQ_SLOTS - 1)) {
-        if (es_reqs[i].handle == r) {
+    for (uint32_t i = es_req_home(r), end = i + ES_REQ_PROBE; i < end; i++) {
+        if (es_req_keys[i] == r) {
             return (int)i;
         }
     }
@@ -614,13 +620,13 @@ static es_req *es_req_track(MPI_Request r, MPI_Comm comm, es_comm *e, int source
                             int64_t posted)
 {
     int free_slot = -1;
-    for (uint32_t n = 0, i = es_req_home(r); n < ES_REQ_PROBE; n++, i = (i + 1) & (ES_REQ_SLOTS - 1)) {
-        if (es_reqs[i].handle == r) {
+    for (uint32_t i = es_req_home(r), end = i + ES_REQ_PROBE; i < end; i++) {
+        if (es_req_keys[i] == r) {
             free_slot = (int)i; /* a stale entry of a handle MPI reused */
             es_reqs_live--;
             break;
         }
-        if (free_slot < 0 && es_reqs[i].handle == ES_REQ_EMPTY) {
+        if (free_slot < 0 && es_req_keys[i] == ES_REQ_EMPTY) {
             free_slot = (int)i;
         }
     }
@@ -629,7 +635,7 @@ static es_req *es_req_track(MPI_Request r, MPI_Comm comm, es_comm *e, int source
         return NULL;
     }
     es_req *q = &es_reqs[free_slot];
-    q->handle = r;
+    es_req_keys[free_slot] = r;
     q->kind = ES_REQ_IRECV;
     q->comm = comm;
     q->e = e;
@@ -651,7 +657,7 @@ static void es_req_done(int slot, const MPI_Status *st, int64_t t0, int64_t t1)
     if (q->kind == ES_REQ_IDUP) {
         /* the new communicator exists now: named as MPI_Comm_dup names its own, from the place in the parent */
         es_register(*q->newcomm, q->comm_id, q->seq, 1, 0);
-        q->handle = ES_REQ_EMPTY;
+        es_req_keys[slot] = ES_REQ_EMPTY;
         es_reqs_live--;
         return;
     }
@@ -674,7 +680,7 @@ static void es_req_done(int slot, const MPI_Status *st, int64_t t0, int64_t t1)
         es_write(ES_REC_RECEIVE, ES_FLAG_NONBLOCKING, (uint32_t)q->posted, q->comm_id, (uint32_t)tag, world, bytes,
                  t0, t1);
     }
-    q->handle = ES_REQ_EMPTY;
+    es_req_keys[slot] = ES_REQ_EMPTY;
     es_reqs_live--;
 }
 
@@ -685,7 +691,7 @@ static inline int es_req_collect(int count, const MPI_Request requests[])
     if (ES_LIKELY(es_reqs_live == 0) || requests == NULL) {
         return 0;
     }
-    for (int i = 0; i < count && n < ES_REQ_SLOTS; i++) {
+    for (int i = 0; i < count && n < ES_REQ_SLOTS + ES_REQ_PROBE; i++) {
         int slot = es_req_find(requests[i]);
         if (slot >= 0) {
             es_done_index[n] = i;
@@ -1034,7 +1040,7 @@ ES_EXPORT int MPI_Request_free(MPI_Request *request)
     if (es_on && es_reqs_live > 0 && (!es_multi || pthread_equal(pthread_self(), es_owner))) {
         int slot = es_req_find(*request);
         if (slot >= 0) {
-            es_reqs[slot].handle = ES_REQ_EMPTY;
+            es_req_keys[slot] = ES_REQ_EMPTY;
             es_reqs_live--;
         }
     }
