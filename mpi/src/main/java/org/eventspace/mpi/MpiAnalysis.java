@@ -182,10 +182,14 @@ final class MpiAnalysis implements MpiTupleSink {
         } finally {
             readers.forEach(NodeAgent::onClose);
         }
-        if (again.tuplesRead != tuplesRead || again.tuplesMappedInitOnly != 0) {
+        if (again.tuplesRead != tuplesRead) {
             driftNote = "not applied: the rings no longer hold every tuple the live analysis read (" + again.tuplesRead
                     + " of " + tuplesRead + "); MPI_Init offsets only";
             return this;
+        }
+        if (again.tuplesMappedInitOnly != 0) {
+            again.driftNote = "not applied on hosts none of whose ranks measured an MPI_Finalize offset (they did not "
+                    + "reach it): MPI_Init offset only there";
         }
         return again;
     }
