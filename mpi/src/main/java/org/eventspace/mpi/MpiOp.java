@@ -146,8 +146,11 @@ public final class MpiOp {
      * rank waits only for its topology's neighbours, so they are not joined as wait at N×N.
      */
     public static boolean neighbourhood(int op) {
-        return name(op).startsWith("MPI_Neighbor_") || name(op).startsWith("MPI_Ineighbor_");
+        return op >= NEIGHBOURHOOD_FIRST && op <= NEIGHBOURHOOD_LAST;
     }
+
+    private static final int NEIGHBOURHOOD_FIRST = code("MPI_Neighbor_allgather");
+    private static final int NEIGHBOURHOOD_LAST = code("MPI_Ineighbor_alltoallw");
 
     /** Receives that consume one matching send in MPI's non-overtaking order. */
     public static boolean receives(int op) {
