@@ -23,17 +23,46 @@ import org.eventspace.comm.transport.AgentThreads;
  * <p>Immutable; {@link #start} gives each process its own schedulers, sharing one epoch for the series.
  */
 public final class WanEmulation implements PathExtension {
+    /** The {@link PathExtension.Provider} name a job configuration carries it under. */
+    public static final String NAME = "wan";
+
     private final WanLayout layout;
+    private final Path file;
     private final long spinWindowNs;
 
-    public WanEmulation(WanLayout layout, long spinWindowNs) {
+    /** @param file the link file, absolute: host processes over TCP read it again ({@link #argument()}). */
+    public WanEmulation(WanLayout layout, Path file, long spinWindowNs) {
         this.layout = layout;
+        this.file = file.toAbsolutePath().normalize();
         this.spinWindowNs = spinWindowNs;
     }
 
     /** Reads {@code file} (docs/WAN-FORMAT.md) with the default spin window. */
     public static WanEmulation read(Path file) {
-        return new WanEmulation(WanFile.read(file), GatewayScheduler.DEFAULT_SPIN_WINDOW_NS);
+        return new WanEmulation(WanFile.read(file), file, GatewayScheduler.DEFAULT_SPIN_WINDOW_NS);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String argument() {
+        return file.toString();
+    }
+
+    /** Makes the emulation in a host process from the link file's absolute path ({@code META-INF/services}). */
+    public static final class Provider implements PathExtension.Provider {
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public PathExtension open(String argument) {
+            return read(Path.of(argument));
+        }
     }
 
     public WanLayout layout() {
