@@ -216,6 +216,8 @@ public final class GatewayScheduler implements Agent {
         private long dueNs;
         private long turn;
         private volatile long releasedTurn;
+        /** Set once a message of this connection timed out or found the gateway closed: the connection is broken. */
+        private boolean broken;
         private long woken;
         private long wakeLateNs;
         private long wakeLateMaxNs;
@@ -236,6 +238,11 @@ public final class GatewayScheduler implements Agent {
          * @throws CommException if the gateway closed, or the message was not released within the timeout.
          */
         public long delay(int link, long size) {
+            if (broken) {
+                // A message that gave up may still sit in the agent's queue or FIFO, and would be taken for the next.
+                throw new CommException("gateway " + host + ": an earlier message of this connection was not released; "
+                        + "the connection is broken");
+            }
             thread = Thread.currentThread();
             arrivalNs = clock.nanoTime();
             bytes = size;
@@ -251,11 +258,13 @@ public final class GatewayScheduler implements Agent {
             long deadline = arrivalNs + timeoutNs;
             while (releasedTurn != myTurn) {
                 if (closed) {
+                    broken = true;
                     throw new CommException("gateway " + host + " closed while a message waited on link "
                             + links.get(link).link().name());
                 }
                 long now = clock.nanoTime();
                 if (now - deadline >= 0) {
+                    broken = true;
                     throw new CommException("gateway " + host + ": a message on link " + links.get(link).link().name()
                             + " was not released within " + timeoutNs / 1_000_000 + " ms");
                 }

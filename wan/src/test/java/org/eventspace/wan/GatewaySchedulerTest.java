@@ -106,6 +106,22 @@ class GatewaySchedulerTest {
     }
 
     @Test
+    void aMessageNotReleasedInTimeFailsAndBreaksItsConnection() throws Exception {
+        // A timeout of 1 ms of the test's clock, which the test moves past the deadline without stepping the agent.
+        GatewayScheduler g = new GatewayScheduler("g", List.of(new LinkSchedule(LinkDirection.constant("a", "b", 5, 8), 0)),
+                clock, 0, 1_000_000);
+        GatewayScheduler.Waiter w = g.register();
+        clock.update(0);
+        CompletableFuture<Long> due = CompletableFuture.supplyAsync(() -> w.delay(0, 8), callers);
+        Thread.sleep(20);
+        clock.update(2_000_000);
+        assertThatThrownBy(() -> due.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(CommException.class)
+                .hasMessageContaining("a message on link a>b was not released within 1 ms");
+        assertThatThrownBy(() -> w.delay(0, 8)).isInstanceOf(CommException.class)
+                .hasMessageContaining("the connection is broken");
+    }
+
+    @Test
     void anUnknownLinkIsNamed() {
         assertThatThrownBy(() -> gateway().link("b>a")).hasMessageContaining("gateway g has no outgoing link b>a");
     }
