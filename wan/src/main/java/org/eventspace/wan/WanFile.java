@@ -244,8 +244,11 @@ public final class WanFile {
 
     private static String declared(String word, Map<String, Site> sites, String source, int n) {
         if (!sites.containsKey(word)) {
+            List<String> known = new ArrayList<>(sites.keySet());
+            String list = known.size() <= 8 ? known.toString()
+                    : String.join(", ", known.subList(0, 8)) + ", … (" + known.size() + " sites)";
             throw new WanFileException(source, n, "unknown site '" + shorten(word) + "'; declare it with a 'site' line "
-                    + "before its links (sites so far: " + sites.keySet() + ")");
+                    + "before its links (sites so far: " + list + ")");
         }
         return word;
     }
