@@ -23,6 +23,8 @@ public final class WanFile {
     /** Sanity limits: an extra digit fails here with its line, not as an emulated link of a year. */
     public static final double MAX_LATENCY_MS = 60_000;
     public static final double MAX_BANDWIDTH_MBIT = 1_000_000;
+    /** 1 kbit/s: the largest payload (2^24 words) then takes 37 hours on the wire, and no delay overflows a long. */
+    public static final double MIN_BANDWIDTH_MBIT = 0.001;
     public static final int MAX_SITES = 256;
     public static final int MAX_SAMPLES = 10_000_000;
 
@@ -127,8 +129,8 @@ public final class WanFile {
         Map<String, String> options = options(words, 3, source, n, "latency_ms", "latency_series", "bandwidth_mbit_s",
                 "bandwidth_series");
         LinkSeries latency = value(options, "latency_ms", "latency_series", 0, MAX_LATENCY_MS, false, source, n, folder);
-        LinkSeries bandwidth = value(options, "bandwidth_mbit_s", "bandwidth_series", 0, MAX_BANDWIDTH_MBIT, true, source,
-                n, folder);
+        LinkSeries bandwidth = value(options, "bandwidth_mbit_s", "bandwidth_series", MIN_BANDWIDTH_MBIT,
+                MAX_BANDWIDTH_MBIT, false, source, n, folder);
         return new LinkDirection(from, to, latency, bandwidth, n);
     }
 

@@ -154,8 +154,8 @@ public final class WanPlacement {
             Map<String, String> first = Map.of(SITE, s, DOWN, down);
             if (p.host() == gs) {
                 // The caller is on the gateway: the proxy becomes the gateway's Longcut, its callers stay as they are.
-                nodes.set(id, new Node(id, name(made, p.tree(), LONGCUT, gs, topology), LONGCUT, p.tree(), gs, q1, 0, 1,
-                        first));
+                nodes.set(id, new Node(id, name(made, p.tree(), LONGCUT, gs, topology), LONGCUT, p.tree(), gs, q1, 0,
+                        p.arity(), first));
             } else {
                 int l1 = add(nodes, made, p.tree(), LONGCUT, gs, topology, first);
                 setParent(nodes, l1, q1, 0);

@@ -72,7 +72,7 @@ class WanFileTest {
         assertThat(error("eventspace-wan 1", "site a", "site b", "link a b latency_ms=-1 bandwidth_mbit_s=1").getMessage())
                 .contains(":4: expected latency_ms >= 0 and <= 60000, got -1");
         assertThat(error("eventspace-wan 1", "site a", "site b", "link a b latency_ms=1 bandwidth_mbit_s=0").getMessage())
-                .contains(":4: expected bandwidth_mbit_s > 0 and <= 1000000, got 0");
+                .contains(":4: expected bandwidth_mbit_s >= 0.001 and <= 1000000, got 0");
         assertThat(error("eventspace-wan 1", "site a", "site b", "link a b latency_ms=1 bandwidth_mbit_s=1",
                 "link a b latency_ms=2 bandwidth_mbit_s=1").getMessage())
                 .contains(":5: link a b was configured on line 4 already");

@@ -169,7 +169,7 @@ final class WanFileFuzzer implements Fuzzer {
                 + layout.sites().size() + " sites and " + layout.links().size() + " links");
         for (LinkDirection l : layout.links().values()) {
             FuzzCase.check(l.latencyMs().min() >= 0 && l.latencyMs().max() <= WanFile.MAX_LATENCY_MS
-                    && l.bandwidthMbit().min() > 0 && l.bandwidthMbit().max() <= WanFile.MAX_BANDWIDTH_MBIT,
+                    && l.bandwidthMbit().min() >= WanFile.MIN_BANDWIDTH_MBIT && l.bandwidthMbit().max() <= WanFile.MAX_BANDWIDTH_MBIT,
                     "accepted link " + l.name() + " out of range: latency " + l.latencyMs() + ", bandwidth " + l.bandwidthMbit());
         }
         // Two hosts a cluster; the clusters' joins meet at the root, so the links to and from the first site suffice.
