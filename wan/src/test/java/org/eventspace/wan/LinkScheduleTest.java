@@ -51,6 +51,17 @@ class LinkScheduleTest {
     }
 
     @Test
+    void theSlowestLinkAndTheLargestPayloadStayFarFromOverflow() {
+        LinkDirection slow = LinkDirection.constant("a", "b", WanFile.MAX_LATENCY_MS, WanFile.MIN_BANDWIDTH_MBIT);
+        LinkSchedule s = new LinkSchedule(slow, 0);
+        long bytes = 8L << 24;
+        long first = s.schedule(0, bytes);
+        long second = s.schedule(0, bytes);
+        assertThat(first).isPositive().isLessThan(Long.MAX_VALUE / 1000);
+        assertThat(second - first).isEqualTo(slow.transmitNs(0, bytes));
+    }
+
+    @Test
     void transmitTimeIsBytesTimesEightOverBandwidth() {
         LinkDirection link = LinkDirection.constant("a", "b", 0, 10.6);
         // 64 KiB at 10.6 Mbit/s: 65536 * 8 / 10.6e6 s = 49.461 ms.

@@ -73,6 +73,9 @@ class WanFileTest {
                 .contains(":4: expected latency_ms >= 0 and <= 60000, got -1");
         assertThat(error("eventspace-wan 1", "site a", "site b", "link a b latency_ms=1 bandwidth_mbit_s=0").getMessage())
                 .contains(":4: expected bandwidth_mbit_s >= 0.001 and <= 1000000, got 0");
+        // A denormal bandwidth would make a message's wire time overflow its due time.
+        assertThat(error("eventspace-wan 1", "site a", "site b", "link a b latency_ms=1 bandwidth_mbit_s=1e-320")
+                .getMessage()).contains(":4: expected bandwidth_mbit_s >= 0.001 and <= 1000000, got 1e-320");
         assertThat(error("eventspace-wan 1", "site a", "site b", "link a b latency_ms=1 bandwidth_mbit_s=1",
                 "link a b latency_ms=2 bandwidth_mbit_s=1").getMessage())
                 .contains(":5: link a b was configured on line 4 already");
