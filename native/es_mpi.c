@@ -10,7 +10,9 @@
  * system call), a communicator lookup (MPI_COMM_WORLD first, then an open-addressed table of handles), one
  * MPI_Type_size for calls that move data, the tuple stores (the trace buffer's seqlock: release stores, no CAS) and
  * two counter increments. No allocation, no lock, no system call. Allocation happens only when a communicator is
- * created (its rank translation table).
+ * created (its rank translation table). MPI_Irecv also enters its request in a fixed table, and a wait or test
+ * that completes such requests looks them up and writes one receive record each (late sender for non-blocking
+ * receives); MPI_Sendrecv writes its receive half as such a record too.
  *
  * Never changes results or semantics: every wrapper passes its arguments unchanged to the PMPI_ function (Fortran
  * wrappers to Open MPI's pmpi_*_ entry points, so Fortran sentinels such as MPI_IN_PLACE keep their meaning) and
@@ -24,7 +26,8 @@
  *
  * Environment: ES_MPI_DIR (folder; files go to ES_MPI_DIR/host-<host>/rank-<R>.trace|.meta), ES_MPI_CAPACITY
  * (tuples per rank, a power of two, default 131072 = 6 MiB), ES_MPI_SIM_HOSTS=H (tests: ranks split in H blocks of
- * simulated hosts, host-0 .. host-(H-1)) with ES_MPI_SIM_SKEW_NS=S (host h's clock reads h*S ns ahead).
+ * simulated hosts, host-0 .. host-(H-1)) with ES_MPI_SIM_SKEW_NS=S (host h's clock reads h*S ns ahead) and
+ * ES_MPI_SIM_DRIFT_PPM=D (host h's clock runs h*D ppm fast from MPI_Init on), so clock alignment has work to do.
  */
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -47,6 +50,8 @@
 #define ES_EXPORT __attribute__((visibility("default")))
 #define ES_LIKELY(x) __builtin_expect(!!(x), 1)
 #define ES_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* the tuple write is inlined into every wrapper: a call with nine arguments costs a few ns per MPI call */
+#define ES_INLINE inline __attribute__((always_inline))
 
 enum {
 #define ES_OP_ENUM(name, code) ES_OP_##name = code,
@@ -74,7 +79,10 @@ static es_comm es_comms[ES_COMM_SLOTS];
 static int es_on;                   /* recording */
 static int es_multi;                /* MPI_THREAD_MULTIPLE: only es_owner records */
 static pthread_t es_owner;
-static int64_t es_skew;             /* simulated hosts only */
+static int es_sim_clock;            /* simulated hosts only: es_skew and es_drift apply */
+static int64_t es_skew;
+static double es_drift;             /* ns per ns: the simulated clock's rate is 1 + es_drift */
+static int64_t es_drift_base;
 static uint64_t es_mask;
 static char *es_slots;
 static uint64_t es_position;
@@ -86,11 +94,15 @@ static int es_rank = -1, es_size;
 static MPI_Comm es_private = MPI_COMM_NULL;
 static int es_sync_wanted;          /* ES_MPI_DIR set: the same on every rank, so collective steps match */
 
-static inline int64_t es_now(void)
+static ES_INLINE int64_t es_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec + es_skew;
+    int64_t t = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    if (ES_UNLIKELY(es_sim_clock)) {
+        t += es_skew + (int64_t)((double)(t - es_drift_base) * es_drift);
+    }
+    return t;
 }
 
 static inline uint32_t es_site(void *ra)
@@ -149,7 +161,7 @@ static int es_type_size_slow(MPI_Datatype t, unsigned slot)
     return s;
 }
 
-static inline uint64_t es_bytes(int count, MPI_Datatype t)
+static ES_INLINE uint64_t es_bytes(int count, MPI_Datatype t)
 {
     if (count <= 0 || t == MPI_DATATYPE_NULL) {
         return 0;
@@ -172,19 +184,16 @@ static inline int es_recording(void)
 }
 
 /* One tuple, the TraceBuffer.write protocol: slot sequence -(p+1), fields, slot sequence p, write position p+1. */
-static inline void es_record(int op, int flags, uint32_t comm_id, uint32_t low, int peer_world, uint64_t bytes,
-                             int64_t t0, int64_t t1, void *ra)
+static ES_INLINE void es_write(int op, int flags, uint32_t site, uint32_t comm_id, uint32_t low, int peer_world,
+                            uint64_t bytes, int64_t t0, int64_t t1)
 {
-    uint64_t *counter = es_counters + 2 * (op - ES_OP_FIRST);
-    counter[0]++;
-    counter[1] += bytes;
     uint64_t p = es_position;
     char *slot = es_slots + (p & es_mask) * ES_BUFFER_SLOT_LENGTH;
     char *t = slot + ES_BUFFER_SLOT_TUPLE_OFFSET;
     __atomic_store_n((int64_t *)(slot + ES_BUFFER_SLOT_SEQUENCE_OFFSET), -(int64_t)(p + 1), __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_RELEASE);
     uint64_t b = bytes < (1ULL << ES_VALUE_BYTES_BITS) ? bytes : (1ULL << ES_VALUE_BYTES_BITS) - 1;
-    *(uint32_t *)(t + ES_TUPLE_COLLECTOR_ID_OFFSET) = es_site(ra);
+    *(uint32_t *)(t + ES_TUPLE_COLLECTOR_ID_OFFSET) = site;
     *(uint16_t *)(t + ES_TUPLE_OP_TYPE_OFFSET) = (uint16_t)op;
     *(uint16_t *)(t + ES_TUPLE_FLAGS_OFFSET) = (uint16_t)flags;
     *(uint64_t *)(t + ES_TUPLE_SEQUENCE_OFFSET) = ((uint64_t)comm_id << ES_SEQUENCE_COMM_SHIFT) | low;
@@ -194,6 +203,16 @@ static inline void es_record(int op, int flags, uint32_t comm_id, uint32_t low, 
     __atomic_store_n((int64_t *)(slot + ES_BUFFER_SLOT_SEQUENCE_OFFSET), (int64_t)p, __ATOMIC_RELEASE);
     __atomic_store_n(es_write_position, (int64_t)(p + 1), __ATOMIC_RELEASE);
     es_position = p + 1;
+}
+
+/* One MPI call: its op's two exact counters, then its tuple. */
+static ES_INLINE void es_record(int op, int flags, uint32_t comm_id, uint32_t low, int peer_world, uint64_t bytes,
+                             int64_t t0, int64_t t1, void *ra)
+{
+    uint64_t *counter = es_counters + 2 * (op - ES_OP_FIRST);
+    counter[0]++;
+    counter[1] += bytes;
+    es_write(op, flags, es_site(ra), comm_id, low, peer_world, bytes, t0, t1);
 }
 
 /* ---- files ------------------------------------------------------------------------------------------------ */
@@ -234,7 +253,11 @@ static int es_open_files(void)
         int hosts = atoi(sim);
         host_index = (int)((long)es_rank * hosts / es_size);
         const char *skew = getenv("ES_MPI_SIM_SKEW_NS");
+        const char *drift = getenv("ES_MPI_SIM_DRIFT_PPM");
         es_skew = skew != NULL ? (int64_t)host_index * atoll(skew) : 0;
+        es_drift = drift != NULL ? host_index * atof(drift) * 1e-6 : 0;
+        es_drift_base = es_now();
+        es_sim_clock = es_skew != 0 || es_drift != 0;
         snprintf(host, sizeof host, "%d", host_index);
     }
     char path[4096];
@@ -354,6 +377,47 @@ static uint32_t es_mix(uint32_t h, uint32_t v)
     return h;
 }
 
+/* The MPI_COMM_WORLD rank of each member of group g (size members), malloc'd; NULL if it cannot be made. */
+static int *es_world_of(MPI_Group g, int size)
+{
+    int *world = malloc(sizeof(int) * (size_t)size);
+    int *ranks = malloc(sizeof(int) * (size_t)size);
+    MPI_Group wg;
+    if (world == NULL || ranks == NULL || PMPI_Comm_group(MPI_COMM_WORLD, &wg) != MPI_SUCCESS) {
+        free(world);
+        free(ranks);
+        return NULL;
+    }
+    for (int i = 0; i < size; i++) {
+        ranks[i] = i;
+    }
+    PMPI_Group_translate_ranks(g, size, ranks, wg, world);
+    PMPI_Group_free(&wg);
+    free(ranks);
+    return world;
+}
+
+/* The id every member computes alike, and its entry (id, size) in the meta file's table. */
+static uint32_t es_name(uint32_t parent_id, uint32_t parent_seq, uint32_t salt, int leader)
+{
+    uint32_t id = es_mix(es_mix(es_mix(es_mix(0x45534d50u, parent_id), parent_seq), salt), (uint32_t)leader);
+    if (id <= ES_COMM_SELF_ID || id == ES_COMM_UNKNOWN_ID) {
+        id += 2;
+    }
+    return id;
+}
+
+static void es_meta_comm(uint32_t id, int size)
+{
+    int32_t *count = (int32_t *)(es_meta + ES_META_COMMS_COUNT_OFFSET);
+    if (*count < ES_META_COMMS_MAX) {
+        char *entry = es_meta + ES_META_COMMS_OFFSET + *count * ES_META_COMM_LENGTH;
+        *(uint32_t *)entry = id;
+        *(int32_t *)(entry + 4) = size;
+        __atomic_store_n(count, *count + 1, __ATOMIC_RELEASE);
+    }
+}
+
 /* Registers a communicator every member of which computed the same (parent, parent_seq, salt). */
 static void es_register(MPI_Comm c, uint32_t parent_id, uint32_t parent_seq, uint32_t salt, uint32_t forced_id)
 {
@@ -366,39 +430,14 @@ static void es_register(MPI_Comm c, uint32_t parent_id, uint32_t parent_seq, uin
     PMPI_Comm_size(c, &size);
     int *world = NULL;
     int leader = -1;
-    if (!inter && size > 0) {
-        world = malloc(sizeof(int) * (size_t)size);
-        int *ranks = malloc(sizeof(int) * (size_t)size);
-        MPI_Group g, wg;
-        if (world != NULL && ranks != NULL && PMPI_Comm_group(c, &g) == MPI_SUCCESS) {
-            PMPI_Comm_group(MPI_COMM_WORLD, &wg);
-            for (int i = 0; i < size; i++) {
-                ranks[i] = i;
-            }
-            PMPI_Group_translate_ranks(g, size, ranks, wg, world);
-            PMPI_Group_free(&g);
-            PMPI_Group_free(&wg);
-            leader = world[0];
-        } else {
-            free(world);
-            world = NULL;
-        }
-        free(ranks);
+    MPI_Group g;
+    if (!inter && size > 0 && PMPI_Comm_group(c, &g) == MPI_SUCCESS) {
+        world = es_world_of(g, size);
+        PMPI_Group_free(&g);
+        leader = world != NULL ? world[0] : -1;
     }
-    uint32_t id = es_mix(es_mix(es_mix(es_mix(0x45534d50u, parent_id), parent_seq), salt), (uint32_t)leader);
-    if (id <= ES_COMM_SELF_ID || id == ES_COMM_UNKNOWN_ID) {
-        id += 2;
-    }
-    if (forced_id != 0) {
-        id = forced_id;
-    }
-    int32_t *count = (int32_t *)(es_meta + ES_META_COMMS_COUNT_OFFSET);
-    if (*count < ES_META_COMMS_MAX) {
-        char *entry = es_meta + ES_META_COMMS_OFFSET + *count * ES_META_COMM_LENGTH;
-        *(uint32_t *)entry = id;
-        *(int32_t *)(entry + 4) = size;
-        __atomic_store_n(count, *count + 1, __ATOMIC_RELEASE);
-    }
+    uint32_t id = forced_id != 0 ? forced_id : es_name(parent_id, parent_seq, salt, leader);
+    es_meta_comm(id, size);
     uint64_t h = ((uint64_t)(uintptr_t)c >> 4) * 0x9E3779B97F4A7C15ULL;
     for (uint32_t n = 0, i = (uint32_t)(h >> 52); n < ES_COMM_SLOTS; n++, i = (i + 1) & (ES_COMM_SLOTS - 1)) {
         es_comm *e = &es_comms[i];
@@ -516,6 +555,162 @@ ES_EXPORT int MPI_Finalize(void)
     return rc;
 }
 
+/* ---- non-blocking receives ---------------------------------------------------------------------------------- */
+
+/*
+ * A wait does not say which receive it completes, so each MPI_Irecv is remembered by its request handle until a
+ * wait or test completes it: then the status names the source that matched and the bytes, and one receive record
+ * (ES_REC_RECEIVE) carries them with the completing call's entry and exit, which is what Scalasca's late sender
+ * for non-blocking receives needs (the receiver's time in the wait before the matching send started).
+ * A fixed table, open-addressed over a window of ES_REQ_PROBE slots (no allocation, no lock: one recording
+ * thread); a receive that finds its window full is counted in the meta file (untracked requests) and gives no
+ * record. An entry whose request never reaches a wrapped completion (cancelled, freed, completed from Fortran) is
+ * overwritten when MPI hands out the same handle again.
+ */
+#define ES_REQ_SLOTS 1024
+#define ES_REQ_PROBE 16
+#define ES_STATUS_MAX 1024
+
+#define ES_REQ_EMPTY ((MPI_Request)0) /* never a live handle; MPI_REQUEST_NULL need not be 0 */
+
+enum { ES_REQ_IRECV, ES_REQ_IDUP };
+
+typedef struct {
+    int kind;             /* ES_REQ_IRECV, or ES_REQ_IDUP: an MPI_Comm_idup, registered when it completes */
+    MPI_Comm *newcomm;    /* MPI_Comm_idup: where MPI writes the new handle; seq its place in comm_id's sequence */
+    uint32_t seq;
+    MPI_Comm comm;
+    es_comm *e;           /* the communicator's entry when posted; used only if it still names the same one */
+    uint32_t comm_id;
+    int source, tag;      /* as posted (used when the status is not available) */
+    MPI_Datatype type;
+    int64_t posted;       /* the MPI_Irecv's start */
+} es_req;
+
+/*
+ * Keys apart from the entries, so a probe window is 16 handles in two cache lines; the arrays run ES_REQ_PROBE past
+ * the last home slot, so a window never wraps.
+ */
+static MPI_Request es_req_keys[ES_REQ_SLOTS + ES_REQ_PROBE];   /* ES_REQ_EMPTY: empty */
+static es_req es_reqs[ES_REQ_SLOTS + ES_REQ_PROBE];
+static int es_reqs_live;            /* entries in use: waits look requests up only when some are */
+static int es_done_slot[ES_REQ_SLOTS + ES_REQ_PROBE];
+static int es_done_index[ES_REQ_SLOTS + ES_REQ_PROBE];
+static MPI_Status es_statuses[ES_STATUS_MAX];
+
+static inline uint32_t es_req_home(MPI_Request r)
+{
+    return (uint32_t)((((uint64_t)(uintptr_t)r >> 4) * 0x9E3779B97F4A7C15ULL) >> 54) & (ES_REQ_SLOTS - 1);
+}
+
+static inline int es_req_find(MPI_Request r)
+{
+    if (r == MPI_REQUEST_NULL || r == ES_REQ_EMPTY) {
+        return -1;
+    }
+    for (uint32_t i = es_req_home(r), end = i + ES_REQ_PROBE; i < end; i++) {
+        if (es_req_keys[i] == r) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+static es_req *es_req_track(MPI_Request r, MPI_Comm comm, es_comm *e, int source, int tag, MPI_Datatype type,
+                            int64_t posted)
+{
+    int free_slot = -1;
+    for (uint32_t i = es_req_home(r), end = i + ES_REQ_PROBE; i < end; i++) {
+        if (es_req_keys[i] == r) {
+            free_slot = (int)i; /* a stale entry of a handle MPI reused */
+            es_reqs_live--;
+            break;
+        }
+        if (free_slot < 0 && es_req_keys[i] == ES_REQ_EMPTY) {
+            free_slot = (int)i;
+        }
+    }
+    if (free_slot < 0) {
+        __atomic_fetch_add((uint64_t *)(es_meta + ES_META_UNTRACKED_REQUESTS_OFFSET), 1, __ATOMIC_RELAXED);
+        return NULL;
+    }
+    es_req *q = &es_reqs[free_slot];
+    es_req_keys[free_slot] = r;
+    q->kind = ES_REQ_IRECV;
+    q->comm = comm;
+    q->e = e;
+    q->comm_id = e->id;
+    q->source = source;
+    q->tag = tag;
+    q->type = type;
+    q->posted = posted;
+    es_reqs_live++;
+    return q;
+}
+
+/* The receive in slot completed inside [t0, t1] with status st (NULL: not known); the entry is freed. */
+static void es_register(MPI_Comm c, uint32_t parent_id, uint32_t parent_seq, uint32_t salt, uint32_t forced_id);
+
+static void es_req_done(int slot, const MPI_Status *st, int64_t t0, int64_t t1)
+{
+    es_req *q = &es_reqs[slot];
+    if (q->kind == ES_REQ_IDUP) {
+        /* the new communicator exists now: named as MPI_Comm_dup names its own, from the place in the parent */
+        es_register(*q->newcomm, q->comm_id, q->seq, 1, 0);
+        es_req_keys[slot] = ES_REQ_EMPTY;
+        es_reqs_live--;
+        return;
+    }
+    int source = q->source, tag = q->tag, got = 0;
+    uint64_t bytes = 0;
+    if (st != NULL) {
+        source = st->MPI_SOURCE;
+        tag = st->MPI_TAG;
+        if (PMPI_Get_count(st, q->type, &got) == MPI_SUCCESS && got != MPI_UNDEFINED) {
+            bytes = es_bytes(got, q->type);
+        }
+    }
+    int world = -1;
+    if (q->e == &es_world) {
+        world = source;
+    } else if (q->e->handle == q->comm && q->e->id == q->comm_id) {
+        world = es_world_rank(q->e, source);
+    }
+    if (source != MPI_PROC_NULL) {
+        es_write(ES_REC_RECEIVE, ES_FLAG_NONBLOCKING, (uint32_t)q->posted, q->comm_id, (uint32_t)tag, world, bytes,
+                 t0, t1);
+    }
+    es_req_keys[slot] = ES_REQ_EMPTY;
+    es_reqs_live--;
+}
+
+/* Before a wait or test: the tracked receives among requests[0..count), as (index, slot) pairs; their number. */
+static inline int es_req_collect(int count, const MPI_Request requests[])
+{
+    int n = 0;
+    if (ES_LIKELY(es_reqs_live == 0) || requests == NULL) {
+        return 0;
+    }
+    for (int i = 0; i < count && n < ES_REQ_SLOTS + ES_REQ_PROBE; i++) {
+        int slot = es_req_find(requests[i]);
+        if (slot >= 0) {
+            es_done_index[n] = i;
+            es_done_slot[n] = slot;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Statuses the call should fill: the caller's, or ours when it ignores them and tracked receives need them. */
+static inline MPI_Status *es_statuses_for(int tracked, int count, MPI_Status *statuses)
+{
+    if (tracked == 0 || statuses != MPI_STATUSES_IGNORE || count > ES_STATUS_MAX) {
+        return statuses;
+    }
+    return es_statuses;
+}
+
 /* ---- wrappers ----------------------------------------------------------------------------------------------- */
 
 #define ES_T0 int64_t es_t0 = es_now()
@@ -588,9 +783,27 @@ ES_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
     int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
     int64_t t1 = es_now();
     es_comm *e = es_find(comm);
+    if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) {
+        es_req_track(*request, comm, e, source, tag, datatype, es_t0);
+    }
     es_record(ES_OP_Irecv, ES_FLAG_NONBLOCKING | ES_FAILED(rc), e->id, (uint32_t)tag, es_world_rank(e, source),
               es_bytes(count, datatype), es_t0, t1, ES_RA);
     return rc;
+}
+
+/* The receive half of a sendrecv: one receive record over the call's own entry and exit. */
+static inline void es_receive_half(int rc, const MPI_Status *st, es_comm *e, MPI_Datatype type, int64_t t0,
+                                   int64_t t1, void *ra)
+{
+    int got = 0;
+    if (rc != MPI_SUCCESS || st->MPI_SOURCE < 0) {
+        return; /* failed, or from MPI_PROC_NULL */
+    }
+    if (PMPI_Get_count(st, type, &got) != MPI_SUCCESS || got == MPI_UNDEFINED) {
+        got = 0;
+    }
+    es_write(ES_REC_RECEIVE, 0, es_site(ra), e->id, (uint32_t)st->MPI_TAG, es_world_rank(e, st->MPI_SOURCE),
+             es_bytes(got, type), t0, t1);
 }
 
 ES_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
@@ -601,13 +814,16 @@ ES_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype send
         return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
                              recvtag, comm, status);
     }
+    MPI_Status own;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
     ES_T0;
     int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
-                           recvtag, comm, status);
+                           recvtag, comm, st);
     int64_t t1 = es_now();
     es_comm *e = es_find(comm);
     es_record(ES_OP_Sendrecv, ES_FAILED(rc), e->id, (uint32_t)sendtag, es_world_rank(e, dest),
               dest == MPI_PROC_NULL ? 0 : es_bytes(sendcount, sendtype), es_t0, t1, ES_RA);
+    es_receive_half(rc, st, e, recvtype, es_t0, t1, ES_RA);
     return rc;
 }
 
@@ -617,53 +833,219 @@ ES_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, 
     if (!es_recording()) {
         return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
     }
+    MPI_Status own;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
     ES_T0;
-    int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+    int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, st);
     int64_t t1 = es_now();
     es_comm *e = es_find(comm);
     es_record(ES_OP_Sendrecv_replace, ES_FAILED(rc), e->id, (uint32_t)sendtag, es_world_rank(e, dest),
               dest == MPI_PROC_NULL ? 0 : es_bytes(count, datatype), es_t0, t1, ES_RA);
+    es_receive_half(rc, st, e, datatype, es_t0, t1, ES_RA);
     return rc;
 }
 
-/* waits and tests: low word = requests, no peer, no bytes */
-#define ES_COMPLETION(name, nreq, ...)                                                                          \
-    ES_EXPORT int MPI_##name(__VA_ARGS__)                                                                        \
-    {                                                                                                            \
-        if (!es_recording()) {                                                                                   \
-            return PMPI_##name(ES_ARGS);                                                                         \
-        }                                                                                                        \
-        ES_T0;                                                                                                   \
-        int rc = PMPI_##name(ES_ARGS);                                                                           \
-        es_record(ES_OP_##name, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)(nreq), -1, 0, es_t0, es_now(),    \
-                  ES_RA);                                                                                        \
-        return rc;                                                                                               \
+/*
+ * Waits and tests: low word = requests, no peer, no bytes. Before the call, the tracked MPI_Irecv requests among
+ * them are looked up (only when some are outstanding: a program without MPI_Irecv pays one load); after it, each
+ * one it completed writes its receive record, after the call's own tuple. When the caller ignores the statuses
+ * and tracked receives are among the requests, the call fills ours instead (MPI_STATUS(ES)_IGNORE only means the
+ * caller does not look; the results are the same).
+ */
+#define ES_COMPLETION_HEAD(name)                                                                                 \
+    if (!es_recording()) {                                                                                       \
+        return PMPI_##name(ES_ARGS);                                                                             \
     }
+
+ES_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
 #define ES_ARGS request, status
-ES_COMPLETION(Wait, 1, MPI_Request *request, MPI_Status *status)
+    ES_COMPLETION_HEAD(Wait)
 #undef ES_ARGS
+    int slot = ES_LIKELY(es_reqs_live == 0) ? -1 : es_req_find(*request);
+    MPI_Status own;
+    MPI_Status *st = slot >= 0 && status == MPI_STATUS_IGNORE ? &own : status;
+    ES_T0;
+    int rc = PMPI_Wait(request, st);
+    int64_t t1 = es_now();
+    es_record(ES_OP_Wait, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, 1, -1, 0, es_t0, t1, ES_RA);
+    if (slot >= 0 && rc == MPI_SUCCESS) {
+        es_req_done(slot, st, es_t0, t1);
+    }
+    return rc;
+}
+
+ES_EXPORT int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
 #define ES_ARGS request, flag, status
-ES_COMPLETION(Test, 1, MPI_Request *request, int *flag, MPI_Status *status)
+    ES_COMPLETION_HEAD(Test)
 #undef ES_ARGS
+    int slot = ES_LIKELY(es_reqs_live == 0) ? -1 : es_req_find(*request);
+    MPI_Status own;
+    MPI_Status *st = slot >= 0 && status == MPI_STATUS_IGNORE ? &own : status;
+    ES_T0;
+    int rc = PMPI_Test(request, flag, st);
+    int64_t t1 = es_now();
+    es_record(ES_OP_Test, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, 1, -1, 0, es_t0, t1, ES_RA);
+    if (slot >= 0 && rc == MPI_SUCCESS && *flag) {
+        es_req_done(slot, st, es_t0, t1);
+    }
+    return rc;
+}
+
+/* Waitall and Testall: every request completed (Testall: if the flag says so). */
+static inline void es_all_done(int rc, int tracked, int count, MPI_Status *st, int64_t t0, int64_t t1)
+{
+    if (rc != MPI_SUCCESS) {
+        return;
+    }
+    for (int k = 0; k < tracked; k++) {
+        es_req_done(es_done_slot[k], st == MPI_STATUSES_IGNORE ? NULL : &st[es_done_index[k]], t0, t1);
+    }
+    (void)count;
+}
+
+ES_EXPORT int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+{
 #define ES_ARGS count, array_of_requests, array_of_statuses
-ES_COMPLETION(Waitall, count, int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+    ES_COMPLETION_HEAD(Waitall)
 #undef ES_ARGS
+    int tracked = es_req_collect(count, array_of_requests);
+    MPI_Status *st = es_statuses_for(tracked, count, array_of_statuses);
+    ES_T0;
+    int rc = PMPI_Waitall(count, array_of_requests, st);
+    int64_t t1 = es_now();
+    es_record(ES_OP_Waitall, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)count, -1, 0, es_t0, t1, ES_RA);
+    es_all_done(rc, tracked, count, st, es_t0, t1);
+    return rc;
+}
+
+ES_EXPORT int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
+{
 #define ES_ARGS count, array_of_requests, flag, array_of_statuses
-ES_COMPLETION(Testall, count, int count, MPI_Request array_of_requests[], int *flag,
-              MPI_Status array_of_statuses[])
+    ES_COMPLETION_HEAD(Testall)
 #undef ES_ARGS
+    int tracked = es_req_collect(count, array_of_requests);
+    MPI_Status *st = es_statuses_for(tracked, count, array_of_statuses);
+    ES_T0;
+    int rc = PMPI_Testall(count, array_of_requests, flag, st);
+    int64_t t1 = es_now();
+    es_record(ES_OP_Testall, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)count, -1, 0, es_t0, t1, ES_RA);
+    if (rc == MPI_SUCCESS && *flag) {
+        es_all_done(rc, tracked, count, st, es_t0, t1);
+    }
+    return rc;
+}
+
+/* Waitany and Testany: the one at *index, if it is a tracked receive. */
+static inline void es_any_done(int rc, int tracked, int index, MPI_Status *st, int64_t t0, int64_t t1)
+{
+    if (rc != MPI_SUCCESS || index == MPI_UNDEFINED) {
+        return;
+    }
+    for (int k = 0; k < tracked; k++) {
+        if (es_done_index[k] == index) {
+            es_req_done(es_done_slot[k], st, t0, t1);
+            return;
+        }
+    }
+}
+
+ES_EXPORT int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+{
 #define ES_ARGS count, array_of_requests, index, status
-ES_COMPLETION(Waitany, count, int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+    ES_COMPLETION_HEAD(Waitany)
 #undef ES_ARGS
+    int tracked = es_req_collect(count, array_of_requests);
+    MPI_Status own;
+    MPI_Status *st = tracked > 0 && status == MPI_STATUS_IGNORE ? &own : status;
+    ES_T0;
+    int rc = PMPI_Waitany(count, array_of_requests, index, st);
+    int64_t t1 = es_now();
+    es_record(ES_OP_Waitany, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)count, -1, 0, es_t0, t1, ES_RA);
+    es_any_done(rc, tracked, *index, st, es_t0, t1);
+    return rc;
+}
+
+ES_EXPORT int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
+{
 #define ES_ARGS count, array_of_requests, index, flag, status
-ES_COMPLETION(Testany, count, int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
+    ES_COMPLETION_HEAD(Testany)
 #undef ES_ARGS
+    int tracked = es_req_collect(count, array_of_requests);
+    MPI_Status own;
+    MPI_Status *st = tracked > 0 && status == MPI_STATUS_IGNORE ? &own : status;
+    ES_T0;
+    int rc = PMPI_Testany(count, array_of_requests, index, flag, st);
+    int64_t t1 = es_now();
+    es_record(ES_OP_Testany, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)count, -1, 0, es_t0, t1, ES_RA);
+    if (rc == MPI_SUCCESS && *flag) {
+        es_any_done(rc, tracked, *index, st, es_t0, t1);
+    }
+    return rc;
+}
+
+/* Waitsome and Testsome: those at array_of_indices[0..outcount). */
+static inline void es_some_done(int rc, int tracked, int outcount, const int indices[], MPI_Status *st, int64_t t0,
+                                int64_t t1)
+{
+    if (rc != MPI_SUCCESS || outcount == MPI_UNDEFINED || tracked == 0) {
+        return;
+    }
+    for (int j = 0; j < outcount; j++) {
+        for (int k = 0; k < tracked; k++) {
+            if (es_done_index[k] == indices[j]) {
+                es_req_done(es_done_slot[k], st == MPI_STATUSES_IGNORE ? NULL : &st[j], t0, t1);
+                break;
+            }
+        }
+    }
+}
+
+ES_EXPORT int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                           MPI_Status array_of_statuses[])
+{
 #define ES_ARGS incount, array_of_requests, outcount, array_of_indices, array_of_statuses
-ES_COMPLETION(Waitsome, incount, int incount, MPI_Request array_of_requests[], int *outcount,
-              int array_of_indices[], MPI_Status array_of_statuses[])
-ES_COMPLETION(Testsome, incount, int incount, MPI_Request array_of_requests[], int *outcount,
-              int array_of_indices[], MPI_Status array_of_statuses[])
+    ES_COMPLETION_HEAD(Waitsome)
 #undef ES_ARGS
+    int tracked = es_req_collect(incount, array_of_requests);
+    MPI_Status *st = es_statuses_for(tracked, incount, array_of_statuses);
+    ES_T0;
+    int rc = PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, st);
+    int64_t t1 = es_now();
+    es_record(ES_OP_Waitsome, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)incount, -1, 0, es_t0, t1, ES_RA);
+    es_some_done(rc, tracked, *outcount, array_of_indices, st, es_t0, t1);
+    return rc;
+}
+
+ES_EXPORT int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                           MPI_Status array_of_statuses[])
+{
+#define ES_ARGS incount, array_of_requests, outcount, array_of_indices, array_of_statuses
+    ES_COMPLETION_HEAD(Testsome)
+#undef ES_ARGS
+    int tracked = es_req_collect(incount, array_of_requests);
+    MPI_Status *st = es_statuses_for(tracked, incount, array_of_statuses);
+    ES_T0;
+    int rc = PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, st);
+    int64_t t1 = es_now();
+    es_record(ES_OP_Testsome, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)incount, -1, 0, es_t0, t1, ES_RA);
+    es_some_done(rc, tracked, *outcount, array_of_indices, st, es_t0, t1);
+    return rc;
+}
+
+/* Not a recorded call: a freed receive request will never complete through a wait, so it leaves the table. */
+ES_EXPORT int MPI_Request_free(MPI_Request *request)
+{
+    if (es_on && es_reqs_live > 0 && (!es_multi || pthread_equal(pthread_self(), es_owner))) {
+        int slot = es_req_find(*request);
+        if (slot >= 0) {
+            es_req_keys[slot] = ES_REQ_EMPTY;
+            es_reqs_live--;
+        }
+    }
+    return PMPI_Request_free(request);
+}
 
 ES_EXPORT int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
@@ -864,6 +1246,75 @@ ES_COLL(Ireduce_scatter_block, NB, -1, es_bytes(recvcount, datatype) * (uint64_t
         const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
         MPI_Request *request)
 #undef ES_ARGS
+
+/*
+ * Neighbourhood collectives (MPI-3.1 §7.6): collective over the communicator (every member calls them, in order),
+ * so they take a place in its sequence like any collective; a rank's partners are its topology's neighbours only.
+ * BYTES: what this rank sends — to each of its out-neighbours for the alltoall forms.
+ */
+static int es_out_degree(MPI_Comm c)
+{
+    int kind = MPI_UNDEFINED, n = 0, in = 0, out = 0, weighted = 0, rank = 0;
+    PMPI_Topo_test(c, &kind);
+    if (kind == MPI_CART) {
+        PMPI_Cartdim_get(c, &n);
+        return 2 * n;
+    }
+    if (kind == MPI_GRAPH) {
+        PMPI_Comm_rank(c, &rank);
+        PMPI_Graph_neighbors_count(c, rank, &n);
+        return n;
+    }
+    if (kind == MPI_DIST_GRAPH) {
+        PMPI_Dist_graph_neighbors_count(c, &in, &out, &weighted);
+        return out;
+    }
+    return 0;
+}
+
+#define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm
+ES_COLL(Neighbor_allgather, 0, -1, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount,
+        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+ES_COLL(Neighbor_alltoall, 0, -1, es_bytes(sendcount, sendtype) * (uint64_t)es_out_degree(comm), const void *sendbuf,
+        int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request
+ES_COLL(Ineighbor_allgather, NB, -1, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount,
+        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+ES_COLL(Ineighbor_alltoall, NB, -1, es_bytes(sendcount, sendtype) * (uint64_t)es_out_degree(comm),
+        const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+        MPI_Comm comm, MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm
+ES_COLL(Neighbor_allgatherv, 0, -1, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount,
+        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+        MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request
+ES_COLL(Ineighbor_allgatherv, NB, -1, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount,
+        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+        MPI_Comm comm, MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm
+ES_COLL(Neighbor_alltoallv, 0, -1, es_sum_bytes(sendcounts, sendtype, es_out_degree(comm)), const void *sendbuf,
+        const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request
+ES_COLL(Ineighbor_alltoallv, NB, -1, es_sum_bytes(sendcounts, sendtype, es_out_degree(comm)), const void *sendbuf,
+        const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm
+ES_COLL(Neighbor_alltoallw, 0, -1, 0, const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+        const MPI_Datatype recvtypes[], MPI_Comm comm)
+#undef ES_ARGS
+#define ES_ARGS sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request
+ES_COLL(Ineighbor_alltoallw, NB, -1, 0, const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+        const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+#undef ES_ARGS
 #undef NB
 
 /*
@@ -929,7 +1380,10 @@ ES_EXPORT int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI
     return rc;
 }
 
-/* Non-blocking: the new handle is usable only after completion, so calls on it are recorded with an unknown id. */
+/*
+ * Non-blocking: the new handle is valid only once the request completed, so the request is remembered (as an
+ * MPI_Irecv's is) and the wait or test that completes it registers the communicator as MPI_Comm_dup would have.
+ */
 ES_EXPORT int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
     if (!es_recording()) {
@@ -939,6 +1393,14 @@ ES_EXPORT int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *reque
     uint32_t seq = e->seq++;
     ES_T0;
     int rc = PMPI_Comm_idup(comm, newcomm, request);
+    if (rc == MPI_SUCCESS) {
+        es_req *q = es_req_track(*request, comm, e, MPI_PROC_NULL, 0, MPI_DATATYPE_NULL, es_t0);
+        if (q != NULL) {
+            q->kind = ES_REQ_IDUP;
+            q->newcomm = newcomm;
+            q->seq = seq;
+        }
+    }
     es_record(ES_OP_Comm_idup, ES_FLAG_COLLECTIVE | ES_FLAG_NONBLOCKING | ES_FAILED(rc), e->id, seq, -1, 0, es_t0,
               es_now(), ES_RA);
     return rc;
@@ -961,5 +1423,174 @@ ES_EXPORT int MPI_Comm_free(MPI_Comm *comm)
     es_record(ES_OP_Comm_free, ES_FLAG_COLLECTIVE | ES_FAILED(rc), id, seq, -1, 0, es_t0, t1, ES_RA);
     return rc;
 }
+
+/* ---- one-sided communication ------------------------------------------------------------------------------- */
+
+/*
+ * A window is named as a communicator is, from the communicator it was made over (its id and MPI_Win_create's
+ * place in its sequence), and registered in the meta file's table with its group's size, so MPI_Win_fence and
+ * MPI_Win_free (collective over the window's group) join as instances of (window id, the window's own sequence):
+ * Scalasca's wait at fence. Targets are translated to MPI_COMM_WORLD ranks through the window's group. A fixed
+ * table; a window beyond it is recorded with the unknown id.
+ */
+typedef struct {
+    MPI_Win handle;
+    int used;          /* 0 never, 1 in use, 2 freed */
+    uint32_t id;
+    uint32_t seq;
+    int *world;
+    int size;
+} es_win;
+
+#define ES_WIN_SLOTS 256
+static es_win es_wins[ES_WIN_SLOTS];
+static es_win es_win_unknown = {0, 0, ES_COMM_UNKNOWN_ID, 0, NULL, 0};
+
+static inline uint32_t es_win_home(MPI_Win w)
+{
+    return (uint32_t)((((uint64_t)(uintptr_t)w >> 4) * 0x9E3779B97F4A7C15ULL) >> 56) & (ES_WIN_SLOTS - 1);
+}
+
+static inline es_win *es_win_find(MPI_Win w)
+{
+    for (uint32_t n = 0, i = es_win_home(w); n < ES_WIN_SLOTS; n++, i = (i + 1) & (ES_WIN_SLOTS - 1)) {
+        if (es_wins[i].used == 0) {
+            break;
+        }
+        if (es_wins[i].used == 1 && es_wins[i].handle == w) {
+            return &es_wins[i];
+        }
+    }
+    return &es_win_unknown;
+}
+
+static inline int es_win_world(const es_win *w, int r)
+{
+    return (w->world != NULL && r >= 0 && r < w->size) ? w->world[r] : -1;
+}
+
+static void es_win_register(MPI_Win w, uint32_t parent_id, uint32_t parent_seq)
+{
+    MPI_Group g;
+    int size = 0;
+    int *world = NULL;
+    if (PMPI_Win_get_group(w, &g) == MPI_SUCCESS) {
+        PMPI_Group_size(g, &size);
+        world = size > 0 ? es_world_of(g, size) : NULL;
+        PMPI_Group_free(&g);
+    }
+    uint32_t id = es_name(parent_id, parent_seq, 17, world != NULL ? world[0] : -1);
+    es_meta_comm(id, size);
+    for (uint32_t n = 0, i = es_win_home(w); n < ES_WIN_SLOTS; n++, i = (i + 1) & (ES_WIN_SLOTS - 1)) {
+        if (es_wins[i].used != 1) {
+            es_wins[i] = (es_win){w, 1, id, 0, world, size};
+            return;
+        }
+    }
+    free(world); /* table full: calls on it are recorded with ES_COMM_UNKNOWN_ID */
+}
+
+ES_EXPORT int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    if (!es_recording()) {
+        return PMPI_Win_create(base, size, disp_unit, info, comm, win);
+    }
+    es_comm *e = es_find(comm);
+    uint32_t parent = e->id, seq = e->seq++;
+    ES_T0;
+    int rc = PMPI_Win_create(base, size, disp_unit, info, comm, win);
+    int64_t t1 = es_now();
+    if (rc == MPI_SUCCESS) {
+        es_win_register(*win, parent, seq);
+    }
+    es_record(ES_OP_Win_create, ES_FLAG_COLLECTIVE | ES_FAILED(rc), parent, seq, -1, size > 0 ? (uint64_t)size : 0,
+              es_t0, t1, ES_RA);
+    return rc;
+}
+
+ES_EXPORT int MPI_Win_free(MPI_Win *win)
+{
+    if (!es_recording()) {
+        return PMPI_Win_free(win);
+    }
+    es_win *w = es_win_find(*win);
+    uint32_t id = w->id, seq = w->seq++;
+    ES_T0;
+    int rc = PMPI_Win_free(win);
+    int64_t t1 = es_now();
+    if (rc == MPI_SUCCESS && w != &es_win_unknown) {
+        free(w->world);
+        w->world = NULL;
+        w->used = 2;
+    }
+    es_record(ES_OP_Win_free, ES_FLAG_COLLECTIVE | ES_FAILED(rc), id, seq, -1, 0, es_t0, t1, ES_RA);
+    return rc;
+}
+
+ES_EXPORT int MPI_Win_fence(int assert, MPI_Win win)
+{
+    if (!es_recording()) {
+        return PMPI_Win_fence(assert, win);
+    }
+    es_win *w = es_win_find(win);
+    uint32_t seq = w->seq++;
+    ES_T0;
+    int rc = PMPI_Win_fence(assert, win);
+    es_record(ES_OP_Win_fence, ES_FLAG_COLLECTIVE | ES_FAILED(rc), w->id, seq, -1, 0, es_t0, es_now(), ES_RA);
+    return rc;
+}
+
+ES_EXPORT int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+{
+    if (!es_recording()) {
+        return PMPI_Win_lock(lock_type, rank, assert, win);
+    }
+    ES_T0;
+    int rc = PMPI_Win_lock(lock_type, rank, assert, win);
+    int64_t t1 = es_now();
+    es_win *w = es_win_find(win);
+    es_record(ES_OP_Win_lock, ES_FAILED(rc), w->id, (uint32_t)lock_type, es_win_world(w, rank), 0, es_t0, t1, ES_RA);
+    return rc;
+}
+
+ES_EXPORT int MPI_Win_unlock(int rank, MPI_Win win)
+{
+    if (!es_recording()) {
+        return PMPI_Win_unlock(rank, win);
+    }
+    ES_T0;
+    int rc = PMPI_Win_unlock(rank, win);
+    int64_t t1 = es_now();
+    es_win *w = es_win_find(win);
+    es_record(ES_OP_Win_unlock, ES_FAILED(rc), w->id, 0, es_win_world(w, rank), 0, es_t0, t1, ES_RA);
+    return rc;
+}
+
+/* Put, Get, Accumulate: non-blocking by nature (complete at the next fence or unlock); bytes = the origin's. */
+#define ES_RMA(name, ...)                                                                                        \
+    ES_EXPORT int MPI_##name(__VA_ARGS__)                                                                        \
+    {                                                                                                            \
+        if (!es_recording()) {                                                                                   \
+            return PMPI_##name(ES_ARGS);                                                                         \
+        }                                                                                                        \
+        ES_T0;                                                                                                   \
+        int rc = PMPI_##name(ES_ARGS);                                                                           \
+        int64_t t1 = es_now();                                                                                   \
+        es_win *w = es_win_find(win);                                                                            \
+        es_record(ES_OP_##name, ES_FLAG_NONBLOCKING | ES_FAILED(rc), w->id, 0, es_win_world(w, target_rank),     \
+                  es_bytes(origin_count, origin_datatype), es_t0, t1, ES_RA);                                    \
+        return rc;                                                                                               \
+    }
+#define ES_ARGS origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win
+ES_RMA(Put, const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+       MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+ES_RMA(Get, void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+       int target_count, MPI_Datatype target_datatype, MPI_Win win)
+#undef ES_ARGS
+#define ES_ARGS origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, \
+                op, win
+ES_RMA(Accumulate, const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+       MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+#undef ES_ARGS
 
 #include "es_mpi_fortran.c"

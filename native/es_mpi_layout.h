@@ -1,5 +1,6 @@
 /*
- * es_mpi_layout.h - the bytes the interposition library writes, version 1.
+ * es_mpi_layout.h - the bytes the interposition library writes, version 2 (version 1 had no receive records and no
+ * untracked-request counter).
  *
  * Every number here is also a constant of the Java side; MpiLayoutHeaderTest (mpi module) parses this file
  * and fails the build if one differs from org.eventspace.events.TraceTupleLayout / TraceBufferLayout or from
@@ -10,7 +11,7 @@
  *                   48-byte slots = seqlock + 40-byte trace tuple), collector id ES_MPI_COLLECTOR_BASE + R,
  *                   readable by TraceBufferReader.open like any mapped event-space buffer.
  *   rank-<R>.meta   ES_META_LENGTH bytes (magic "ESMR"): rank, size, host, state, clock offsets measured at
- *                   MPI_Init and MPI_Finalize, per op the exact call and byte counters (the ring may
+ *                   MPI_Init and MPI_Finalize, the MPI_Irecv requests its table could not track, per op the exact call and byte counters (the ring may
  *                   overwrite tuples; the counters never lose a call), and the first ES_META_COMMS_MAX
  *                   communicators this rank joined as (id, size) pairs, so a reader knows when every member
  *                   of a collective instance has arrived.
@@ -23,10 +24,24 @@
  *   sequence (long)     communicator id << 32 | low word: for a collective (and a communicator constructor) the
  *                       communicator's collective call sequence, the same on every member (the join key of one
  *                       collective instance); for point-to-point the tag (the actual one for a receive);
- *                       for waits and tests the number of requests
+ *                       for waits and tests the number of requests. One-sided calls use the window's id as
+ *                       communicator id (a window is named like a communicator, from the one it was made over):
+ *                       MPI_Win_fence and MPI_Win_free take a place in the window's collective sequence,
+ *                       MPI_Win_lock the lock type, MPI_Put/Get/Accumulate 0; their peer is the target
  *   value (long)        peer << 40 | bytes: bytes (40 bits, saturating) this rank sends (for a receive: receives);
  *                       peer = 1 + the MPI_COMM_WORLD rank of the destination, source or root, 0 = none or unknown
  *   start, end (long)   CLOCK_MONOTONIC ns at entry and exit (the clock System.nanoTime reads)
+ *
+ * A receive record (op type ES_REC_RECEIVE) is not a call and bumps no counter: it says that a receive completed
+ * inside the call around it, so late senders can be found where PMPI cannot name the receive by its call alone.
+ *   flags               ES_FLAG_NONBLOCKING: an MPI_Irecv completed by a wait or test (the call this record is
+ *                       written after); else the receive half of MPI_Sendrecv / MPI_Sendrecv_replace
+ *   collector id        nonblocking: the low 32 bits of the MPI_Irecv's start (its tuple's start field), which
+ *                       links the two; else the call-site signature
+ *   sequence            communicator id << 32 | the tag received (from the status)
+ *   value               (1 + MPI_COMM_WORLD rank of the source that matched) << 40 | bytes received
+ *   start, end          entry and exit of the call that completed the receive (the wait, test or sendrecv); every
+ *                       receive one wait completed carries the same two
  */
 #ifndef ES_MPI_LAYOUT_H
 #define ES_MPI_LAYOUT_H
@@ -73,10 +88,11 @@
 #define ES_FLAG_NONBLOCKING 16
 #define ES_FLAG_COLLECTIVE 32
 #define ES_FLAG_IN_PLACE 64
+#define ES_REC_RECEIVE 1024
 
 /* MpiRankMetaLayout: little-endian on the hosts we run on; the byte order byte says which. */
 #define ES_META_MAGIC 0x524d5345
-#define ES_META_VERSION 1
+#define ES_META_VERSION 2
 /* clock synchronisation at MPI_Init and MPI_Finalize: ping-pongs of one int64 between rank 0 and each rank */
 #define ES_SYNC_ROUNDS 10
 #define ES_META_MAGIC_OFFSET 0
@@ -98,6 +114,7 @@
 #define ES_META_CLOCK_SKEW_NS_OFFSET 88
 #define ES_META_HOSTNAME_OFFSET 96
 #define ES_META_HOSTNAME_LENGTH 64
+#define ES_META_UNTRACKED_REQUESTS_OFFSET 160
 #define ES_META_COUNTERS_OFFSET 192
 #define ES_META_COUNTER_LENGTH 16
 #define ES_META_COMMS_COUNT_OFFSET 2048
@@ -133,7 +150,13 @@
     ES_OP(Iscan, 313) ES_OP(Iexscan, 314) \
     ES_OP(Comm_dup, 315) ES_OP(Comm_split, 316) ES_OP(Comm_split_type, 317) ES_OP(Comm_create, 318) \
     ES_OP(Comm_create_group, 319) ES_OP(Cart_create, 320) ES_OP(Cart_sub, 321) ES_OP(Comm_free, 322) \
-    ES_OP(Comm_idup, 323) ES_OP(Comm_dup_with_info, 324)
-#define ES_OP_END 325
+    ES_OP(Comm_idup, 323) ES_OP(Comm_dup_with_info, 324) \
+    ES_OP(Neighbor_allgather, 325) ES_OP(Neighbor_allgatherv, 326) ES_OP(Neighbor_alltoall, 327) \
+    ES_OP(Neighbor_alltoallv, 328) ES_OP(Neighbor_alltoallw, 329) \
+    ES_OP(Ineighbor_allgather, 330) ES_OP(Ineighbor_allgatherv, 331) ES_OP(Ineighbor_alltoall, 332) \
+    ES_OP(Ineighbor_alltoallv, 333) ES_OP(Ineighbor_alltoallw, 334) \
+    ES_OP(Put, 335) ES_OP(Get, 336) ES_OP(Accumulate, 337) ES_OP(Win_fence, 338) ES_OP(Win_lock, 339) \
+    ES_OP(Win_unlock, 340) ES_OP(Win_create, 341) ES_OP(Win_free, 342)
+#define ES_OP_END 343
 
 #endif

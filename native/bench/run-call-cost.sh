@@ -8,6 +8,7 @@
 #     alternates blocks of PMPI_Allreduce (the bare call) and MPI_Allreduce (through the wrapper) and prints the
 #     median per-call time of each and the median of the 101 paired differences (with the 10th and 90th
 #     percentiles); the same without the library is the control (both halves are the same function: ~0 ns);
+#     then the same for an MPI_Irecv + MPI_Send + MPI_Wait iteration (call_cost -w: the request table's path);
 #  2. whole runs: call_cost P times in each of three ways, interleaved: bare (no library), passive (library
 #     preloaded, ES_MPI_DIR unset: it only forwards) and traced (preloaded, recording into a trace folder); each
 #     way's median over the runs of the per-run best ns/call, and traced - bare in ns and as a ratio.
@@ -40,6 +41,9 @@ run() { # $1: bare|passive|traced
 echo "side by side, one process, $np rank(s), 101 pairs of blocks of $((iterations / 10)) calls:"
 echo "  traced:  $(timeout 300 mpirun -np "$np" --oversubscribe --mca btl self,vader -x LD_PRELOAD="$lib" -x ES_MPI_DIR="$trace" "$prog" -i $((iterations / 10)) -p 101)"
 echo "  control: $(timeout 300 mpirun -np "$np" --oversubscribe --mca btl self,vader "$prog" -i $((iterations / 10)) -p 101)"
+echo "side by side, MPI_Irecv + MPI_Send + MPI_Wait to itself per iteration (ns per iteration of 3 calls):"
+echo "  traced:  $(timeout 300 mpirun -np 1 --oversubscribe --mca btl self,vader -x LD_PRELOAD="$lib" -x ES_MPI_DIR="$trace" "$prog" -i $((iterations / 10)) -p 101 -w)"
+echo "  control: $(timeout 300 mpirun -np 1 --oversubscribe --mca btl self,vader "$prog" -i $((iterations / 10)) -p 101 -w)"
 declare -a bare passive traced
 for ((p = 0; p < pairs; p++)); do
     bare+=("$(run bare)"); passive+=("$(run passive)"); traced+=("$(run traced)")

@@ -165,10 +165,49 @@ int main(int argc, char **argv)
     MPI_Comm_idup(MPI_COMM_WORLD, &idup, &ir);
     MPI_Wait(&ir, MPI_STATUS_IGNORE);
     sum = 0;
+    MPI_Allreduce(&one, &sum, 1, MPI_LONG, MPI_SUM, idup); CHECK(sum == sumExpected, "allreduce on an idup communicator");
+    sum = 0;
     MPI_Allreduce(&one, &sum, 1, MPI_LONG, MPI_SUM, split);
     long half = 0;
     for (int r = rank % 2; r < n; r += 2) half += r + 1;
     CHECK(sum == half, "allreduce on a split communicator");
+    /* neighbourhood collectives on the 1-D periodic cart: neighbours left (index 0) and right (index 1) */
+    int left = (rank + n - 1) % n, right = (rank + 1) % n;
+    long nb[2] = {-1, -1}, sb[2] = {rank * 10L, rank * 10L + 1}, rb[2] = {-1, -1}, nb2[5][2];
+    int c2[2] = {1, 1}, d2[2] = {0, 1};
+    MPI_Aint w2[2] = {0, sizeof(long)};
+    MPI_Datatype t2[2] = {MPI_LONG, MPI_LONG};
+    MPI_Neighbor_allgather(&one, 1, MPI_LONG, nb, 1, MPI_LONG, cart);
+    CHECK(nb[0] == left + 1 && nb[1] == right + 1, "neighbor_allgather");
+    MPI_Neighbor_allgatherv(&one, 1, MPI_LONG, nb, c2, d2, MPI_LONG, cart);
+    MPI_Neighbor_alltoall(sb, 1, MPI_LONG, rb, 1, MPI_LONG, cart);
+    CHECK(rb[0] == left * 10L + 1 && rb[1] == right * 10L, "neighbor_alltoall");
+    MPI_Neighbor_alltoallv(sb, c2, d2, MPI_LONG, rb, c2, d2, MPI_LONG, cart);
+    MPI_Neighbor_alltoallw(sb, c2, w2, t2, rb, c2, w2, t2, cart);
+    CHECK(rb[0] == left * 10L + 1 && rb[1] == right * 10L, "neighbor_alltoallw");
+    MPI_Request nr[5];
+    MPI_Ineighbor_allgather(&one, 1, MPI_LONG, nb2[0], 1, MPI_LONG, cart, &nr[0]);
+    MPI_Ineighbor_allgatherv(&one, 1, MPI_LONG, nb2[1], c2, d2, MPI_LONG, cart, &nr[1]);
+    MPI_Ineighbor_alltoall(sb, 1, MPI_LONG, nb2[2], 1, MPI_LONG, cart, &nr[2]);
+    MPI_Ineighbor_alltoallv(sb, c2, d2, MPI_LONG, nb2[3], c2, d2, MPI_LONG, cart, &nr[3]);
+    MPI_Ineighbor_alltoallw(sb, c2, w2, t2, nb2[4], c2, w2, t2, cart, &nr[4]);
+    MPI_Waitall(5, nr, MPI_STATUSES_IGNORE);
+    CHECK(nb2[0][1] == right + 1 && nb2[2][0] == left * 10L + 1 && nb2[4][1] == right * 10L, "ineighbor_*");
+
+    /* one-sided: a fence epoch with a put, a get and an accumulate to the right neighbour, then a lock epoch */
+    long wb[3] = {-1, rank * 10L, 100}, got = -1;
+    MPI_Win win;
+    MPI_Win_create(wb, sizeof wb, sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_fence(0, win);
+    MPI_Put(&one, 1, MPI_LONG, right, 0, 1, MPI_LONG, win);
+    MPI_Get(&got, 1, MPI_LONG, right, 1, 1, MPI_LONG, win);
+    MPI_Accumulate(&one, 1, MPI_LONG, right, 2, 1, MPI_LONG, MPI_SUM, win);
+    MPI_Win_fence(0, win);
+    CHECK(wb[0] == left + 1 && got == right * 10L && wb[2] == 100 + left + 1, "put/get/accumulate");
+    MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win);
+    MPI_Win_unlock(right, win);
+    MPI_Win_free(&win);
+
     MPI_Comm *comms[] = {&dup, &dupi, &split, &stype, &created, &cgroup, &cart, &sub, &idup};
     for (int i = 0; i < 9; i++) MPI_Comm_free(comms[i]);
 

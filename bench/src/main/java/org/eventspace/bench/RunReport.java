@@ -285,6 +285,10 @@ public final class RunReport {
         root.put("ranks", config.ranks());
         root.put("hosts", config.hosts());
         root.put("clusters", config.spec().topology().clusters().size());
+        if (config.job().extension() != null) {
+            // The layer over the trees (run --wan: the link file), so a report says what the ranks' hops went through.
+            root.put(config.job().extension().name(), config.job().extension().argument());
+        }
         root.put("transport", config.transport().label());
         root.put("tree", config.spec().shape().toString());
         root.put("trees", config.spec().trees());

@@ -55,7 +55,9 @@ final class DescribeCommand implements Callable<Integer> {
         for (String ignored : ignoredFlags()) {
             command.commandLine().getErr().println("eventspace: describe: " + ignored);
         }
-        Pathmap pathmap = asRun ? job.pathmap() : PathmapBuilder.build(job.spec());
+        // Without --as-run: the trees, with the WAN's gateways when --wan names a link file (the layout, not the monitoring).
+        Pathmap pathmap = asRun ? job.pathmap() : job.extension() != null
+                ? job.extension().place(PathmapBuilder.build(job.spec())) : PathmapBuilder.build(job.spec());
         java.io.PrintWriter out = command.commandLine().getOut();
         out.print(format.equals("text") ? PathmapDescription.text(pathmap) : PathmapDescription.toJson(pathmap));
         out.flush();

@@ -34,7 +34,7 @@ final class FuzzCommand implements Callable<Integer> {
     long seed;
 
     @Option(names = "--format", defaultValue = "all",
-            description = "all, pathmap, job-config, run-config, trace-dump, tcp or rendezvous. Default: ${DEFAULT-VALUE}.")
+            description = "all, pathmap, job-config, run-config, trace-dump, tcp, rendezvous or wan. Default: ${DEFAULT-VALUE}.")
     String format;
 
     @CommandLine.Spec

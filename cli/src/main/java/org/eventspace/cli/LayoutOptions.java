@@ -20,6 +20,8 @@ import org.eventspace.job.MachineLimits;
 import org.eventspace.job.JobTransport;
 import org.eventspace.job.PollMode;
 import org.eventspace.job.ScopeSettings;
+import org.eventspace.wan.WanEmulation;
+import org.eventspace.wan.WanPlacement;
 
 import picocli.CommandLine.Option;
 
@@ -47,6 +49,12 @@ final class LayoutOptions {
 
     @Option(names = "--config", description = "Pathmap configuration file (docs/PATHMAP.md); replaces --ranks/--hosts/--clusters/--tree.")
     Path config;
+
+    @Option(names = "--wan", paramLabel = "FILE", description = "Emulate a WAN multi-cluster (Longcut): put the clusters "
+            + "on the sites of this link file (docs/WAN-FORMAT.md) and route every tree hop between sites through the "
+            + "sites' gateway hosts, which delay it by the link's latency + size/bandwidth. Sites take the clusters in "
+            + "order: give --clusters as many as the file has sites, or name them in the file.")
+    Path wan;
 
     @Option(names = "--collectors", description = "on: an event collector on every edge of every tree, a trace buffer each, "
             + "an event space per host; off: none. Default: ${DEFAULT-VALUE}.", defaultValue = "on")
@@ -157,8 +165,9 @@ final class LayoutOptions {
                     + PathmapBuilder.MAX_NODES + " a pathmap may have in one process; use fewer ranks or trees");
         }
         for (String kind : collectKinds) {
-            if (!List.of(PathmapBuilder.GRED, PathmapBuilder.PROXY, PathmapBuilder.CORE).contains(kind)) {
-                throw new UsageError("--collect-kinds: unknown wrapper kind '" + kind + "'; expected gred, proxy or core");
+            if (!List.of(PathmapBuilder.GRED, PathmapBuilder.PROXY, PathmapBuilder.CORE, WanPlacement.LONGCUT).contains(kind)) {
+                throw new UsageError("--collect-kinds: unknown wrapper kind '" + kind + "'; expected gred, proxy, core or "
+                        + "longcut");
             }
         }
         ScopeSettings runScope = null;
@@ -186,10 +195,29 @@ final class LayoutOptions {
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
+        if (wan != null) {
+            job = job.withExtension(wanEmulation(spec));
+        }
         if (job.collectors() && collectorCapacity > 0) {
             checkTraceMemory(job);
         }
         return job;
+    }
+
+    /** {@code --wan FILE} read and laid over the spec's trees once here, so a file that does not fit is a usage error. */
+    private WanEmulation wanEmulation(PathmapSpec spec) {
+        WanEmulation emulation;
+        try {
+            emulation = WanEmulation.read(wan);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--wan: " + e.getMessage());
+        }
+        try {
+            emulation.place(PathmapBuilder.build(spec));
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--wan: " + e.getMessage());
+        }
+        return emulation;
     }
 
     /**

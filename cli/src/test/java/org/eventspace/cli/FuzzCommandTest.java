@@ -15,7 +15,7 @@ class FuzzCommandTest {
         assertThat(code).as(cli.err()).isZero();
         assertThat(cli.err()).contains("bench fuzz: 12 cases over all from seed 1");
         assertThat(cli.out()).contains("format", "cases", "accepted", "refused", "failures", "time s")
-                .contains("pathmap", "job-config", "run-config", "trace-dump", "tcp", "rendezvous")
+                .contains("pathmap", "job-config", "run-config", "trace-dump", "tcp", "rendezvous", "wan")
                 .containsPattern("all +12 ")
                 .contains("no failure");
     }
@@ -39,7 +39,7 @@ class FuzzCommandTest {
         assertThat(cli.err()).contains("--seed must be 0..");
         assertThat(cli.execute("bench", "fuzz", "--format", "xml")).isEqualTo(2);
         assertThat(cli.err()).contains("--format: unknown format 'xml'; expected all, pathmap, job-config, run-config, "
-                + "trace-dump, tcp, rendezvous");
+                + "trace-dump, tcp, rendezvous, wan");
         assertThat(cli.out()).doesNotContain("failures");
     }
 }

@@ -11,6 +11,7 @@ import org.eventspace.comm.launch.CpuBinding;
 import org.eventspace.comm.pathmap.PathmapSpec;
 import org.eventspace.comm.pathmap.Topology;
 import org.eventspace.comm.pathmap.TreeShape;
+import org.eventspace.comm.runtime.PathExtension;
 import org.eventspace.comm.traffic.TrafficScope;
 import org.eventspace.events.CollectorPlacement;
 import org.eventspace.events.CollectorSettings;
@@ -37,10 +38,11 @@ import org.eventspace.scope.ScopeBuilder;
  * @param traffic           which messages the transports count per destination ({@link TrafficScope#parse}: {@code all},
  *                          {@code collectives:…}, {@code phases:…}), or null to count none (ibprof paper §3.2).
  * @param binding           how a launcher binds the job's host processes to CPUs (transport tcp; in one JVM nothing).
+ * @param extension         a layer laid over the trees before the collectors (WAN emulation: {@code run --wan}), or null.
  */
 public record JobConfig(PathmapSpec spec, JobTransport transport, Duration timeout, PollMode poll, int socketBufferBytes,
                         boolean collectors, Path traceDump, CollectorSettings collectorSettings, ScopeSettings scope,
-                        String traffic, CpuBinding binding) {
+                        String traffic, CpuBinding binding, PathExtension extension) {
     /** The name of the layout file a trace dump holds next to its {@code host-<id>/} folders. */
     public static final String PATHMAP_FILE = "pathmap.json";
     /** The longest collective timeout: a day. Longer is a typo, and would overflow deadlines in nanoseconds. */
@@ -81,6 +83,20 @@ public record JobConfig(PathmapSpec spec, JobTransport transport, Duration timeo
         }
     }
 
+    /** A job with no {@link PathExtension} over its trees. */
+    public JobConfig(PathmapSpec spec, JobTransport transport, Duration timeout, PollMode poll, int socketBufferBytes,
+                     boolean collectors, Path traceDump, CollectorSettings collectorSettings, ScopeSettings scope,
+                     String traffic, CpuBinding binding) {
+        this(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings, scope, traffic,
+                binding, null);
+    }
+
+    /** The same job with {@code layer} laid over its trees before its collectors (null: none). */
+    public JobConfig withExtension(PathExtension layer) {
+        return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
+                scope, traffic, binding, layer);
+    }
+
     /** A job that counts no traffic, its host processes not bound to CPUs. */
     public JobConfig(PathmapSpec spec, JobTransport transport, Duration timeout, PollMode poll, int socketBufferBytes,
                      boolean collectors, Path traceDump, CollectorSettings collectorSettings, ScopeSettings scope) {
@@ -91,13 +107,13 @@ public record JobConfig(PathmapSpec spec, JobTransport transport, Duration timeo
     /** The same job with its transports counting the messages {@code scope} chooses (null: none). */
     public JobConfig withTraffic(String scope) {
         return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
-                this.scope, scope, binding);
+                this.scope, scope, binding, extension);
     }
 
     /** The same job with its host processes bound to CPUs by {@code newBinding} when launched. */
     public JobConfig withBinding(CpuBinding newBinding) {
         return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
-                scope, traffic, newBinding);
+                scope, traffic, newBinding, extension);
     }
 
     /** A job over {@code spec}: collectors on every edge, in memory, no scope, 30 s timeout, polling chosen by load. */
@@ -149,9 +165,10 @@ public record JobConfig(PathmapSpec spec, JobTransport transport, Duration timeo
         return new PathmapSpec(topology, ranks, busy.trees(), shape, Map.of(), mapping, 0, PathmapSpec.DEFAULT_RESULT_WORDS);
     }
 
-    /** The pathmap the job uses: the spec's trees, a collector on every selected edge, then the event scope's nodes. */
+    /** The pathmap the job uses: the spec's trees, the extension's rewrite of them, a collector on every selected edge, then the event scope's nodes. */
     public Pathmap pathmap() {
-        Pathmap plain = PathmapBuilder.build(spec);
+        Pathmap trees = PathmapBuilder.build(spec);
+        Pathmap plain = extension == null ? trees : extension.place(trees);
         Pathmap traced = collectors ? CollectorPlacement.place(plain, collectorSettings) : plain;
         return scope != null ? ScopeBuilder.add(traced, scope.toSpec(timeout, spec)) : traced;
     }
@@ -167,33 +184,33 @@ public record JobConfig(PathmapSpec spec, JobTransport transport, Duration timeo
     /** The same job with collectors on or off (no trace dump and no scope when off: both read the collectors). */
     public JobConfig withCollectors(boolean on) {
         return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, on, on ? traceDump : null,
-                collectorSettings, on ? scope : null, traffic, binding);
+                collectorSettings, on ? scope : null, traffic, binding, extension);
     }
 
     public JobConfig withCollectorSettings(CollectorSettings settings) {
         return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, settings, scope,
-                traffic, binding);
+                traffic, binding, extension);
     }
 
     /** The same job with event scope {@code newScope} (null: none). */
     public JobConfig withScope(ScopeSettings newScope) {
         return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
-                newScope, traffic, binding);
+                newScope, traffic, binding, extension);
     }
 
     public JobConfig withTraceDump(Path dir) {
         return new JobConfig(spec, transport, timeout, poll, socketBufferBytes, collectors, dir, collectorSettings, scope,
-                traffic, binding);
+                traffic, binding, extension);
     }
 
     public JobConfig withTimeout(Duration newTimeout) {
         return new JobConfig(spec, transport, newTimeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
-                scope, traffic, binding);
+                scope, traffic, binding, extension);
     }
 
     public JobConfig withTransport(JobTransport newTransport) {
         return new JobConfig(spec, newTransport, timeout, poll, socketBufferBytes, collectors, traceDump, collectorSettings,
-                scope, traffic, binding);
+                scope, traffic, binding, extension);
     }
 
     /** Directory of host {@code host}'s trace files under a dump directory. */

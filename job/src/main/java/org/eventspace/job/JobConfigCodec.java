@@ -10,6 +10,7 @@ import java.util.Set;
 
 import org.eventspace.comm.launch.CpuBinding;
 import org.eventspace.comm.pathmap.PathmapConfig;
+import org.eventspace.comm.runtime.PathExtension;
 import org.eventspace.events.CollectorSettings;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -60,6 +61,11 @@ public final class JobConfigCodec {
         if (config.traffic() != null) {
             node.put("traffic", config.traffic());
         }
+        if (config.extension() != null) {
+            ObjectNode extension = node.putObject("extension");
+            extension.put("name", config.extension().name());
+            extension.put("argument", config.extension().argument());
+        }
         return node;
     }
 
@@ -84,10 +90,16 @@ public final class JobConfigCodec {
                             required(scope, "gather").asText(), required(scope, "filter").asText(),
                             required(scope, "interval_ms").asInt()),
                     node.hasNonNull("traffic") ? node.get("traffic").asText() : null,
-                    node.hasNonNull("bind") ? CpuBinding.parse(node.get("bind").asText()) : CpuBinding.NONE);
+                    node.hasNonNull("bind") ? CpuBinding.parse(node.get("bind").asText()) : CpuBinding.NONE,
+                    node.hasNonNull("extension") ? extension(node.get("extension")) : null);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(bounded("malformed job configuration: " + e.getMessage()), e);
         }
+    }
+
+    /** The layer named in {@code "extension": {"name", "argument"}}, made by its provider on this class path. */
+    private static PathExtension extension(JsonNode node) {
+        return PathExtension.Provider.named(required(node, "name").asText()).open(required(node, "argument").asText());
     }
 
     /** {@code message} if it has at most {@link #MAX_MESSAGE_CHARS} characters, else its start and its length. */

@@ -14,6 +14,7 @@ import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.runtime.CommOptions;
 import org.eventspace.comm.runtime.HostRuntime;
 import org.eventspace.comm.runtime.InJvmCluster;
+import org.eventspace.comm.runtime.PathExtension;
 import org.eventspace.comm.traffic.TrafficCounters;
 import org.eventspace.comm.traffic.TrafficScope;
 import org.eventspace.events.CollectorPlacement;
@@ -64,6 +65,8 @@ public final class MonitoredJob implements AutoCloseable {
     private boolean closed;
     /** What watches this job without the program asking ({@link JobObserver}: the dashboard a launcher asked for). */
     private List<JobObserver.Watch> watches = List.of();
+    /** The job's {@link PathExtension} running in this process (its threads), or null. */
+    private PathExtension.Started layer;
 
     private MonitoredJob(JobConfig config, Pathmap pathmap, HostEventSpaces spaces, InJvmCluster cluster, TcpHost tcpHost,
                          List<Integer> localRanks, Gred.ReleaseListener releaseListener) {
@@ -105,12 +108,21 @@ public final class MonitoredJob implements AutoCloseable {
                 ? HostEventSpaces.open(config, pathmap, IntStream.range(0, config.hosts()).boxed().toList(), config.ranks())
                 : null;
         InJvmCluster cluster = null;
+        PathExtension.Started layer = null;
         try {
-            cluster = InJvmCluster.start(pathmap, spaces != null ? spaces.apply(options) : options);
-            return new MonitoredJob(config, pathmap, spaces, cluster, null, IntStream.range(0, config.ranks()).boxed().toList(),
-                    listener);
+            CommOptions built = spaces != null ? spaces.apply(options) : options;
+            if (config.extension() != null) {
+                layer = config.extension().start(built.kinds());
+                built = built.withKinds(layer.kinds());
+            }
+            cluster = InJvmCluster.start(pathmap, built);
+            MonitoredJob job = new MonitoredJob(config, pathmap, spaces, cluster, null,
+                    IntStream.range(0, config.ranks()).boxed().toList(), listener);
+            job.layer = layer;
+            return job;
         } catch (RuntimeException e) {
             abandon(cluster, spaces);
+            closeLayer(layer);
             throw e;
         }
     }
@@ -153,12 +165,19 @@ public final class MonitoredJob implements AutoCloseable {
         HostEventSpaces spaces = config.collectors() ? HostEventSpaces.open(config, pathmap, List.of(env.host()), local.size()) : null;
         TcpHost host = null;
         MonitoredJob job;
+        PathExtension.Started layer = null;
         try {
-            host = TcpHost.start(pathmap, env, spaces != null ? spaces.apply(options) : options,
-                    config.poll().tcpOptions(busy, config.socketBufferBytes()));
+            CommOptions built = spaces != null ? spaces.apply(options) : options;
+            if (config.extension() != null) {
+                layer = config.extension().start(built.kinds());
+                built = built.withKinds(layer.kinds());
+            }
+            host = TcpHost.start(pathmap, env, built, config.poll().tcpOptions(busy, config.socketBufferBytes()));
             job = new MonitoredJob(config, pathmap, spaces, null, host, local, listener);
+            job.layer = layer;
         } catch (RuntimeException e) {
             abandon(host, spaces);
+            closeLayer(layer);
             throw e;
         }
         try {
@@ -182,6 +201,21 @@ public final class MonitoredJob implements AutoCloseable {
     public List<TrafficCounters> trafficCounters() {
         return cluster != null ? cluster.hosts().stream().map(HostRuntime::traffic).toList()
                 : List.of(tcpHost.runtime().traffic());
+    }
+
+    private static void closeLayer(PathExtension.Started layer) {
+        if (layer != null) {
+            try {
+                layer.close();
+            } catch (RuntimeException e) {
+                System.err.println("es-job: stopping the path extension after a failed start failed too: " + e.getMessage());
+            }
+        }
+    }
+
+    /** The job's {@link PathExtension} as it runs in this process (e.g. the WAN gateways' figures), if it has one. */
+    public Optional<PathExtension.Started> extension() {
+        return Optional.ofNullable(layer);
     }
 
     /** A start that failed half-way: closes what was started (null if nothing was) and the event spaces opened for it. */
@@ -414,6 +448,8 @@ public final class MonitoredJob implements AutoCloseable {
         } catch (RuntimeException e) {
             failure = e;
         }
+        // After the hosts: no hop's thread waits in the layer's wrappers any more.
+        closeLayer(layer);
         if (spaces != null) {
             spaces.close(ranksReturned);
         }

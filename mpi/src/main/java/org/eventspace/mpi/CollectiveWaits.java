@@ -15,7 +15,9 @@ import org.eventspace.events.stats.RunningStatistics;
  * member's entry is in, the last arriver is the member with the latest entry on the common time base and each
  * member's wait is {@code last entry − its entry}. We apply it to every collective (rooted ones included: PMPI sees
  * entries and exits, not a collective's internal tree), and leave MPI_Init and MPI_Finalize out (their entries
- * measure process start-up and the program's end, not load balance).
+ * measure process start-up and the program's end, not load balance). A window's MPI_Win_fence and MPI_Win_free are
+ * instances of the window (its own id and sequence): Scalasca's wait at fence. Neighbourhood collectives are left
+ * out by the caller: a rank waits there for its neighbours only.
  *
  * <p>Not thread-safe: fed by one agent thread.
  */
@@ -44,7 +46,7 @@ final class CollectiveWaits {
     static final int MAX_ORDERED = 64;
     long instances;
     long incomplete;
-    /** Collective calls on a communicator the library could not name (from MPI_Comm_idup, or past its table). */
+    /** Collective calls on a communicator or window the library could not name (past its tables). */
     long unknownCommunicator;
 
     CollectiveWaits(int worldSize) {

@@ -18,11 +18,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * rank's wait ({@link CollectiveWaits}), late senders and receivers ({@link PointToPointWaits}), each rank's profile
  * (calls and time per MPI function, min/mean/max across ranks and the imbalance) and the clock alignment.
  *
- * <p>Time base: rank 0's clock. Ranks on one host share its clock, so a host's timestamps are moved by one offset:
- * 0 on rank 0's host, else the offset to rank 0 measured at MPI_Init with the shortest round trip among the host's
- * ranks (Cristian's algorithm, best of 10 ping-pongs per rank; accurate to half that round trip). The offsets
- * measured again at MPI_Finalize give the drift over the run, reported, not applied (the analysis is streaming, so
- * it cannot know the end offset while it runs; Scalasca interpolates post-mortem).
+ * <p>Time base: rank 0's clock. Ranks on one host share its clock, so a host's timestamps are moved by one
+ * {@link ClockMap}: the identity on rank 0's host, else the offsets to rank 0 measured at MPI_Init and at
+ * MPI_Finalize, each the one with the shortest round trip among the host's ranks (Cristian's algorithm, best of 10
+ * ping-pongs per rank; within half that round trip), interpolated linearly between the two (drift applied). A
+ * host's map is fixed at its first tuple: while the program runs the MPI_Finalize offsets do not exist yet, so the
+ * live analysis maps with the MPI_Init offset alone, and {@link #reread} reads the rings again afterwards, as
+ * Scalasca interpolates post-mortem, for the report.
  *
  * <p>Not thread-safe: fed by one agent thread; read by {@link #report} after the agents stopped.
  */
@@ -47,6 +49,12 @@ final class MpiAnalysis implements MpiTupleSink {
     private List<RankSnapshot> snapshots = List.of();
     private RankSnapshot[] snapshotByRank = new RankSnapshot[0];
     private long unknownOps;
+    private long receiveRecords;
+    private long tuplesMappedLinear;
+    private long tuplesMappedInitOnly;
+    /** A reread's: the live analysis' scope, reported but not fed again. */
+    private MpiScope reportScope;
+    private String driftNote = "";
     private long sizesUnknown;
 
     @Override
@@ -74,29 +82,71 @@ final class MpiAnalysis implements MpiTupleSink {
         if (r >= 0 && r < worldSize) {
             byRank[r] = rank;
             hostOf[r] = host;
-            long offset = rank.initOffsetNs();
             HostClock clock = hostClocks.computeIfAbsent(host, h -> new HostClock());
-            if (r == 0) {
-                clock.rank0 = true;
-            } else if (offset != MpiRankMetaLayout.NO_OFFSET && rank.initRttNs() < clock.rttNs) {
-                clock.rttNs = rank.initRttNs();
-                clock.offsetNs = offset;
-            }
+            clock.ranks.add(rank);
+            clock.rank0 |= r == 0;
         }
     }
 
     /**
-     * The ranks of one host share its clock, so one offset serves them all: 0 on rank 0's host, else the
-     * measurement with the shortest round trip among the host's ranks (the tightest bound, ±rtt/2).
+     * The ranks of one host share its clock, so one map serves them all: the identity on rank 0's host, else built
+     * from the measurements with the shortest round trip among the host's ranks (the tightest bounds, ±rtt/2), at
+     * MPI_Init and, once they exist, at MPI_Finalize. Fixed at the host's first tuple, so every tuple of a host is
+     * mapped alike.
      */
     private static final class HostClock {
         boolean rank0;
-        long rttNs = Long.MAX_VALUE;
-        long offsetNs;
+        final List<MpiRankFiles> ranks = new ArrayList<>();
+        ClockMap map;
+        boolean initMeasured;
 
-        long offset() {
-            return rank0 ? 0 : offsetNs;
+        ClockMap map() {
+            if (map == null) {
+                map = build();
+            }
+            return map;
         }
+
+        /** The map as the files stand now (for the report of a host that has no tuple). */
+        ClockMap build() {
+            initMeasured = false;
+            if (rank0) {
+                initMeasured = true;
+                return ClockMap.IDENTITY;
+            }
+            MpiRankFiles init = null;
+            MpiRankFiles fin = null;
+            for (MpiRankFiles f : ranks) {
+                if (f.initOffsetNs() != MpiRankMetaLayout.NO_OFFSET && (init == null || f.initRttNs() < init.initRttNs())) {
+                    init = f;
+                }
+                if (f.finalizeOffsetNs() != MpiRankMetaLayout.NO_OFFSET
+                        && (fin == null || f.finalizeRttNs() < fin.finalizeRttNs())) {
+                    fin = f;
+                }
+            }
+            if (init == null) {
+                return ClockMap.IDENTITY;
+            }
+            initMeasured = true;
+            if (fin == null) {
+                return ClockMap.constant(init.initNs(), init.initOffsetNs(), init.initRttNs());
+            }
+            return ClockMap.linear(init.initNs(), init.initOffsetNs(), init.initRttNs(), fin.finalizeNs(),
+                    fin.finalizeOffsetNs(), fin.finalizeRttNs());
+        }
+    }
+
+    /** The clock map of {@code rank}'s host, counting the tuple it maps. */
+    private ClockMap clockOf(int rank) {
+        HostClock h = hostClocks.get(hostOf[rank]);
+        ClockMap m = h.map();
+        if (m.linear()) {
+            tuplesMappedLinear++;
+        } else if (!h.rank0) {
+            tuplesMappedInitOnly++;
+        }
+        return m;
     }
 
     /** Runs ToM's filter of {@code scope} over every call from now on. */
@@ -105,7 +155,43 @@ final class MpiAnalysis implements MpiTupleSink {
     }
 
     MpiScope scope() {
-        return scope;
+        return scope != null ? scope : reportScope;
+    }
+
+    /**
+     * The analysis for the report, after the program ended and {@link #finish} ran: this one if every tuple was
+     * mapped with its host's drift (read after MPI_Finalize, as with {@code --agent after}, or all on rank 0's host);
+     * else a new analysis that reads the rings of {@code agents}' hosts again, from the start, now that the
+     * MPI_Finalize offsets are in the meta files — if the rings still hold every tuple this one read (else this one,
+     * with the MPI_Init offsets alone, and a note saying so). The scope of ToM's filter is this one's, not fed twice.
+     */
+    MpiAnalysis reread(List<NodeAgent> agents) {
+        if (tuplesMappedInitOnly == 0) {
+            return this;
+        }
+        MpiAnalysis again = new MpiAnalysis();
+        again.reportScope = scope;
+        List<NodeAgent> readers = new ArrayList<>();
+        try {
+            for (NodeAgent a : agents) {
+                NodeAgent r = a.rereading(again);
+                readers.add(r);
+                r.drain();
+            }
+            again.finish();
+        } finally {
+            readers.forEach(NodeAgent::onClose);
+        }
+        if (again.tuplesRead != tuplesRead) {
+            driftNote = "not applied: the rings no longer hold every tuple the live analysis read (" + again.tuplesRead
+                    + " of " + tuplesRead + "); MPI_Init offsets only";
+            return this;
+        }
+        if (again.tuplesMappedInitOnly != 0) {
+            again.driftNote = "not applied on hosts none of whose ranks measured an MPI_Finalize offset (they did not "
+                    + "reach it): MPI_Init offset only there";
+        }
+        return again;
     }
 
     @Override
@@ -126,6 +212,11 @@ final class MpiAnalysis implements MpiTupleSink {
     public void onTuple(int host, int rank, TraceTupleFlyweight t) {
         tuplesRead++;
         int op = t.opType();
+        if (op == MpiTuple.RECORD_RECEIVE && rank >= 0 && rank < worldSize) {
+            receiveRecords++;
+            onReceiveRecord(rank, clockOf(rank), t);
+            return;
+        }
         if (!MpiOp.known(op) || rank < 0 || rank >= worldSize) {
             unknownOps++;
             return;
@@ -144,26 +235,45 @@ final class MpiAnalysis implements MpiTupleSink {
         if (scope != null) {
             scope.add(host, rank, MpiOp.name(op), duration / 1000.0);
         }
-        long offset = hostClocks.get(hostOf[rank]).offset();
-        long entry = t.startNs() + offset;
-        long exit = t.endNs() + offset;
+        ClockMap clock = clockOf(rank);
+        long entry = clock.toBase(t.startNs());
+        long exit = clock.toBase(t.endNs());
         long seq = t.sequence();
         int comm = MpiTuple.comm(seq);
         if (MpiTuple.collective(t)) {
-            if (op != MpiOp.INIT && op != MpiOp.INIT_THREAD && op != MpiOp.FINALIZE) {
+            if (op != MpiOp.INIT && op != MpiOp.INIT_THREAD && op != MpiOp.FINALIZE && !MpiOp.neighbourhood(op)) {
                 collectiveUs[rank].add(duration / 1000.0);
                 collectives.arrive(comm, MpiTuple.low(seq), rank, entry);
             }
         } else if (MpiOp.sends(op)) {
             int peer = MpiTuple.peer(t.value());
             if (peer >= 0) {
-                pointToPoint.send(comm, rank, peer, MpiTuple.low(seq), entry, exit);
+                pointToPoint.send(comm, rank, peer, MpiTuple.low(seq), entry, exit,
+                        op != MpiOp.SENDRECV && op != MpiOp.SENDRECV_REPLACE);
             }
-        } else if (MpiOp.receives(op)) {
+        } else if (op == MpiOp.RECV) {
             int peer = MpiTuple.peer(t.value());
             if (peer >= 0) {
-                pointToPoint.receive(comm, peer, rank, MpiTuple.low(seq), entry, exit, op == MpiOp.RECV);
+                pointToPoint.receive(comm, peer, rank, MpiTuple.low(seq), entry, exit);
             }
+        } else if (op == MpiOp.IRECV && (t.flags() & MpiTuple.FLAG_FAILED) == 0) {
+            pointToPoint.post(comm, MpiTuple.peer(t.value()), rank, MpiTuple.low(seq), entry, (int) t.startNs());
+        }
+    }
+
+    /** A receive that completed inside a call: a sendrecv's receive half, or an MPI_Irecv a wait or test completed. */
+    private void onReceiveRecord(int rank, ClockMap clock, TraceTupleFlyweight t) {
+        int peer = MpiTuple.peer(t.value());
+        if (peer < 0) {
+            return;
+        }
+        long seq = t.sequence();
+        long entry = clock.toBase(t.startNs());
+        long exit = clock.toBase(t.endNs());
+        if ((t.flags() & MpiTuple.FLAG_NONBLOCKING) != 0) {
+            pointToPoint.complete(MpiTuple.comm(seq), peer, rank, MpiTuple.low(seq), t.collectorId(), entry, exit);
+        } else {
+            pointToPoint.receive(MpiTuple.comm(seq), peer, rank, MpiTuple.low(seq), entry, exit);
         }
     }
 
@@ -292,10 +402,21 @@ final class MpiAnalysis implements MpiTupleSink {
             ObjectNode p = mpi.putObject("point_to_point");
             p.put("matched", pointToPoint.matched);
             p.put("unmatched", pointToPoint.unmatched());
+            p.put("receive_records", receiveRecords);
+            p.put("completions_without_post", pointToPoint.completionsWithoutPost);
+            long untracked = 0;
+            for (RankSnapshot f : snapshots) {
+                untracked += f.untrackedRequests();
+            }
+            p.put("untracked_requests", untracked);
             ObjectNode ls = p.putObject("late_sender_wait_us");
+            ObjectNode lsn = p.putObject("late_sender_calls");
+            ObjectNode lc = p.putObject("late_sender_caused_us");
             ObjectNode lr = p.putObject("late_receiver_wait_us");
             for (int r = 0; r < worldSize; r++) {
                 ls.put(String.valueOf(r), round(pointToPoint.lateSenderNs[r] / 1000.0));
+                lsn.put(String.valueOf(r), pointToPoint.lateSenderCount[r]);
+                lc.put(String.valueOf(r), round(pointToPoint.lateSenderCausedNs[r] / 1000.0));
                 lr.put(String.valueOf(r), round(pointToPoint.lateReceiverNs[r] / 1000.0));
             }
         }
@@ -347,10 +468,14 @@ final class MpiAnalysis implements MpiTupleSink {
 
     private ObjectNode clockJson(ObjectMapper json) {
         ObjectNode clock = json.createObjectNode();
-        clock.put("time_base", "rank 0's CLOCK_MONOTONIC; offsets from MPI_Init (Cristian, best of 10 round trips)");
-        long accuracy = 0;
-        long drift = 0;
-        int rank0Host = snapshotByRank.length > 0 && snapshotByRank[0] != null ? snapshotByRank[0].host() : -1;
+        clock.put("time_base", "rank 0's CLOCK_MONOTONIC; per host the offsets at MPI_Init and MPI_Finalize (Cristian, "
+                + "best of 10 round trips each), interpolated linearly between the two");
+        clock.put("drift_applied", tuplesMappedInitOnly == 0);
+        if (!driftNote.isEmpty()) {
+            clock.put("drift_note", driftNote);
+        }
+        clock.put("tuples_mapped_with_drift", tuplesMappedLinear);
+        clock.put("tuples_mapped_init_offset_only", tuplesMappedInitOnly);
         ArrayNode ranks = clock.putArray("ranks");
         for (RankSnapshot f : snapshots) {
             ObjectNode o = ranks.addObject();
@@ -364,35 +489,45 @@ final class MpiAnalysis implements MpiTupleSink {
             o.put("offset_finalize_ns", of == MpiRankMetaLayout.NO_OFFSET ? null : of);
             o.put("rtt_finalize_ns", of == MpiRankMetaLayout.NO_OFFSET ? null : f.finalizeRttNs());
             if (oi != MpiRankMetaLayout.NO_OFFSET && of != MpiRankMetaLayout.NO_OFFSET) {
-                long span = f.finalizeNs() - f.initNs();
-                o.put("drift_ns", of - oi);
-                o.put("drift_ppm", span > 0 ? round((of - oi) * 1e6 / span) : 0.0);
-                if (f.host() != rank0Host) {
-                    drift = Math.max(drift, Math.abs(of - oi));
-                }
-            }
-            HostClock hc = hostClocks.get(f.host());
-            if (hc != null && !hc.rank0 && hc.rttNs != Long.MAX_VALUE) {
-                accuracy = Math.max(accuracy, hc.rttNs / 2);
+                ClockMap m = ClockMap.linear(f.initNs(), oi, f.initRttNs(), f.finalizeNs(), of, f.finalizeRttNs());
+                o.put("drift_ns", m.driftNs());
+                o.put("drift_ppm", round(m.driftPpm()));
+                o.put("error_bound_ns", m.errorBoundNs());
             }
             if (f.skewNs() != 0) {
                 o.put("simulated_skew_ns", f.skewNs());
             }
         }
+        long bound = 0;
+        long drift = 0;
         ArrayNode hostsNode = clock.putArray("hosts");
-        hostClocks.entrySet().stream().sorted(java.util.Map.Entry.comparingByKey()).forEach(e -> {
+        for (var e : new java.util.TreeMap<>(hostClocks).entrySet()) {
+            HostClock hc = e.getValue();
+            ClockMap m = hc.map != null ? hc.map : hc.build();
+            boolean measured = hc.map != null || hc.initMeasured;
             ObjectNode h = hostsNode.addObject();
             h.put("host", e.getKey());
-            h.put("offset_ns", e.getValue().offset());
-            if (e.getValue().rank0) {
-                h.put("accuracy_ns", 0L);
-            } else if (e.getValue().rttNs == Long.MAX_VALUE) {
+            h.put("mapping", hc.rank0 ? "identity (rank 0's host)" : !measured ? "none (no offset measured)"
+                    : m.linear() ? "linear (drift applied)" : "MPI_Init offset only");
+            h.put("offset_ns", m.offsetInitNs());
+            h.put("offset_init_ns", m.offsetInitNs());
+            h.put("offset_finalize_ns", m.linear() ? m.offsetFinalizeNs() : null);
+            h.put("drift_ns", m.driftNs());
+            h.put("drift_ppm", round(m.driftPpm()));
+            h.put("span_ns", m.finalizeAtNs() - m.initAtNs());
+            if (!measured) {
                 h.putNull("accuracy_ns");
+                h.putNull("error_bound_ns");
             } else {
-                h.put("accuracy_ns", e.getValue().rttNs / 2);
+                h.put("accuracy_ns", m.rttInitNs() / 2);
+                h.put("error_bound_ns", m.errorBoundNs());
+                if (!hc.rank0) {
+                    bound = Math.max(bound, m.errorBoundNs());
+                    drift = Math.max(drift, Math.abs(m.driftNs()));
+                }
             }
-        });
-        clock.put("cross_host_accuracy_ns", accuracy);
+        }
+        clock.put("cross_host_accuracy_ns", bound);
         clock.put("cross_host_drift_ns", drift);
         return clock;
     }
@@ -605,8 +740,15 @@ final class MpiAnalysis implements MpiTupleSink {
         lines.add(waits.toString());
         long ls = Arrays.stream(pointToPoint.lateSenderNs).sum();
         long lr = Arrays.stream(pointToPoint.lateReceiverNs).sum();
-        lines.add(String.format(Locale.ROOT, "point-to-point: %d matched, late sender %.1f µs, late receiver %.1f µs",
-                pointToPoint.matched, ls / 1000.0, lr / 1000.0));
+        int causer = 0;
+        for (int r = 1; r < worldSize; r++) {
+            if (pointToPoint.lateSenderCausedNs[r] > pointToPoint.lateSenderCausedNs[causer]) {
+                causer = r;
+            }
+        }
+        lines.add(String.format(Locale.ROOT, "point-to-point: %d matched, late sender %.1f µs%s, late receiver %.1f µs",
+                pointToPoint.matched, ls / 1000.0, ls == 0 ? "" : String.format(Locale.ROOT, " (%.1f µs of it caused by rank %d)",
+                        pointToPoint.lateSenderCausedNs[causer] / 1000.0, causer), lr / 1000.0));
         return lines;
     }
 

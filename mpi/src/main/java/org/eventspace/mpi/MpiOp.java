@@ -77,7 +77,25 @@ public final class MpiOp {
             "MPI_Cart_sub",
             "MPI_Comm_free",
             "MPI_Comm_idup",
-            "MPI_Comm_dup_with_info"
+            "MPI_Comm_dup_with_info",
+            "MPI_Neighbor_allgather",
+            "MPI_Neighbor_allgatherv",
+            "MPI_Neighbor_alltoall",
+            "MPI_Neighbor_alltoallv",
+            "MPI_Neighbor_alltoallw",
+            "MPI_Ineighbor_allgather",
+            "MPI_Ineighbor_allgatherv",
+            "MPI_Ineighbor_alltoall",
+            "MPI_Ineighbor_alltoallv",
+            "MPI_Ineighbor_alltoallw",
+            "MPI_Put",
+            "MPI_Get",
+            "MPI_Accumulate",
+            "MPI_Win_fence",
+            "MPI_Win_lock",
+            "MPI_Win_unlock",
+            "MPI_Win_create",
+            "MPI_Win_free"
     };
     /** One past the last code this version knows. */
     public static final int END = FIRST + NAMES.length;
@@ -86,6 +104,9 @@ public final class MpiOp {
     public static final int INIT_THREAD = code("MPI_Init_thread");
     public static final int FINALIZE = code("MPI_Finalize");
     public static final int RECV = code("MPI_Recv");
+    public static final int IRECV = code("MPI_Irecv");
+    public static final int SENDRECV = code("MPI_Sendrecv");
+    public static final int SENDRECV_REPLACE = code("MPI_Sendrecv_replace");
     public static final int SSEND = code("MPI_Ssend");
 
     private MpiOp() {
@@ -120,8 +141,19 @@ public final class MpiOp {
         };
     }
 
+    /**
+     * Neighbourhood collectives: collective over their communicator (so they hold a place in its sequence), but a
+     * rank waits only for its topology's neighbours, so they are not joined as wait at N×N.
+     */
+    public static boolean neighbourhood(int op) {
+        return op >= NEIGHBOURHOOD_FIRST && op <= NEIGHBOURHOOD_LAST;
+    }
+
+    private static final int NEIGHBOURHOOD_FIRST = code("MPI_Neighbor_allgather");
+    private static final int NEIGHBOURHOOD_LAST = code("MPI_Ineighbor_alltoallw");
+
     /** Receives that consume one matching send in MPI's non-overtaking order. */
     public static boolean receives(int op) {
-        return op == RECV || op == code("MPI_Irecv");
+        return op == RECV || op == IRECV;
     }
 }

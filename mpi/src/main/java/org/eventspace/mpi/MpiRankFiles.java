@@ -128,6 +128,10 @@ final class MpiRankFiles implements AutoCloseable {
         return buffer.getLongVolatile(MpiRankMetaLayout.UNTRACED_CALLS_OFFSET);
     }
 
+    long untrackedRequests() {
+        return buffer.getLongVolatile(MpiRankMetaLayout.UNTRACKED_REQUESTS_OFFSET);
+    }
+
     long skewNs() {
         return buffer.getLong(MpiRankMetaLayout.CLOCK_SKEW_NS_OFFSET, order);
     }

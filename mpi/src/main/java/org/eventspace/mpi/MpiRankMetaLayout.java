@@ -1,7 +1,7 @@
 package org.eventspace.mpi;
 
 /**
- * Layout of a rank's {@code rank-<R>.meta} file (native/es_mpi_layout.h, version 1): 4096 bytes, in the byte order
+ * Layout of a rank's {@code rank-<R>.meta} file (native/es_mpi_layout.h, version 2): 4096 bytes, in the byte order
  * its byte-order byte names (the trace buffer's codes: 0 little-endian).
  * <pre>
  *   0  magic "ESMR" (int)          4 version (short)  6 byte order (byte)
@@ -12,6 +12,7 @@ package org.eventspace.mpi;
  *   64 offset to rank 0 at MPI_Finalize (long, ns)    72 its round trip (long, ns)
  *   80 untraced calls (long: threads other than MPI's initialiser under MPI_THREAD_MULTIPLE)
  *   88 simulated clock skew (long, ns)                96 host name (64 bytes, NUL-terminated)
+ *   160 MPI_Irecv requests the library's table could not track (long: they give no receive record)
  *   192 per op from MpiOp.FIRST: calls (long), bytes (long)
  *   2048 communicators (int count), 2056: count × (id int, size int), at most 255
  * </pre>
@@ -20,7 +21,7 @@ package org.eventspace.mpi;
  */
 public final class MpiRankMetaLayout {
     public static final int MAGIC = 0x524d5345;
-    public static final short VERSION = 1;
+    public static final short VERSION = 2;
     /** Ping-pongs of one 8-byte value between rank 0 and each rank per clock synchronisation (MPI_Init, MPI_Finalize). */
     public static final int SYNC_ROUNDS = 10;
     public static final int MAGIC_OFFSET = 0;
@@ -42,6 +43,7 @@ public final class MpiRankMetaLayout {
     public static final int CLOCK_SKEW_NS_OFFSET = 88;
     public static final int HOSTNAME_OFFSET = 96;
     public static final int HOSTNAME_LENGTH = 64;
+    public static final int UNTRACKED_REQUESTS_OFFSET = 160;
     public static final int COUNTERS_OFFSET = 192;
     public static final int COUNTER_LENGTH = 16;
     public static final int COMMS_COUNT_OFFSET = 2048;

@@ -152,9 +152,11 @@ public final class MpiRun {
         double wallS = (System.nanoTime() - t0) / 1e9;
         hosts.drain();
         analysis.finish();
-        live.finished(analysis.liveMonitorsJson(LIVE_JSON, config.monitors(), live.tree(), hosts.missed(), hosts.agentCpuNs()),
-                analysis.scope() != null ? analysis.scope().toJson(LIVE_JSON) : null);
-        MpiRunResult result = new MpiRunResult(config, command, exit, wallS, analysis, hosts.written(), hosts.missed(),
+        // the final blocks map every timestamp between the MPI_Init and MPI_Finalize offsets (rings read again if need be)
+        MpiAnalysis reported = analysis.reread(hosts.agents);
+        live.finished(reported.liveMonitorsJson(LIVE_JSON, config.monitors(), live.tree(), hosts.missed(), hosts.agentCpuNs()),
+                reported.scope() != null ? reported.scope().toJson(LIVE_JSON) : null);
+        MpiRunResult result = new MpiRunResult(config, command, exit, wallS, reported, hosts.written(), hosts.missed(),
                 hosts.count(), errors);
         hosts.closeAll();
         return result;

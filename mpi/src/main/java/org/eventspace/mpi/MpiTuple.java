@@ -4,7 +4,7 @@ import org.eventspace.events.TraceTupleFlyweight;
 
 /**
  * What the fields of a {@link org.eventspace.events.TraceTupleLayout trace tuple} mean when the native MPI library
- * wrote it (native/es_mpi_layout.h, version 1). The bytes are the same 40 as every collector's; the meaning:
+ * wrote it (native/es_mpi_layout.h, version 2). The bytes are the same 40 as every collector's; the meaning:
  * <pre>
  *   collector id   call-site signature (return address − executable load base, low 32 bits)
  *   op type        {@link MpiOp}
@@ -14,6 +14,7 @@ import org.eventspace.events.TraceTupleFlyweight;
  *   value          peer (high 24 bits: 1 + MPI_COMM_WORLD rank of destination, source or root; 0 none) | bytes (40)
  *   start, end     CLOCK_MONOTONIC ns at entry and exit (System.nanoTime's clock), on the rank's own host
  * </pre>
+ * A receive record ({@link #RECORD_RECEIVE}) uses the same fields for a receive that completed inside a call.
  * Static decoders only: nothing here allocates.
  */
 public final class MpiTuple {
@@ -28,6 +29,14 @@ public final class MpiTuple {
     public static final int FLAG_NONBLOCKING = 16;
     public static final int FLAG_COLLECTIVE = 32;
     public static final int FLAG_IN_PLACE = 64;
+    /**
+     * The op type of a receive record: not a call (no counter), written after the call a receive completed in.
+     * Flags {@link #FLAG_NONBLOCKING}: an MPI_Irecv completed by the wait or test before it, and the collector id is
+     * the low 32 bits of that MPI_Irecv's start; else the receive half of MPI_Sendrecv(_replace), collector id its
+     * call site. Sequence: communicator | the tag received; value: the source that matched | bytes received; start
+     * and end: the completing call's entry and exit.
+     */
+    public static final int RECORD_RECEIVE = 1024;
 
     private MpiTuple() {
     }

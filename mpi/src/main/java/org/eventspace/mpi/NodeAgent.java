@@ -117,6 +117,11 @@ public final class NodeAgent implements Agent {
         return found;
     }
 
+    /** A new agent of the same host folder feeding {@code other}, which reads every rank's ring from its start. */
+    NodeAgent rereading(MpiTupleSink other) {
+        return new NodeAgent(hostDir, host, other);
+    }
+
     /** The ranks this agent has mapped so far. */
     List<MpiRankFiles> ranks() {
         return ranks;

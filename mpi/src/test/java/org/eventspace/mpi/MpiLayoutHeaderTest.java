@@ -94,6 +94,8 @@ class MpiLayoutHeaderTest {
         assertThat(define("ES_FLAG_NONBLOCKING")).isEqualTo(MpiTuple.FLAG_NONBLOCKING);
         assertThat(define("ES_FLAG_COLLECTIVE")).isEqualTo(MpiTuple.FLAG_COLLECTIVE);
         assertThat(define("ES_FLAG_IN_PLACE")).isEqualTo(MpiTuple.FLAG_IN_PLACE);
+        assertThat(define("ES_REC_RECEIVE")).isEqualTo(MpiTuple.RECORD_RECEIVE);
+        assertThat(MpiOp.known(MpiTuple.RECORD_RECEIVE)).as("a receive record is not an op code").isFalse();
         assertThat(define("ES_META_MAGIC")).isEqualTo(MpiRankMetaLayout.MAGIC);
         assertThat(define("ES_META_VERSION")).isEqualTo(MpiRankMetaLayout.VERSION);
         assertThat(define("ES_SYNC_ROUNDS")).isEqualTo(MpiRankMetaLayout.SYNC_ROUNDS);
@@ -110,7 +112,8 @@ class MpiLayoutHeaderTest {
                 {"ES_META_FINALIZE_RTT_NS_OFFSET", "FINALIZE_RTT_NS_OFFSET"},
                 {"ES_META_UNTRACED_CALLS_OFFSET", "UNTRACED_CALLS_OFFSET"},
                 {"ES_META_CLOCK_SKEW_NS_OFFSET", "CLOCK_SKEW_NS_OFFSET"}, {"ES_META_HOSTNAME_OFFSET", "HOSTNAME_OFFSET"},
-                {"ES_META_HOSTNAME_LENGTH", "HOSTNAME_LENGTH"}, {"ES_META_COUNTERS_OFFSET", "COUNTERS_OFFSET"},
+                {"ES_META_HOSTNAME_LENGTH", "HOSTNAME_LENGTH"},
+                {"ES_META_UNTRACKED_REQUESTS_OFFSET", "UNTRACKED_REQUESTS_OFFSET"}, {"ES_META_COUNTERS_OFFSET", "COUNTERS_OFFSET"},
                 {"ES_META_COUNTER_LENGTH", "COUNTER_LENGTH"}, {"ES_META_COMMS_COUNT_OFFSET", "COMMS_COUNT_OFFSET"},
                 {"ES_META_COMMS_OFFSET", "COMMS_OFFSET"}, {"ES_META_COMM_LENGTH", "COMM_LENGTH"},
                 {"ES_META_COMMS_MAX", "COMMS_MAX"}, {"ES_META_LENGTH", "LENGTH"},

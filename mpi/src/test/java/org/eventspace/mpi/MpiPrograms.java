@@ -78,10 +78,18 @@ final class MpiPrograms {
 
     static Run run(org.eventspace.scope.filter.FilterSpec filter, Path traceDir, int np, int simHosts, long skewNs,
                    Path program, String... args) throws IOException, InterruptedException {
+        return run(filter, List.of(), traceDir, np, simHosts, skewNs, program, args);
+    }
+
+    /** As {@link #run}, with more arguments for mpirun (e.g. {@code -x ES_MPI_SIM_DRIFT_PPM=…}). */
+    static Run run(org.eventspace.scope.filter.FilterSpec filter, List<String> mpirunArgs, Path traceDir, int np,
+                   int simHosts, long skewNs, Path program, String... args) throws IOException, InterruptedException {
         Files.createDirectories(traceDir);
+        List<String> extra = new ArrayList<>(List.of("--mca", "btl", "self,vader"));
+        extra.addAll(mpirunArgs);
         MpiRunConfig config = new MpiRunConfig(np, program.toString(), List.of(args), traceDir,
                 MpiRunConfig.DEFAULT_CAPACITY, simHosts, skewNs, "mpirun", "mpicc",
-                List.of("--mca", "btl", "self,vader"), 60, Set.of("loadbalance", "stats"), true, 0, filter);
+                extra, 60, Set.of("loadbalance", "stats"), true, 0, filter);
         Path out = traceDir.resolve("stdout.txt");
         Path err = traceDir.resolve("stderr.txt");
         MpiRun mpiRun = new MpiRun(config);

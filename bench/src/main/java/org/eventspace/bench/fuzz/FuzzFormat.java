@@ -34,7 +34,9 @@ public enum FuzzFormat {
     /** TCP hop handshakes and frames, against a real server ({@link TcpFuzzer}). */
     TCP("tcp"),
     /** Rendezvous hellos and messages, against a real rendezvous ({@link RendezvousFuzzer}). */
-    RENDEZVOUS("rendezvous");
+    RENDEZVOUS("rendezvous"),
+    /** WAN link files and their series files ({@link WanFileFuzzer}). */
+    WAN("wan");
 
     private final String label;
 
@@ -72,6 +74,7 @@ public enum FuzzFormat {
             case TRACE_DUMP -> new TraceDumpFuzzer(work);
             case TCP -> new TcpFuzzer();
             case RENDEZVOUS -> new RendezvousFuzzer();
+            case WAN -> new WanFileFuzzer(work);
         };
     }
 

@@ -32,7 +32,7 @@ class FuzzSuiteTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"PATHMAP, 2000", "JOB_CONFIG, 2000", "RUN_CONFIG, 2000", "TRACE_DUMP, 400", "TCP, 250"})
+    @CsvSource({"PATHMAP, 2000", "JOB_CONFIG, 2000", "RUN_CONFIG, 2000", "TRACE_DUMP, 400", "TCP, 250", "WAN, 1000"})
     void damagedInputsAreRefusedAsDocumentedAndNeverCrashOrHang(FuzzFormat format, long cases) throws Exception {
         FuzzRunner.FormatResult result = run(format, cases);
 

@@ -1,0 +1,76 @@
+package org.eventspace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * {@code run gsum --wan FILE}: ranks on two emulated sites 2 ms apart get the exact sums, in one JVM and over TCP (each
+ * host process reads the link file the job's configuration names), and no call is faster than the emulated round trip,
+ * a lower bound the emulator guarantees; a link file that does not fit the job is a usage error naming it.
+ */
+@Timeout(180)
+class RunWanTest {
+    /** 2 ms each way, 8 bytes at 100 Mbit/s each way. */
+    private static final double ROUND_TRIP_US = 4_000 + 2 * 0.64;
+
+    @TempDir
+    Path dir;
+
+    private final CliHarness cli = new CliHarness();
+
+    private static Path example(String name) {
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.isDirectory(p.resolve("examples/wan"))) {
+                return p.resolve("examples/wan").resolve(name);
+            }
+        }
+        throw new IllegalStateException("no examples/wan above " + Path.of("").toAbsolutePath());
+    }
+
+    private JsonNode run(String transport) throws Exception {
+        Path file = dir.resolve(transport + ".json");
+        int code = cli.execute("run", "gsum", "--ranks", "4", "--hosts", "2", "--clusters", "2", "--transport", transport,
+                "--wan", example("two-sites-2ms.wan").toString(), "--iterations", "30", "--warmup", "5", "--warmup-s", "0",
+                "--json", file.toString());
+        assertThat(code).as(cli.err()).isZero();
+        return new ObjectMapper().readTree(file.toFile());
+    }
+
+    private static void check(JsonNode report) {
+        assertThat(report.path("result_ok").asBoolean()).isTrue();
+        assertThat(report.path("wan").asText()).endsWith("two-sites-2ms.wan");
+        assertThat(report.path("allreduce_us").path("mean").asDouble()).isGreaterThanOrEqualTo(ROUND_TRIP_US);
+    }
+
+    @Test
+    void inOneJvm() throws Exception {
+        check(run("jvm"));
+    }
+
+    @Test
+    void overTcpEveryHostProcessRunsItsGateway() throws Exception {
+        check(run("tcp"));
+    }
+
+    @Test
+    void aLinkFileThatDoesNotFitTheJobIsAUsageError() throws Exception {
+        int code = cli.execute("run", "gsum", "--ranks", "3", "--hosts", "3", "--clusters", "3", "--wan",
+                example("two-sites-2ms.wan").toString(), "--iterations", "1");
+        assertThat(code).isEqualTo(2);
+        assertThat(cli.err()).contains("--wan: ").contains("two-sites-2ms.wan: 2 sites but the job has 3 clusters");
+        Path bad = dir.resolve("bad.wan");
+        Files.writeString(bad, "eventspace-wan 1\nsite a\nsite b\nlink a b latency_ms=1\n");
+        assertThat(cli.execute("run", "gsum", "--ranks", "2", "--hosts", "2", "--clusters", "2", "--wan", bad.toString()))
+                .isEqualTo(2);
+        assertThat(cli.err()).contains("bad.wan:4: expected exactly one of bandwidth_mbit_s=NUMBER");
+    }
+}
