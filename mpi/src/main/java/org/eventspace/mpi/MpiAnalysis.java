@@ -749,6 +749,20 @@ final class MpiAnalysis implements MpiTupleSink {
         lines.add(String.format(Locale.ROOT, "point-to-point: %d matched, late sender %.1f µs%s, late receiver %.1f µs",
                 pointToPoint.matched, ls / 1000.0, ls == 0 ? "" : String.format(Locale.ROOT, " (%.1f µs of it caused by rank %d)",
                         pointToPoint.lateSenderCausedNs[causer] / 1000.0, causer), lr / 1000.0));
+        if (hostClocks.size() > 1) {
+            long bound = 0;
+            long drift = 0;
+            for (HostClock h : hostClocks.values()) {
+                ClockMap m = h.map != null ? h.map : h.build();
+                if (!h.rank0) {
+                    bound = Math.max(bound, m.errorBoundNs());
+                    drift = Math.max(drift, Math.abs(m.driftNs()));
+                }
+            }
+            lines.add(String.format(Locale.ROOT, "clocks: %d hosts on rank 0's, %s; largest drift %.1f µs, error bound %.1f µs",
+                    hostClocks.size(), tuplesMappedInitOnly == 0 ? "drift applied" : "MPI_Init offsets only (" + driftNote + ")",
+                    drift / 1000.0, bound / 1000.0));
+        }
         return lines;
     }
 

@@ -388,6 +388,7 @@ class MpiRunTest {
         // (the MPI_Init offset is −skew less the drift since the simulated clock started: see the skew-only test)
         assertThat(host1.path("offset_init_ns").asLong()).isBetween(-skew - 10_000_000L, -skew + 10_000L);
         assertThat(clock.path("hosts").get(0).path("mapping").asText()).startsWith("identity");
+        assertThat(run.result().summary()).anyMatch(l -> l.startsWith("clocks: 2 hosts on rank 0's, drift applied; "));
         // the final live block is the report's: the same instances and last arrivals
         JsonNode live = run.live().monitors().orElseThrow();
         for (int r = 0; r < 4; r++) {
