@@ -51,6 +51,10 @@ final class MpiTraceRecorder implements MpiCallListener {
         if (rank < 0 || rank >= ranks) {
             return;
         }
+        if (t.opType() == MpiTuple.RECORD_RECEIVE) {
+            // a receive completed inside the call before it: part of that call, not a call of its own
+            return;
+        }
         RankTrace trace = traces[rank];
         long start = t.startNs();
         long end = t.endNs();
