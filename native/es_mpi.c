@@ -105,9 +105,73 @@ static ES_INLINE int64_t es_now(void)
     return t;
 }
 
+/*
+ * Call-site signatures must be the same on every rank of one program (ScalaTrace merges ranks whose calls match), so
+ * an address is taken relative to the object it lies in, the executable or a shared library (a code whose MPI calls
+ * sit in its own library, as LAMMPS's in liblammps.so, would otherwise get a different signature on every rank, the
+ * libraries being mapped at random places), XOR a hash of that object's file name. The objects' address ranges are
+ * read once at MPI_Init (dl_iterate_phdr); a call looks at the object of its previous call first, then at the others;
+ * an address in none of them (a library opened later) keeps the executable-relative value.
+ */
+#define ES_OBJECTS_MAX 128
+typedef struct {
+    uintptr_t lo, hi, base;
+    uint32_t salt;
+} es_object;
+static es_object es_objects[ES_OBJECTS_MAX];
+static int es_object_count;
+static int es_object_last;
+
+static int es_objects_of(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    (void)data;
+    if (es_object_count >= ES_OBJECTS_MAX) {
+        return 1;
+    }
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        if (info->dlpi_phdr[i].p_type == PT_LOAD) {
+            uintptr_t a = (uintptr_t)info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+            if (a < lo) {
+                lo = a;
+            }
+            if (a + info->dlpi_phdr[i].p_memsz > hi) {
+                hi = a + info->dlpi_phdr[i].p_memsz;
+            }
+        }
+    }
+    if (lo >= hi) {
+        return 0;
+    }
+    /* FNV-1a of the file's base name (the executable's is empty: salt 0, so its sites stay as they were) */
+    const char *name = info->dlpi_name != NULL ? info->dlpi_name : "";
+    const char *slash = strrchr(name, '/');
+    uint32_t h = 0;
+    if (name[0] != '\0') {
+        h = 2166136261u;
+        for (const char *c = slash != NULL ? slash + 1 : name; *c != '\0'; c++) {
+            h = (h ^ (uint8_t)*c) * 16777619u;
+        }
+    }
+    es_objects[es_object_count++] = (es_object){lo, hi, (uintptr_t)info->dlpi_addr, h};
+    return 0;
+}
+
 static inline uint32_t es_site(void *ra)
 {
-    return (uint32_t)((uintptr_t)ra - es_exe_base);
+    uintptr_t a = (uintptr_t)ra;
+    const es_object *o = &es_objects[es_object_last];
+    if (ES_LIKELY(a >= o->lo && a < o->hi)) {
+        return (uint32_t)(a - o->base) ^ o->salt;
+    }
+    for (int i = 0; i < es_object_count; i++) {
+        if (a >= es_objects[i].lo && a < es_objects[i].hi) {
+            es_object_last = i;
+            return (uint32_t)(a - es_objects[i].base) ^ es_objects[i].salt;
+        }
+    }
+    return (uint32_t)(a - es_exe_base);
 }
 
 static inline es_comm *es_find(MPI_Comm c)
@@ -478,6 +542,7 @@ static void es_start(int op, int64_t t0, int provided, void *ra)
     es_world.id = ES_COMM_WORLD_ID;
     es_world.size = es_size;
     dl_iterate_phdr(es_exe_base_of, &es_exe_base);
+    dl_iterate_phdr(es_objects_of, NULL);
     int files = es_open_files();
     /* collective steps run on every rank whatever happened to its files, so no rank waits for another */
     if (PMPI_Comm_dup(MPI_COMM_WORLD, &es_private) != MPI_SUCCESS) {

@@ -17,8 +17,9 @@
  *                   of a collective instance has arrived.
  *
  * An MPI trace tuple uses the 40-byte TraceTupleLayout with these meanings:
- *   collector id (int)  call-site signature: the caller's return address minus the executable's load base
- *                       (the same on every rank of one binary), truncated to 32 bits
+ *   collector id (int)  call-site signature: the caller's return address minus the load base of the object it is
+ *                       in (the executable, or a shared library XOR a hash of its file name), truncated to 32 bits:
+ *                       the same on every rank of one program, wherever its libraries were mapped
  *   op type (short)     ES_OP_* below (256 and up: TraceOp's codes for MPI calls)
  *   flags (short)       ES_FLAG_* below
  *   sequence (long)     communicator id << 32 | low word: for a collective (and a communicator constructor) the

@@ -19,7 +19,7 @@ import org.eventspace.trace.TraceConfig;
  * program gets the same {@code eventspace.trace/1} file as a run of ours. A call's compute delta is the time from the
  * end of the rank's previous call to the start of this one, its communicate delta the call itself, both from the
  * library's timestamps on the rank's own clock (so no clock alignment is needed); its call site is the library's
- * signature (the return address in the executable, the same on every rank), its count the bytes, a point-to-point
+ * signature (the return address in the executable, the same on every rank; its low 31 bits), its count the bytes, a point-to-point
  * peer relative to the rank (ScalaTrace's encoding: "the next rank" on every rank) and a root as it is.
  *
  * <p>Fed on the agent thread only; {@link #trace} after the run.
@@ -70,7 +70,9 @@ final class MpiTraceRecorder implements MpiCallListener {
         long relative = op.pointToPoint() && peer >= 0 ? peer - rank : EventNode.NONE;
         long root = op.rooted() && peer >= 0 ? peer : EventNode.NONE;
         long count = op == Op.MPI_CALL ? code : MpiTuple.bytes(value);
-        trace.record(op, MpiTuple.site(t), -1, relative, count, root, Math.max(0, start - lastEnd[rank]), end - start);
+        // The trace format's site ids are non-negative: the signature's low 31 bits.
+        trace.record(op, MpiTuple.site(t) & Integer.MAX_VALUE, -1, relative, count, root, Math.max(0, start - lastEnd[rank]),
+                end - start);
         lastEnd[rank] = end;
         trace.span(end - first[rank]);
         calls++;

@@ -6,7 +6,8 @@ import org.eventspace.events.TraceTupleFlyweight;
  * What the fields of a {@link org.eventspace.events.TraceTupleLayout trace tuple} mean when the native MPI library
  * wrote it (native/es_mpi_layout.h, version 2). The bytes are the same 40 as every collector's; the meaning:
  * <pre>
- *   collector id   call-site signature (return address − executable load base, low 32 bits)
+ *   collector id   call-site signature (return address − the load base of the executable or shared library it is in,
+ *                  a library's XOR a hash of its file name; low 32 bits: the same on every rank)
  *   op type        {@link MpiOp}
  *   flags          {@link #FLAG_FAILED}, {@link #FLAG_FORTRAN}, {@link #FLAG_NONBLOCKING}, {@link #FLAG_COLLECTIVE}
  *   sequence       communicator id (high 32 bits) | low word: a collective's sequence on that communicator (the same
