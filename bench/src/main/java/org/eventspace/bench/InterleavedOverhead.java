@@ -335,6 +335,10 @@ public final class InterleavedOverhead {
             out.append(String.format(Locale.ROOT, "  measured: the trace recorder (time encoding %s), not collectors; %d calls recorded "
                     + "in the first run%n", r.path("record").asText(), r.path("events_recorded").asLong()));
         }
+        if (r.has("traffic_scope")) {
+            out.append(String.format(Locale.ROOT, "  measured: collectors and traffic counters together (scope %s); %d messages "
+                    + "counted in the first run%n", r.path("traffic_scope").asText(), r.path("traffic_messages_counted").asLong()));
+        }
         if (r.has("overhead_pct_tree_bias")) {
             out.append(String.format(Locale.ROOT, "  crossover of two runs (the measured side on tree 0, then on tree 1); the trees' own difference: "
                     + "%+.2f %%, %+.1f ns per call%n", r.path("overhead_pct_tree_bias").asDouble(),

@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What counting one message where it leaves costs (ibprof paper §3.2; our bar: at most 15 ns and 0 bytes per message):
  * {@link #countRequest} is a hop's {@link TrafficCounters.Channel#request} of a counted message (the test of the tag's
- * counted bit and the two atomic adds into its port's cell), {@link #countOutsideScope} the same for a message the
+ * counted bit and the four atomic adds into its port's phase and operation cells), {@link #countOutsideScope} the same for a message the
  * sender's scope left out (the test alone), {@link #baseline} an empty benchmark measured in the same run (JMH's own cost
  * of a call).
  *
