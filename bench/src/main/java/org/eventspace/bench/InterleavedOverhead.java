@@ -91,7 +91,9 @@ public final class InterleavedOverhead {
         ObjectNode b = analyse(second, BenchmarkRunner.run(second), json, 1);
         ObjectNode root = crossover(a, b, json);
         if (config.job().traffic() != null) {
-            root.put("design", "crossover: collectors and traffic counters on tree 0, then on tree 1");
+            root.put("design", config.job().collectors()
+                    ? "crossover: collectors and traffic counters on tree 0, then on tree 1"
+                    : "crossover: traffic counters (no collectors) on tree 0, then on tree 1");
         }
         return root;
     }
@@ -336,8 +338,10 @@ public final class InterleavedOverhead {
                     + "in the first run%n", r.path("record").asText(), r.path("events_recorded").asLong()));
         }
         if (r.has("traffic_scope")) {
-            out.append(String.format(Locale.ROOT, "  measured: collectors and traffic counters together (scope %s); %d messages "
-                    + "counted in the first run%n", r.path("traffic_scope").asText(), r.path("traffic_messages_counted").asLong()));
+            out.append(String.format(Locale.ROOT, "  measured: %s (scope %s); %d messages counted in the first run%n",
+                    r.path("clock_reads_on_critical_path").asInt() == 0 ? "the traffic counters alone, no collectors"
+                            : "collectors and traffic counters together", r.path("traffic_scope").asText(),
+                    r.path("traffic_messages_counted").asLong()));
         }
         if (r.has("overhead_pct_tree_bias")) {
             out.append(String.format(Locale.ROOT, "  crossover of two runs (the measured side on tree 0, then on tree 1); the trees' own difference: "

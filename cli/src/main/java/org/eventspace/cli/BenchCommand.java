@@ -409,7 +409,10 @@ final class BenchCommand implements Runnable {
             if (table != 0) {
                 return paperTable();
             }
-            if (spec.commandLine().getParseResult().hasMatchedOption("--collectors")) {
+            // --traffic with --collectors off and --interleave: the traffic counters alone are measured.
+            boolean countersAlone = options.traffic != null && interleave != 0 && record == null
+                    && "off".equals(options.layout.collectors);
+            if (spec.commandLine().getParseResult().hasMatchedOption("--collectors") && !countersAlone) {
                 spec.commandLine().getErr().println("eventspace: bench overhead: --collectors " + options.layout.collectors
                         + " is ignored: every pair runs with collectors off, then on");
             }
@@ -419,8 +422,8 @@ final class BenchCommand implements Runnable {
             Benchmark kind = Benchmark.parse(benchmark);
             if (options.traffic != null && (interleave == 0 || record != null)) {
                 throw new UsageError("--traffic " + options.traffic + " with bench overhead needs --interleave BLOCK (the "
-                        + "counters then count the monitored tree's messages, and FILE gets the first run's matrix); "
-                        + "for one run's communication matrix use run --traffic");
+                        + "counters then count the monitored tree's messages, with its collectors or, with --collectors off, "
+                        + "alone; FILE gets the first run's matrix); for one run's communication matrix use run --traffic");
             }
             if (repeats < 1) {
                 throw new UsageError("--repeats must be >= 1, got " + repeats);
@@ -451,7 +454,8 @@ final class BenchCommand implements Runnable {
                 } else {
                     RunConfig interleaved;
                     try {
-                        interleaved = InterleavedOverhead.config(config, interleave);
+                        // Collectors on the measured tree, unless the counters alone are measured.
+                        interleaved = InterleavedOverhead.config(config.withCollectors(!countersAlone), interleave);
                     } catch (IllegalArgumentException e) {
                         throw new UsageError("--interleave: " + e.getMessage());
                     }

@@ -211,6 +211,33 @@ class BenchCommandTest {
         assertThat(report.path("result_ok").asBoolean()).isTrue();
     }
 
+    /**
+     * The traffic counters measured like the collectors: with them (both on the measured tree) or alone (--collectors
+     * off); either way only the measured tree's messages are counted.
+     */
+    @Test
+    void overheadTrafficMeasuresTheCountersWithOrWithoutCollectors() throws Exception {
+        for (String collectors : new String[] {"on", "off"}) {
+            Path json = dir.resolve("traffic-" + collectors + ".json");
+            Path traffic = dir.resolve("matrix-" + collectors + ".json");
+            int code = cli.execute("bench", "overhead", "--interleave", "100", "--ranks", "2", "--hosts", "2", "--iterations",
+                    "2000", "--warmup", "100", "--warmup-s", "0", "--collectors", collectors, "--traffic", traffic.toString(),
+                    "--json", json.toString());
+            assertThat(code).as(cli.err()).isZero();
+            JsonNode report = JSON.readTree(json.toFile());
+            assertThat(report.path("design").asText()).contains(collectors.equals("on") ? "collectors and traffic counters"
+                    : "traffic counters (no collectors)");
+            assertThat(report.path("clock_reads_on_critical_path").asInt()).isEqualTo(collectors.equals("on") ? 6 : 0);
+            assertThat(report.path("runs")).allSatisfy(r -> assertThat(r.path("traffic_messages_counted").asLong()).isPositive());
+            assertThat(report.path("runs").get(0).path("traffic_scope").asText()).isEqualTo("all;trees:0");
+            assertThat(report.path("runs").get(1).path("traffic_scope").asText()).isEqualTo("all;trees:1");
+            assertThat(JSON.readTree(traffic.toFile()).path("scope").asText()).isEqualTo("all;trees:0");
+        }
+        assertThat(cli.execute("bench", "overhead", "--ranks", "2", "--traffic", dir.resolve("t.json").toString()))
+                .isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(cli.err()).contains("needs --interleave BLOCK");
+    }
+
     /** bench replay: pairs of a traced run and its replay; the contract's fields; its flags checked at the edge. */
     @Test
     void replayPairsReportTheirErrorsAndTheOriginalsSpread() throws Exception {
