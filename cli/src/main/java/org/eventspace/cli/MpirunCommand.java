@@ -77,6 +77,12 @@ final class MpirunCommand implements Callable<Integer> {
             + "hold, the call counts stay exact). Default: ${DEFAULT-VALUE}.")
     String agent;
 
+    @Option(names = "--agents", defaultValue = "thread", paramLabel = "WHERE", description = "thread: every host's node "
+            + "agent is a thread of this JVM reading this machine's folders (one machine); processes: one node-agent "
+            + "process per host (per --sim-hosts host here), which this JVM pulls over TCP, as on a cluster (needs "
+            + "--agent live). Default: ${DEFAULT-VALUE}.")
+    String agents;
+
     @Option(names = "--progress", defaultValue = "0", paramLabel = "S", description = "With --agent live: every S seconds "
             + "one line on stderr with what the analysis saw so far (calls read, the slowest rank so far). Default: none.")
     int progressS;
@@ -116,6 +122,9 @@ final class MpirunCommand implements Callable<Integer> {
         if (!agent.equals("live") && !agent.equals("after")) {
             throw new UsageError("--agent must be live or after, got '" + agent + "'");
         }
+        if (!agents.equals("thread") && !agents.equals("processes")) {
+            throw new UsageError("--agents must be thread or processes, got '" + agents + "'");
+        }
         if (traffic != null && traffic.toAbsolutePath().getParent() != null
                 && !Files.isDirectory(traffic.toAbsolutePath().getParent())) {
             throw new UsageError("--traffic " + traffic + ": folder " + traffic.toAbsolutePath().getParent() + " does not exist");
@@ -133,7 +142,8 @@ final class MpirunCommand implements Callable<Integer> {
             }
             config = new MpiRunConfig(np, program, args, dir, capacity, simHosts, simSkewNs, mpirun, mpicc, extra,
                     timeoutS, kinds, agent.equals("live"), progressS,
-                    filter == null ? null : org.eventspace.scope.filter.FilterSpec.parse(filter));
+                    filter == null ? null : org.eventspace.scope.filter.FilterSpec.parse(filter),
+                    agents.equals("processes") ? MpiRunConfig.Agents.PROCESSES : MpiRunConfig.Agents.THREAD);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }

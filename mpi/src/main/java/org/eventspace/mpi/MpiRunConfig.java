@@ -26,13 +26,32 @@ import java.util.Set;
  *                   a round every 200 ms with a live agent; null: none
  * @param progressS  with a live agent: every this many seconds one line on stderr with what the analysis saw so far
  *                   (calls read, the slowest rank so far); 0: none
+ * @param agents     where the node agents run: {@link Agents#THREAD}, one thread in this JVM reading this machine's
+ *                   folders; {@link Agents#PROCESSES}, one {@link NodeAgentProcess} per host (per simulated host here)
+ *                   that this JVM pulls over TCP
  */
 public record MpiRunConfig(int np, String program, List<String> args, Path traceDir, int capacity, int simHosts,
                            long simSkewNs, String mpirun, String mpicc, List<String> mpirunArgs, long timeoutS,
                            Set<String> monitors, boolean live, int progressS,
-                           org.eventspace.scope.filter.FilterSpec filter) {
+                           org.eventspace.scope.filter.FilterSpec filter, Agents agents) {
     public static final int DEFAULT_CAPACITY = 1 << 17;
     public static final Set<String> MONITORS = Set.of("loadbalance", "stats");
+
+    /** Where the node agents run. */
+    public enum Agents {
+        /** One thread of this JVM runs every host folder's agent: one machine. */
+        THREAD,
+        /** One agent process per host, pulled by this JVM over TCP (here: one per simulated host, over loopback). */
+        PROCESSES
+    }
+
+    /** A run with its agents in this JVM ({@link Agents#THREAD}). */
+    public MpiRunConfig(int np, String program, List<String> args, Path traceDir, int capacity, int simHosts,
+                        long simSkewNs, String mpirun, String mpicc, List<String> mpirunArgs, long timeoutS,
+                        Set<String> monitors, boolean live, int progressS, org.eventspace.scope.filter.FilterSpec filter) {
+        this(np, program, args, traceDir, capacity, simHosts, simSkewNs, mpirun, mpicc, mpirunArgs, timeoutS, monitors,
+                live, progressS, filter, Agents.THREAD);
+    }
 
     public MpiRunConfig {
         if (np < 1) {
@@ -54,6 +73,10 @@ public record MpiRunConfig(int np, String program, List<String> args, Path trace
             if (!MONITORS.contains(m)) {
                 throw new IllegalArgumentException("unknown monitor '" + m + "'; known: loadbalance, stats");
             }
+        }
+        if (agents == Agents.PROCESSES && !live) {
+            throw new IllegalArgumentException("agent processes are pulled while the program runs: they need a live agent,"
+                    + " not 'after'");
         }
         args = List.copyOf(args);
         mpirunArgs = List.copyOf(mpirunArgs);
