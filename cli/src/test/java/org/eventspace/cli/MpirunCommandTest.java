@@ -41,7 +41,14 @@ class MpirunCommandTest {
         assertThat(cli.err()).contains("--agent must be live or after");
         cli = new CliHarness();
         assertThat(cli.execute("mpirun", "-np", "2", "--agents", "everywhere", "--", "/bin/true")).isEqualTo(2);
-        assertThat(cli.err()).contains("--agents must be thread or processes, got 'everywhere'");
+        assertThat(cli.err()).contains("--agents must be thread, processes or listen:N, got 'everywhere'");
+        cli = new CliHarness();
+        assertThat(cli.execute("mpirun", "-np", "2", "--agents", "listen:2", "--", "/bin/true")).isEqualTo(2);
+        assertThat(cli.err()).contains("--agents-address HOST:PORT goes with --agents listen:N");
+        cli = new CliHarness();
+        assertThat(cli.execute("mpirun", "-np", "2", "--agents", "listen:2", "--agents-address", "node1", "--",
+                "/bin/true")).isEqualTo(2);
+        assertThat(cli.err()).contains("the agents' address must be HOST:PORT, got 'node1'");
         cli = new CliHarness();
         assertThat(cli.execute("mpirun", "-np", "2", "--agents", "processes", "--agent", "after", "--", "/bin/true"))
                 .isEqualTo(2);

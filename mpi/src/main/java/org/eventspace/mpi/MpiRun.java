@@ -120,16 +120,26 @@ public final class MpiRun {
         List<String> errors = new ArrayList<>();
         RemoteAgents remote = null;
         Path agentsRead = dir;
-        if (config.agents() == MpiRunConfig.Agents.PROCESSES) {
+        if (config.agents() != MpiRunConfig.Agents.THREAD) {
             // Each host's agent is a process of its own; what it pulls lands in a copy of its folder under mirror/,
             // which this JVM's agents read exactly as they read a local host's folder.
             agentsRead = dir.resolve(MIRROR);
             if (Files.isDirectory(agentsRead)) {
                 removeOldRankFiles(agentsRead);
             }
-            remote = new RemoteAgents(agentsRead, java.net.InetAddress.getLoopbackAddress(), 0, AGENT_ANSWER_MS);
-            startAgentProcesses(remote, dir);
-            remote.accept(agentProcesses.size(), AGENT_JOIN_MS);
+            MpiRunConfig.AgentListen listen = config.listen();
+            if (listen == null) {
+                remote = new RemoteAgents(agentsRead, java.net.InetAddress.getLoopbackAddress(), 0, AGENT_ANSWER_MS);
+                startAgentProcesses(remote, dir);
+                remote.accept(agentProcesses.size(), AGENT_JOIN_MS);
+            } else {
+                // agents someone else starts, one per node, before or after this line
+                remote = new RemoteAgents(agentsRead, java.net.InetAddress.getByName(listen.host()), listen.port(),
+                        AGENT_ANSWER_MS, listen.secretHex());
+                progress.println("eventspace: waiting up to " + AGENT_JOIN_MS / 1000 + " s for " + listen.hosts()
+                        + " node agent(s) at " + listen.host() + ":" + listen.port());
+                remote.accept(listen.hosts(), AGENT_JOIN_MS);
+            }
             errors.addAll(remote.errors());
         }
         Hosts hosts = new Hosts(agentsRead, analysis, config.progressS(), progress, liveWatched ? live : null,

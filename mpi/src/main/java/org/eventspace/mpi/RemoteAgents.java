@@ -57,9 +57,18 @@ final class RemoteAgents implements AutoCloseable {
      * @param readTimeoutMs how long a pull waits for a host's answer before it drops that host.
      */
     RemoteAgents(Path mirror, InetAddress bind, int port, int readTimeoutMs) throws IOException {
+        this(mirror, bind, port, readTimeoutMs, null);
+    }
+
+    /** As above, with the agents' secret given ({@code secretHex}: 64 hex digits), or a fresh one if null. */
+    RemoteAgents(Path mirror, InetAddress bind, int port, int readTimeoutMs, String secretHex) throws IOException {
         this.mirror = mirror;
         this.readTimeoutMs = readTimeoutMs;
-        new SecureRandom().nextBytes(secret);
+        if (secretHex == null) {
+            new SecureRandom().nextBytes(secret);
+        } else {
+            System.arraycopy(HexFormat.of().parseHex(secretHex), 0, secret, 0, AgentFrameLayout.SECRET_LENGTH);
+        }
         Files.createDirectories(mirror);
         this.server = new ServerSocket();
         server.bind(new InetSocketAddress(bind, port));

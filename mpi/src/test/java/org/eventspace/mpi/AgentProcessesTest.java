@@ -124,6 +124,73 @@ class AgentProcessesTest {
         }
     }
 
+    @Test
+    void agentsStartedElsewhereJoinThroughTheAddressAndSecretAUserGivesThem() throws Exception {
+        String secret = "0123456789abcdef".repeat(4);
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        // as srun --ntasks-per-node=1 would start them on two nodes: each with its own folder, the address, the secret
+        List<Process> agents = new ArrayList<>();
+        MpiRunConfig threadConfig = MpiPrograms.config(MpiRunConfig.Agents.THREAD, null, List.of(), dir, 4, 2, SKEW_NS,
+                MpiPrograms.program("es_allreduce"), "-i", "200", "-s", "1", "-d", "400");
+        MpiRunConfig config = new MpiRunConfig(threadConfig.np(), threadConfig.program(), threadConfig.args(), dir,
+                threadConfig.capacity(), 2, SKEW_NS, "mpirun", "mpicc", threadConfig.mpirunArgs(), 60,
+                threadConfig.monitors(), true, 0, null, MpiRunConfig.Agents.LISTEN,
+                MpiRunConfig.AgentListen.of(2, "127.0.0.1:" + port, secret));
+        assertThat(config.listen().toString()).doesNotContain(secret);
+        try {
+            for (int h = 0; h < 2; h++) {
+                ProcessBuilder pb = new ProcessBuilder(org.eventspace.comm.launch.Launcher.javaCommand(
+                        NodeAgentProcess.class.getName(), List.of())).redirectErrorStream(true)
+                        .redirectOutput(dir.resolve("agent-" + h + ".log").toFile());
+                pb.environment().put("ES_MPI_AGENT_FRONT_END", "127.0.0.1:" + port);
+                pb.environment().put("ES_MPI_AGENT_SECRET", secret);
+                pb.environment().put("ES_MPI_AGENT_DIR", dir.resolve("host-" + h).toString());
+                agents.add(pb.start());
+            }
+            MpiPrograms.Run run = MpiPrograms.run(new MpiRun(config), dir);
+
+            assertThat(run.result().errors()).isEmpty();
+            assertThat(run.result().exitCode()).isZero();
+            assertThat(run.report().at("/mpi/hosts").asInt()).isEqualTo(2);
+            assertThat(run.calls("MPI_Allreduce")).isEqualTo(800);
+            assertThat(run.report().at("/monitors/loadbalance/slowest_rank").asInt()).isEqualTo(1);
+            for (Process p : agents) {
+                assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("an agent ends after FIN").isTrue();
+                assertThat(p.exitValue()).isZero();
+            }
+        } finally {
+            agents.forEach(Process::destroyForcibly);
+        }
+    }
+
+    @Test
+    void anAgentWithoutTheSecretIsRefusedAndNamed() throws Exception {
+        try (RemoteAgents front = new RemoteAgents(dir.resolve("mirror"), java.net.InetAddress.getLoopbackAddress(), 0,
+                2_000, "ab".repeat(32));
+             java.net.Socket impostor = new java.net.Socket()) {
+            String[] address = front.address().split(":");
+            impostor.connect(new java.net.InetSocketAddress("127.0.0.1", Integer.parseInt(address[address.length - 1])));
+            java.nio.ByteBuffer hello = java.nio.ByteBuffer.allocate(AgentFrameLayout.HELLO_NAME_OFFSET + 6)
+                    .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            hello.putInt(AgentFrameLayout.HELLO_MAGIC_OFFSET, AgentFrameLayout.HELLO_MAGIC)
+                    .putShort(AgentFrameLayout.HELLO_VERSION_OFFSET, AgentFrameLayout.VERSION)
+                    .putInt(AgentFrameLayout.HELLO_NAME_LENGTH_OFFSET, 6)
+                    .put(AgentFrameLayout.HELLO_NAME_OFFSET, "host-0".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            impostor.getOutputStream().write(hello.array());
+
+            assertThat(front.accept(1, 1_500)).isZero();
+            assertThat(front.errors()).hasSize(2);
+            assertThat(front.errors().get(0)).startsWith("refused a node agent connection from ").endsWith(": wrong job secret");
+            assertThat(front.errors().get(1)).startsWith("only 0 of 1 node agents connected to ");
+            // nothing of it reached the mirror, and a pull with no agent moves nothing
+            assertThat(front.pull()).isZero();
+            assertThat(Files.exists(dir.resolve("mirror/host-0"))).isFalse();
+        }
+    }
+
     /** The in-JVM agents of the single-JVM path, over the host folders the ranks wrote, after the run. */
     private static MpiRunResult singleJvm(MpiRunConfig config, int hosts) {
         MpiAnalysis analysis = new MpiAnalysis();
