@@ -197,7 +197,7 @@ public final class MpiRun {
         live.finished(reported.liveMonitorsJson(LIVE_JSON, config.monitors(), live.tree(), hosts.missed(), hosts.agentCpuNs()),
                 reported.scope() != null ? reported.scope().toJson(LIVE_JSON) : null);
         MpiRunResult result = new MpiRunResult(config, command, exit, wallS, reported, hosts.written(), hosts.missed(),
-                hosts.count(), errors);
+                hosts.count(), errors, remote != null ? remote.traffic() : null);
         hosts.closeAll();
         return result;
     }

@@ -50,6 +50,9 @@ final class RemoteAgents implements AutoCloseable {
     private final ByteBuffer commandBuffer = ByteBuffer.wrap(command).order(ByteOrder.LITTLE_ENDIAN);
     private final byte[] header = new byte[AgentFrameLayout.BATCH_HEADER_LENGTH];
     private byte[] payload = new byte[1 << 16];
+    private long bytesReceived;
+    private long tuplesReceived;
+    private long metaCopies;
 
     /**
      * Listens on {@code bind} (port 0: any free port) for the agents, which write into folders under {@code mirror}.
@@ -245,6 +248,7 @@ final class RemoteAgents implements AutoCloseable {
             payload = new byte[Math.max(length, payload.length * 2)];
         }
         c.in.readFully(payload, 0, length);
+        bytesReceived += AgentFrameLayout.BATCH_HEADER_LENGTH + length;
         return apply(c, ByteBuffer.wrap(payload, 0, length).order(ByteOrder.LITTLE_ENDIAN), ranks);
     }
 
@@ -290,7 +294,9 @@ final class RemoteAgents implements AutoCloseable {
                         b.getLong(at + TraceTupleLayout.START_NS_OFFSET), b.getLong(at + TraceTupleLayout.END_NS_OFFSET));
             }
             tuples += n;
+            tuplesReceived += n;
             if (metaAt >= 0) {
+                metaCopies++;
                 // after the tuples: a reader that sees the new meta (a communicator, MPI_Finalize) sees the calls before it
                 try (FileChannel ch = FileChannel.open(m.meta, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
                     ch.write(ByteBuffer.wrap(b.array(), b.arrayOffset() + metaAt, MpiRankMetaLayout.LENGTH), 0);
@@ -346,6 +352,15 @@ final class RemoteAgents implements AutoCloseable {
     /** Rounds pulled so far (FIN included). */
     long rounds() {
         return round;
+    }
+
+    /** What travelled so far: rounds, batch bytes, tuples and meta-file copies received, and the agents connected. */
+    Traffic traffic() {
+        return new Traffic(connections.size(), round, bytesReceived, tuplesReceived, metaCopies);
+    }
+
+    /** What the agents sent the front-end over a run ({@code mpi.agents} in the report). */
+    record Traffic(int agents, long rounds, long bytes, long tuples, long metaCopies) {
     }
 
     @Override

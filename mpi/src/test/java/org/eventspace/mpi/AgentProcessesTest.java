@@ -59,6 +59,19 @@ class AgentProcessesTest {
         assertThat(run.calls("MPI_Allreduce")).isEqualTo(1200);
         assertThat(run.report().at("/mpi/hosts").asInt()).isEqualTo(2);
         assertThat(run.report().at("/mpi/tuples_missed").asLong()).isZero();
+        // what travelled: every tuple once (40 bytes each) plus headers and 4 KiB meta copies, in batches, not per call
+        JsonNode agents = run.report().at("/mpi/agents");
+        assertThat(agents.path("where").asText()).isEqualTo("processes");
+        assertThat(agents.path("connected").asInt()).isEqualTo(2);
+        long tuples = agents.path("tuples_received").asLong();
+        assertThat(tuples).isEqualTo(run.report().at("/mpi/tuples_read").asLong());
+        long overhead = agents.path("bytes_received").asLong() - 40 * tuples
+                - 4096 * agents.path("meta_copies_received").asLong();
+        // per round and agent at most a 24-byte header, per rank entry 40 bytes: far fewer rounds than tuples
+        assertThat(overhead).isPositive()
+                .isLessThanOrEqualTo(agents.path("rounds").asLong() * 2 * (24 + 2 * 40));
+        assertThat(agents.path("rounds").asLong()).isLessThan(tuples);
+        assertThat(run.result().summary()).anySatisfy(l -> assertThat(l).startsWith("node agents: 2 process(es) pulled in "));
         // the listener saw every tuple the analysis read
         assertThat(calls.get()).isEqualTo(run.report().at("/mpi/tuples_read").asLong());
         JsonNode lb = run.report().at("/monitors/loadbalance");
