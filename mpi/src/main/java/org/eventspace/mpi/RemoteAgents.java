@@ -363,14 +363,21 @@ final class RemoteAgents implements AutoCloseable {
     record Traffic(int agents, long rounds, long bytes, long tuples, long metaCopies) {
     }
 
+    private boolean closed;
+
+    /** Closes the connections and the copies' writers (once: a second close does nothing). */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         for (Connection c : connections) {
             closeQuietly(c.socket);
+            // the ranks' figures (written, missed) stay: the report reads them after the close
             for (MirroredRank m : c.ranks.values()) {
                 m.trace.close();
             }
-            c.ranks.clear();
         }
         try {
             server.close();

@@ -84,6 +84,8 @@ class AgentProcessesTest {
         // the single-JVM path over the files the ranks wrote: the same calls, slow rank, waits and clocks
         JsonNode single = JSON.valueToTree(singleJvm(config, 2).toJson(JSON));
         assertThat(run.report().at("/mpi/calls")).isEqualTo(single.at("/mpi/calls"));
+        assertThat(run.report().at("/mpi/tuples_written")).isEqualTo(single.at("/mpi/tuples_written"));
+        assertThat(run.report().at("/mpi/tuples_read")).isEqualTo(single.at("/mpi/tuples_read"));
         assertThat(run.report().at("/mpi/collectives")).isEqualTo(single.at("/mpi/collectives"));
         assertThat(run.report().at("/mpi/clock/hosts")).isEqualTo(single.at("/mpi/clock/hosts"));
         assertThat(lb.path("slowest_rank")).isEqualTo(single.at("/monitors/loadbalance/slowest_rank"));
