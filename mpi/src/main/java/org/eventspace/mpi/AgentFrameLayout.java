@@ -4,8 +4,9 @@ package org.eventspace.mpi;
  * Layout of what a node-agent process and the front-end ({@code eventspace mpirun}'s JVM) say to each other over one
  * TCP connection, little-endian throughout. The agent connects and introduces itself; from then on the front-end
  * pulls (EventSpace paper §4.2: nothing moves until the front-end reads) and the agent answers each pull with one
- * batch holding, per rank that changed, its meta file (when its bytes changed) and its new trace tuples whole. One
- * batch per pull and host, never a message per MPI call.
+ * batch holding, per rank that changed, the 64-byte blocks of its meta file that changed since the last batch (a call
+ * moves a counter or two: one or two blocks, not the 4 KiB file) and its new trace tuples whole. One batch per pull and
+ * host, never a message per MPI call.
  * <pre>
  * Hello, agent to front-end (48 bytes + name):
  *   0 magic "ESNA" (int)   4 version (short)   6 reserved (short)   8 name length (int, 1..64)   12 pid (int)
@@ -19,14 +20,14 @@ package org.eventspace.mpi;
  *   per rank (40 bytes):
  *     0 rank (int)   4 ring capacity (int)   8 collector id (int)   12 tuples that follow (int)
  *    16 tuples written to the rank's ring so far (long)   24 tuples the agent's reader missed so far (long)
- *    32 meta follows (int: 0 or 1)   36 reserved (int)
- *     then the rank's meta file (MpiRankMetaLayout.LENGTH bytes, as the rank wrote it) if it follows,
+ *    32 meta blocks that follow (long: bit i set = bytes [64 i, 64 i + 64) of the meta file follow)
+ *     then those blocks of the rank's meta file, in block order, as the rank wrote them,
  *     then each tuple (40 bytes): TraceTupleLayout's fields at its offsets
  * </pre>
  */
 final class AgentFrameLayout {
     static final int HELLO_MAGIC = 0x414e5345; // "ESNA" little-endian
-    static final short VERSION = 1;
+    static final short VERSION = 2;
     static final int HELLO_MAGIC_OFFSET = 0;
     static final int HELLO_VERSION_OFFSET = HELLO_MAGIC_OFFSET + Integer.BYTES;
     static final int HELLO_NAME_LENGTH_OFFSET = HELLO_VERSION_OFFSET + 2 * Short.BYTES;
@@ -59,8 +60,10 @@ final class AgentFrameLayout {
     static final int RANK_TUPLES_OFFSET = RANK_COLLECTOR_OFFSET + Integer.BYTES;
     static final int RANK_WRITTEN_OFFSET = RANK_TUPLES_OFFSET + Integer.BYTES;
     static final int RANK_MISSED_OFFSET = RANK_WRITTEN_OFFSET + Long.BYTES;
-    static final int RANK_META_FOLLOWS_OFFSET = RANK_MISSED_OFFSET + Long.BYTES;
-    static final int RANK_HEADER_LENGTH = RANK_META_FOLLOWS_OFFSET + 2 * Integer.BYTES;
+    static final int RANK_META_BLOCKS_OFFSET = RANK_MISSED_OFFSET + Long.BYTES;
+    static final int RANK_HEADER_LENGTH = RANK_META_BLOCKS_OFFSET + Long.BYTES;
+    /** A meta file travels in blocks of this many bytes; {@code MpiRankMetaLayout.LENGTH / META_BLOCK} = 64 fit one long. */
+    static final int META_BLOCK = 64;
 
     /** A tuple on the wire: {@link org.eventspace.events.TraceTupleLayout}'s fields at its offsets, little-endian. */
     static final int TUPLE_LENGTH = org.eventspace.events.TraceTupleLayout.LENGTH;

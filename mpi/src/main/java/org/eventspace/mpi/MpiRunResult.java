@@ -114,7 +114,7 @@ public final class MpiRunResult {
             agents.put("rounds", agentTraffic.rounds());
             agents.put("bytes_received", agentTraffic.bytes());
             agents.put("tuples_received", agentTraffic.tuples());
-            agents.put("meta_copies_received", agentTraffic.metaCopies());
+            agents.put("meta_blocks_received", agentTraffic.metaBlocks());
         }
         root.set("mpi", mpi);
         if (!config.monitors().isEmpty()) {
@@ -152,8 +152,8 @@ public final class MpiRunResult {
                 analysis.bytesSent(), written - missed, written, missed));
         if (agentTraffic != null) {
             lines.add(String.format(Locale.ROOT, "node agents: %d process(es) pulled in %d rounds, %d bytes received "
-                            + "(%d tuples, %d meta file copies; %.1f bytes per tuple)", agentTraffic.agents(),
-                    agentTraffic.rounds(), agentTraffic.bytes(), agentTraffic.tuples(), agentTraffic.metaCopies(),
+                            + "(%d tuples, %d changed 64-byte blocks of meta files; %.1f bytes per tuple)", agentTraffic.agents(),
+                    agentTraffic.rounds(), agentTraffic.bytes(), agentTraffic.tuples(), agentTraffic.metaBlocks(),
                     agentTraffic.tuples() == 0 ? 0.0 : (double) agentTraffic.bytes() / agentTraffic.tuples()));
         }
         for (String error : errors) {

@@ -214,18 +214,19 @@ public final class NodeAgentProcess {
         int count = 0;
         for (Rank r : ranks) {
             r.files.copyMeta(r.scratch);
-            boolean metaChanged = !Arrays.equals(r.scratch, r.lastMeta);
+            long blocks = changedBlocks(r.scratch, r.lastMeta);
             long head = r.files.trace().writePosition();
-            if (!metaChanged && r.files.trace().position() >= head) {
+            if (blocks == 0 && r.files.trace().position() >= head) {
                 continue;
             }
             int limit = fin ? Integer.MAX_VALUE : Math.max(1, r.files.trace().capacity() / 2);
             int at = out.position();
             ensure(AgentFrameLayout.RANK_HEADER_LENGTH + MpiRankMetaLayout.LENGTH);
             out.position(at + AgentFrameLayout.RANK_HEADER_LENGTH);
-            if (metaChanged) {
-                System.arraycopy(r.scratch, 0, r.lastMeta, 0, MpiRankMetaLayout.LENGTH);
-                out.put(r.scratch);
+            for (long left = blocks; left != 0; left &= left - 1) {
+                int from = Long.numberOfTrailingZeros(left) * AgentFrameLayout.META_BLOCK;
+                out.put(r.scratch, from, AgentFrameLayout.META_BLOCK);
+                System.arraycopy(r.scratch, from, r.lastMeta, from, AgentFrameLayout.META_BLOCK);
             }
             int tuples = 0;
             while (tuples < limit && r.files.trace().position() < head && r.files.trace().readNext(tuple)) {
@@ -247,8 +248,7 @@ public final class NodeAgentProcess {
                     .putInt(at + AgentFrameLayout.RANK_TUPLES_OFFSET, tuples)
                     .putLong(at + AgentFrameLayout.RANK_WRITTEN_OFFSET, head)
                     .putLong(at + AgentFrameLayout.RANK_MISSED_OFFSET, r.files.trace().missed())
-                    .putInt(at + AgentFrameLayout.RANK_META_FOLLOWS_OFFSET, metaChanged ? 1 : 0)
-                    .putInt(at + AgentFrameLayout.RANK_META_FOLLOWS_OFFSET + Integer.BYTES, 0);
+                    .putLong(at + AgentFrameLayout.RANK_META_BLOCKS_OFFSET, blocks);
             count++;
         }
         int payload = out.position() - AgentFrameLayout.BATCH_HEADER_LENGTH;
@@ -257,6 +257,19 @@ public final class NodeAgentProcess {
                 .putLong(AgentFrameLayout.BATCH_ROUND_OFFSET, round)
                 .putInt(AgentFrameLayout.BATCH_FLAGS_OFFSET, fin ? AgentFrameLayout.LAST : 0)
                 .putInt(AgentFrameLayout.BATCH_PAYLOAD_OFFSET, payload);
+    }
+
+    /** Bit i set: block i of {@code now} differs from {@code before} (the first batch of a rank: its non-zero blocks). */
+    static long changedBlocks(byte[] now, byte[] before) {
+        long blocks = 0;
+        for (int b = 0; b < MpiRankMetaLayout.LENGTH / AgentFrameLayout.META_BLOCK; b++) {
+            int from = b * AgentFrameLayout.META_BLOCK;
+            if (Arrays.mismatch(now, from, from + AgentFrameLayout.META_BLOCK,
+                    before, from, from + AgentFrameLayout.META_BLOCK) >= 0) {
+                blocks |= 1L << b;
+            }
+        }
+        return blocks;
     }
 
     /** The batch as it would go on the wire (tests). */

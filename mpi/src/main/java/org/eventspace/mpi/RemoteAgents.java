@@ -52,7 +52,7 @@ final class RemoteAgents implements AutoCloseable {
     private byte[] payload = new byte[1 << 16];
     private long bytesReceived;
     private long tuplesReceived;
-    private long metaCopies;
+    private long metaBlocks;
 
     /**
      * Listens on {@code bind} (port 0: any free port) for the agents, which write into folders under {@code mirror}.
@@ -262,7 +262,7 @@ final class RemoteAgents implements AutoCloseable {
             int capacity = b.getInt(at + AgentFrameLayout.RANK_CAPACITY_OFFSET);
             int collector = b.getInt(at + AgentFrameLayout.RANK_COLLECTOR_OFFSET);
             int n = b.getInt(at + AgentFrameLayout.RANK_TUPLES_OFFSET);
-            boolean meta = b.getInt(at + AgentFrameLayout.RANK_META_FOLLOWS_OFFSET) == 1;
+            long blocks = b.getLong(at + AgentFrameLayout.RANK_META_BLOCKS_OFFSET);
             if (rank < 0 || n < 0 || capacity < TraceBuffer.MIN_CAPACITY || capacity > TraceBuffer.MAX_CAPACITY
                     || Integer.bitCount(capacity) != 1) {
                 throw new IllegalArgumentException("rank entry " + i + " has rank=" + rank + ", capacity=" + capacity
@@ -279,11 +279,12 @@ final class RemoteAgents implements AutoCloseable {
             m.written = b.getLong(at + AgentFrameLayout.RANK_WRITTEN_OFFSET);
             m.missed = b.getLong(at + AgentFrameLayout.RANK_MISSED_OFFSET);
             at += AgentFrameLayout.RANK_HEADER_LENGTH;
-            int metaAt = -1;
-            if (meta) {
-                need(b, at, MpiRankMetaLayout.LENGTH, c, i);
-                metaAt = at;
-                at += MpiRankMetaLayout.LENGTH;
+            for (long left = blocks; left != 0; left &= left - 1) {
+                need(b, at, AgentFrameLayout.META_BLOCK, c, i);
+                b.get(at, m.metaBytes, Long.numberOfTrailingZeros(left) * AgentFrameLayout.META_BLOCK,
+                        AgentFrameLayout.META_BLOCK);
+                at += AgentFrameLayout.META_BLOCK;
+                metaBlocks++;
             }
             need(b, at, (long) n * AgentFrameLayout.TUPLE_LENGTH, c, i);
             for (int t = 0; t < n; t++, at += AgentFrameLayout.TUPLE_LENGTH) {
@@ -295,11 +296,11 @@ final class RemoteAgents implements AutoCloseable {
             }
             tuples += n;
             tuplesReceived += n;
-            if (metaAt >= 0) {
-                metaCopies++;
-                // after the tuples: a reader that sees the new meta (a communicator, MPI_Finalize) sees the calls before it
+            if (blocks != 0) {
+                // the whole file, after the tuples: a reader that sees the new meta (a communicator, MPI_Finalize)
+                // sees the calls before it
                 try (FileChannel ch = FileChannel.open(m.meta, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-                    ch.write(ByteBuffer.wrap(b.array(), b.arrayOffset() + metaAt, MpiRankMetaLayout.LENGTH), 0);
+                    ch.write(ByteBuffer.wrap(m.metaBytes), 0);
                 }
             }
         }
@@ -354,13 +355,13 @@ final class RemoteAgents implements AutoCloseable {
         return round;
     }
 
-    /** What travelled so far: rounds, batch bytes, tuples and meta-file copies received, and the agents connected. */
+    /** What travelled so far: rounds, batch bytes, tuples and meta-file blocks received, and the agents connected. */
     Traffic traffic() {
-        return new Traffic(connections.size(), round, bytesReceived, tuplesReceived, metaCopies);
+        return new Traffic(connections.size(), round, bytesReceived, tuplesReceived, metaBlocks);
     }
 
     /** What the agents sent the front-end over a run ({@code mpi.agents} in the report). */
-    record Traffic(int agents, long rounds, long bytes, long tuples, long metaCopies) {
+    record Traffic(int agents, long rounds, long bytes, long tuples, long metaBlocks) {
     }
 
     private boolean closed;
@@ -417,6 +418,8 @@ final class RemoteAgents implements AutoCloseable {
     private static final class MirroredRank {
         final TraceBuffer trace;
         final Path meta;
+        /** The meta file as the blocks received so far make it. */
+        final byte[] metaBytes = new byte[MpiRankMetaLayout.LENGTH];
         long written;
         long missed;
 

@@ -66,7 +66,7 @@ class AgentProcessesTest {
         long tuples = agents.path("tuples_received").asLong();
         assertThat(tuples).isEqualTo(run.report().at("/mpi/tuples_read").asLong());
         long overhead = agents.path("bytes_received").asLong() - 40 * tuples
-                - 4096 * agents.path("meta_copies_received").asLong();
+                - 64 * agents.path("meta_blocks_received").asLong();
         // per round and agent at most a 24-byte header, per rank entry 40 bytes: far fewer rounds than tuples
         assertThat(overhead).isPositive()
                 .isLessThanOrEqualTo(agents.path("rounds").asLong() * 2 * (24 + 2 * 40));
