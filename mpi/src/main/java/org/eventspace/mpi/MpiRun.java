@@ -21,8 +21,9 @@ import org.agrona.concurrent.BackoffIdleStrategy;
  * </pre>
  * The program's stdin, stdout and stderr are mpirun's, inherited untouched; its exit code is mpirun's. One agent
  * thread here runs a {@link NodeAgent} per host folder that appears in DIR (simulated hosts are folders here). With
- * {@link MpiRunConfig.Agents#PROCESSES} each host's agent is a {@link NodeAgentProcess} instead, which that thread
- * pulls over TCP ({@link RemoteAgents}) into copies of the host folders under {@code DIR/mirror}, read as above.
+ * {@link MpiRunConfig.Agents#PROCESSES} each host's agent is a {@link NodeAgentProcess} instead (started here, one per
+ * simulated host; with {@link MpiRunConfig.Agents#LISTEN} started elsewhere, one per node), which that thread pulls
+ * over TCP ({@link RemoteAgents}) into copies of the host folders under {@code DIR/mirror}, read as above.
  * Not thread-safe: one run per instance.
  */
 public final class MpiRun {
