@@ -77,6 +77,18 @@ final class MpirunCommand implements Callable<Integer> {
             + "hold, the call counts stay exact). Default: ${DEFAULT-VALUE}.")
     String agent;
 
+    @Option(names = "--agents", defaultValue = "thread", paramLabel = "WHERE", description = "thread: every host's node "
+            + "agent is a thread of this JVM reading this machine's folders (one machine); processes: one node-agent "
+            + "process per host (per --sim-hosts host here), which this JVM pulls over TCP, as on a cluster (needs "
+            + "--agent live); listen:N: N agent processes started elsewhere, one per node (srun --ntasks-per-node=1, "
+            + "mpirun --map-by ppr:1:node), connect to --agents-address with the secret in ES_MPI_AGENT_SECRET. "
+            + "Default: ${DEFAULT-VALUE}.")
+    String agents;
+
+    @Option(names = "--agents-address", paramLabel = "HOST:PORT", description = "With --agents listen:N: where this JVM "
+            + "listens for the node agents (their ES_MPI_AGENT_FRONT_END).")
+    String agentsAddress;
+
     @Option(names = "--progress", defaultValue = "0", paramLabel = "S", description = "With --agent live: every S seconds "
             + "one line on stderr with what the analysis saw so far (calls read, the slowest rank so far). Default: none.")
     int progressS;
@@ -116,6 +128,12 @@ final class MpirunCommand implements Callable<Integer> {
         if (!agent.equals("live") && !agent.equals("after")) {
             throw new UsageError("--agent must be live or after, got '" + agent + "'");
         }
+        if (!agents.equals("thread") && !agents.equals("processes") && !agents.startsWith("listen:")) {
+            throw new UsageError("--agents must be thread, processes or listen:N, got '" + agents + "'");
+        }
+        if (agents.startsWith("listen:") != (agentsAddress != null)) {
+            throw new UsageError("--agents-address HOST:PORT goes with --agents listen:N, and only with it");
+        }
         if (traffic != null && traffic.toAbsolutePath().getParent() != null
                 && !Files.isDirectory(traffic.toAbsolutePath().getParent())) {
             throw new UsageError("--traffic " + traffic + ": folder " + traffic.toAbsolutePath().getParent() + " does not exist");
@@ -131,9 +149,24 @@ final class MpirunCommand implements Callable<Integer> {
                 MpiTraffic.removeOld(trafficPrefix, np);
                 extra.addAll(org.eventspace.mpi.PmlTraffic.mpirunArgs(trafficPrefix));
             }
+            MpiRunConfig.Agents where = MpiRunConfig.Agents.THREAD;
+            MpiRunConfig.AgentListen listen = null;
+            if (agents.equals("processes")) {
+                where = MpiRunConfig.Agents.PROCESSES;
+            } else if (agents.startsWith("listen:")) {
+                where = MpiRunConfig.Agents.LISTEN;
+                int n;
+                try {
+                    n = Integer.parseInt(agents.substring("listen:".length()));
+                } catch (NumberFormatException e) {
+                    throw new UsageError("--agents listen:N needs a number of agents, got '" + agents + "'");
+                }
+                listen = MpiRunConfig.AgentListen.of(n, agentsAddress, System.getenv("ES_MPI_AGENT_SECRET"));
+            }
             config = new MpiRunConfig(np, program, args, dir, capacity, simHosts, simSkewNs, mpirun, mpicc, extra,
                     timeoutS, kinds, agent.equals("live"), progressS,
-                    filter == null ? null : org.eventspace.scope.filter.FilterSpec.parse(filter));
+                    filter == null ? null : org.eventspace.scope.filter.FilterSpec.parse(filter),
+                    where, listen);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }

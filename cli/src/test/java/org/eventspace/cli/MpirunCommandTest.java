@@ -39,6 +39,20 @@ class MpirunCommandTest {
         cli = new CliHarness();
         assertThat(cli.execute("mpirun", "-np", "2", "--agent", "sometimes", "--", "/bin/true")).isEqualTo(2);
         assertThat(cli.err()).contains("--agent must be live or after");
+        cli = new CliHarness();
+        assertThat(cli.execute("mpirun", "-np", "2", "--agents", "everywhere", "--", "/bin/true")).isEqualTo(2);
+        assertThat(cli.err()).contains("--agents must be thread, processes or listen:N, got 'everywhere'");
+        cli = new CliHarness();
+        assertThat(cli.execute("mpirun", "-np", "2", "--agents", "listen:2", "--", "/bin/true")).isEqualTo(2);
+        assertThat(cli.err()).contains("--agents-address HOST:PORT goes with --agents listen:N");
+        cli = new CliHarness();
+        assertThat(cli.execute("mpirun", "-np", "2", "--agents", "listen:2", "--agents-address", "node1", "--",
+                "/bin/true")).isEqualTo(2);
+        assertThat(cli.err()).contains("the agents' address must be HOST:PORT, got 'node1'");
+        cli = new CliHarness();
+        assertThat(cli.execute("mpirun", "-np", "2", "--agents", "processes", "--agent", "after", "--", "/bin/true"))
+                .isEqualTo(2);
+        assertThat(cli.err()).contains("agent processes are pulled while the program runs: they need a live agent");
     }
 
     @Test
@@ -75,6 +89,36 @@ class MpirunCommandTest {
         assertThat(report.at("/monitors/loadbalance/slowest_rank").asInt()).isEqualTo(1);
         assertThat(report.at("/monitors/loadbalance/wait_us")).hasSize(3);
         assertThat(report.path("wall_s").asDouble()).isPositive();
+    }
+
+    @Test
+    void agentProcessesOnTwoSimulatedHostsReportAsTheSingleJvmDoes() throws Exception {
+        boolean mpi = onPath("mpicc") && onPath("mpirun");
+        if (!mpi && "true".equals(System.getenv("CI"))) {
+            throw new AssertionError("mpicc/mpirun missing under CI: .ci/run should have installed Open MPI");
+        }
+        assumeTrue(mpi, "Open MPI not installed");
+        Path program = dir.resolve("es_allreduce");
+        Process cc = new ProcessBuilder("mpicc", "-O2", "-o", program.toString(),
+                Path.of("..", "native", "test", "es_allreduce.c").toString()).redirectErrorStream(true).start();
+        String ccOut = new String(cc.getInputStream().readAllBytes());
+        assertThat(cc.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(cc.exitValue()).as(ccOut).isZero();
+        Path json = dir.resolve("run.json");
+
+        CliHarness cli = new CliHarness();
+        int exit = cli.execute("mpirun", "-np", "4", "--sim-hosts", "2", "--sim-skew-ns", "20000000", "--agents",
+                "processes", "--json", json.toString(), "--trace-dir", dir.resolve("trace").toString(),
+                "--mpirun-arg", "--mca", "--mpirun-arg", "btl", "--mpirun-arg", "self,vader", "--",
+                program.toString(), "-i", "200", "-s", "3", "-d", "400");
+
+        assertThat(exit).as(cli.err()).isZero();
+        JsonNode report = new ObjectMapper().readTree(json.toFile());
+        assertThat(report.path("errors")).as(cli.err()).isEmpty();
+        assertThat(report.at("/mpi/hosts").asInt()).isEqualTo(2);
+        assertThat(report.at("/mpi/calls/MPI_Allreduce").asLong()).isEqualTo(800);
+        assertThat(report.at("/monitors/loadbalance/slowest_rank").asInt()).isEqualTo(3);
+        assertThat(Files.isDirectory(dir.resolve("trace/mirror/host-1"))).isTrue();
     }
 
     private static boolean onPath(String tool) {

@@ -172,6 +172,11 @@ final class MpiRankFiles implements AutoCloseable {
         return buffer.getInt(MpiRankMetaLayout.COMMS_OFFSET + i * MpiRankMetaLayout.COMM_LENGTH + 4, order);
     }
 
+    /** Copies the meta file's bytes as they are now into {@code into} ({@link MpiRankMetaLayout#LENGTH} bytes). */
+    void copyMeta(byte[] into) {
+        buffer.getBytes(0, into, 0, MpiRankMetaLayout.LENGTH);
+    }
+
     @Override
     public void close() {
         trace.close();

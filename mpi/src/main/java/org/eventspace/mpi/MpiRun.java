@@ -20,8 +20,11 @@ import org.agrona.concurrent.BackoffIdleStrategy;
  *   mpirun -np N -x LD_PRELOAD=libeventspace-mpi.so -x ES_MPI_DIR=DIR [-x ES_MPI_SIM_HOSTS ...] PROGRAM ARGS
  * </pre>
  * The program's stdin, stdout and stderr are mpirun's, inherited untouched; its exit code is mpirun's. One agent
- * thread here runs a {@link NodeAgent} per host folder that appears in DIR (a real job spread over machines needs
- * DIR on each machine and an agent there; simulated hosts are folders here). Not thread-safe: one run per instance.
+ * thread here runs a {@link NodeAgent} per host folder that appears in DIR (simulated hosts are folders here). With
+ * {@link MpiRunConfig.Agents#PROCESSES} each host's agent is a {@link NodeAgentProcess} instead (started here, one per
+ * simulated host; with {@link MpiRunConfig.Agents#LISTEN} started elsewhere, one per node), which that thread pulls
+ * over TCP ({@link RemoteAgents}) into copies of the host folders under {@code DIR/mirror}, read as above.
+ * Not thread-safe: one run per instance.
  */
 public final class MpiRun {
     private final MpiRunConfig config;
@@ -115,8 +118,33 @@ public final class MpiRun {
         if (config.filter() != null) {
             analysis.scope(new MpiScope(config.filter()));
         }
-        Hosts hosts = new Hosts(dir, analysis, config.progressS(), progress, liveWatched ? live : null, config.monitors(),
-                listener);
+        List<String> errors = new ArrayList<>();
+        RemoteAgents remote = null;
+        Path agentsRead = dir;
+        if (config.agents() != MpiRunConfig.Agents.THREAD) {
+            // Each host's agent is a process of its own; what it pulls lands in a copy of its folder under mirror/,
+            // which this JVM's agents read exactly as they read a local host's folder.
+            agentsRead = dir.resolve(MIRROR);
+            if (Files.isDirectory(agentsRead)) {
+                removeOldRankFiles(agentsRead);
+            }
+            MpiRunConfig.AgentListen listen = config.listen();
+            if (listen == null) {
+                remote = new RemoteAgents(agentsRead, java.net.InetAddress.getLoopbackAddress(), 0, AGENT_ANSWER_MS);
+                startAgentProcesses(remote, dir);
+                remote.accept(agentProcesses.size(), AGENT_JOIN_MS);
+            } else {
+                // agents someone else starts, one per node, before or after this line
+                remote = new RemoteAgents(agentsRead, java.net.InetAddress.getByName(listen.host()), listen.port(),
+                        AGENT_ANSWER_MS, listen.secretHex());
+                progress.println("eventspace: waiting up to " + AGENT_JOIN_MS / 1000 + " s for " + listen.hosts()
+                        + " node agent(s) at " + listen.host() + ":" + listen.port());
+                remote.accept(listen.hosts(), AGENT_JOIN_MS);
+            }
+            errors.addAll(remote.errors());
+        }
+        Hosts hosts = new Hosts(agentsRead, analysis, config.progressS(), progress, liveWatched ? live : null,
+                config.monitors(), listener, remote);
         // The agent shares the machine with the ranks (which busy-poll in Open MPI): an idle agent parks 1-10 ms
         // rather than spinning; a rank's ring (131072 tuples by default) takes far longer than 10 ms to fill.
         AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(1, 1, 1_000_000, 10_000_000), Throwable::printStackTrace,
@@ -126,10 +154,15 @@ public final class MpiRun {
             agentThread.setDaemon(true);
             agentThread.start();
         }
-        List<String> errors = new ArrayList<>();
         long t0 = System.nanoTime();
         Integer exit = null;
-        Process process = pb.start();
+        Process process;
+        try {
+            process = pb.start();
+        } catch (IOException e) {
+            stopAgentProcesses(remote);
+            throw e;
+        }
         try {
             if (process.waitFor(config.timeoutS(), TimeUnit.SECONDS)) {
                 exit = process.exitValue();
@@ -151,18 +184,76 @@ public final class MpiRun {
         }
         double wallS = (System.nanoTime() - t0) / 1e9;
         hosts.drain();
+        if (remote != null) {
+            for (String e : remote.errors()) {
+                if (!errors.contains(e)) {
+                    errors.add(e);
+                }
+            }
+            stopAgentProcesses(remote);
+        }
         analysis.finish();
         // the final blocks map every timestamp between the MPI_Init and MPI_Finalize offsets (rings read again if need be)
         MpiAnalysis reported = analysis.reread(hosts.agents);
         live.finished(reported.liveMonitorsJson(LIVE_JSON, config.monitors(), live.tree(), hosts.missed(), hosts.agentCpuNs()),
                 reported.scope() != null ? reported.scope().toJson(LIVE_JSON) : null);
         MpiRunResult result = new MpiRunResult(config, command, exit, wallS, reported, hosts.written(), hosts.missed(),
-                hosts.count(), errors);
+                hosts.count(), errors, remote != null ? remote.traffic() : null);
         hosts.closeAll();
         return result;
     }
 
     private static final com.fasterxml.jackson.databind.ObjectMapper LIVE_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    /** The folder under ES_MPI_DIR where the front-end keeps its copy of each agent process's host folder. */
+    static final String MIRROR = "mirror";
+    /** How long the agent processes may take to start and connect (a JVM each, on a loaded machine). */
+    static final long AGENT_JOIN_MS = 60_000;
+    /** How long a pull waits for one agent's answer before it drops that host. */
+    static final int AGENT_ANSWER_MS = 10_000;
+
+    private final List<Process> agentProcesses = new ArrayList<>();
+
+    /** The agent processes of this run, in host order (tests kill one). */
+    List<Process> agentProcesses() {
+        synchronized (agentProcesses) {
+            return List.copyOf(agentProcesses);
+        }
+    }
+
+    /** One node-agent process per host folder the library will write: host-0 .. host-(H-1) with simulated hosts. */
+    private void startAgentProcesses(RemoteAgents remote, Path dir) throws IOException {
+        int hosts = Math.max(1, config.simHosts());
+        List<String> java = org.eventspace.comm.launch.Launcher.javaCommand(NodeAgentProcess.class.getName(), List.of());
+        for (int h = 0; h < hosts; h++) {
+            // the agent's own messages (it says nothing unless it fails) go to our stderr, never into the program's
+            ProcessBuilder agent = new ProcessBuilder(java).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT);
+            agent.environment().putAll(remote.agentEnvironment());
+            if (config.simHosts() > 0) {
+                agent.environment().put("ES_MPI_AGENT_DIR", dir.resolve("host-" + h).toAbsolutePath().toString());
+            } else {
+                // the library's folder on a real host: host-<host name>, which the agent works out as the library does
+                agent.environment().remove("ES_MPI_AGENT_DIR");
+                agent.environment().put("ES_MPI_DIR", dir.toAbsolutePath().toString());
+            }
+            synchronized (agentProcesses) {
+                agentProcesses.add(agent.start());
+            }
+        }
+    }
+
+    /** Waits (bounded) for the agents that got FIN to end, and ends those still running. */
+    private void stopAgentProcesses(RemoteAgents remote) throws InterruptedException {
+        for (Process p : agentProcesses()) {
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        if (remote != null) {
+            remote.close();
+        }
+    }
 
     private static void removeOldRankFiles(Path dir) throws IOException {
         try (DirectoryStream<Path> hostDirs = Files.newDirectoryStream(dir, "host-*")) {
@@ -211,8 +302,14 @@ public final class MpiRun {
         /** What the agents hand their tuples to: the analysis, and the listener if there is one. */
         private final MpiTupleSink sink;
 
+        /** The agent processes this thread pulls, or null when every host folder is local. */
+        private final RemoteAgents remote;
+        private static final long PULL_NS = 10_000_000L;
+        private long nextPullNs;
+
         Hosts(Path dir, MpiAnalysis analysis, int progressS, java.io.PrintStream progress, MpiLiveView live,
-              java.util.Set<String> kinds, MpiCallListener listener) {
+              java.util.Set<String> kinds, MpiCallListener listener, RemoteAgents remote) {
+            this.remote = remote;
             this.sink = listener == null ? analysis : new MpiTupleSink() {
                 @Override
                 public void onRank(int host, MpiRankFiles rank) {
@@ -251,6 +348,16 @@ public final class MpiRun {
             if (agentThread == null) {
                 agentThread = Thread.currentThread();
             }
+            boolean pulled = false;
+            if (remote != null && now >= nextPullNs) {
+                // one round over every agent process; its tuples land in the mirror, which the agents below read
+                nextPullNs = now + PULL_NS;
+                pulled = remote.pull() > 0;
+                if (pulled) {
+                    scanNow = true;
+                    work++;
+                }
+            }
             if (scanNow || now - lastScanNs >= RESCAN_NS && !analysis.everyRankSeen()) {
                 scanNow = false;
                 lastScanNs = now;
@@ -268,7 +375,12 @@ public final class MpiRun {
                 }
             }
             for (NodeAgent a : agents) {
-                work += a.doWork();
+                if (pulled) {
+                    // read the copy to its end now: the next pull may bring up to half a ring per rank
+                    a.drain();
+                } else {
+                    work += a.doWork();
+                }
             }
             if (analysis.scope() != null && now >= nextRoundNs) {
                 nextRoundNs = now + SCOPE_ROUND_NS;
@@ -300,6 +412,9 @@ public final class MpiRun {
         }
 
         void drain() throws IOException {
+            if (remote != null) {
+                remote.finish();
+            }
             scanNow = true;
             doWork();
             for (NodeAgent a : agents) {
@@ -308,11 +423,12 @@ public final class MpiRun {
         }
 
         long written() {
-            return agents.stream().mapToLong(NodeAgent::written).sum();
+            // with agent processes, the hosts' own rings (the mirror holds only what arrived)
+            return remote != null ? remote.written() : agents.stream().mapToLong(NodeAgent::written).sum();
         }
 
         long missed() {
-            return agents.stream().mapToLong(NodeAgent::missed).sum();
+            return agents.stream().mapToLong(NodeAgent::missed).sum() + (remote != null ? remote.missed() : 0);
         }
 
         int count() {

@@ -26,13 +26,96 @@ import java.util.Set;
  *                   a round every 200 ms with a live agent; null: none
  * @param progressS  with a live agent: every this many seconds one line on stderr with what the analysis saw so far
  *                   (calls read, the slowest rank so far); 0: none
+ * @param agents     where the node agents run: {@link Agents#THREAD}, one thread in this JVM reading this machine's
+ *                   folders; {@link Agents#PROCESSES}, one {@link NodeAgentProcess} per host (per simulated host here)
+ *                   that this JVM starts and pulls over TCP; {@link Agents#LISTEN}, agent processes started elsewhere
+ *                   (one per node of a cluster) connect to {@code listen}'s address and are pulled the same way
+ * @param listen     with {@link Agents#LISTEN}: how many agents, where they connect and the secret they present; else null
  */
 public record MpiRunConfig(int np, String program, List<String> args, Path traceDir, int capacity, int simHosts,
                            long simSkewNs, String mpirun, String mpicc, List<String> mpirunArgs, long timeoutS,
                            Set<String> monitors, boolean live, int progressS,
-                           org.eventspace.scope.filter.FilterSpec filter) {
+                           org.eventspace.scope.filter.FilterSpec filter, Agents agents, AgentListen listen) {
     public static final int DEFAULT_CAPACITY = 1 << 17;
     public static final Set<String> MONITORS = Set.of("loadbalance", "stats");
+
+    /** Where the node agents run. */
+    public enum Agents {
+        /** One thread of this JVM runs every host folder's agent: one machine. */
+        THREAD,
+        /** One agent process per host, pulled by this JVM over TCP (here: one per simulated host, over loopback). */
+        PROCESSES,
+        /** Agent processes someone else starts, one per node ({@code srun}, {@code mpirun --map-by ppr:1:node}). */
+        LISTEN
+    }
+
+    /**
+     * Where agent processes started elsewhere connect, validated once.
+     *
+     * @param hosts     how many agents the run waits for (one per node)
+     * @param host      the address to listen on, which the agents' ES_MPI_AGENT_FRONT_END names
+     * @param port      the port, 1..65535
+     * @param secretHex the job secret the agents present (ES_MPI_AGENT_SECRET): 64 hex digits
+     */
+    public record AgentListen(int hosts, String host, int port, String secretHex) {
+        public AgentListen {
+            if (hosts < 1 || hosts > 65_536) {
+                throw new IllegalArgumentException("agents to wait for must be in [1, 65536], got " + hosts);
+            }
+            if (host == null || host.isEmpty()) {
+                throw new IllegalArgumentException("the agents' address needs a host, got '" + host + "'");
+            }
+            if (port < 1 || port > 65_535) {
+                throw new IllegalArgumentException("the agents' port must be in [1, 65535], got " + port);
+            }
+            if (secretHex == null || !secretHex.matches("[0-9a-fA-F]{64}")) {
+                throw new IllegalArgumentException("ES_MPI_AGENT_SECRET must be 64 hex digits (32 bytes), got "
+                        + (secretHex == null ? "nothing" : secretHex.length() + " characters"));
+            }
+        }
+
+        /**
+         * {@code hosts} agents connecting to {@code address} ({@code HOST:PORT}).
+         *
+         * @throws IllegalArgumentException naming the address and what was expected.
+         */
+        public static AgentListen of(int hosts, String address, String secretHex) {
+            int colon = address.lastIndexOf(':');
+            int port;
+            try {
+                port = colon < 1 ? -1 : Integer.parseInt(address.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                port = -1;
+            }
+            if (port < 0) {
+                throw new IllegalArgumentException("the agents' address must be HOST:PORT, got '" + address + "'");
+            }
+            return new AgentListen(hosts, address.substring(0, colon), port, secretHex);
+        }
+
+        /** Without the secret, which must not reach logs or reports. */
+        @Override
+        public String toString() {
+            return "AgentListen[" + hosts + " agents at " + host + ":" + port + "]";
+        }
+    }
+
+    /** A run with its agents as {@code agents} says, none of them started elsewhere. */
+    public MpiRunConfig(int np, String program, List<String> args, Path traceDir, int capacity, int simHosts,
+                        long simSkewNs, String mpirun, String mpicc, List<String> mpirunArgs, long timeoutS,
+                        Set<String> monitors, boolean live, int progressS, org.eventspace.scope.filter.FilterSpec filter,
+                        Agents agents) {
+        this(np, program, args, traceDir, capacity, simHosts, simSkewNs, mpirun, mpicc, mpirunArgs, timeoutS, monitors,
+                live, progressS, filter, agents, null);
+    }
+
+    /** A run with its agents in this JVM ({@link Agents#THREAD}). */
+    public MpiRunConfig(int np, String program, List<String> args, Path traceDir, int capacity, int simHosts,
+                        long simSkewNs, String mpirun, String mpicc, List<String> mpirunArgs, long timeoutS,
+                        Set<String> monitors, boolean live, int progressS, org.eventspace.scope.filter.FilterSpec filter) {
+        this(np, program, args, traceDir, capacity, simHosts, simSkewNs, mpirun, mpicc, mpirunArgs, timeoutS, monitors,
+                live, progressS, filter, Agents.THREAD);
+    }
 
     public MpiRunConfig {
         if (np < 1) {
@@ -54,6 +137,14 @@ public record MpiRunConfig(int np, String program, List<String> args, Path trace
             if (!MONITORS.contains(m)) {
                 throw new IllegalArgumentException("unknown monitor '" + m + "'; known: loadbalance, stats");
             }
+        }
+        if ((agents == Agents.LISTEN) != (listen != null)) {
+            throw new IllegalArgumentException("agents listened for need their address, and only they: agents=" + agents
+                    + ", listen=" + listen);
+        }
+        if (agents != Agents.THREAD && !live) {
+            throw new IllegalArgumentException("agent processes are pulled while the program runs: they need a live agent,"
+                    + " not 'after'");
         }
         args = List.copyOf(args);
         mpirunArgs = List.copyOf(mpirunArgs);

@@ -26,8 +26,17 @@ public final class MpiRunResult {
     private final int hosts;
     private final List<String> errors;
 
+    /** What the agent processes sent, or null when the agents were threads of this JVM. */
+    private final RemoteAgents.Traffic agentTraffic;
+
     MpiRunResult(MpiRunConfig config, List<String> command, Integer exitCode, double wallS, MpiAnalysis analysis,
                  long written, long missed, int hosts, List<String> errors) {
+        this(config, command, exitCode, wallS, analysis, written, missed, hosts, errors, null);
+    }
+
+    MpiRunResult(MpiRunConfig config, List<String> command, Integer exitCode, double wallS, MpiAnalysis analysis,
+                 long written, long missed, int hosts, List<String> errors, RemoteAgents.Traffic agentTraffic) {
+        this.agentTraffic = agentTraffic;
         this.config = config;
         this.command = List.copyOf(command);
         this.exitCode = exitCode;
@@ -97,7 +106,17 @@ public final class MpiRunResult {
         root.put("trace_dir", config.traceDir().toAbsolutePath().toString());
         ArrayNode cmd = root.putArray("mpirun_command");
         command.forEach(cmd::add);
-        root.set("mpi", analysis.mpiJson(json, written, missed, hosts));
+        ObjectNode mpi = analysis.mpiJson(json, written, missed, hosts);
+        ObjectNode agents = mpi.putObject("agents");
+        agents.put("where", config.agents().name().toLowerCase(Locale.ROOT));
+        if (agentTraffic != null) {
+            agents.put("connected", agentTraffic.agents());
+            agents.put("rounds", agentTraffic.rounds());
+            agents.put("bytes_received", agentTraffic.bytes());
+            agents.put("tuples_received", agentTraffic.tuples());
+            agents.put("meta_blocks_received", agentTraffic.metaBlocks());
+        }
+        root.set("mpi", mpi);
         if (!config.monitors().isEmpty()) {
             root.set("monitors", analysis.monitorsJson(json, config.monitors()));
         }
@@ -131,6 +150,12 @@ public final class MpiRunResult {
                         + "point-to-point, %d of %d tuples read, %d missed", Path.of(config.program()).getFileName(),
                 exitCode == null ? "none (stopped)" : exitCode.toString(), wallS, analysis.worldSize(), hosts, calls,
                 analysis.bytesSent(), written - missed, written, missed));
+        if (agentTraffic != null) {
+            lines.add(String.format(Locale.ROOT, "node agents: %d process(es) pulled in %d rounds, %d bytes received "
+                            + "(%d tuples, %d changed 64-byte blocks of meta files; %.1f bytes per tuple)", agentTraffic.agents(),
+                    agentTraffic.rounds(), agentTraffic.bytes(), agentTraffic.tuples(), agentTraffic.metaBlocks(),
+                    agentTraffic.tuples() == 0 ? 0.0 : (double) agentTraffic.bytes() / agentTraffic.tuples()));
+        }
         for (String error : errors) {
             lines.add("error: " + error);
         }

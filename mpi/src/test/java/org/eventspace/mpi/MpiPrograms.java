@@ -84,15 +84,32 @@ final class MpiPrograms {
     /** As {@link #run}, with more arguments for mpirun (e.g. {@code -x ES_MPI_SIM_DRIFT_PPM=…}). */
     static Run run(org.eventspace.scope.filter.FilterSpec filter, List<String> mpirunArgs, Path traceDir, int np,
                    int simHosts, long skewNs, Path program, String... args) throws IOException, InterruptedException {
+        return run(MpiRunConfig.Agents.THREAD, filter, mpirunArgs, traceDir, np, simHosts, skewNs, program, args);
+    }
+
+    /** As {@link #run}, with the node agents where {@code agents} says. */
+    static Run run(MpiRunConfig.Agents agents, org.eventspace.scope.filter.FilterSpec filter, List<String> mpirunArgs,
+                   Path traceDir, int np, int simHosts, long skewNs, Path program, String... args)
+            throws IOException, InterruptedException {
+        return run(new MpiRun(config(agents, filter, mpirunArgs, traceDir, np, simHosts, skewNs, program, args)), traceDir);
+    }
+
+    /** The configuration {@link #run} uses. */
+    static MpiRunConfig config(MpiRunConfig.Agents agents, org.eventspace.scope.filter.FilterSpec filter,
+                               List<String> mpirunArgs, Path traceDir, int np, int simHosts, long skewNs, Path program,
+                               String... args) throws IOException {
         Files.createDirectories(traceDir);
         List<String> extra = new ArrayList<>(List.of("--mca", "btl", "self,vader"));
         extra.addAll(mpirunArgs);
-        MpiRunConfig config = new MpiRunConfig(np, program.toString(), List.of(args), traceDir,
+        return new MpiRunConfig(np, program.toString(), List.of(args), traceDir,
                 MpiRunConfig.DEFAULT_CAPACITY, simHosts, skewNs, "mpirun", "mpicc",
-                extra, 60, Set.of("loadbalance", "stats"), true, 0, filter);
+                extra, 60, Set.of("loadbalance", "stats"), true, 0, filter, agents);
+    }
+
+    /** Runs {@code mpiRun} (made of a {@link #config}) with the program's output into files of {@code traceDir}. */
+    static Run run(MpiRun mpiRun, Path traceDir) throws IOException, InterruptedException {
         Path out = traceDir.resolve("stdout.txt");
         Path err = traceDir.resolve("stderr.txt");
-        MpiRun mpiRun = new MpiRun(config);
         MpiRunResult result = mpiRun.output(ProcessBuilder.Redirect.to(out.toFile()), ProcessBuilder.Redirect.to(err.toFile())).run();
         return new Run(result, JSON.valueToTree(result.toJson(JSON)), Files.readString(out), Files.readString(err), mpiRun.live());
     }
