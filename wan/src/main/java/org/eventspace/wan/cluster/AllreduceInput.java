@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The noise-allreduce input file {@code eventspace-allreduce-input 1} (docs/WAN-FORMAT.md): the dissertation's
+ * The noise-allreduce input file {@code eventspace-allreduce-input 1} (docs/MULTI-CLUSTER.md): the dissertation's
  * noise-allreduce reads the value each thread contributes per iteration from a file (appendix 7.3 §V-B). Line 1 is the
  * header; {@code #} lines and blank lines are skipped; one {@code epsilon E} line (the condition is "sum > E"), then
  * one non-negative integer per iteration. Rank r of R contributes {@code floor(value × 2(r+1) / (R(R+1)))}: integers
