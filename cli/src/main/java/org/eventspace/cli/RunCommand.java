@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
         description = "Run a benchmark (gsum, compute-gsum, pingpong, sor, alltoall) and print a summary; --json writes "
                 + "eventspace.run/1, --traffic the communication matrix.")
 final class RunCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "BENCHMARK", description = "gsum, compute-gsum, pingpong, sor or alltoall")
+    @Parameters(index = "0", paramLabel = "BENCHMARK", description = "gsum, compute-gsum, pingpong, sor, alltoall or noise-allreduce")
     String benchmark;
 
     @Mixin
@@ -41,8 +41,14 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     TraceRunOptions traceOptions = new TraceRunOptions();
 
+    @Mixin
+    WanAllreduceRun wanAllreduce = new WanAllreduceRun();
+
     @Override
     public Integer call() throws IOException {
+        if (wanAllreduce.wanted(benchmark)) {
+            return wanAllreduce.run(benchmark, options);
+        }
         Benchmark kind;
         try {
             kind = Benchmark.parse(benchmark);

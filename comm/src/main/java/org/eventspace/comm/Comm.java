@@ -1,5 +1,6 @@
 package org.eventspace.comm;
 
+import org.eventspace.comm.path.Condition;
 import org.eventspace.comm.path.ReduceOp;
 
 /**
@@ -23,6 +24,27 @@ public interface Comm {
     long allreduce(long value, ReduceOp op);
 
     double allreduce(double value, ReduceOp op);
+
+    /**
+     * A conditional allreduce (dissertation appendix 7.3): whether {@code allreduce(value, op) <condition> constant},
+     * for a value used only in that test (a convergence check). On trees a multi-cluster layout made conditional
+     * ({@code run --allreduce conditional}) a cluster can often decide it from its own ranks' values and the newest
+     * partial results prefetched from the other clusters, without waiting for the WAN; on every other tree it is the
+     * plain allreduce followed by the test. The answer is the same either way.
+     *
+     * <p>Restrictions (§IV): the result is this boolean, not the value (a) ; it is not a barrier, clusters may run
+     * ahead of each other (b); the partial results must move one way only (c): SUM of values ≥ 0 or MAX for
+     * {@code GREATER[_EQUAL]}, SUM of values ≤ 0 or MIN for {@code LESS[_EQUAL]}. A conditional tree is configured with
+     * its condition and constant, as PATHS set them as properties of the tree's nodes; a call with others is refused.
+     *
+     * @throws IllegalArgumentException if {@code op}, {@code value}, {@code condition} or {@code constant} break those
+     *                                  restrictions, naming what was expected.
+     */
+    default boolean allreduceUntil(double value, ReduceOp op, Condition condition, double constant) {
+        condition.checkOp(op);
+        condition.checkContribution(op, value);
+        return condition.holds(allreduce(value, op), constant);
+    }
 
     /** Reduces {@code values[0..count)} across ranks in place. */
     void allreduce(long[] values, int count, ReduceOp op);

@@ -17,6 +17,7 @@ abstract class MessageFields extends MessageLeftPad {
     String element = "";
     long upClock;
     byte tag;
+    byte until;
 }
 
 /**
@@ -103,6 +104,20 @@ public final class Message extends MessageFields {
         return this;
     }
 
+    /**
+     * The {@link Condition#code()} of a conditional allreduce ({@code Comm.allreduceUntil}), 0 for every other call.
+     * Set by the rank's {@code Comm}, carried down across hosts (greds pass the last arriver's message on), read by a
+     * cluster root that can decide the condition on partial results.
+     */
+    public byte until() {
+        return until;
+    }
+
+    public Message until(byte until) {
+        this.until = until;
+        return this;
+    }
+
     public Message element(String element) {
         this.element = element;
         return this;
@@ -155,6 +170,7 @@ public final class Message extends MessageFields {
         sequence = source.sequence;
         element = source.element;
         tag = source.tag;
+        until = source.until;
         upClock = 0;
         length(source.length);
         System.arraycopy(source.words, 0, words, 0, source.length);

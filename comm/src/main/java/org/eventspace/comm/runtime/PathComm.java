@@ -7,6 +7,7 @@ import org.eventspace.comm.Comm;
 import org.eventspace.comm.element.Element;
 import org.eventspace.comm.element.ElementCursor;
 import org.eventspace.comm.path.CommException;
+import org.eventspace.comm.path.Condition;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.ReduceOp;
 import org.eventspace.comm.path.ValueType;
@@ -46,6 +47,9 @@ public final class PathComm implements Comm {
      * counted bit on a tree the scope leaves out); all 0 when nothing counts. Point-to-point messages use tree 0's.
      */
     private final byte[][] tags;
+    /** Per tree, the condition its cluster roots decide early (a conditional multi-cluster tree), or null. */
+    private final Condition[] untilCondition;
+    private final double[] untilConstant;
 
     public PathComm(int rank, HostRuntime host) {
         Pathmap pathmap = host.pathmap();
@@ -56,10 +60,19 @@ public final class PathComm implements Comm {
         this.trees = new Wrapper[treeCount];
         this.messages = new Message[treeCount];
         this.tags = new byte[treeCount][TrafficTag.KIND_MASK + 1];
+        this.untilCondition = new Condition[treeCount];
+        this.untilConstant = new double[treeCount];
         for (int t = 0; t < treeCount; t++) {
             Entry entry = pathmap.entry(t, rank);
             trees[t] = host.entry(entry.node(), entry.port());
             messages[t] = new Message(1);
+            for (org.eventspace.comm.pathmap.Node n : pathmap.path(t, rank)) {
+                String condition = n.properties().get(Condition.PROPERTY);
+                if (condition != null) {
+                    untilCondition[t] = Condition.valueOf(condition);
+                    untilConstant[t] = Double.parseDouble(n.property(Condition.CONSTANT_PROPERTY));
+                }
+            }
         }
         if (host.options().traffic() != null) {
             retag(host.options().traffic(), 0);
@@ -106,7 +119,7 @@ public final class PathComm implements Comm {
     private Message next(int kind, ReduceOp op, ValueType type, int length) {
         int tree = (int) (calls[PAD] % messages.length);
         Message m = messages[tree];
-        m.op(op).type(type).length(length).tag(tags[tree][kind]);
+        m.op(op).type(type).length(length).tag(tags[tree][kind]).until((byte) 0);
         return m;
     }
 
@@ -160,6 +173,30 @@ public final class PathComm implements Comm {
         Message m = next(TrafficTag.ALLREDUCE, op, ValueType.DOUBLE, 1).word(0, Double.doubleToRawLongBits(value));
         run(m);
         return Double.longBitsToDouble(m.word(0));
+    }
+
+    /**
+     * On a conditional tree the message carries the condition's code down; the cluster root answers 1 (holds) or 0 in
+     * word 0. On any other tree, the plain allreduce and the test.
+     */
+    @Override
+    public boolean allreduceUntil(double value, ReduceOp op, Condition condition, double constant) {
+        condition.checkOp(op);
+        condition.checkContribution(op, value);
+        int tree = (int) (calls[PAD] % messages.length);
+        Condition configured = untilCondition[tree];
+        if (configured == null) {
+            return condition.holds(allreduce(value, op), constant);
+        }
+        if (configured != condition || Double.doubleToLongBits(untilConstant[tree]) != Double.doubleToLongBits(constant)) {
+            throw new IllegalArgumentException("rank " + rank + ": tree " + tree + " decides 'result " + configured + " "
+                    + untilConstant[tree] + "' early, but the call asks 'result " + condition + " " + constant
+                    + "' (a conditional tree's condition and constant are set with the layout)");
+        }
+        Message m = next(TrafficTag.ALLREDUCE, op, ValueType.DOUBLE, 1).word(0, Double.doubleToRawLongBits(value))
+                .until(condition.code());
+        run(m);
+        return m.word(0) == 1L;
     }
 
     @Override

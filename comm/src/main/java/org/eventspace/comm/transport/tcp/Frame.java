@@ -60,7 +60,7 @@ final class Frame {
     int encode(Message message) {
         int count = message.length();
         int length = FrameLayout.frameLength(count);
-        header(length, message.op().ordinal(), message.type().ordinal(), STATUS_OK, message.tag(), message.sequence(), count, 0);
+        header(length, message.op().ordinal(), typeByte(message), STATUS_OK, message.tag(), message.sequence(), count, 0);
         words.put(0, message.words(), 0, count);
         return length;
     }
@@ -72,10 +72,18 @@ final class Frame {
             utf8 = Arrays.copyOf(utf8, MAX_ERROR_LENGTH);
         }
         int length = HEADER_LENGTH + utf8.length;
-        header(length, message.op().ordinal(), message.type().ordinal(), STATUS_FAILED, message.tag(), message.sequence(), 0, utf8.length);
+        header(length, message.op().ordinal(), typeByte(message), STATUS_FAILED, message.tag(), message.sequence(), 0, utf8.length);
         buffer.putBytes(PAYLOAD_OFFSET, utf8);
         return length;
     }
+
+    /** The value type in the low nibble, the message's condition code ({@link Message#until()}) in the high one. */
+    private static int typeByte(Message message) {
+        return message.type().ordinal() | (message.until() << UNTIL_SHIFT);
+    }
+
+    private static final int UNTIL_SHIFT = 4;
+    private static final int TYPE_MASK = (1 << UNTIL_SHIFT) - 1;
 
     private void header(int length, int op, int type, byte status, byte tag, long sequence, int count, int errorLength) {
         buffer.putInt(FRAME_LENGTH_OFFSET, length, BYTE_ORDER);
@@ -129,7 +137,12 @@ final class Frame {
             default -> false;
         };
         int op = buffer.getByte(OP_CODE_OFFSET);
-        int type = buffer.getByte(VALUE_TYPE_OFFSET);
+        int typeByte = buffer.getByte(VALUE_TYPE_OFFSET);
+        int type = typeByte & TYPE_MASK;
+        int until = (typeByte & 0xFF) >>> UNTIL_SHIFT;
+        if (until > org.eventspace.comm.path.Condition.values().length) {
+            type = -1;
+        }
         if (!ok || length != received || op < 0 || op >= OP_CODES || type < 0 || type >= TYPE_CODES) {
             throw new IOException("malformed frame: length=" + length + ", received=" + received + ", status=" + status
                     + ", op=" + op + ", type=" + type + ", words=" + count + ", errorLength=" + errorLength);
@@ -139,7 +152,8 @@ final class Frame {
     /** Fills {@code into} with op, type, sequence and payload: what a service thread passes down the path. */
     void decodeRequest(Message into) {
         into.op(ReduceOp.ofCode(buffer.getByte(OP_CODE_OFFSET)))
-                .type(ValueType.ofCode(buffer.getByte(VALUE_TYPE_OFFSET)))
+                .type(ValueType.ofCode(buffer.getByte(VALUE_TYPE_OFFSET) & TYPE_MASK))
+                .until((byte) ((buffer.getByte(VALUE_TYPE_OFFSET) & 0xFF) >>> UNTIL_SHIFT))
                 .tag(buffer.getByte(TRAFFIC_TAG_OFFSET));
         decodeResult(into);
     }

@@ -32,7 +32,8 @@ import java.nio.ByteOrder;
  * </pre>
  *
  * <p>Op code is {@link org.eventspace.comm.path.ReduceOp#ordinal()}, value type
- * {@link org.eventspace.comm.path.ValueType#ordinal()}, traffic tag {@link org.eventspace.comm.path.Message#tag()} (the
+ * {@link org.eventspace.comm.path.ValueType#ordinal()} in its low four bits and, in its high four, the
+ * {@link org.eventspace.comm.path.Condition#code()} of a conditional allreduce (0 otherwise), traffic tag {@link org.eventspace.comm.path.Message#tag()} (the
  * operation and phase the serving host counts the request under; {@link org.eventspace.comm.traffic.TrafficTag}); a
  * reply repeats the request's. The header is 24
  * bytes so the payload words start 8-byte aligned. A hop carries one frame at a time in each direction: the

@@ -48,6 +48,27 @@ class FrameTest {
     }
 
     @Test
+    void aConditionalCallsConditionTravelsInTheValueTypeBytesHighNibble() throws IOException {
+        Message sent = new Message(1).op(ReduceOp.SUM).type(ValueType.DOUBLE).length(1).word(0, 3)
+                .until(org.eventspace.comm.path.Condition.LESS_EQUAL.code());
+        int length = frame.encode(sent);
+        frame.checkWellFormed(length);
+        assertThat(bytes.get(FrameLayout.VALUE_TYPE_OFFSET)).isEqualTo((byte) (ValueType.DOUBLE.ordinal() | 4 << 4));
+        Message got = new Message(1);
+        frame.decodeRequest(got);
+        assertThat(got.type()).isEqualTo(ValueType.DOUBLE);
+        assertThat(org.eventspace.comm.path.Condition.ofCode(got.until()))
+                .isEqualTo(org.eventspace.comm.path.Condition.LESS_EQUAL);
+        Message plain = new Message(1).op(ReduceOp.SUM).type(ValueType.LONG).length(1);
+        frame.checkWellFormed(frame.encode(plain));
+        frame.decodeRequest(got);
+        assertThat(got.until()).isZero();
+        bytes.put(FrameLayout.VALUE_TYPE_OFFSET, (byte) (ValueType.LONG.ordinal() | 5 << 4));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> frame.checkWellFormed(32))
+                .isInstanceOf(IOException.class).hasMessageContaining("malformed frame");
+    }
+
+    @Test
     void wordsAreLittleEndianOnTheWire() {
         Message sent = new Message(1).op(ReduceOp.SUM).type(ValueType.LONG).length(1).word(0, 0x1122334455667788L);
         frame.encode(sent);

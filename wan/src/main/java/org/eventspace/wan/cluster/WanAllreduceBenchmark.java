@@ -1,0 +1,238 @@
+package org.eventspace.wan.cluster;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+import org.eventspace.comm.Comm;
+import org.eventspace.comm.path.Condition;
+import org.eventspace.comm.path.ReduceOp;
+import org.eventspace.comm.runtime.PathExtension;
+import org.eventspace.job.JobConfig;
+import org.eventspace.job.MonitoredJob;
+import org.eventspace.job.RankThreads;
+import org.eventspace.wan.GatewayScheduler;
+import org.eventspace.wan.WanEmulation;
+
+/**
+ * {@code run noise-allreduce|sor --allreduce sequential|magpie|conditional}: the dissertation's two conditional-allreduce
+ * workloads (appendix 7.3 §V) on a job in one JVM, usually over an emulated WAN ({@code --wan FILE}).
+ *
+ * <ul>
+ *   <li><b>noise-allreduce</b>: per iteration a compute phase of a fixed time (a timed park: on a shared 2-core machine
+ *       spinning ranks would measure the machine, not the algorithm), then an 8-byte allreduce of the value the input
+ *       file gives this rank ({@link AllreduceInput}) whose only use is the test "sum &gt; epsilon"; every answer is
+ *       checked against the exact sum.</li>
+ *   <li><b>sor</b>: red-black SOR on a grid of 4 rows × 16 columns per rank (halo exchange with rank ± 1), a compute
+ *       phase of the same fixed time, and the convergence test "sum of |change| &gt; epsilon" each iteration, until it
+ *       fails or {@code maxIterations}; the iterations run and the grid's bit sum are the application's result.</li>
+ * </ul>
+ *
+ * With {@code sequential} and {@code magpie} the test is a plain allreduce followed by the comparison
+ * ({@link Comm#allreduceUntil} on a tree that is not conditional); with {@code conditional} the cluster roots decide it.
+ */
+public final class WanAllreduceBenchmark {
+    public static final String SCHEMA = "eventspace.run-wan-allreduce/1";
+    private static final int ROWS = 4;
+    private static final int COLUMNS = 16;
+    private static final double OMEGA = 1.5;
+
+    public enum Workload {
+        NOISE_ALLREDUCE("noise-allreduce"), SOR("sor");
+
+        private final String label;
+
+        Workload(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    /**
+     * @param usPerIteration    the slowest rank's timed wall time over its iterations, µs.
+     * @param wanMessages       messages the gateways released (each crossing of an emulated link counts once).
+     * @param decided           conditional calls decided at the cluster roots, summed over the clusters: on local
+     *                          values, by a cached remote value, by the sequence-number rule, by the full exchange.
+     * @param iterationsDecidedLocally the mean over clusters of calls decided on the cluster's own values.
+     * @param wrongAnswers      noise-allreduce: answers that differ from the exact sum's; sor: 0.
+     * @param checksum          sor: the grid's bit sum (equal across modes is the bit-identical check); noise: the
+     *                          number of "true" answers.
+     */
+    public record Result(Workload workload, ClusterAllreduce mode, int ranks, int clusters, int iterations,
+                         double usPerIteration, long wanMessages, long[] decided, double iterationsDecidedLocally,
+                         long wrongAnswers, long checksum) {
+    }
+
+    private WanAllreduceBenchmark() {
+    }
+
+    /**
+     * @param base           the job as laid out (its extension, if any, is the WAN emulation).
+     * @param input          noise-allreduce's values (sor: its epsilon only, or null for {@code sorEpsilon}).
+     * @param computeMicros  the fixed compute time per iteration.
+     * @param maxIterations  sor's bound on iterations.
+     */
+    public static Result run(JobConfig base, Workload workload, ClusterAllreduce mode, AllreduceInput input,
+                             double sorEpsilon, long computeMicros, int maxIterations, Duration limit) {
+        double epsilon = workload == Workload.NOISE_ALLREDUCE ? input.epsilon() : sorEpsilon;
+        JobConfig config = mode == ClusterAllreduce.SEQUENTIAL ? base
+                : base.withExtension(new MultiClusterLayer(mode, Condition.GREATER, epsilon, base.extension()));
+        int ranks = config.spec().ranks();
+        int clusters = config.spec().topology().clusters().size();
+        try (MonitoredJob job = MonitoredJob.inJvm(config)) {
+            List<RankThreads.Outcome<long[]>> outcomes = job.runRanks(rank -> workload == Workload.NOISE_ALLREDUCE
+                    ? noise(job.comm(rank), input, computeMicros)
+                    : sor(job.comm(rank), epsilon, computeMicros, maxIterations), limit);
+            long wall = 0;
+            long wrong = 0;
+            long iterations = -1;
+            long checksum = -1;
+            for (RankThreads.Outcome<long[]> o : outcomes) {
+                if (!o.ok()) {
+                    throw new IllegalStateException("rank " + o.rank() + " failed: " + o.error());
+                }
+                long[] v = o.value();
+                wall = Math.max(wall, v[0]);
+                wrong += v[1];
+                if (iterations >= 0 && (iterations != v[2] || checksum != v[3])) {
+                    wrong++;
+                }
+                iterations = v[2];
+                checksum = v[3];
+            }
+            long[] decided = new long[4];
+            long wanMessages = 0;
+            PathExtension.Started started = job.extension().orElse(null);
+            if (started instanceof MultiClusterLayer.Running layer) {
+                decided = layer.clusterKinds().decided();
+                started = layer.inner();
+            }
+            if (started instanceof WanEmulation.Running wan) {
+                for (GatewayScheduler.Stats s : wan.stats()) {
+                    wanMessages += s.released();
+                }
+            }
+            return new Result(workload, mode, ranks, clusters, (int) iterations, wall / 1_000.0 / iterations, wanMessages,
+                    decided, (double) decided[0] / clusters, wrong, checksum);
+        }
+    }
+
+    /** {wall ns, wrong answers, iterations, true answers}. */
+    private static long[] noise(Comm comm, AllreduceInput input, long computeMicros) {
+        int n = input.values().length;
+        boolean[] expected = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            expected[i] = input.expected(i, comm.size());
+        }
+        comm.barrier();
+        long start = System.nanoTime();
+        long wrong = 0;
+        long trues = 0;
+        for (int i = 0; i < n; i++) {
+            compute(computeMicros);
+            boolean holds = comm.allreduceUntil(input.contribution(i, comm.rank(), comm.size()), ReduceOp.SUM,
+                    Condition.GREATER, input.epsilon());
+            if (holds != expected[i]) {
+                wrong++;
+            }
+            if (holds) {
+                trues++;
+            }
+        }
+        return new long[] {System.nanoTime() - start, wrong, n, trues};
+    }
+
+    /** {wall ns, 0, iterations, grid bit sum}. */
+    private static long[] sor(Comm comm, double epsilon, long computeMicros, int maxIterations) {
+        int rank = comm.rank();
+        int size = comm.size();
+        double[][] u = new double[ROWS + 2][COLUMNS + 2];
+        if (rank == 0) {
+            Arrays.fill(u[0], 1.0);
+        }
+        long[] halo = new long[COLUMNS + 2];
+        comm.barrier();
+        long start = System.nanoTime();
+        int iterations = 0;
+        boolean going = true;
+        while (going && iterations < maxIterations) {
+            compute(computeMicros);
+            double delta = sweep(u, rank * ROWS, 0);
+            exchange(comm, u, halo, rank, size);
+            delta += sweep(u, rank * ROWS, 1);
+            exchange(comm, u, halo, rank, size);
+            going = comm.allreduceUntil(delta, ReduceOp.SUM, Condition.GREATER, epsilon);
+            iterations++;
+        }
+        long wall = System.nanoTime() - start;
+        long bits = 0;
+        for (int r = 1; r <= ROWS; r++) {
+            for (int c = 1; c <= COLUMNS; c++) {
+                bits += Double.doubleToRawLongBits(u[r][c]);
+            }
+        }
+        return new long[] {wall, 0, iterations, comm.allreduce(bits, ReduceOp.SUM)};
+    }
+
+    private static void compute(long micros) {
+        long deadline = System.nanoTime() + micros * 1_000;
+        long left;
+        while ((left = deadline - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    /** One colour's half-sweep; returns the sum of |change| (non-negative: the partial sums only grow). */
+    private static double sweep(double[][] u, int firstRow, int colour) {
+        double delta = 0;
+        for (int r = 1; r <= ROWS; r++) {
+            int globalRow = firstRow + r - 1;
+            for (int c = 1 + ((globalRow + 1 + colour) & 1); c <= COLUMNS; c += 2) {
+                double old = u[r][c];
+                double next = old + OMEGA * (0.25 * (u[r - 1][c] + u[r + 1][c] + u[r][c - 1] + u[r][c + 1]) - old);
+                u[r][c] = next;
+                delta += Math.abs(next - old);
+            }
+        }
+        return delta;
+    }
+
+    private static void exchange(Comm comm, double[][] u, long[] halo, int rank, int size) {
+        for (int phase = 0; phase < 2; phase++) {
+            boolean sending = (rank % 2 == 0) == (phase == 0);
+            if (sending) {
+                if (rank > 0) {
+                    send(comm, u[1], halo, rank - 1);
+                }
+                if (rank + 1 < size) {
+                    send(comm, u[ROWS], halo, rank + 1);
+                }
+            } else {
+                if (rank > 0) {
+                    receive(comm, u[0], halo, rank - 1);
+                }
+                if (rank + 1 < size) {
+                    receive(comm, u[ROWS + 1], halo, rank + 1);
+                }
+            }
+        }
+    }
+
+    private static void send(Comm comm, double[] row, long[] halo, int dest) {
+        for (int c = 0; c < row.length; c++) {
+            halo[c] = Double.doubleToRawLongBits(row[c]);
+        }
+        comm.send(dest, halo, row.length);
+    }
+
+    private static void receive(Comm comm, double[] row, long[] halo, int source) {
+        int n = comm.recv(source, halo);
+        for (int c = 0; c < n; c++) {
+            row[c] = Double.longBitsToDouble(halo[c]);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package org.eventspace.wan.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+
+import org.eventspace.comm.pathmap.TreeShape;
+import org.eventspace.job.JobConfig;
+import org.eventspace.job.JobTransport;
+import org.eventspace.wan.WanEmulation;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Both workloads of the conditional allreduce on three emulated sites (examples/wan/three-sites-1ms.wan), every mode:
+ * the application's results are the same bits whichever allreduce decides the convergence tests (noise-allreduce: every
+ * answer equals the exact sum's; sor: the same iterations and the same grid), the conditional one decides some calls
+ * on cluster-local values, and only the WAN layouts send messages through the gateways.
+ */
+@Timeout(180)
+class WanAllreduceBenchmarkTest {
+    @TempDir
+    Path dir;
+
+    static Path examples() {
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.isDirectory(p.resolve("examples/wan"))) {
+                return p.resolve("examples/wan");
+            }
+        }
+        throw new IllegalStateException("no examples/wan above " + Path.of("").toAbsolutePath());
+    }
+
+    private static JobConfig job() {
+        WanEmulation wan = WanEmulation.read(examples().resolve("three-sites-1ms.wan"));
+        return JobConfig.of(JobConfig.shortcut(6, 3, 3, TreeShape.hier(4)), JobTransport.JVM).withCollectors(false)
+                .withExtension(wan);
+    }
+
+    private AllreduceInput input() throws Exception {
+        StringBuilder text = new StringBuilder(AllreduceInput.HEADER + "\n# test input\nepsilon 400\n");
+        double v = 20_000;
+        for (int i = 0; i < 80; i++) {
+            text.append((long) v).append('\n');
+            v *= 0.94;
+        }
+        Path file = dir.resolve("test.input");
+        Files.writeString(file, text);
+        return AllreduceInput.read(file);
+    }
+
+    @Test
+    void noiseAllreduceAnswersEqualTheExactSumsInEveryMode() throws Exception {
+        AllreduceInput input = input();
+        Map<ClusterAllreduce, WanAllreduceBenchmark.Result> results = new EnumMap<>(ClusterAllreduce.class);
+        for (ClusterAllreduce mode : ClusterAllreduce.values()) {
+            WanAllreduceBenchmark.Result r = WanAllreduceBenchmark.run(job(), WanAllreduceBenchmark.Workload.NOISE_ALLREDUCE,
+                    mode, input, 0, 200, 0, Duration.ofSeconds(60));
+            assertThat(r.wrongAnswers()).as(mode + ": answers unlike the exact sum's").isZero();
+            assertThat(r.iterations()).isEqualTo(80);
+            assertThat(r.wanMessages()).as(mode + ": messages through the gateways").isPositive();
+            results.put(mode, r);
+        }
+        assertThat(results.values()).extracting(WanAllreduceBenchmark.Result::checksum).containsOnly(
+                results.get(ClusterAllreduce.SEQUENTIAL).checksum());
+        WanAllreduceBenchmark.Result conditional = results.get(ClusterAllreduce.CONDITIONAL);
+        assertThat(conditional.decided()[0]).as("calls decided on cluster-local values").isPositive();
+        assertThat(conditional.decided()[3]).as("calls decided by the full exchange (the last, below epsilon)").isPositive();
+        assertThat(results.get(ClusterAllreduce.MAGPIE).decided()).containsOnly(0L);
+    }
+
+    @Test
+    void sorConvergesAfterTheSameIterationsToTheSameGridInEveryMode() {
+        Map<ClusterAllreduce, WanAllreduceBenchmark.Result> results = new EnumMap<>(ClusterAllreduce.class);
+        for (ClusterAllreduce mode : ClusterAllreduce.values()) {
+            results.put(mode, WanAllreduceBenchmark.run(job(), WanAllreduceBenchmark.Workload.SOR, mode, null, 0.05, 0,
+                    2_000, Duration.ofSeconds(60)));
+        }
+        WanAllreduceBenchmark.Result sequential = results.get(ClusterAllreduce.SEQUENTIAL);
+        assertThat(sequential.iterations()).isBetween(2, 1_999);
+        for (WanAllreduceBenchmark.Result r : results.values()) {
+            assertThat(r.wrongAnswers()).as(r.mode() + ": ranks that disagree").isZero();
+            assertThat(r.iterations()).as(r.mode() + ": iterations").isEqualTo(sequential.iterations());
+            assertThat(r.checksum()).as(r.mode() + ": grid bits").isEqualTo(sequential.checksum());
+        }
+    }
+
+    @Test
+    void anInputFileWithoutEpsilonIsRefusedNamingTheFile() throws Exception {
+        Path file = dir.resolve("bad.input");
+        Files.writeString(file, AllreduceInput.HEADER + "\n12\nx\n");
+        assertThatThrownBy(() -> AllreduceInput.read(file)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("bad.input:3: expected an integer value");
+    }
+}
