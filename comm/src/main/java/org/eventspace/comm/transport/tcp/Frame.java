@@ -37,6 +37,8 @@ import org.eventspace.comm.path.ValueType;
 final class Frame {
     private static final int OP_CODES = ReduceOp.values().length;
     private static final int TYPE_CODES = ValueType.values().length;
+    /** Conditions a frame may carry (1..this; 0: none). Read once: values() copies its array on every call. */
+    private static final int CONDITION_CODES = org.eventspace.comm.path.Condition.values().length;
 
     private final UnsafeBuffer buffer = new UnsafeBuffer();
     /** Little-endian view of the payload, for bulk copies of the words (a memory copy on little-endian CPUs). */
@@ -140,7 +142,7 @@ final class Frame {
         int typeByte = buffer.getByte(VALUE_TYPE_OFFSET);
         int type = typeByte & TYPE_MASK;
         int until = (typeByte & 0xFF) >>> UNTIL_SHIFT;
-        if (until > org.eventspace.comm.path.Condition.values().length) {
+        if (until > CONDITION_CODES) {
             type = -1;
         }
         if (!ok || length != received || op < 0 || op >= OP_CODES || type < 0 || type >= TYPE_CODES) {
