@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -38,6 +39,11 @@ class MergeProperties {
     }
 
     /** Regular programs merge into the size of one rank's trace: ranklists of constant size. */
+    @Example
+    void aLoopNestedInALoopBetweenTwoEqualCallsMergesToOneRanksSize() {
+        identicalRanksMergeIntoOneRanksStructure(-974, 2);
+    }
+
     @Property(tries = 30)
     void identicalRanksMergeIntoOneRanksStructure(@ForAll long seed, @ForAll @IntRange(min = 2, max = 64) int ranks) {
         Random r = new Random(seed);
@@ -48,7 +54,9 @@ class MergeProperties {
             Programs.run(stripRankDependence(program), rank, t, new Random(seed));
             traces.add(t);
         }
-        int oneRank = traces.get(0).liveNodes();
+        // One rank's nodes as its trace holds them (its live-node budget counter can be lower: seed -974, 2 ranks
+        // holds 6 nodes while liveNodes() says 5; the budget is an approximate bound, the structure is what merges).
+        int oneRank = count(traces.get(0).nodes());
         Trace merged = Trace.mergeAll(traces);
         assertThat(count(merged.nodes())).isEqualTo(oneRank);
         assertThat(merged.nodes()).allSatisfy(n -> assertThat(n.ranks().runs()).hasSize(3));
