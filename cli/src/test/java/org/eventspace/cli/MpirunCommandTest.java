@@ -1,13 +1,10 @@
 package org.eventspace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -57,17 +54,7 @@ class MpirunCommandTest {
 
     @Test
     void aRealRunPassesTheExitCodeThroughAndWritesTheReport() throws Exception {
-        boolean mpi = onPath("mpicc") && onPath("mpirun");
-        if (!mpi && "true".equals(System.getenv("CI"))) {
-            throw new AssertionError("mpicc/mpirun missing under CI: .ci/run should have installed Open MPI");
-        }
-        assumeTrue(mpi, "Open MPI not installed");
-        Path program = dir.resolve("es_allreduce");
-        Process cc = new ProcessBuilder("mpicc", "-O2", "-o", program.toString(),
-                Path.of("..", "native", "test", "es_allreduce.c").toString()).redirectErrorStream(true).start();
-        String ccOut = new String(cc.getInputStream().readAllBytes());
-        assertThat(cc.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(cc.exitValue()).as(ccOut).isZero();
+        Path program = NativePrograms.compile("es_allreduce", dir);
         Path json = dir.resolve("run.json");
 
         CliHarness cli = new CliHarness();
@@ -93,17 +80,7 @@ class MpirunCommandTest {
 
     @Test
     void agentProcessesOnTwoSimulatedHostsReportAsTheSingleJvmDoes() throws Exception {
-        boolean mpi = onPath("mpicc") && onPath("mpirun");
-        if (!mpi && "true".equals(System.getenv("CI"))) {
-            throw new AssertionError("mpicc/mpirun missing under CI: .ci/run should have installed Open MPI");
-        }
-        assumeTrue(mpi, "Open MPI not installed");
-        Path program = dir.resolve("es_allreduce");
-        Process cc = new ProcessBuilder("mpicc", "-O2", "-o", program.toString(),
-                Path.of("..", "native", "test", "es_allreduce.c").toString()).redirectErrorStream(true).start();
-        String ccOut = new String(cc.getInputStream().readAllBytes());
-        assertThat(cc.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(cc.exitValue()).as(ccOut).isZero();
+        Path program = NativePrograms.compile("es_allreduce", dir);
         Path json = dir.resolve("run.json");
 
         CliHarness cli = new CliHarness();
@@ -119,14 +96,5 @@ class MpirunCommandTest {
         assertThat(report.at("/mpi/calls/MPI_Allreduce").asLong()).isEqualTo(800);
         assertThat(report.at("/monitors/loadbalance/slowest_rank").asInt()).isEqualTo(3);
         assertThat(Files.isDirectory(dir.resolve("trace/mirror/host-1"))).isTrue();
-    }
-
-    private static boolean onPath(String tool) {
-        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(d, tool))) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -1,10 +1,7 @@
 package org.eventspace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -27,17 +24,7 @@ class MpirunServeTest {
 
     @Test
     void theLiveDashboardNamesTheSleepingRankBeforeTheProgramEnds() throws Exception {
-        boolean mpi = onPath("mpicc") && onPath("mpirun");
-        if (!mpi && "true".equals(System.getenv("CI"))) {
-            throw new AssertionError("mpicc/mpirun missing under CI: .ci/run should have installed Open MPI");
-        }
-        assumeTrue(mpi, "Open MPI not installed");
-        Path program = dir.resolve("es_allreduce");
-        Process cc = new ProcessBuilder("mpicc", "-O2", "-o", program.toString(),
-                Path.of("..", "native", "test", "es_allreduce.c").toString()).redirectErrorStream(true).start();
-        String ccOut = new String(cc.getInputStream().readAllBytes());
-        assertThat(cc.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(cc.exitValue()).as(ccOut).isZero();
+        Path program = NativePrograms.compile("es_allreduce", dir);
 
         // 3000 allreduces with rank 1 sleeping 3 ms before each: about 9 s, long enough to be polled while it runs.
         LiveCommand live = LiveCommand.start(List.of("mpirun", "--serve", "0", "-np", "3", "--trace-dir",
@@ -91,12 +78,4 @@ class MpirunServeTest {
         assertThat(cli.err()).contains("--serve shows the program while it runs: it needs --agent live");
     }
 
-    private static boolean onPath(String tool) {
-        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(d, tool))) {
-                return true;
-            }
-        }
-        return false;
-    }
 }
