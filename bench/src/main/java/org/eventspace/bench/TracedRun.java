@@ -107,7 +107,7 @@ public final class TracedRun {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the trace to " + file + ": " + e.getMessage(), e);
         }
-        int groups = TraceFile.toJson(trace).path("groups").size();
+        int groups = trace.groupCount();
         return new Result(report, new Summary(file, bytes, trace.eventsRecorded(), trace.flatBytes(),
                 traceConfig.encoding().fileName(), lost, groups));
     }

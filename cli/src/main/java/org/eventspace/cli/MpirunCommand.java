@@ -235,7 +235,7 @@ final class MpirunCommand implements Callable<Integer> {
                                                             java.io.PrintWriter err) throws IOException {
         org.eventspace.trace.Trace trace = recorder.trace();
         long bytes = org.eventspace.trace.TraceFile.write(trace, traceOptions.trace);
-        int groups = org.eventspace.trace.TraceFile.toJson(trace).path("groups").size();
+        int groups = trace.groupCount();
         long lost = result.tuplesMissed() + trace.lost().stream().mapToLong(org.eventspace.trace.RankTrace.Lost::count).sum();
         org.eventspace.bench.TracedRun.Summary s = new org.eventspace.bench.TracedRun.Summary(traceOptions.trace, bytes,
                 trace.eventsRecorded(), trace.flatBytes(), traceOptions.toConfig(null).encoding().fileName(), lost, groups);

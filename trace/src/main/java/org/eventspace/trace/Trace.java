@@ -274,6 +274,11 @@ public final class Trace {
     }
 
     /** The longest rank's recorded span in ns (what a replay's wall time compares with). */
+    /** Groups of ranks whose traces merged (one per distinct structure), as the file lists them. */
+    public int groupCount() {
+        return groups.size();
+    }
+
     public long wallNanos() {
         return wallNanos;
     }
