@@ -27,14 +27,8 @@ final class MpiTraffic {
      * the program runs rather than after.
      */
     static void check(String mpirun) {
-        Path dir = null;
-        for (String d : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-            if (mpirun.contains(java.io.File.separator) ? Files.isExecutable(Path.of(mpirun)) : Files.isExecutable(Path.of(d, mpirun))) {
-                dir = mpirun.contains(java.io.File.separator) ? Path.of(mpirun).toAbsolutePath().getParent() : Path.of(d);
-                break;
-            }
-        }
-        Path ompiInfo = dir == null ? null : dir.resolve("ompi_info");
+        Path found = Executables.find(mpirun);
+        Path ompiInfo = found == null ? null : found.resolveSibling("ompi_info");
         String why = "--traffic counts through Open MPI's PML monitoring component";
         if (ompiInfo == null || !Files.isExecutable(ompiInfo)) {
             throw new UsageError(why + ", and there is no ompi_info next to " + mpirun + " (is this Open MPI?)");

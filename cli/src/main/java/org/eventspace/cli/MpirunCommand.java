@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -170,12 +169,9 @@ final class MpirunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
-        if (!program.contains(File.separator) && Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .noneMatch(d -> Files.isExecutable(Path.of(d, program)))) {
-            throw new UsageError("PROGRAM '" + program + "' is not on the PATH (give its path)");
-        }
-        if (program.contains(File.separator) && !Files.isExecutable(Path.of(program))) {
-            throw new UsageError("PROGRAM '" + program + "' is not an executable file");
+        if (Executables.find(program) == null) {
+            throw new UsageError(program.contains(File.separator) ? "PROGRAM '" + program + "' is not an executable file"
+                    : "PROGRAM '" + program + "' is not on the PATH (give its path)");
         }
         serve.check();
         if (serve.enabled() && !config.live()) {
