@@ -51,9 +51,9 @@ public final class InterleavedOverhead {
         RunConfig c = config.withCollectorSettings(CollectorSettings.ALL.withTrees(Set.of(tree)));
         String traffic = c.job().traffic();
         if (traffic != null) {
-            int cut = traffic.indexOf(';');
-            c = c.withJob(c.job().withTraffic(org.eventspace.comm.traffic.TrafficScope
-                    .parse(cut < 0 ? traffic : traffic.substring(0, cut)).onTrees(Set.of(tree)).text()));
+            // onTrees replaces whatever trees the scope named (the first run's, for the crossover's second)
+            c = c.withJob(c.job().withTraffic(org.eventspace.comm.traffic.TrafficScope.parse(traffic).onTrees(Set.of(tree))
+                    .text()));
         }
         return c;
     }
