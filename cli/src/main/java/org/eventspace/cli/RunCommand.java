@@ -44,9 +44,28 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     WanAllreduceRun wanAllreduce = new WanAllreduceRun();
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() throws IOException {
         if (wanAllreduce.wanted(benchmark)) {
+            // The multi-cluster workloads run their own loop: refuse, by name, the flags of the other benchmarks that
+            // it would otherwise accept and ignore.
+            java.util.List<String> ignored = new java.util.ArrayList<>();
+            for (String flag : new String[] {"--monitor", "--coschedule", "--analysis", "--slow-rank", "--noise", "--traffic",
+                    "--trace", "--serve", "--topology", "--warmup", "--warmup-s", "--bytes"}) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+                    ignored.add(flag);
+                }
+            }
+            if (benchmark.equals("noise-allreduce") && spec.commandLine().getParseResult().hasMatchedOption("--iterations")) {
+                ignored.add("--iterations (noise-allreduce runs one iteration per value of its --input file)");
+            }
+            if (!ignored.isEmpty()) {
+                throw new UsageError(benchmark + " with --allreduce runs the multi-cluster workload alone (docs/MULTI-CLUSTER.md), "
+                        + "which does not take " + String.join(", ", ignored) + " yet");
+            }
             return wanAllreduce.run(benchmark, options);
         }
         Benchmark kind;

@@ -73,4 +73,14 @@ class RunWanTest {
                 .isEqualTo(2);
         assertThat(cli.err()).contains("bad.wan:4: expected exactly one of bandwidth_mbit_s=NUMBER");
     }
+
+    @Test
+    void theMultiClusterWorkloadsRefuseTheFlagsTheyWouldIgnoreByName() {
+        int code = cli.execute("run", "noise-allreduce", "--allreduce", "magpie", "--ranks", "4", "--hosts", "2",
+                "--clusters", "2", "--wan", example("two-sites-2ms.wan").toString(), "--monitor", "loadbalance",
+                "--slow-rank", "1:200", "--iterations", "50");
+        assertThat(code).isEqualTo(2);
+        assertThat(cli.err()).contains("noise-allreduce with --allreduce").contains("--monitor").contains("--slow-rank")
+                .contains("--iterations (noise-allreduce runs one iteration per value of its --input file)");
+    }
 }
