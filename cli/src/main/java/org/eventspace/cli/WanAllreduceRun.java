@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.Locale;
 
 import org.eventspace.job.JobConfig;
-import org.eventspace.job.JobTransport;
 import org.eventspace.wan.cluster.AllreduceInput;
 import org.eventspace.wan.cluster.ClusterAllreduce;
 import org.eventspace.wan.cluster.WanAllreduceBenchmark;
@@ -19,7 +18,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code run noise-allreduce|sor --allreduce sequential|magpie|conditional}: the multi-cluster allreduce workloads of
- * {@link WanAllreduceBenchmark}, in one JVM; flags checked here, the report {@value WanAllreduceBenchmark#SCHEMA}.
+ * {@link WanAllreduceBenchmark}, in one JVM or over TCP; flags checked here, the report {@value WanAllreduceBenchmark#SCHEMA}.
  */
 final class WanAllreduceRun {
     @Option(names = "--allreduce", paramLabel = "MODE", description = "noise-allreduce and sor: how the clusters' trees "
@@ -71,10 +70,6 @@ final class WanAllreduceRun {
             }
         }
         JobConfig job = options.toConfig(org.eventspace.bench.Benchmark.SOR).job();
-        if (job.transport() != JobTransport.JVM) {
-            throw new UsageError("--allreduce runs in one JVM (--transport jvm); the multi-cluster trees over TCP are "
-                    + "not measured yet");
-        }
         if (mode != ClusterAllreduce.SEQUENTIAL && job.spec().topology().clusters().size() < 2) {
             throw new UsageError("--allreduce " + mode + " joins clusters and needs --clusters C >= 2");
         }

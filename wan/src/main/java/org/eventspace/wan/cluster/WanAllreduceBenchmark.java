@@ -1,6 +1,8 @@
 package org.eventspace.wan.cluster;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
@@ -9,15 +11,25 @@ import org.eventspace.comm.Comm;
 import org.eventspace.comm.path.Condition;
 import org.eventspace.comm.path.ReduceOp;
 import org.eventspace.comm.runtime.PathExtension;
+import org.eventspace.comm.launch.JobEnvironment;
+import org.eventspace.job.HostResult;
 import org.eventspace.job.JobConfig;
+import org.eventspace.job.JobLauncher;
+import org.eventspace.job.JobTransport;
 import org.eventspace.job.MonitoredJob;
 import org.eventspace.job.RankThreads;
 import org.eventspace.wan.GatewayScheduler;
 import org.eventspace.wan.WanEmulation;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 /**
  * {@code run noise-allreduce|sor --allreduce sequential|magpie|conditional}: the dissertation's two conditional-allreduce
- * workloads (appendix 7.3 §V) on a job in one JVM, usually over an emulated WAN ({@code --wan FILE}).
+ * workloads (appendix 7.3 §V) on a job in one JVM or in one process per host over TCP, usually over an emulated WAN
+ * ({@code --wan FILE}).
  *
  * <ul>
  *   <li><b>noise-allreduce</b>: per iteration a compute phase of a fixed time (a timed park: on a shared 2-core machine
@@ -83,43 +95,193 @@ public final class WanAllreduceBenchmark {
                 : base.withExtension(new MultiClusterLayer(mode, Condition.GREATER, epsilon, base.extension()));
         int ranks = config.spec().ranks();
         int clusters = config.spec().topology().clusters().size();
-        try (MonitoredJob job = MonitoredJob.inJvm(config)) {
-            List<RankThreads.Outcome<long[]>> outcomes = job.runRanks(rank -> workload == Workload.NOISE_ALLREDUCE
-                    ? noise(job.comm(rank), input, computeMicros)
-                    : sor(job.comm(rank), epsilon, computeMicros, maxIterations), limit);
-            long wall = 0;
-            long wrong = 0;
-            long iterations = -1;
-            long checksum = -1;
-            for (RankThreads.Outcome<long[]> o : outcomes) {
-                if (!o.ok()) {
-                    throw new IllegalStateException("rank " + o.rank() + " failed: " + o.error());
-                }
-                long[] v = o.value();
-                wall = Math.max(wall, v[0]);
-                wrong += v[1];
-                if (iterations >= 0 && (iterations != v[2] || checksum != v[3])) {
-                    wrong++;
-                }
-                iterations = v[2];
-                checksum = v[3];
+        Work work = new Work(workload, input, epsilon, computeMicros, maxIterations);
+        HostPart all;
+        if (config.transport() == JobTransport.TCP) {
+            all = overTcp(config, work, limit);
+        } else {
+            try (MonitoredJob job = MonitoredJob.inJvm(config)) {
+                all = hostPart(job, work, limit);
             }
-            long[] decided = new long[4];
-            long wanMessages = 0;
-            PathExtension.Started started = job.extension().orElse(null);
-            if (started instanceof MultiClusterLayer.Running layer) {
-                decided = layer.clusterKinds().decided();
-                started = layer.inner();
+        }
+        long wall = 0;
+        long wrong = 0;
+        long iterations = -1;
+        long checksum = -1;
+        for (long[] v : all.ranks()) {
+            wall = Math.max(wall, v[0]);
+            wrong += v[1];
+            if (iterations >= 0 && (iterations != v[2] || checksum != v[3])) {
+                wrong++;
             }
-            if (started instanceof WanEmulation.Running wan) {
-                for (GatewayScheduler.Stats s : wan.stats()) {
-                    wanMessages += s.released();
-                }
+            iterations = v[2];
+            checksum = v[3];
+        }
+        return new Result(workload, mode, ranks, clusters, (int) iterations, wall / 1_000.0 / iterations,
+                all.wanMessages(), all.decided(), (double) all.decided()[0] / clusters, wrong, checksum);
+    }
+
+    /** What one run of the workload is: the same in every host process. */
+    private record Work(Workload workload, AllreduceInput input, double epsilon, long computeMicros, int maxIterations) {
+        /** The host processes' arguments after the job's: workload, input file (or "-"), epsilon, compute µs, bound. */
+        List<String> arguments() {
+            return List.of(workload.name(), input == null ? "-" : input.file().toAbsolutePath().toString(),
+                    Double.toString(epsilon), Long.toString(computeMicros), Integer.toString(maxIterations));
+        }
+
+        static Work of(String[] args) {
+            if (args.length != 6) {
+                throw new IllegalArgumentException("usage: WanAllreduceBenchmark <encoded job configuration> <workload> "
+                        + "<input file or -> <epsilon> <compute µs> <max iterations>");
             }
-            return new Result(workload, mode, ranks, clusters, (int) iterations, wall / 1_000.0 / iterations, wanMessages,
-                    decided, (double) decided[0] / clusters, wrong, checksum);
+            Workload workload = Workload.valueOf(args[1]);
+            AllreduceInput input = args[2].equals("-") ? null : AllreduceInput.read(Path.of(args[2]));
+            return new Work(workload, input, Double.parseDouble(args[3]), Long.parseLong(args[4]), Integer.parseInt(args[5]));
         }
     }
+
+    /**
+     * What one process's ranks and cluster roots report: per rank {wall ns, wrong answers, iterations, checksum}; the
+     * conditional calls its cluster roots decided (local, cache, rule, full exchange); the messages its gateways released.
+     */
+    private record HostPart(List<long[]> ranks, long[] decided, long wanMessages) {
+        JsonNode toJson() {
+            ObjectNode node = JSON.createObjectNode();
+            ArrayNode list = node.putArray("ranks");
+            for (long[] v : ranks) {
+                ArrayNode a = list.addArray();
+                for (long x : v) {
+                    a.add(x);
+                }
+            }
+            ArrayNode d = node.putArray("decided");
+            for (long x : decided) {
+                d.add(x);
+            }
+            node.put("wan_messages", wanMessages);
+            return node;
+        }
+
+        static HostPart fromJson(JsonNode node) {
+            if (node == null || !node.path("ranks").isArray() || !node.path("decided").isArray()
+                    || node.path("decided").size() != 4 || !node.path("wan_messages").canConvertToLong()) {
+                throw new IllegalArgumentException("expected {\"ranks\": [[4 numbers]...], \"decided\": [4 numbers], "
+                        + "\"wan_messages\": number}, got " + node);
+            }
+            List<long[]> ranks = new ArrayList<>();
+            for (JsonNode r : node.get("ranks")) {
+                if (!r.isArray() || r.size() != 4) {
+                    throw new IllegalArgumentException("expected a rank's 4 numbers, got " + r);
+                }
+                ranks.add(new long[] {r.get(0).asLong(), r.get(1).asLong(), r.get(2).asLong(), r.get(3).asLong()});
+            }
+            long[] decided = new long[4];
+            for (int i = 0; i < 4; i++) {
+                decided[i] = node.get("decided").get(i).asLong();
+            }
+            return new HostPart(ranks, decided, node.get("wan_messages").asLong());
+        }
+
+        static HostPart sum(List<HostPart> parts) {
+            List<long[]> ranks = new ArrayList<>();
+            long[] decided = new long[4];
+            long wan = 0;
+            for (HostPart p : parts) {
+                ranks.addAll(p.ranks);
+                for (int i = 0; i < 4; i++) {
+                    decided[i] += p.decided[i];
+                }
+                wan += p.wanMessages;
+            }
+            return new HostPart(ranks, decided, wan);
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Runs the workload on {@code job}'s local ranks (every rank in one JVM) and reads its cluster roots and gateways. */
+    private static HostPart hostPart(MonitoredJob job, Work work, Duration limit) {
+        List<RankThreads.Outcome<long[]>> outcomes = job.runRanks(rank -> work.workload() == Workload.NOISE_ALLREDUCE
+                ? noise(job.comm(rank), work.input(), work.computeMicros())
+                : sor(job.comm(rank), work.epsilon(), work.computeMicros(), work.maxIterations()), limit);
+        List<long[]> ranks = new ArrayList<>();
+        for (RankThreads.Outcome<long[]> o : outcomes) {
+            if (!o.ok()) {
+                throw new IllegalStateException("rank " + o.rank() + " failed: " + o.error());
+            }
+            ranks.add(o.value());
+        }
+        long[] decided = new long[4];
+        long wanMessages = 0;
+        PathExtension.Started started = job.extension().orElse(null);
+        if (started instanceof MultiClusterLayer.Running layer) {
+            decided = layer.clusterKinds().decided();
+            started = layer.inner();
+        }
+        if (started instanceof WanEmulation.Running wan) {
+            for (GatewayScheduler.Stats s : wan.stats()) {
+                wanMessages += s.released();
+            }
+        }
+        return new HostPart(ranks, decided, wanMessages);
+    }
+
+    /**
+     * One process per host on this machine ({@link #main}), each running its ranks and reporting them with what its
+     * cluster roots decided and its gateways released; a host that failed or sent a malformed report fails the run.
+     */
+    private static HostPart overTcp(JobConfig config, Work work, Duration limit) {
+        JobLauncher.Outcome outcome = JobLauncher.launch(config, WanAllreduceBenchmark.class.getName(), work.arguments(), limit);
+        List<String> errors = new ArrayList<>(outcome.errors());
+        List<HostPart> parts = new ArrayList<>();
+        for (int h = 0; h < outcome.hosts().size(); h++) {
+            HostResult host = outcome.hosts().get(h);
+            if (host == null) {
+                errors.add("host " + h + " reported nothing");
+                continue;
+            }
+            try {
+                parts.add(HostPart.fromJson(host.program()));
+            } catch (IllegalArgumentException e) {
+                errors.add("host " + h + " sent a malformed report: " + e.getMessage());
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw new IllegalStateException(String.join("; ", errors));
+        }
+        return HostPart.sum(parts);
+    }
+
+    /**
+     * One host process of a TCP run: joins the job named by the environment, runs its ranks and reports them. Exit code
+     * 0 when it ran, 1 when a rank failed, 2 for malformed arguments.
+     */
+    public static void main(String[] args) {
+        JobConfig config;
+        Work work;
+        try {
+            config = JobLauncher.config(args);
+            work = Work.of(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        JobEnvironment env = JobEnvironment.current();
+        boolean ok;
+        try (MonitoredJob job = MonitoredJob.join(config, env)) {
+            HostPart part = hostPart(job, work, RANK_LIMIT);
+            job.finish(part.toJson());
+            ok = true;
+        } catch (RuntimeException e) {
+            System.err.println("host " + env.host() + ": " + e.getMessage());
+            ok = false;
+        }
+        System.exit(ok ? 0 : 1);
+    }
+
+    /** A host process's bound on its ranks (the launcher bounds the whole job by the caller's limit). */
+    private static final Duration RANK_LIMIT = Duration.ofHours(1);
 
     /** {wall ns, wrong answers, iterations, true answers}. */
     private static long[] noise(Comm comm, AllreduceInput input, long computeMicros) {

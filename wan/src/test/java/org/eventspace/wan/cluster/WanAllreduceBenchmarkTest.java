@@ -91,6 +91,36 @@ class WanAllreduceBenchmarkTest {
         }
     }
 
+    /**
+     * Over TCP, one process per host with its gateway and its cluster root: the conditional allreduce gives the same bits
+     * as the sequential tree in one JVM, the hosts' reports add up (every conditional call decided once per cluster),
+     * and the prefetches cross the emulated links.
+     */
+    @Test
+    void overTcpTheConditionalAllreduceGivesTheSameResultsAsTheSequentialTreeInOneJvm() throws Exception {
+        AllreduceInput input = input();
+        JobConfig tcp = job().withTransport(JobTransport.TCP);
+        WanAllreduceBenchmark.Result plain = WanAllreduceBenchmark.run(job(), WanAllreduceBenchmark.Workload.NOISE_ALLREDUCE,
+                ClusterAllreduce.SEQUENTIAL, input, 0, 200, 0, Duration.ofSeconds(60));
+        WanAllreduceBenchmark.Result noise = WanAllreduceBenchmark.run(tcp, WanAllreduceBenchmark.Workload.NOISE_ALLREDUCE,
+                ClusterAllreduce.CONDITIONAL, input, 0, 200, 0, Duration.ofSeconds(120));
+        assertThat(noise.wrongAnswers()).as("answers unlike the exact sum's").isZero();
+        assertThat(noise.iterations()).isEqualTo(80);
+        assertThat(noise.checksum()).isEqualTo(plain.checksum());
+        assertThat(java.util.Arrays.stream(noise.decided()).sum()).as("conditional calls decided, over the 3 clusters")
+                .isEqualTo(3L * 80);
+        assertThat(noise.decided()[0]).as("calls decided on cluster-local values").isPositive();
+        assertThat(noise.wanMessages()).as("messages through the hosts' gateways").isPositive();
+
+        WanAllreduceBenchmark.Result sorPlain = WanAllreduceBenchmark.run(job(), WanAllreduceBenchmark.Workload.SOR,
+                ClusterAllreduce.SEQUENTIAL, null, 0.05, 0, 2_000, Duration.ofSeconds(60));
+        WanAllreduceBenchmark.Result sor = WanAllreduceBenchmark.run(tcp, WanAllreduceBenchmark.Workload.SOR,
+                ClusterAllreduce.CONDITIONAL, null, 0.05, 0, 2_000, Duration.ofSeconds(120));
+        assertThat(sor.wrongAnswers()).as("ranks that disagree").isZero();
+        assertThat(sor.iterations()).isEqualTo(sorPlain.iterations());
+        assertThat(sor.checksum()).as("grid bits").isEqualTo(sorPlain.checksum());
+    }
+
     @Test
     void anInputFileWithoutEpsilonIsRefusedNamingTheFile() throws Exception {
         Path file = dir.resolve("bad.input");
