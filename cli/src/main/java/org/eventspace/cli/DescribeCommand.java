@@ -12,6 +12,9 @@ import org.eventspace.comm.pathmap.PathmapConfig;
 import org.eventspace.comm.pathmap.PathmapDescription;
 import org.eventspace.job.JobConfig;
 import org.eventspace.job.PollMode;
+import org.eventspace.comm.path.Condition;
+import org.eventspace.wan.cluster.ClusterAllreduce;
+import org.eventspace.wan.cluster.MultiClusterLayer;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,6 +45,12 @@ final class DescribeCommand implements Callable<Integer> {
             + "(--collectors, --collect-kinds, --collect-trees) and its event scope (--scope, --gather, --filter) as wrappers.")
     boolean asRun;
 
+    @Option(names = "--allreduce", paramLabel = "MODE", description = "The multi-cluster trees of run noise-allreduce|sor "
+            + "--allreduce MODE: sequential (the plain hier tree), magpie or conditional (a tree per cluster ending at its "
+            + "cluster root, and the prefetch paths between the roots; docs/MULTI-CLUSTER.md). Needs --clusters C >= 2 for "
+            + "magpie and conditional.")
+    String allreduce;
+
     @Override
     public Integer call() throws Exception {
         if (!format.equals("text") && !format.equals("json")) {
@@ -52,6 +61,21 @@ final class DescribeCommand implements Callable<Integer> {
         }
         // The run's own defaults for what describe does not take: the timeout only enters the scope's nodes.
         JobConfig job = layout.toJob(java.time.Duration.ofSeconds(30), PollMode.AUTO, 0, null);
+        if (allreduce != null) {
+            ClusterAllreduce mode;
+            try {
+                mode = ClusterAllreduce.parse(allreduce);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError("--allreduce: " + e.getMessage());
+            }
+            if (mode != ClusterAllreduce.SEQUENTIAL) {
+                if (job.spec().topology().clusters().size() < 2) {
+                    throw new UsageError("--allreduce " + mode + " joins clusters and needs --clusters C >= 2");
+                }
+                // The condition and constant are node properties of the cluster roots; the layout does not depend on them.
+                job = job.withExtension(new MultiClusterLayer(mode, Condition.GREATER, 0, job.extension()));
+            }
+        }
         for (String ignored : ignoredFlags()) {
             command.commandLine().getErr().println("eventspace: describe: " + ignored);
         }

@@ -79,6 +79,24 @@ class DescribeCommandTest {
     }
 
     @Test
+    void theMultiClusterLayoutDrawsEveryClustersTreeAndThePrefetchPathsBetweenTheRoots() {
+        CliHarness cli = new CliHarness();
+        assertThat(cli.execute("describe", "--ranks", "4", "--hosts", "2", "--clusters", "2", "--allreduce", "conditional"))
+                .as(cli.err()).isZero();
+        String out = cli.out();
+        assertThat(out).contains("roots      h0, h1: a core and result element per cluster in every tree")
+                .contains("drawn from the 4 roots (one per cluster, and the paths between cluster roots)")
+                .contains("t0.clusterroot.h0.mc0  clusterroot @h0, cluster 0").contains("t0.clusterroot.h1.mc0  clusterroot @h1, cluster 1")
+                .contains("t0.prefetch.h0.mc0  prefetch @h0, cluster 0, from 1");
+        for (int rank = 0; rank < 4; rank++) {
+            assertThat(out).as("rank %d drawn in tree 0", rank).containsPattern("(?s)Tree 0:.*rank " + rank + " @h.*Tree 1:");
+        }
+        CliHarness one = new CliHarness();
+        assertThat(one.execute("describe", "--ranks", "4", "--hosts", "2", "--allreduce", "magpie")).isEqualTo(2);
+        assertThat(one.err()).contains("--allreduce magpie joins clusters and needs --clusters C >= 2");
+    }
+
+    @Test
     void theLayoutChecksOfRunHoldForDescribe() {
         CliHarness cli = new CliHarness();
         assertThat(cli.execute("describe", "--gather", "par:2")).isEqualTo(2);

@@ -140,6 +140,22 @@ public final class Pathmap {
         return list;
     }
 
+    /**
+     * Every root of {@code tree}, the first {@link #root} first: one for the builder's trees; a multi-cluster layout
+     * (a tree per cluster, each ending at its own core, and the paths between cluster roots) has several.
+     */
+    public List<Node> roots(int tree) {
+        List<Node> all = new ArrayList<>();
+        Node first = root(tree);
+        all.add(first);
+        for (Node n : nodes) {
+            if (n.tree() == tree && n.isRoot() && n.id() != first.id()) {
+                all.add(n);
+            }
+        }
+        return all;
+    }
+
     /** The root (core) node of {@code tree}. */
     public Node root(int tree) {
         if (tree >= 0 && tree < roots.length && roots[tree] >= 0) {

@@ -101,8 +101,20 @@ public final class PathmapDescription {
                     .map(e -> e.getKey() + " → " + e.getValue()).toList()));
         }
         Host root = topology.host(spec.rootHost());
-        line("  root       %s: core and result element of every tree (%s = %s each)", root.name(),
-                count(spec.resultWords(), "word"), bytes(spec.resultWords() * (long) Long.BYTES));
+        java.util.TreeSet<String> coreHosts = new java.util.TreeSet<>();
+        for (Node n : pathmap.nodes()) {
+            if (n.isRoot() && n.kind().equals(PathmapBuilder.CORE)) {
+                coreHosts.add(topology.host(n.host()).name());
+            }
+        }
+        if (coreHosts.size() <= 1) {
+            line("  root       %s: core and result element of every tree (%s = %s each)", root.name(),
+                    count(spec.resultWords(), "word"), bytes(spec.resultWords() * (long) Long.BYTES));
+        } else {
+            line("  roots      %s: a core and result element per cluster in every tree (%s = %s each)",
+                    String.join(", ", coreHosts), count(spec.resultWords(), "word"),
+                    bytes(spec.resultWords() * (long) Long.BYTES));
+        }
         Map<String, Integer> kinds = new TreeMap<>();
         for (Node n : pathmap.nodes()) {
             kinds.merge(n.kind(), 1, Integer::sum);
@@ -113,14 +125,17 @@ public final class PathmapDescription {
     }
 
     private void tree(int t) {
-        Node core = pathmap.root(t);
+        List<Node> roots = pathmap.roots(t);
         long nodes = pathmap.nodes().stream().filter(n -> n.tree() == t).count();
         long hops = pathmap.nodes().stream().filter(n -> n.tree() == t && n.kind().equals(PathmapBuilder.PROXY)).count();
         line("");
-        line("Tree %d: %s, %s, drawn from the core down; [p] is the port of the wrapper above that is fed", t,
-                count(nodes, "wrapper"), count(hops, "inter-host hop"));
-        line("  %s", label(core));
-        draw(core, "  ");
+        line("Tree %d: %s, %s, drawn from the %s down; [p] is the port of the wrapper above that is fed", t,
+                count(nodes, "wrapper"), count(hops, "inter-host hop"), roots.size() == 1 ? "core"
+                        : roots.size() + " roots (one per cluster, and the paths between cluster roots)");
+        for (Node root : roots) {
+            line("  %s", label(root));
+            draw(root, "  ");
+        }
     }
 
     /** Children (wrappers and ranks) of {@code node}, in port order, each on its own line. */
