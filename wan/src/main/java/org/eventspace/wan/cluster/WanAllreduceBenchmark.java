@@ -257,27 +257,28 @@ public final class WanAllreduceBenchmark {
      * 0 when it ran, 1 when a rank failed, 2 for malformed arguments.
      */
     public static void main(String[] args) {
+        System.exit(host(args));
+    }
+
+    /** The host process's work, its exit code returned: {@link #main} without the exit. */
+    static int host(String[] args) {
         JobConfig config;
         Work work;
         try {
             config = JobLauncher.config(args);
             work = Work.of(args);
         } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
+            System.err.println("WanAllreduceBenchmark: " + e.getMessage());
+            return 2;
         }
         JobEnvironment env = JobEnvironment.current();
-        boolean ok;
         try (MonitoredJob job = MonitoredJob.join(config, env)) {
-            HostPart part = hostPart(job, work, RANK_LIMIT);
-            job.finish(part.toJson());
-            ok = true;
+            job.finish(hostPart(job, work, RANK_LIMIT).toJson());
+            return 0;
         } catch (RuntimeException e) {
             System.err.println("host " + env.host() + ": " + e.getMessage());
-            ok = false;
+            return 1;
         }
-        System.exit(ok ? 0 : 1);
     }
 
     /** A host process's bound on its ranks (the launcher bounds the whole job by the caller's limit). */

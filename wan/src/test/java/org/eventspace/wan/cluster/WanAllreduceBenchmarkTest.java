@@ -122,6 +122,12 @@ class WanAllreduceBenchmarkTest {
     }
 
     @Test
+    void aHostProcessGivenMalformedArgumentsExitsWithTheUsageCodeBeforeJoiningAnyJob() {
+        assertThat(WanAllreduceBenchmark.host(new String[] {"not a job configuration"})).isEqualTo(2);
+        assertThat(WanAllreduceBenchmark.host(new String[0])).isEqualTo(2);
+    }
+
+    @Test
     void anInputFileWithoutEpsilonIsRefusedNamingTheFile() throws Exception {
         Path file = dir.resolve("bad.input");
         Files.writeString(file, AllreduceInput.HEADER + "\n12\nx\n");
