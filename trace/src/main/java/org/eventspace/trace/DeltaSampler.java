@@ -22,8 +22,8 @@ import java.util.Map;
  * before): each rank drew from the merged histogram on its own, so the ranks together covered the bins only on
  * average, and an event made once or twice per rank — the first call, a warm-up round's vote, where start-up and JIT
  * put the run's longest compute deltas — was drawn from its short bins on every rank (rank 0's first draw is position
- * 0, the shortest bin, every time). Traced TCP runs lost 0.1–0.3 s of their 3–4 s of compute-and-wait that way and
- * replayed 10–18 % short.
+ * 0, the shortest bin, every time). Replays of traced compute-gsum runs over TCP drew 0.26–0.40 s less compute than
+ * the 0.85–1.39 s their ranks recorded, in runs of 3–4 s (docs/BENCHMARKS.md, "Replay").
  *
  * <p>Not thread-safe: one per rank. Allocation-free once each histogram it drew from has its {@link Draw}.
  */
