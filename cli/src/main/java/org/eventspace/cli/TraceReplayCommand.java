@@ -7,7 +7,9 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 
 import org.eventspace.bench.TraceReplay;
+import org.eventspace.comm.launch.CpuBinding;
 import org.eventspace.job.JobConfig;
+import org.eventspace.job.JobTransport;
 import org.eventspace.job.PollMode;
 import org.eventspace.trace.Replay;
 import org.eventspace.trace.Trace;
@@ -49,6 +51,20 @@ final class TraceReplayCommand implements Callable<Integer> {
             defaultValue = "60")
     double timeoutSeconds = 60;
 
+    // A TCP allreduce's cost depends on where the host processes run and how a hop waits for a frame: to compare with
+    // the original, a replay runs as the original ran (run --poll, --bind-to, --socket-buffer; the same defaults).
+    @Option(names = "--poll", description = "TCP hops: spin, yield, block or auto, as the original run's --poll. Default: ${DEFAULT-VALUE}.",
+            defaultValue = "auto")
+    String poll = "auto";
+
+    @Option(names = "--bind-to", paramLabel = "none|core", description = "TCP host processes: none or core (host h on CPU h mod "
+            + "cpus; needs taskset), as the original run's --bind-to. Default: ${DEFAULT-VALUE}.", defaultValue = "none")
+    String bind = "none";
+
+    @Option(names = "--socket-buffer", description = "SO_SNDBUF and SO_RCVBUF of every TCP hop in bytes, as the original run's; "
+            + "0 keeps the OS default. Default: ${DEFAULT-VALUE}.", defaultValue = "0")
+    int socketBufferBytes;
+
     @Option(names = "--json", description = "Write eventspace.trace-replay/1 (replay_wall_s, original_wall_s, error_pct).")
     Path json;
 
@@ -76,8 +92,21 @@ final class TraceReplayCommand implements Callable<Integer> {
         if (json != null) {
             ConfigFiles.checkWritable("--json", json);
         }
+        if (socketBufferBytes < 0) {
+            throw new UsageError("--socket-buffer must be >= 0 bytes (0 keeps the OS default), got " + socketBufferBytes);
+        }
+        PollMode pollMode;
+        try {
+            pollMode = PollMode.parse(poll);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--poll: " + e.getMessage());
+        }
+        CpuBinding binding = RunOptions.binding(bind);
         JobConfig job = layout.toJob(RunOptions.seconds("--timeout", timeoutSeconds, 0.001, JobConfig.MAX_TIMEOUT.toSeconds()),
-                PollMode.parse("auto"), 0, null);
+                pollMode, socketBufferBytes, null).withBinding(binding);
+        if (binding != CpuBinding.NONE && job.transport() != JobTransport.TCP) {
+            throw new UsageError("--bind-to " + bind + " binds host processes: it needs --transport tcp");
+        }
         TraceReplay.Result result = TraceReplay.run(job, trace, file, mode, Duration.ofHours(1));
         boolean ok = result.errors().isEmpty();
         for (String error : result.errors()) {

@@ -62,6 +62,11 @@ class TraceFileCommandsTest {
         assertThat(replay.has("error_pct")).isTrue();
         assertThat(execute("trace", "replay", trace.toString(), "--ranks", "3")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
         assertThat(cli.err()).contains("the trace is of 4 ranks");
+        // A replay runs as the original ran; binding places host processes, so it needs TCP.
+        assertThat(execute("trace", "replay", trace.toString(), "--bind-to", "core")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(cli.err()).contains("--bind-to core binds host processes: it needs --transport tcp");
+        assertThat(execute("trace", "replay", trace.toString(), "--poll", "often")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(cli.err()).contains("--poll");
     }
 
     @Test
@@ -96,7 +101,7 @@ class TraceFileCommandsTest {
         assertThat(cli.out().substring(inJvm.length())).isEqualTo(inJvm).contains("Sor.exchange send down");
         Path replay = dir.resolve("replay.json");
         assertThat(execute("trace", "replay", tcp.toString(), "--transport", "tcp", "--hosts", "2", "--timeout", "30",
-                "--json", replay.toString())).as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+                "--poll", "yield", "--json", replay.toString())).as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
         JsonNode r = new ObjectMapper().readTree(replay.toFile());
         assertThat(r.path("transport").asText()).isEqualTo("tcp");
         assertThat(r.path("calls").asLong()).isEqualTo(block.path("events_recorded").asLong());

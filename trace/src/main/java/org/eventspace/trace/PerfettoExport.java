@@ -135,8 +135,8 @@ public final class PerfettoExport {
         }
 
         private void event(EventNode e) throws IOException {
-            nowUs += Math.max(0, compute.next(e.compute, previousSite)) / 1000.0;
-            double durUs = Math.max(0, communicate.next(e.comm, previousSite)) / 1000.0;
+            nowUs += Math.max(0, compute.next(e, e.compute, previousSite)) / 1000.0;
+            double durUs = Math.max(0, communicate.next(e, e.comm, previousSite)) / 1000.0;
             previousSite = e.site;
             g.writeStartObject();
             g.writeStringField("name", e.op.fileName());

@@ -28,8 +28,10 @@ import java.util.List;
  *
  * <p>Memory is bounded by a node budget ({@link TraceConfig#maxNodes()}). A regular program stays far below it; when
  * an irregular one reaches it, the rank stops recording and counts what it could not keep — from which event on,
- * how many, of which ops — and the trace file says so ({@link Lost}). It never drops silently. (Calls held for an
- * iteration in progress are not counted until put back, so the budget can be passed by up to one window.)
+ * how many, of which ops — and the trace file says so ({@link Lost}). It never drops silently. The budget counts
+ * every node the trace holds, nested ones included, and each call held for an iteration in progress (a node if the
+ * iteration does not complete); leaving the held calls out made the counter lower than the nodes a rank's trace
+ * holds once they are put back (a property test walks the trace against it).
  *
  * <p>Not thread-safe: one per rank, used by the rank's thread; read after the rank finished.
  */
@@ -110,10 +112,12 @@ public final class RankTrace {
         heldComm[held] = commNanos;
         heldPrevious[held] = previousSite;
         held++;
+        live++;
         if (held == body.size()) {
             for (int i = 0; i < held; i++) {
                 ((EventNode) body.get(i)).addSample(heldCompute[i], heldComm[i], rank, heldPrevious[i], config);
             }
+            live -= held;
             held = 0;
             open.iters++;
             open.rehash();
@@ -128,6 +132,7 @@ public final class RankTrace {
     private void putBackHeld() {
         int n = held;
         held = 0;
+        live -= n; // each is counted again as it is appended
         LoopNode loop = open;
         for (int i = 0; i < n; i++) {
             EventNode e = (EventNode) loop.body.get(i);
@@ -218,9 +223,18 @@ public final class RankTrace {
         return spanNanos;
     }
 
-    /** Trace nodes alive now (what the budget counts). */
+    /** Trace nodes alive now, nested ones included, plus the calls held for an iteration in progress (what the budget counts). */
     public int liveNodes() {
         return live;
+    }
+
+    /** A walk of what the trace holds now: the top-level nodes and their bodies, and the calls held (for tests). */
+    int walkedNodes() {
+        int n = held;
+        for (int i = 0; i < top.size(); i++) {
+            n += top.get(i).nodeCount();
+        }
+        return n;
     }
 
     /** The top-level sequence so far (held calls put back first); for tests and {@link Trace#of}. */

@@ -13,8 +13,9 @@ import org.eventspace.comm.path.ReduceOp;
  *
  * <p>Which compute delta is waited: with statistics, the mean ("we simply replay the average times"); with histograms,
  * bin averages in proportion to the bins' frequencies ("we select replay delays to reflect the distribution across
- * bins"), spread over the iterations by a low-discrepancy sequence with a phase per rank; path-sensitive,
- * the histogram of the previous call's site ({@link DeltaSampler}, which the timeline export shares). Message contents are zeros: the replay reproduces the communication,
+ * bins"), each bin drawn over the ranks together exactly as often as it was filled, spread over the iterations and
+ * differently on each rank; path-sensitive, the histogram of the previous call's site ({@link DeltaSampler}, which the
+ * timeline export shares). Message contents are zeros: the replay reproduces the communication,
  * not the data. Compute is emulated by spinning on the clock ({@link Compute#SPIN}, as the paper does on BG/L) or by
  * parking ({@link Compute#SLEEP}, its {@code nanosleep}).
  *
@@ -47,6 +48,8 @@ public final class Replay {
     private long lastEnd;
     /** Nanoseconds the replay is behind the recorded compute: taken off the next deadlines. */
     private long debt;
+    /** The compute deltas drawn so far, summed: what this rank was to wait. */
+    private long computeDrawn;
 
     public Replay(Trace trace, Comm comm, Compute compute) {
         if (comm.size() != trace.ranks()) {
@@ -58,7 +61,7 @@ public final class Replay {
         this.compute = compute;
         this.rank = comm.rank();
         this.sampler = new DeltaSampler(trace.encoding(), rank);
-        this.steps = compile(trace.nodes(), rank);
+        this.steps = compile(trace.nodes(), rank, trace.encoding() == TimeEncoding.PATH);
     }
 
     /**
@@ -90,6 +93,14 @@ public final class Replay {
         return calls;
     }
 
+    /**
+     * The compute deltas this rank drew and waited (to deadlines, lateness repaid: see the class comment), summed; over
+     * the ranks together, what the trace recorded ({@link DeltaSampler}).
+     */
+    public long computeNanos() {
+        return computeDrawn;
+    }
+
     private void replay(Step[] steps) {
         for (Step step : steps) {
             if (step instanceof LoopStep l) {
@@ -98,7 +109,9 @@ public final class Replay {
                 }
             } else {
                 CallStep c = (CallStep) step;
-                waitUntil(lastEnd, sampler.sample(c.event.compute, previousSite, c.occurrences++));
+                long delta = c.compute(sampler, previousSite);
+                computeDrawn += Math.max(0, delta);
+                waitUntil(lastEnd, delta);
                 issue(c);
                 lastEnd = System.nanoTime();
                 previousSite = c.event.site;
@@ -133,15 +146,37 @@ public final class Replay {
         final int words;
         final int peer;
         final int root;
-        long occurrences;
+        final boolean pathSensitive;
+        final long mean;
+        /** This rank's draws from the histogram last used, and the previous site that chose it (path-sensitive). */
+        DeltaSampler.Draw draw;
+        int drawSite;
 
-        CallStep(EventNode e, int rank) {
+        CallStep(EventNode e, int rank, boolean pathSensitive) {
             this.event = e;
             this.op = e.op;
             this.reduce = e.reduce < 0 ? null : REDUCE_OPS[e.reduce];
             this.words = Math.max(1, value(e.countParams, rank, 1));
             this.peer = rank + value(e.peerParams, rank, 0);
             this.root = value(e.rootParams, rank, 0);
+            this.pathSensitive = pathSensitive;
+            this.mean = Math.round(e.compute.stats().mean());
+        }
+
+        /**
+         * The compute delta to wait before this call this time ({@link DeltaSampler}); the histogram's draws are
+         * looked up only when the previous site changed, so a call in a loop costs no map.
+         */
+        long compute(DeltaSampler sampler, int previousSite) {
+            if (draw == null || (pathSensitive && previousSite != drawSite)) {
+                DeltaHistogram h = sampler.histogram(event.compute, previousSite);
+                if (h == null) {
+                    return mean;
+                }
+                draw = sampler.draw(h, event.ranks());
+                drawSite = previousSite;
+            }
+            return draw.next();
         }
     }
 
@@ -158,20 +193,21 @@ public final class Replay {
         return into;
     }
 
-    private static Step[] compile(List<Node> nodes, int rank) {
+    private static Step[] compile(List<Node> nodes, int rank, boolean pathSensitive) {
         java.util.ArrayList<Step> out = new java.util.ArrayList<>();
         for (Node n : nodes) {
             if (!n.ranks().contains(rank)) {
                 continue;
             }
-            out.add(n instanceof LoopNode l ? new LoopStep(l.iters, compile(l.body, rank)) : new CallStep((EventNode) n, rank));
+            out.add(n instanceof LoopNode l ? new LoopStep(l.iters, compile(l.body, rank, pathSensitive))
+                    : new CallStep((EventNode) n, rank, pathSensitive));
         }
         return out.toArray(new Step[0]);
     }
 
     /** The compute delta to wait before {@code e} this time, per the trace's time encoding ({@link DeltaSampler}). */
     long computeDelta(EventNode e) {
-        return sampler.next(e.compute, previousSite);
+        return sampler.next(e, e.compute, previousSite);
     }
 
     /**
