@@ -15,12 +15,15 @@ final class CbcDecoder implements EdgeDecoder {
 
     private final BlockCache cache;
     private final WireBytes.Reader in = new WireBytes.Reader();
+    private final boolean columns;
     private byte[] out = new byte[256];
+    private byte[] rows = new byte[256];
     private long expected;
     /** Whether the last failure left the cache out of step; true until the first RESET. */
     private boolean broken = true;
 
-    CbcDecoder(int blockBytes, int cacheBlocks) {
+    CbcDecoder(int blockBytes, int cacheBlocks, boolean columns) {
+        this.columns = columns;
         int averageWords = Math.max(1, blockBytes / Long.BYTES);
         this.cache = new BlockCache(cacheBlocks, averageWords * 4 * Long.BYTES);
     }
@@ -89,6 +92,10 @@ final class CbcDecoder implements EdgeDecoder {
                     + " differs from the sender's 0x" + Long.toHexString(check) + " (the caches are out of step)");
         }
         expected++;
+        if (columns) {
+            rows = WireBytes.ensure(rows, rawLength);
+            RecordColumns.toRows(out, rawLength, rows);
+        }
         return rawLength;
     }
 
@@ -125,6 +132,6 @@ final class CbcDecoder implements EdgeDecoder {
 
     @Override
     public byte[] output() {
-        return out;
+        return columns ? rows : out;
     }
 }

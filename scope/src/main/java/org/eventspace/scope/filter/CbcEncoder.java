@@ -30,7 +30,9 @@ final class CbcEncoder implements EdgeEncoder {
     private final long[] blockIds;
     private final long[] groupKeys;
     private final long[] groupIds;
+    private final boolean columns;
     private byte[] out = new byte[256];
+    private byte[] scratch = new byte[256];
     private int[] ends = new int[64];
     private long[] fps = new long[64];
     /** Per block of the packet: the id it was stored under as a literal, or −1. */
@@ -38,7 +40,9 @@ final class CbcEncoder implements EdgeEncoder {
     private long sequence;
     private boolean resetPending = true;
 
-    CbcEncoder(int blockBytes, int cacheBlocks) {
+    /** @param columns whether blocks are cut from the record columns ({@link RecordColumns}) instead of the rows. */
+    CbcEncoder(int blockBytes, int cacheBlocks, boolean columns) {
+        this.columns = columns;
         int averageWords = Math.max(1, blockBytes / Long.BYTES);
         this.minWords = Math.max(1, averageWords / 4);
         this.maxWords = averageWords * 4;
@@ -55,7 +59,13 @@ final class CbcEncoder implements EdgeEncoder {
     }
 
     @Override
-    public int encode(byte[] raw, int length) {
+    public int encode(byte[] packet, int length) {
+        byte[] raw = packet;
+        if (columns) {
+            scratch = WireBytes.ensure(scratch, length);
+            RecordColumns.toColumns(packet, length, scratch);
+            raw = scratch;
+        }
         int blocks = cut(raw, length);
         out = WireBytes.ensure(out, CbcLayout.maxMessageBytes(length, blocks));
         out[CbcLayout.FLAGS_OFFSET] = (byte) (resetPending ? CbcLayout.FLAG_RESET : 0);

@@ -11,17 +11,20 @@ import java.util.Objects;
  * <pre>
  *   none                         the packet's bytes as they are (the baseline of bytes moved)
  *   deflate                      each packet deflated on its own (the general-purpose baseline)
- *   cbc[:BLOCK[:BLOCKS]]         content-based compression against the blocks this edge sent before: content-defined
+ *   cbc[:BLOCK[:BLOCKS[:SEG]]]   content-based compression against the blocks this edge sent before: content-defined
  *                                blocks of BLOCK bytes on average (8..4096, a power of two, default 64), a cache of
- *                                BLOCKS blocks at each end (16..1048576, default 4096); {@link CbcEncoder}
- *   cbc+deflate[:BLOCK[:BLOCKS]] cbc, then its message deflated
+ *                                BLOCKS blocks at each end (16..1048576, default 4096), blocks cut from the packet's
+ *                                {@code rows} as they are or from its record {@code columns} (default); {@link CbcEncoder}
+ *   cbc+deflate[:BLOCK[:BLOCKS[:SEG]]]  cbc, then its message deflated
  * </pre>
  *
  * @param kind        which codec.
  * @param blockBytes  cbc's average block size in bytes; 0 for none and deflate.
  * @param cacheBlocks cbc's cache size in blocks; 0 for none and deflate.
+ * @param columns     cbc's segmentation: blocks cut from the packet's record columns ({@link RecordColumns}), or from
+ *                    its bytes as they are; false for none and deflate.
  */
-public record EdgeCodec(Kind kind, int blockBytes, int cacheBlocks) {
+public record EdgeCodec(Kind kind, int blockBytes, int cacheBlocks, boolean columns) {
     public static final int DEFAULT_BLOCK_BYTES = 64;
     public static final int DEFAULT_CACHE_BLOCKS = 4096;
     public static final int MIN_BLOCK_BYTES = 8;
@@ -58,8 +61,16 @@ public record EdgeCodec(Kind kind, int blockBytes, int cacheBlocks) {
         }
     }
 
+    /** Segmentation by columns for cbc, none for the others. */
+    public EdgeCodec(Kind kind, int blockBytes, int cacheBlocks) {
+        this(kind, blockBytes, cacheBlocks, kind.contentBased());
+    }
+
     public EdgeCodec {
         Objects.requireNonNull(kind, "kind");
+        if (columns && !kind.contentBased()) {
+            throw new IllegalArgumentException(kind.text + " takes no segmentation");
+        }
         if (kind.contentBased()) {
             if (blockBytes < MIN_BLOCK_BYTES || blockBytes > MAX_BLOCK_BYTES || Integer.bitCount(blockBytes) != 1) {
                 throw new IllegalArgumentException("cbc block must be a power of two " + MIN_BLOCK_BYTES + ".."
@@ -95,12 +106,19 @@ public record EdgeCodec(Kind kind, int blockBytes, int cacheBlocks) {
             }
             return new EdgeCodec(kind, 0, 0);
         }
-        if (parts.length > 3) {
-            throw new IllegalArgumentException("expected " + kind.text + "[:BLOCK[:BLOCKS]], got '" + text + "'");
+        if (parts.length > 4) {
+            throw new IllegalArgumentException("expected " + kind.text + "[:BLOCK[:BLOCKS[:SEG]]], got '" + text + "'");
         }
         int block = parts.length > 1 ? number(parts[1], "BLOCK", text) : DEFAULT_BLOCK_BYTES;
         int blocks = parts.length > 2 ? number(parts[2], "BLOCKS", text) : DEFAULT_CACHE_BLOCKS;
-        return new EdgeCodec(kind, block, blocks);
+        boolean columns = true;
+        if (parts.length > 3) {
+            if (!parts[3].equals("rows") && !parts[3].equals("columns")) {
+                throw new IllegalArgumentException("expected SEG rows or columns in '" + text + "', got '" + parts[3] + "'");
+            }
+            columns = parts[3].equals("columns");
+        }
+        return new EdgeCodec(kind, block, blocks, columns);
     }
 
     private static int number(String s, String what, String text) {
@@ -113,7 +131,8 @@ public record EdgeCodec(Kind kind, int blockBytes, int cacheBlocks) {
 
     /** The canonical text, which {@link #parse} turns back into an equal codec. */
     public String text() {
-        return kind.contentBased() ? kind.text + ":" + blockBytes + ":" + cacheBlocks : kind.text;
+        return kind.contentBased() ? kind.text + ":" + blockBytes + ":" + cacheBlocks + (columns ? ":columns" : ":rows")
+                : kind.text;
     }
 
     /** A fresh sending end for one edge. */
@@ -121,8 +140,8 @@ public record EdgeCodec(Kind kind, int blockBytes, int cacheBlocks) {
         return switch (kind) {
             case NONE -> new DeflateEdge.Copy();
             case DEFLATE -> new DeflateEdge.Encoder();
-            case CBC -> new CbcEncoder(blockBytes, cacheBlocks);
-            case CBC_DEFLATE -> DeflateEdge.Chain.encoding(new CbcEncoder(blockBytes, cacheBlocks), new DeflateEdge.Encoder());
+            case CBC -> new CbcEncoder(blockBytes, cacheBlocks, columns);
+            case CBC_DEFLATE -> DeflateEdge.Chain.encoding(new CbcEncoder(blockBytes, cacheBlocks, columns), new DeflateEdge.Encoder());
         };
     }
 
@@ -131,8 +150,8 @@ public record EdgeCodec(Kind kind, int blockBytes, int cacheBlocks) {
         return switch (kind) {
             case NONE -> new DeflateEdge.Copy();
             case DEFLATE -> new DeflateEdge.Decoder();
-            case CBC -> new CbcDecoder(blockBytes, cacheBlocks);
-            case CBC_DEFLATE -> DeflateEdge.Chain.decoding(new DeflateEdge.Decoder(), new CbcDecoder(blockBytes, cacheBlocks));
+            case CBC -> new CbcDecoder(blockBytes, cacheBlocks, columns);
+            case CBC_DEFLATE -> DeflateEdge.Chain.decoding(new DeflateEdge.Decoder(), new CbcDecoder(blockBytes, cacheBlocks, columns));
         };
     }
 }

@@ -91,8 +91,8 @@ class CbcFingerprintsTest {
             values[i] = random.nextLong();
         }
         byte[] packet = words(values);
-        CbcEncoder encoder = new CbcEncoder(64, 4096);
-        CbcDecoder decoder = new CbcDecoder(64, 4096);
+        CbcEncoder encoder = new CbcEncoder(64, 4096, false);
+        CbcDecoder decoder = new CbcDecoder(64, 4096, false);
 
         int first = encoder.encode(packet, packet.length);
         assertThat(first).isGreaterThan(packet.length);
@@ -110,8 +110,8 @@ class CbcFingerprintsTest {
 
     @Test
     void aReferenceToAnEvictedBlockAsksForAResyncNamingTheBlocks() {
-        CbcEncoder encoder = new CbcEncoder(8, 16);
-        CbcDecoder decoder = new CbcDecoder(8, 16);
+        CbcEncoder encoder = new CbcEncoder(8, 16, false);
+        CbcDecoder decoder = new CbcDecoder(8, 16, false);
         byte[] a = words(1, 2, 3);
         int n = encoder.encode(a, a.length);
         decoder.decode(Arrays.copyOf(encoder.output(), n), n);
@@ -123,8 +123,23 @@ class CbcFingerprintsTest {
     }
 
     @Test
+    void recordColumnsAreABijectionThatPutsEachRecordFieldTogether() {
+        // header (3 words), two records of 3 words, one word past the last whole row, a 3-byte tail
+        byte[] rows = Arrays.copyOf(words(1, 2, 3, 10, 11, 12, 20, 21, 22, 99), 83);
+        rows[80] = 7;
+        rows[82] = 9;
+        byte[] columns = new byte[rows.length];
+        RecordColumns.toColumns(rows, rows.length, columns);
+
+        assertThat(Arrays.copyOf(columns, 80)).isEqualTo(words(1, 2, 3, 10, 20, 11, 21, 12, 22, 99));
+        byte[] back = new byte[rows.length];
+        RecordColumns.toRows(columns, columns.length, back);
+        assertThat(back).isEqualTo(rows);
+    }
+
+    @Test
     void aDecoderAcceptsNothingBeforeTheFirstReset() {
-        CbcDecoder decoder = new CbcDecoder(64, 16);
+        CbcDecoder decoder = new CbcDecoder(64, 16, false);
         byte[] message = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
         assertThatThrownBy(() -> decoder.decode(message, message.length)).isInstanceOf(ResyncNeeded.class)

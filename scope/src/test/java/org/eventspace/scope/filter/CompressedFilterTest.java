@@ -88,8 +88,10 @@ class CompressedFilterTest {
     void parsesCodecAndFilterAndNamesWhatIsWrong() {
         assertThat(FilterSpec.parse("cbc")).isEqualTo(new FilterSpec.Compressed(
                 new EdgeCodec(EdgeCodec.Kind.CBC, 64, 4096), new FilterSpec.Newest()));
-        assertThat(FilterSpec.parse("cbc").text()).isEqualTo("cbc:64:4096/newest");
-        assertThat(FilterSpec.parse("cbc:128/stats").text()).isEqualTo("cbc:128:4096/stats");
+        assertThat(FilterSpec.parse("cbc").text()).isEqualTo("cbc:64:4096:columns/newest");
+        assertThat(FilterSpec.parse("cbc:128/stats").text()).isEqualTo("cbc:128:4096:columns/stats");
+        assertThat(FilterSpec.parse("cbc:128:64:rows/stats").text()).isEqualTo("cbc:128:64:rows/stats");
+        assertThatThrownBy(() -> FilterSpec.parse("cbc:64:64:diagonal")).hasMessageContaining("expected SEG rows or columns");
         assertThat(FilterSpec.parse("deflate/hist:8").newInstance().name()).isEqualTo("deflate/hist:8");
         assertThat(FilterSpec.parse(FilterSpec.parse("cbc+deflate:32:64/class:a/b").text()))
                 .isEqualTo(FilterSpec.parse("cbc+deflate:32:64/class:a/b"));
