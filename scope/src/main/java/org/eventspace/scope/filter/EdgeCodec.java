@@ -31,6 +31,14 @@ public record EdgeCodec(Kind kind, int blockBytes, int cacheBlocks, boolean colu
     public static final int MAX_BLOCK_BYTES = 4096;
     public static final int MIN_CACHE_BLOCKS = 16;
     public static final int MAX_CACHE_BLOCKS = 1 << 20;
+    /**
+     * The codec for the monitors' results on a scope whose edges cross a WAN link ({@code run --wan} with
+     * {@code --monitor}): chosen by {@code bench wan-compression} on the four-site capture (docs/BENCHMARKS.md,
+     * "Monitor data across the WAN"), where cbc alone moved 2.3–3.3× the bytes of deflate and cbc+deflate moved
+     * 7–11 % fewer than deflate with a round's transfer no slower — the dissertation's rule (§4.1.2, §8.4): keep
+     * content-based compression only where it beats the general-purpose compressor on bytes and time.
+     */
+    public static final String WAN_DEFAULT = "cbc+deflate:256:512";
 
     /** The codecs, by their text. */
     public enum Kind {
