@@ -32,13 +32,20 @@ public record EdgeCodec(Kind kind, int blockBytes, int cacheBlocks, boolean colu
     public static final int MIN_CACHE_BLOCKS = 16;
     public static final int MAX_CACHE_BLOCKS = 1 << 20;
     /**
-     * The codec for the monitors' results on a scope whose edges cross a WAN link ({@code run --wan} with
-     * {@code --monitor}): chosen by {@code bench wan-compression} on the four-site capture (docs/BENCHMARKS.md,
-     * "Monitor data across the WAN"), where cbc alone moved 2.3–3.3× the bytes of deflate and cbc+deflate moved
-     * 7–11 % fewer than deflate with a round's transfer no slower — the dissertation's rule (§4.1.2, §8.4): keep
-     * content-based compression only where it beats the general-purpose compressor on bytes and time.
+     * The codec for the monitors' results on a {@code flat} (or {@code kary}) scope whose edges cross a WAN link
+     * ({@code run --wan} with {@code --monitor}): chosen by {@code bench wan-compression} and end-to-end runs over
+     * {@code examples/wan/four-sites.wan} (docs/BENCHMARKS.md, "Monitor data across the WAN"). When every host's set
+     * crosses on its own, cbc+deflate moved the same bytes as deflate (−0.1 % and +0.5 % on the WAN edges) for more
+     * CPU, so by the dissertation's rule (§4.1.2, §8.4: keep content-based compression only where it beats the
+     * general-purpose compressor on bytes and time) it is not kept there.
      */
-    public static final String WAN_DEFAULT = "cbc+deflate:256:512";
+    public static final String WAN_DEFAULT = "deflate";
+    /**
+     * The codec for the monitors' results on a {@code hier} scope across a WAN, whose gathers send each site's sets
+     * concatenated through the gateway: there cbc+deflate moved 3–11 % fewer bytes than deflate with a round no
+     * slower on links of 3–13 Mbit/s (cbc alone moved 2.3–3.3× deflate's bytes, and is kept nowhere).
+     */
+    public static final String WAN_HIER_DEFAULT = "cbc+deflate:256:512";
 
     /** The codecs, by their text. */
     public enum Kind {
