@@ -20,6 +20,9 @@ import org.eventspace.job.MachineLimits;
 import org.eventspace.job.JobTransport;
 import org.eventspace.job.PollMode;
 import org.eventspace.job.ScopeSettings;
+import org.eventspace.scope.filter.EdgeCodec;
+import org.eventspace.scope.filter.FilterSpec;
+import org.eventspace.scope.filter.NewestFilter;
 import org.eventspace.wan.WanEmulation;
 import org.eventspace.wan.WanPlacement;
 
@@ -84,7 +87,10 @@ final class LayoutOptions {
     String gather;
 
     @Option(names = "--filter", paramLabel = "FILTER", description = "With --scope: concat, stats, hist:BINS, "
-            + "class:all|comm|REGEX, max:FIELD or min:FIELD (FIELD value|rank|round). Default: concat.")
+            + "class:all|comm|REGEX, max:FIELD or min:FIELD (FIELD value|rank|round), any of them as CODEC/FILTER to "
+            + "encode what crosses each scope edge (CODEC none, deflate, cbc[:BLOCK[:BLOCKS[:SEG]]] or "
+            + "cbc+deflate[:…]). Default: concat; with --monitor the monitors' filter, and with --wan too, that filter "
+            + "behind the WAN codec: deflate, or cbc+deflate:256:512 for a hier scope (docs/BENCHMARKS.md).")
     String filter;
 
     @Option(names = "--scope-interval-ms", paramLabel = "MS", description = "With --scope: pause between two pulls; 0 "
@@ -121,16 +127,31 @@ final class LayoutOptions {
             scope = null;
             return;
         }
-        if (this.filter != null && !this.filter.equals(filter)) {
+        if (this.filter != null && !this.filter.equals(filter) && !encodes(this.filter, filter)) {
             throw new UsageError("--filter " + this.filter + ": with --monitor the job's event scope carries the monitors' "
-                    + "data (filter " + filter + "); drop --filter, or run the scope without --monitor");
+                    + "data (filter " + filter + ", or CODEC/" + filter + " to encode it); drop --filter, or run the scope "
+                    + "without --monitor");
         }
         if (scope == null) {
             scope = "flat";
         }
-        this.filter = filter;
+        if (this.filter == null || this.filter.equals(filter)) {
+            // Across a WAN the monitors' results go encoded with the codec docs/BENCHMARKS.md measured best for the
+            // scope's shape: content-based compression only where gathers join a site's sets before its gateway.
+            String codec = scope.startsWith("hier") ? EdgeCodec.WAN_HIER_DEFAULT : EdgeCodec.WAN_DEFAULT;
+            this.filter = wan != null && filter.equals(NewestFilter.NAME) ? codec + "/" + filter : filter;
+        }
         if (scopeIntervalMs == null) {
             scopeIntervalMs = intervalMs;
+        }
+    }
+
+    /** Whether {@code text} is {@code CODEC/filter}: {@code filter} with its packets encoded for the wire. */
+    private static boolean encodes(String text, String filter) {
+        try {
+            return FilterSpec.parse(text) instanceof FilterSpec.Compressed c && c.inner().text().equals(filter);
+        } catch (IllegalArgumentException e) {
+            return false;
         }
     }
 

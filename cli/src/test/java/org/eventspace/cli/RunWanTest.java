@@ -62,6 +62,26 @@ class RunWanTest {
     }
 
     @Test
+    void theMonitorsResultsCrossTheWanEncodedWithTheWanCodecOfTheScopesShapeAndArriveWhole() throws Exception {
+        for (String shape : new String[] {"flat", "hier:2"}) {
+            Path file = dir.resolve("monitored-" + shape.replace(':', '-') + ".json");
+            int code = cli.execute("run", "gsum", "--ranks", "4", "--hosts", "2", "--clusters", "2", "--wan",
+                    example("two-sites-2ms.wan").toString(), "--monitor", "loadbalance,stats", "--scope", shape,
+                    "--iterations", "100", "--warmup", "5", "--warmup-s", "0", "--json", file.toString());
+            assertThat(code).as(cli.err()).isZero();
+            JsonNode report = new ObjectMapper().readTree(file.toFile());
+
+            String codec = shape.equals("flat") ? org.eventspace.scope.filter.EdgeCodec.WAN_DEFAULT
+                    : org.eventspace.scope.filter.EdgeCodec.WAN_HIER_DEFAULT;
+            assertThat(report.path("scope").path("filter").asText())
+                    .isEqualTo(org.eventspace.scope.filter.FilterSpec.parse(codec + "/newest").text());
+            assertThat(report.path("scope").has("error")).as(report.path("scope").toString()).isFalse();
+            assertThat(report.path("scope").path("rounds").asLong()).isPositive();
+            assertThat(report.path("monitors").isMissingNode()).isFalse();
+        }
+    }
+
+    @Test
     void aLinkFileThatDoesNotFitTheJobIsAUsageError() throws Exception {
         int code = cli.execute("run", "gsum", "--ranks", "3", "--hosts", "3", "--clusters", "3", "--wan",
                 example("two-sites-2ms.wan").toString(), "--iterations", "1");

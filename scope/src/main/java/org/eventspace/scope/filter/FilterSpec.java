@@ -17,6 +17,10 @@ import java.util.Objects;
  *   class:all | class:comm | class:REGEX   functional classes     {@link ClassFilter}
  *   newest                     every host's newest analysis results (not trace tuples) {@link NewestFilter}
  *   tuples                     every trace tuple whole, for a front-end analysis {@link TuplesFilter}
+ *   CODEC/FILTER               FILTER, every packet it sends up an edge encoded with CODEC: none, deflate,
+ *                              cbc[:BLOCK[:BLOCKS]] or cbc+deflate[:BLOCK[:BLOCKS]] ({@link EdgeCodec})
+ *                                                                 {@link CompressedFilter}
+ *   CODEC                      CODEC/newest: the monitors' results, which is what crosses a WAN every round
  * </pre>
  */
 public sealed interface FilterSpec {
@@ -34,6 +38,21 @@ public sealed interface FilterSpec {
      */
     static FilterSpec parse(String text) {
         Objects.requireNonNull(text, "filter text");
+        int slash = text.indexOf('/');
+        String head = slash < 0 ? text : text.substring(0, slash);
+        int headColon = head.indexOf(':');
+        if (EdgeCodec.isCodec(headColon < 0 ? head : head.substring(0, headColon))) {
+            try {
+                EdgeCodec codec = EdgeCodec.parse(head);
+                FilterSpec inner = slash < 0 ? new Newest() : parse(text.substring(slash + 1));
+                if (inner instanceof Compressed) {
+                    throw new IllegalArgumentException("expected CODEC/FILTER with one codec, got two");
+                }
+                return new Compressed(codec, inner);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("bad filter '" + text + "': " + e.getMessage(), e);
+            }
+        }
         int colon = text.indexOf(':');
         String kind = colon < 0 ? text : text.substring(0, colon);
         String argument = colon < 0 ? null : text.substring(colon + 1);
@@ -55,7 +74,8 @@ public sealed interface FilterSpec {
                     yield new Classify(ClassScheme.parse(argument));
                 }
                 default -> throw new IllegalArgumentException("expected one of concat, max:FIELD, min:FIELD, stats,"
-                        + " hist:BINS, class:SCHEME, newest, tuples");
+                        + " hist:BINS, class:SCHEME, newest, tuples, or CODEC[/FILTER] with CODEC none, deflate,"
+                        + " cbc[:BLOCK[:BLOCKS]], cbc+deflate[:BLOCK[:BLOCKS]]");
             };
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("bad filter '" + text + "': " + e.getMessage(), e);
@@ -196,6 +216,27 @@ public sealed interface FilterSpec {
         @Override
         public ScopeFilter newInstance() {
             return new ClassFilter(scheme);
+        }
+    }
+
+    /** {@code CODEC/FILTER}. */
+    record Compressed(EdgeCodec codec, FilterSpec inner) implements FilterSpec {
+        public Compressed {
+            Objects.requireNonNull(codec, "codec");
+            Objects.requireNonNull(inner, "inner");
+            if (inner instanceof Compressed) {
+                throw new IllegalArgumentException("a compressed filter cannot wrap another, inner=" + inner.text());
+            }
+        }
+
+        @Override
+        public String text() {
+            return codec.text() + "/" + inner.text();
+        }
+
+        @Override
+        public ScopeFilter newInstance() {
+            return new CompressedFilter(codec, inner.newInstance());
         }
     }
 }
