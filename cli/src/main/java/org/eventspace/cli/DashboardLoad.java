@@ -24,7 +24,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * the demo's compute-gsum (sort, then allreduce) on simulated hosts in this JVM with the load-balance and statistics
  * monitors, an event scope and its dashboard served on loopback, no fault injected — and the treatment alternates in
  * blocks: clients polling (each a thread that GETs one endpoint of the API after another every {@code pollMs}, on a
- * connection it keeps) or idle (the same threads, parked). Blocks come in pairs, off-on then on-off (ABBA), so a drift
+ * connection it keeps, staggered over the period and keeping their places from one polling block to the next) or idle
+ * (the same threads, parked; an idle block is timed only once the polling block's last request has ended, and the
+ * report counts requests that ended inside a timed idle block, {@code requests_in_idle_blocks}: zero). Blocks come in pairs, off-on then on-off (ABBA), so a drift
  * of the machine over a pair cancels; per pair the overhead is {@code (t_on − t_off) / t_off × 100} of the time per
  * iteration, and the figure is their mean with a 95 % confidence interval (Student's t), as the monitors' interleaved
  * overhead is measured. Bounded: warm-up plus {@code pairs × 2 × block}; every request has a 2 s timeout; every thread
@@ -66,6 +68,11 @@ final class DashboardLoad {
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong requestNanos = new AtomicLong();
+    /** Requests a client has begun and not finished (it counts itself in before it looks at {@link #polling}). */
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    /** True while an idle block is being timed: a request that ends then is counted, and there must be none. */
+    private volatile boolean timingIdle;
+    private final AtomicLong requestsWhileIdle = new AtomicLong();
     private volatile String lastError;
 
     DashboardLoad(Config config) {
@@ -124,12 +131,18 @@ final class DashboardLoad {
     /** One block with the clients polling or idle: the job's mean time per iteration (µs) over it. */
     private double block(DemoJob job, boolean withClients) {
         setPolling(withClients);
+        if (!withClients) {
+            // An idle block starts once the polling block's last requests have ended: none may run into it.
+            awaitNoRequestInFlight();
+        }
+        timingIdle = !withClients;
         long[] c0 = cpu();
         long i0 = job.iterations();
         long t0 = System.nanoTime();
         sleep(config.block());
         long i1 = job.iterations();
         long t1 = System.nanoTime();
+        timingIdle = false;
         long[] c1 = cpu();
         int side = withClients ? 1 : 0;
         for (int k = 0; k < 2; k++) {
@@ -170,6 +183,14 @@ final class DashboardLoad {
         return c;
     }
 
+    /** Waits (bounded by a request's timeout and a margin) until no client is inside a request. */
+    private void awaitNoRequestInFlight() {
+        long deadline = System.nanoTime() + (REQUEST_TIMEOUT_MS + 1_000) * 1_000_000L;
+        while (inFlight.get() > 0 && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(1_000_000L);
+        }
+    }
+
     private void setPolling(boolean on) {
         synchronized (gate) {
             polling = on;
@@ -184,13 +205,23 @@ final class DashboardLoad {
             long next = System.nanoTime() + period * index / config.clients();
             int endpoint = index;
             while (!ending) {
+                boolean idled = false;
                 synchronized (gate) {
                     while (!polling && !ending) {
+                        idled = true;
                         try {
                             gate.wait();
                         } catch (InterruptedException e) {
                             return;
                         }
+                    }
+                }
+                if (idled) {
+                    // Back from an idle block: keep this client's place in the period (the clients stay staggered)
+                    // instead of all firing at once as the polling block begins.
+                    long now = System.nanoTime();
+                    if (next < now) {
+                        next += (now - next + period - 1) / period * period;
                     }
                 }
                 long wait = next - System.nanoTime();
@@ -205,7 +236,16 @@ final class DashboardLoad {
                 if (next < System.nanoTime()) {
                     next = System.nanoTime() + period; // fell behind (the block was off): no burst to catch up
                 }
-                get(base, ENDPOINTS.get(endpoint++ % ENDPOINTS.size()));
+                // In before looking at the flag: the block that turns polling off then either sees this request in
+                // flight and waits for it, or this client sees polling off and sends nothing.
+                inFlight.incrementAndGet();
+                try {
+                    if (polling) {
+                        get(base, ENDPOINTS.get(endpoint++ % ENDPOINTS.size()));
+                    }
+                } finally {
+                    inFlight.decrementAndGet();
+                }
             }
         };
     }
@@ -232,6 +272,9 @@ final class DashboardLoad {
             lastError = path + ": " + e;
         }
         requests.incrementAndGet();
+        if (timingIdle) {
+            requestsWhileIdle.incrementAndGet();
+        }
         requestNanos.addAndGet(System.nanoTime() - t0);
     }
 
@@ -293,6 +336,8 @@ final class DashboardLoad {
         r.put("requests", n);
         r.put("requests_per_s", round(n / (allOff.length * config.block().toMillis() / 1000.0)));
         r.put("request_errors", errors.get());
+        // The method's own check: idle blocks had no request (none begun, none left over from a polling block).
+        r.put("requests_in_idle_blocks", requestsWhileIdle.get());
         if (lastError != null) {
             r.put("last_error", lastError);
         }
@@ -323,11 +368,11 @@ final class DashboardLoad {
 
     static String summary(ObjectNode r) {
         return String.format(Locale.ROOT, "dashboard load: %d clients, a GET every %d ms each (%.1f requests/s, %.2f ms mean, "
-                        + "%d errors), %d pairs of %.1f s blocks (%d left out: no iteration)%n  job overhead with the clients: %+.2f %% (95 %% CI %+.2f … "
+                        + "%d errors, %d in idle blocks), %d pairs of %.1f s blocks (%d left out: no iteration)%n  job overhead with the clients: %+.2f %% (95 %% CI %+.2f … "
                         + "%+.2f; median %+.2f) on %.1f µs per iteration without%n  CPU while polling: clients %.1f %%, dashboard "
                         + "%.1f %% of a core (idle: %.1f %%, %.1f %%), %d cores; %.0f µs of the dashboard's CPU per request%n",
                 r.path("clients").asInt(), r.path("poll_ms").asLong(),
-                r.path("requests_per_s").asDouble(), r.path("request_ms_mean").asDouble(), r.path("request_errors").asLong(),
+                r.path("requests_per_s").asDouble(), r.path("request_ms_mean").asDouble(), r.path("request_errors").asLong(), r.path("requests_in_idle_blocks").asLong(),
                 r.path("pairs").asInt(), r.path("block_s").asDouble(), r.path("pairs_starved").asInt(), r.path("overhead_pct").asDouble(),
                 r.path("overhead_pct_ci95").get(0).asDouble(), r.path("overhead_pct_ci95").get(1).asDouble(),
                 r.path("overhead_pct_median").asDouble(),

@@ -40,6 +40,9 @@ class DashboardLoadTest {
         // 4 clients every 50 ms over 1 s of polling blocks: some requests, every one answered
         assertThat(r.path("requests").asLong()).isPositive();
         assertThat(r.path("request_errors").asLong()).isZero();
+        // idle blocks are idle: no request ends inside one, not even one begun in the polling block before it
+        assertThat(r.has("requests_in_idle_blocks")).isTrue();
+        assertThat(r.path("requests_in_idle_blocks").asLong()).isZero();
         double mean = r.path("overhead_pct").asDouble();
         assertThat(r.path("overhead_pct_ci95").get(0).asDouble()).isLessThanOrEqualTo(mean);
         assertThat(r.path("overhead_pct_ci95").get(1).asDouble()).isGreaterThanOrEqualTo(mean);
