@@ -39,7 +39,8 @@ final class DashboardLoad {
             "/api/v1/histograms?last=1", "/api/v1/timemap", "/api/v1/cost", "/api/v1/frame");
     private static final int REQUEST_TIMEOUT_MS = 2_000;
 
-    record Config(int clients, Duration duration, Duration block, Duration warmup, long pollMs, int ranks, int hosts) {
+    record Config(int clients, Duration duration, Duration block, Duration warmup, long pollMs, int ranks, int hosts,
+                  boolean clientsAtLowestPriority) {
         Config {
             if (clients < 1 || clients > 1000) {
                 throw new IllegalArgumentException("--clients must be 1..1000, got " + clients);
@@ -73,6 +74,9 @@ final class DashboardLoad {
     /** True while an idle block is being timed: a request that ends then is counted, and there must be none. */
     private volatile boolean timingIdle;
     private final AtomicLong requestsWhileIdle = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger clientsLowered = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile String clientsNotLowered;
+    private volatile com.fasterxml.jackson.databind.JsonNode health;
     private volatile String lastError;
 
     DashboardLoad(Config config) {
@@ -111,6 +115,7 @@ final class DashboardLoad {
                     throw new IllegalStateException("the job failed: " + job.failure());
                 }
             }
+            health = health(url, json);
             // The clients end before the server does, so no request meets a closed port.
             stopClients(clients);
         } finally {
@@ -201,6 +206,14 @@ final class DashboardLoad {
     /** A client: while polling, one GET every pollMs (staggered), the next endpoint each time; parked otherwise. */
     private Runnable client(String base, int index) {
         return () -> {
+            if (config.clientsAtLowestPriority()) {
+                String why = org.eventspace.comm.runtime.LowestPriority.enter();
+                if (why == null) {
+                    clientsLowered.incrementAndGet();
+                } else {
+                    clientsNotLowered = why;
+                }
+            }
             long period = config.pollMs() * 1_000_000L;
             long next = System.nanoTime() + period * index / config.clients();
             int endpoint = index;
@@ -278,6 +291,46 @@ final class DashboardLoad {
         requestNanos.addAndGet(System.nanoTime() - t0);
     }
 
+    /** The dashboard's health answer (its threads' priority), or null if it did not answer. */
+    private static com.fasterxml.jackson.databind.JsonNode health(String base, ObjectMapper json) {
+        try {
+            HttpURLConnection c = (HttpURLConnection) new URL(base + "api/v1/health").openConnection();
+            c.setConnectTimeout(REQUEST_TIMEOUT_MS);
+            c.setReadTimeout(REQUEST_TIMEOUT_MS);
+            try (InputStream in = c.getInputStream()) {
+                return json.readTree(in);
+            }
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * This process's scheduling policy and nice value from {@code /proc/self/stat} (fields 41 and 19): under
+     * SCHED_IDLE ({@code chrt -i}) every thread weighs the same whatever its nice value, so the dashboard's nice 19
+     * cannot show in the figure; the report must say so.
+     */
+    private static void scheduling(ObjectNode s) {
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat"));
+            String[] rest = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+            int policy = Integer.parseInt(rest[41 - 3]);
+            s.put("process_policy", switch (policy) {
+                case 0 -> "SCHED_OTHER";
+                case 1 -> "SCHED_FIFO";
+                case 2 -> "SCHED_RR";
+                case 3 -> "SCHED_BATCH";
+                case 5 -> "SCHED_IDLE";
+                case 6 -> "SCHED_DEADLINE";
+                default -> "policy " + policy;
+            });
+            s.put("process_nice", Integer.parseInt(rest[19 - 3]));
+            s.put("nice_has_effect", policy != 5);
+        } catch (IOException | RuntimeException e) {
+            s.put("process_policy", "unknown (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
     private static void sleep(Duration d) {
         long deadline = System.nanoTime() + d.toNanos();
         for (long left = d.toNanos(); left > 0; left = deadline - System.nanoTime()) {
@@ -343,6 +396,16 @@ final class DashboardLoad {
         }
         r.put("request_ms_mean", n == 0 ? 0 : round(requestNanos.get() / 1e6 / n));
         r.put("dashboard", url);
+        ObjectNode s = r.putObject("scheduling");
+        scheduling(s);
+        if (health != null) {
+            s.put("dashboard_threads", health.path("server_threads").asInt());
+            s.put("dashboard_threads_at_nice_19", health.path("lowest_priority_threads").asInt());
+        }
+        s.put("clients_at_nice_19", clientsLowered.get());
+        if (clientsNotLowered != null) {
+            s.put("clients_not_lowered_because", clientsNotLowered);
+        }
         // Where the time goes: on loopback the clients share the machine with the job, so their CPU counts as much as
         // the server's (the requests themselves never reach the job: they copy the newest frame).
         for (int side = 0; side < 2; side++) {
@@ -370,7 +433,8 @@ final class DashboardLoad {
         return String.format(Locale.ROOT, "dashboard load: %d clients, a GET every %d ms each (%.1f requests/s, %.2f ms mean, "
                         + "%d errors, %d in idle blocks), %d pairs of %.1f s blocks (%d left out: no iteration)%n  job overhead with the clients: %+.2f %% (95 %% CI %+.2f … "
                         + "%+.2f; median %+.2f) on %.1f µs per iteration without%n  CPU while polling: clients %.1f %%, dashboard "
-                        + "%.1f %% of a core (idle: %.1f %%, %.1f %%), %d cores; %.0f µs of the dashboard's CPU per request%n",
+                        + "%.1f %% of a core (idle: %.1f %%, %.1f %%), %d cores; %.0f µs of the dashboard's CPU per request%n"
+                        + "  scheduling: process %s nice %d%s; dashboard threads at nice 19: %d of %d; clients at nice 19: %d%n",
                 r.path("clients").asInt(), r.path("poll_ms").asLong(),
                 r.path("requests_per_s").asDouble(), r.path("request_ms_mean").asDouble(), r.path("request_errors").asLong(), r.path("requests_in_idle_blocks").asLong(),
                 r.path("pairs").asInt(), r.path("block_s").asDouble(), r.path("pairs_starved").asInt(), r.path("overhead_pct").asDouble(),
@@ -380,7 +444,10 @@ final class DashboardLoad {
                 r.at("/cpu_with_clients/dashboard_pct_of_a_core").asDouble(),
                 r.at("/cpu_without_clients/clients_pct_of_a_core").asDouble(),
                 r.at("/cpu_without_clients/dashboard_pct_of_a_core").asDouble(), r.path("cores").asInt(),
-                r.path("dashboard_cpu_us_per_request").asDouble());
+                r.path("dashboard_cpu_us_per_request").asDouble(), r.at("/scheduling/process_policy").asText(),
+                r.at("/scheduling/process_nice").asInt(), r.at("/scheduling/nice_has_effect").asBoolean(true) ? ""
+                        : " (nice values inside it have no effect)", r.at("/scheduling/dashboard_threads_at_nice_19").asInt(),
+                r.at("/scheduling/dashboard_threads").asInt(), r.at("/scheduling/clients_at_nice_19").asInt());
     }
 
     private static double round(double x) {
