@@ -402,8 +402,9 @@ public final class DashboardServer implements AutoCloseable {
         res.getOutputStream().write(bytes);
     }
 
+    /** An answer made for this request (health, traffic), written as {@link #sendBytes} writes a cached one. */
     private void send(Context ctx, JsonNode node) throws Exception {
-        ctx.contentType("application/json").result(json.writeValueAsString(node));
+        sendBytes(ctx, json.writeValueAsBytes(node));
     }
 
     private void error(Context ctx, int status, String code, String message) {
