@@ -403,6 +403,12 @@ final class BenchCommand implements Runnable {
         @Option(names = "--hosts", defaultValue = "4", description = "Simulated hosts of the job. Default: ${DEFAULT-VALUE}.")
         int hosts;
 
+        @Option(names = "--clients-at-lowest-priority", description = "The client threads lower themselves to nice 19, as "
+                + "the dashboard's own threads do: they stand in for browsers on other machines, and this measures what "
+                + "serving costs the job rather than what generating the load here does. Has no effect when the whole "
+                + "process runs under SCHED_IDLE (chrt -i), where nice values are ignored; the report says which.")
+        boolean clientsAtLowestPriority;
+
         @Option(names = "--json", description = "Write the eventspace.bench-dashboard-load/1 report to this file.")
         Path json;
 
@@ -412,7 +418,7 @@ final class BenchCommand implements Runnable {
             try {
                 config = new DashboardLoad.Config(clients, RunOptions.seconds("--duration", durationS, 0.4, 86_400),
                         RunOptions.seconds("--block-s", blockS, 0.1, 3_600), RunOptions.seconds("--warmup-s", warmupS, 0, 3_600),
-                        pollMs, ranks, hosts);
+                        pollMs, ranks, hosts, clientsAtLowestPriority);
                 new org.eventspace.ui.DemoJob.Settings(ranks, hosts, "hier:2", 0, 0, 2000, 16, 200).job().pathmap();
             } catch (IllegalArgumentException e) {
                 throw new UsageError("bench dashboard-load: " + e.getMessage());

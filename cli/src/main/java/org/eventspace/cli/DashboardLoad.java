@@ -24,7 +24,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * the demo's compute-gsum (sort, then allreduce) on simulated hosts in this JVM with the load-balance and statistics
  * monitors, an event scope and its dashboard served on loopback, no fault injected — and the treatment alternates in
  * blocks: clients polling (each a thread that GETs one endpoint of the API after another every {@code pollMs}, on a
- * connection it keeps) or idle (the same threads, parked). Blocks come in pairs, off-on then on-off (ABBA), so a drift
+ * connection it keeps, staggered over the period and keeping their places from one polling block to the next) or idle
+ * (the same threads, parked; an idle block is timed only once the polling block's last request has ended, and the
+ * report counts requests that ended inside a timed idle block, {@code requests_in_idle_blocks}: zero). Blocks come in pairs, off-on then on-off (ABBA), so a drift
  * of the machine over a pair cancels; per pair the overhead is {@code (t_on − t_off) / t_off × 100} of the time per
  * iteration, and the figure is their mean with a 95 % confidence interval (Student's t), as the monitors' interleaved
  * overhead is measured. Bounded: warm-up plus {@code pairs × 2 × block}; every request has a 2 s timeout; every thread
@@ -37,7 +39,8 @@ final class DashboardLoad {
             "/api/v1/histograms?last=1", "/api/v1/timemap", "/api/v1/cost", "/api/v1/frame");
     private static final int REQUEST_TIMEOUT_MS = 2_000;
 
-    record Config(int clients, Duration duration, Duration block, Duration warmup, long pollMs, int ranks, int hosts) {
+    record Config(int clients, Duration duration, Duration block, Duration warmup, long pollMs, int ranks, int hosts,
+                  boolean clientsAtLowestPriority) {
         Config {
             if (clients < 1 || clients > 1000) {
                 throw new IllegalArgumentException("--clients must be 1..1000, got " + clients);
@@ -66,6 +69,14 @@ final class DashboardLoad {
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong requestNanos = new AtomicLong();
+    /** Requests a client has begun and not finished (it counts itself in before it looks at {@link #polling}). */
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    /** True while an idle block is being timed: a request that ends then is counted, and there must be none. */
+    private volatile boolean timingIdle;
+    private final AtomicLong requestsWhileIdle = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger clientsLowered = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile String clientsNotLowered;
+    private volatile com.fasterxml.jackson.databind.JsonNode health;
     private volatile String lastError;
 
     DashboardLoad(Config config) {
@@ -104,6 +115,7 @@ final class DashboardLoad {
                     throw new IllegalStateException("the job failed: " + job.failure());
                 }
             }
+            health = health(url, json);
             // The clients end before the server does, so no request meets a closed port.
             stopClients(clients);
         } finally {
@@ -124,12 +136,18 @@ final class DashboardLoad {
     /** One block with the clients polling or idle: the job's mean time per iteration (µs) over it. */
     private double block(DemoJob job, boolean withClients) {
         setPolling(withClients);
+        if (!withClients) {
+            // An idle block starts once the polling block's last requests have ended: none may run into it.
+            awaitNoRequestInFlight();
+        }
+        timingIdle = !withClients;
         long[] c0 = cpu();
         long i0 = job.iterations();
         long t0 = System.nanoTime();
         sleep(config.block());
         long i1 = job.iterations();
         long t1 = System.nanoTime();
+        timingIdle = false;
         long[] c1 = cpu();
         int side = withClients ? 1 : 0;
         for (int k = 0; k < 2; k++) {
@@ -170,6 +188,14 @@ final class DashboardLoad {
         return c;
     }
 
+    /** Waits (bounded by a request's timeout and a margin) until no client is inside a request. */
+    private void awaitNoRequestInFlight() {
+        long deadline = System.nanoTime() + (REQUEST_TIMEOUT_MS + 1_000) * 1_000_000L;
+        while (inFlight.get() > 0 && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(1_000_000L);
+        }
+    }
+
     private void setPolling(boolean on) {
         synchronized (gate) {
             polling = on;
@@ -180,17 +206,35 @@ final class DashboardLoad {
     /** A client: while polling, one GET every pollMs (staggered), the next endpoint each time; parked otherwise. */
     private Runnable client(String base, int index) {
         return () -> {
+            if (config.clientsAtLowestPriority()) {
+                String why = org.eventspace.comm.runtime.LowestPriority.enter();
+                if (why == null) {
+                    clientsLowered.incrementAndGet();
+                } else {
+                    clientsNotLowered = why;
+                }
+            }
             long period = config.pollMs() * 1_000_000L;
             long next = System.nanoTime() + period * index / config.clients();
             int endpoint = index;
             while (!ending) {
+                boolean idled = false;
                 synchronized (gate) {
                     while (!polling && !ending) {
+                        idled = true;
                         try {
                             gate.wait();
                         } catch (InterruptedException e) {
                             return;
                         }
+                    }
+                }
+                if (idled) {
+                    // Back from an idle block: keep this client's place in the period (the clients stay staggered)
+                    // instead of all firing at once as the polling block begins.
+                    long now = System.nanoTime();
+                    if (next < now) {
+                        next += (now - next + period - 1) / period * period;
                     }
                 }
                 long wait = next - System.nanoTime();
@@ -205,7 +249,16 @@ final class DashboardLoad {
                 if (next < System.nanoTime()) {
                     next = System.nanoTime() + period; // fell behind (the block was off): no burst to catch up
                 }
-                get(base, ENDPOINTS.get(endpoint++ % ENDPOINTS.size()));
+                // In before looking at the flag: the block that turns polling off then either sees this request in
+                // flight and waits for it, or this client sees polling off and sends nothing.
+                inFlight.incrementAndGet();
+                try {
+                    if (polling) {
+                        get(base, ENDPOINTS.get(endpoint++ % ENDPOINTS.size()));
+                    }
+                } finally {
+                    inFlight.decrementAndGet();
+                }
             }
         };
     }
@@ -232,7 +285,50 @@ final class DashboardLoad {
             lastError = path + ": " + e;
         }
         requests.incrementAndGet();
+        if (timingIdle) {
+            requestsWhileIdle.incrementAndGet();
+        }
         requestNanos.addAndGet(System.nanoTime() - t0);
+    }
+
+    /** The dashboard's health answer (its threads' priority), or null if it did not answer. */
+    private static com.fasterxml.jackson.databind.JsonNode health(String base, ObjectMapper json) {
+        try {
+            HttpURLConnection c = (HttpURLConnection) new URL(base + "api/v1/health").openConnection();
+            c.setConnectTimeout(REQUEST_TIMEOUT_MS);
+            c.setReadTimeout(REQUEST_TIMEOUT_MS);
+            try (InputStream in = c.getInputStream()) {
+                return json.readTree(in);
+            }
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * This process's scheduling policy and nice value from {@code /proc/self/stat} (fields 41 and 19): under
+     * SCHED_IDLE ({@code chrt -i}) every thread weighs the same whatever its nice value, so the dashboard's nice 19
+     * cannot show in the figure; the report must say so.
+     */
+    private static void scheduling(ObjectNode s) {
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat"));
+            String[] rest = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+            int policy = Integer.parseInt(rest[41 - 3]);
+            s.put("process_policy", switch (policy) {
+                case 0 -> "SCHED_OTHER";
+                case 1 -> "SCHED_FIFO";
+                case 2 -> "SCHED_RR";
+                case 3 -> "SCHED_BATCH";
+                case 5 -> "SCHED_IDLE";
+                case 6 -> "SCHED_DEADLINE";
+                default -> "policy " + policy;
+            });
+            s.put("process_nice", Integer.parseInt(rest[19 - 3]));
+            s.put("nice_has_effect", policy != 5);
+        } catch (IOException | RuntimeException e) {
+            s.put("process_policy", "unknown (" + e.getClass().getSimpleName() + ")");
+        }
     }
 
     private static void sleep(Duration d) {
@@ -293,11 +389,23 @@ final class DashboardLoad {
         r.put("requests", n);
         r.put("requests_per_s", round(n / (allOff.length * config.block().toMillis() / 1000.0)));
         r.put("request_errors", errors.get());
+        // The method's own check: idle blocks had no request (none begun, none left over from a polling block).
+        r.put("requests_in_idle_blocks", requestsWhileIdle.get());
         if (lastError != null) {
             r.put("last_error", lastError);
         }
         r.put("request_ms_mean", n == 0 ? 0 : round(requestNanos.get() / 1e6 / n));
         r.put("dashboard", url);
+        ObjectNode s = r.putObject("scheduling");
+        scheduling(s);
+        if (health != null) {
+            s.put("dashboard_threads", health.path("server_threads").asInt());
+            s.put("dashboard_threads_at_nice_19", health.path("lowest_priority_threads").asInt());
+        }
+        s.put("clients_at_nice_19", clientsLowered.get());
+        if (clientsNotLowered != null) {
+            s.put("clients_not_lowered_because", clientsNotLowered);
+        }
         // Where the time goes: on loopback the clients share the machine with the job, so their CPU counts as much as
         // the server's (the requests themselves never reach the job: they copy the newest frame).
         for (int side = 0; side < 2; side++) {
@@ -323,11 +431,12 @@ final class DashboardLoad {
 
     static String summary(ObjectNode r) {
         return String.format(Locale.ROOT, "dashboard load: %d clients, a GET every %d ms each (%.1f requests/s, %.2f ms mean, "
-                        + "%d errors), %d pairs of %.1f s blocks (%d left out: no iteration)%n  job overhead with the clients: %+.2f %% (95 %% CI %+.2f … "
+                        + "%d errors, %d in idle blocks), %d pairs of %.1f s blocks (%d left out: no iteration)%n  job overhead with the clients: %+.2f %% (95 %% CI %+.2f … "
                         + "%+.2f; median %+.2f) on %.1f µs per iteration without%n  CPU while polling: clients %.1f %%, dashboard "
-                        + "%.1f %% of a core (idle: %.1f %%, %.1f %%), %d cores; %.0f µs of the dashboard's CPU per request%n",
+                        + "%.1f %% of a core (idle: %.1f %%, %.1f %%), %d cores; %.0f µs of the dashboard's CPU per request%n"
+                        + "  scheduling: process %s nice %d%s; dashboard threads at nice 19: %d of %d; clients at nice 19: %d%n",
                 r.path("clients").asInt(), r.path("poll_ms").asLong(),
-                r.path("requests_per_s").asDouble(), r.path("request_ms_mean").asDouble(), r.path("request_errors").asLong(),
+                r.path("requests_per_s").asDouble(), r.path("request_ms_mean").asDouble(), r.path("request_errors").asLong(), r.path("requests_in_idle_blocks").asLong(),
                 r.path("pairs").asInt(), r.path("block_s").asDouble(), r.path("pairs_starved").asInt(), r.path("overhead_pct").asDouble(),
                 r.path("overhead_pct_ci95").get(0).asDouble(), r.path("overhead_pct_ci95").get(1).asDouble(),
                 r.path("overhead_pct_median").asDouble(),
@@ -335,7 +444,10 @@ final class DashboardLoad {
                 r.at("/cpu_with_clients/dashboard_pct_of_a_core").asDouble(),
                 r.at("/cpu_without_clients/clients_pct_of_a_core").asDouble(),
                 r.at("/cpu_without_clients/dashboard_pct_of_a_core").asDouble(), r.path("cores").asInt(),
-                r.path("dashboard_cpu_us_per_request").asDouble());
+                r.path("dashboard_cpu_us_per_request").asDouble(), r.at("/scheduling/process_policy").asText(),
+                r.at("/scheduling/process_nice").asInt(), r.at("/scheduling/nice_has_effect").asBoolean(true) ? ""
+                        : " (nice values inside it have no effect)", r.at("/scheduling/dashboard_threads_at_nice_19").asInt(),
+                r.at("/scheduling/dashboard_threads").asInt(), r.at("/scheduling/clients_at_nice_19").asInt());
     }
 
     private static double round(double x) {

@@ -27,7 +27,7 @@ class DashboardLoadTest {
         try {
             System.setOut(new java.io.PrintStream(out, true));
             code = cli.execute("bench", "dashboard-load", "--clients", "4", "--duration", "3", "--block-s", "0.5",
-                    "--warmup-s", "0.5", "--poll-ms", "50", "--ranks", "4", "--hosts", "2", "--json", json.toString());
+                    "--warmup-s", "0.5", "--poll-ms", "50", "--ranks", "4", "--hosts", "2", "--clients-at-lowest-priority", "--json", json.toString());
         } finally {
             System.setOut(stdout);
         }
@@ -40,6 +40,18 @@ class DashboardLoadTest {
         // 4 clients every 50 ms over 1 s of polling blocks: some requests, every one answered
         assertThat(r.path("requests").asLong()).isPositive();
         assertThat(r.path("request_errors").asLong()).isZero();
+        // idle blocks are idle: no request ends inside one, not even one begun in the polling block before it
+        assertThat(r.has("requests_in_idle_blocks")).isTrue();
+        assertThat(r.path("requests_in_idle_blocks").asLong()).isZero();
+        // whether the priorities could matter here, and whether the threads got them
+        JsonNode sched = r.path("scheduling");
+        assertThat(sched.path("process_policy").asText()).startsWith("SCHED_");
+        assertThat(sched.path("nice_has_effect").asBoolean()).isEqualTo(!sched.path("process_policy").asText().equals("SCHED_IDLE"));
+        assertThat(sched.path("dashboard_threads").asInt()).isPositive();
+        if (java.nio.file.Files.isExecutable(Path.of("/usr/bin/renice")) || java.nio.file.Files.isExecutable(Path.of("/bin/renice"))) {
+            assertThat(sched.path("dashboard_threads_at_nice_19").asInt()).as(sched.toString()).isEqualTo(sched.path("dashboard_threads").asInt());
+            assertThat(sched.path("clients_at_nice_19").asInt()).as(sched.toString()).isEqualTo(4);
+        }
         double mean = r.path("overhead_pct").asDouble();
         assertThat(r.path("overhead_pct_ci95").get(0).asDouble()).isLessThanOrEqualTo(mean);
         assertThat(r.path("overhead_pct_ci95").get(1).asDouble()).isGreaterThanOrEqualTo(mean);

@@ -11,7 +11,6 @@ import java.util.function.Consumer;
 
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eventspace.comm.transport.AgentThreads;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -32,8 +31,6 @@ public final class DashboardServer implements AutoCloseable {
     public static final String LOOPBACK = "127.0.0.1";
     /** The frame period: what "live" means here. */
     public static final long DEFAULT_PERIOD_MS = 500;
-    /** HTTP threads at most: Jetty's acceptor and selector plus a few handlers; a dashboard has a few readers. */
-    private static final int MAX_THREADS = 12;
 
     /** Request attribute: this request's error was written already (the 404 page must not overwrite it). */
     private static final String ANSWERED = "es-answered";
@@ -48,6 +45,7 @@ public final class DashboardServer implements AutoCloseable {
     private final Thread streamer;
     private volatile boolean skipped;
     private final String bind;
+    private final DashboardThreads threads = new DashboardThreads();
     private volatile boolean closed;
 
     private DashboardServer(DashboardSource source, String bind, int port, long periodMs) {
@@ -59,7 +57,7 @@ public final class DashboardServer implements AutoCloseable {
         // The sampler hands frames over and goes on; the streamer thread writes them. A client that stops reading can
         // then hold up only the stream (not the sampler, nor the answers to requests); frames that pile up meanwhile are
         // dropped, and the next one goes out whole so no client misses a round of history.
-        this.streamer = new Thread(this::stream, "es-dashboard-stream");
+        this.streamer = new Thread(threads.lowered(this::stream), "es-dashboard-stream");
         streamer.setDaemon(true);
         this.push = f -> {
             if (pending.getAndSet(f) != null) {
@@ -73,13 +71,15 @@ public final class DashboardServer implements AutoCloseable {
         this.app = Javalin.create(config -> {
             config.showJavalinBanner = false;
             config.startupWatcherEnabled = false;
-            QueuedThreadPool pool = new QueuedThreadPool(MAX_THREADS, 2);
-            pool.setName("es-dashboard-http");
-            pool.setDaemon(true);
-            config.jetty.threadPool = pool;
+            config.jetty.threadPool = threads.httpPool();
         });
         routes();
-        this.runner = AgentThreads.start(sampler, new SleepingMillisIdleStrategy(Math.max(5, periodMs / 10)));
+        this.runner = AgentThreads.runner(sampler, new SleepingMillisIdleStrategy(Math.max(5, periodMs / 10)));
+        AgentRunner.startOnThread(runner, r -> {
+            Thread t = new Thread(threads.lowered(r), sampler.roleName());
+            t.setDaemon(true);
+            return t;
+        });
         try {
             app.start(bind, port);
         } catch (RuntimeException e) {
@@ -139,6 +139,13 @@ public final class DashboardServer implements AutoCloseable {
             o.put("frame", f.number());
             o.put("uptime_s", f.node().path("uptime_s").asDouble());
             o.put("stream_clients", clients.size());
+            // Whether the dashboard's own threads run at nice 19, as monitors.analysis.lowest_priority_threads says of
+            // the analysis threads: a request must never take a core from a rank at equal weight.
+            o.put("server_threads", threads.threads());
+            o.put("lowest_priority_threads", threads.lowestPriorityThreads());
+            if (threads.problem() != null) {
+                o.put("lowest_priority_error", threads.problem());
+            }
             if (sampler.error() != null) {
                 o.put("error", sampler.error());
             }
@@ -161,7 +168,7 @@ public final class DashboardServer implements AutoCloseable {
         });
         app.get("/api/v1/frame", ctx -> {
             only(ctx);
-            ctx.contentType("application/json").result(frame().bytes());
+            sendBytes(ctx, frame().bytes());
         });
         app.get("/api/v1/tree", ctx -> {
             only(ctx, "tree");
@@ -380,11 +387,24 @@ public final class DashboardServer implements AutoCloseable {
                 answers.put(key, a);
             }
         }
-        ctx.contentType("application/json").result(a.bytes());
+        sendBytes(ctx, a.bytes());
     }
 
+    /**
+     * Writes an answer already serialised straight to Jetty's response with its length known: no copy into Javalin's
+     * result stream, no chunking, no compression (a per-request gzip of a 270 KB frame cost more CPU than the rest of
+     * the request; the dashboard is read on loopback or a LAN), so a kept connection answers with one write.
+     */
+    private static void sendBytes(Context ctx, byte[] bytes) throws java.io.IOException {
+        jakarta.servlet.http.HttpServletResponse res = ctx.res();
+        res.setContentType("application/json");
+        res.setContentLength(bytes.length);
+        res.getOutputStream().write(bytes);
+    }
+
+    /** An answer made for this request (health, traffic), written as {@link #sendBytes} writes a cached one. */
     private void send(Context ctx, JsonNode node) throws Exception {
-        ctx.contentType("application/json").result(json.writeValueAsString(node));
+        sendBytes(ctx, json.writeValueAsBytes(node));
     }
 
     private void error(Context ctx, int status, String code, String message) {

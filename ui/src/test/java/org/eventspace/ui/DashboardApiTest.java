@@ -10,13 +10,19 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -112,6 +118,44 @@ class DashboardApiTest {
         assertThat(a.body.path("status").asText()).isEqualTo("ok");
         assertThat(a.body.path("running").asBoolean()).isTrue();
         assertThat(a.body.path("schema").asText()).isEqualTo(DashboardFrames.SCHEMA);
+    }
+
+    /**
+     * The dashboard's threads run at nice 19 (LowestPriority), read from the kernel's own view of each thread
+     * ({@code /proc/self/task/<tid>/stat}, field 19), not from what the server says of itself; and health says the same.
+     * Under {@code nice -n 19} every thread of the test JVM is at 19 already and this cannot tell the difference; run
+     * without it, it can (the test's own thread then reports a lower nice).
+     */
+    @Test
+    void theDashboardsHttpThreadsRunAtNice19AndHealthSaysSo() throws Exception {
+        Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "not Linux: no /proc/self/task");
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/renice")) || Files.isExecutable(Path.of("/bin/renice")),
+                "renice (util-linux) is absent: LowestPriority cannot lower a thread");
+        Answer a = get("/api/v1/health"); // served by an HTTP thread, so the pool's threads have started
+        assertThat(a.body.path("server_threads").asInt()).as(a.text)
+                .isEqualTo(DashboardThreads.HTTP_THREADS + 2); // the pool, the sampler and the streamer
+        assertThat(a.body.path("lowest_priority_threads").asInt()).as(a.text).isEqualTo(a.body.path("server_threads").asInt());
+        assertThat(a.body.has("lowest_priority_error")).as(a.text).isFalse();
+        Map<String, Integer> niceByThread = new TreeMap<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (java.io.IOException e) {
+                    continue; // the thread ended meanwhile
+                }
+                // "tid (comm) state ...": comm is the Java name cut to 15 characters
+                String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                if (comm.startsWith("es-dashboard")) {
+                    String[] rest = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+                    niceByThread.put(task.getFileName() + " " + comm, Integer.parseInt(rest[19 - 3]));
+                }
+            }
+        }
+        assertThat(niceByThread.keySet()).as(niceByThread.toString())
+                .filteredOn(k -> k.contains("es-dashboard-ht")).hasSizeGreaterThanOrEqualTo(DashboardThreads.HTTP_THREADS);
+        assertThat(niceByThread.values()).as(niceByThread.toString()).containsOnly(19);
     }
 
     @Test
