@@ -19,8 +19,12 @@ import org.eventspace.comm.runtime.LowestPriority;
  * <p>Thread-safe: {@link #enter()} is called by each thread as it starts; the counts may be read from any thread.
  */
 final class DashboardThreads {
-    /** HTTP threads, fixed: Jetty's acceptor and selector lease one each, two answer requests (they only copy bytes). */
-    static final int HTTP_THREADS = 4;
+    /**
+     * HTTP threads, fixed: Jetty's acceptor and selector lease one each, six answer requests (they only copy bytes). Six,
+     * not two: a client that stops reading holds its thread in a blocking write until Jetty's idle timeout, and a few
+     * such browsers must not stall everyone's answers; an idle thread costs nothing.
+     */
+    static final int HTTP_THREADS = 8;
     /** Name prefix of the HTTP pool's threads ({@code -<id>} follows). */
     static final String HTTP_NAME = "es-dashboard-http";
 
