@@ -14,16 +14,9 @@ trap cleanup EXIT
 for _ in $(seq 100); do grep -q "dashboard: http" "$out" && break; sleep 0.2; done
 url=$(grep -o "http://[^ ]*" "$out" | head -1)
 pid=$(pgrep -P "$demo" java || echo "$demo")
-ticks() {
-  local t=0 d c s
-  for d in /proc/"$pid"/task/*; do
-    c=$(cat "$d/comm" 2>/dev/null || true)
-    if [[ $c == es-dashboard* ]]; then s=$(awk '{print $14 + $15}' "$d/stat" 2>/dev/null || echo 0); t=$((t + s)); fi
-  done
-  echo "$t"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/dashboard-ticks.sh"
 measure() {
-  local a b; a=$(ticks); sleep "$secs"; b=$(ticks)
+  local a b; a=$(ticks "$pid"); sleep "$secs"; b=$(ticks "$pid")
   awk -v d=$((b - a)) -v hz="$(getconf CLK_TCK)" -v s="$secs" -v what="$1" \
     'BEGIN { printf "%-40s %6.2f %% of one core\n", what, 100 * d / hz / s }'
 }

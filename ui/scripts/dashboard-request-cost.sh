@@ -17,21 +17,14 @@ cleanup() { kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || tr
 trap cleanup EXIT
 for _ in $(seq 150); do grep -q "http://" "$out" && break; sleep 0.2; done
 url=$(grep -o "http://[^ ]*" "$out" | head -1); url=${url%/}
-ticks() {
-  local t=0 d c s
-  for d in /proc/"$pid"/task/*; do
-    c=$(cat "$d/comm" 2>/dev/null || true)
-    if [[ $c == es-dashboard* ]]; then s=$(awk '{print $14 + $15}' "$d/stat" 2>/dev/null || echo 0); t=$((t + s)); fi
-  done
-  echo "$t"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/dashboard-ticks.sh"
 sleep 8
 for path in /api/v1/cost /api/v1/health /api/v1/cost /api/v1/health /api/v1/loadbalance /api/v1/frame; do
   args=(); for _ in $(seq "$n"); do args+=("$url$path"); done
   curl -s "${args[@]}" >/dev/null
-  a=$(ticks); t0=$(date +%s%N); curl -s "${args[@]}" >/dev/null; t1=$(date +%s%N); b=$(ticks)
+  a=$(ticks "$pid"); t0=$(date +%s%N); curl -s "${args[@]}" >/dev/null; t1=$(date +%s%N); b=$(ticks "$pid")
   wall=$(( (t1 - t0) / 1000000 ))
-  c=$(ticks); sleep "$(awk -v w="$wall" 'BEGIN { print w / 1000 }')"; d=$(ticks)
+  c=$(ticks "$pid"); sleep "$(awk -v w="$wall" 'BEGIN { print w / 1000 }')"; d=$(ticks "$pid")
   awk -v x=$((b - a)) -v y=$((d - c)) -v n="$n" -v w="$wall" -v p="$path" -v hz="$(getconf CLK_TCK)" \
     'BEGIN { printf "%-22s %d GETs in %d ms: %.0f µs of the dashboard'"'"'s CPU per request (%.0f less the idle sampler)\n", p, n, w, x / hz * 1e6 / n, (x - y) / hz * 1e6 / n }'
 done
