@@ -19,8 +19,13 @@ import org.eventspace.comm.path.Message;
 final class ClusterState {
     /** Published tuples kept: a remote root asking for an exact sequence number is at most one behind the newest. */
     static final int RING = 4;
-    /** Longest a {@code partialfetch} waits for a new tuple before answering "none yet" (its caller asks again). */
-    static final long FETCH_SLICE_NS = 50_000_000L;
+    /**
+     * Longest a {@code partialfetch} waits for a new tuple before answering "none yet" (its caller asks again). Long
+     * against an iteration: a prefetch request is in flight before the tuple it asks for exists, and a "none yet" costs
+     * the link's two-way latency before the next request arrives (at 50 ms, MagPIe over four sites with 30–50 ms
+     * iterations timed out on a third of its fetches and took 62 ms an iteration). Closing the job wakes a waiting fetch.
+     */
+    static final long FETCH_SLICE_NS = 2_000_000_000L;
     /** Reply words before the payload: sequence number, lastFalse. */
     static final int HEADER_WORDS = 2;
     static final int NOT_YET = -1;
