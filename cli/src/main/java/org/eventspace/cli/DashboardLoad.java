@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import org.eventspace.bench.InterleavedOverhead;
+import org.eventspace.comm.runtime.ProcStat;
 import org.eventspace.ui.DashboardServer;
 import org.eventspace.ui.DemoJob;
 
@@ -313,8 +314,7 @@ final class DashboardLoad {
     private static void scheduling(ObjectNode s) {
         try {
             String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat"));
-            String[] rest = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-            int policy = Integer.parseInt(rest[41 - 3]);
+            int policy = Integer.parseInt(ProcStat.field(stat, 41));
             s.put("process_policy", switch (policy) {
                 case 0 -> "SCHED_OTHER";
                 case 1 -> "SCHED_FIFO";
@@ -324,7 +324,7 @@ final class DashboardLoad {
                 case 6 -> "SCHED_DEADLINE";
                 default -> "policy " + policy;
             });
-            s.put("process_nice", Integer.parseInt(rest[19 - 3]));
+            s.put("process_nice", Integer.parseInt(ProcStat.field(stat, 19)));
             s.put("nice_has_effect", policy != 5);
         } catch (IOException | RuntimeException e) {
             s.put("process_policy", "unknown (" + e.getClass().getSimpleName() + ")");

@@ -335,11 +335,7 @@ public final class Launcher {
         static boolean isStopped(long pid) {
             try {
                 String stat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-                int close = stat.lastIndexOf(')');
-                if (close < 0 || close + 2 >= stat.length()) {
-                    return false;
-                }
-                char state = stat.charAt(close + 2);
+                char state = org.eventspace.comm.runtime.ProcStat.field(stat, 3).charAt(0);
                 return state == 'T' || state == 't';
             } catch (IOException | RuntimeException e) {
                 return false; // Not Linux, or the process is gone.

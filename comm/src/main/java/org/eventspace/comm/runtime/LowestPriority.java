@@ -69,10 +69,7 @@ public final class LowestPriority {
     /** The calling thread's nice value as the kernel reports it (field 19 of its stat), or {@link Integer#MIN_VALUE}. */
     public static int niceOfCallingThread() {
         try {
-            String stat = Files.readString(Path.of("/proc/thread-self/stat"));
-            // the comm field (2) may hold spaces: count fields after its closing parenthesis
-            String[] rest = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-            return Integer.parseInt(rest[19 - 3]);
+            return Integer.parseInt(ProcStat.field(Files.readString(Path.of("/proc/thread-self/stat")), 19));
         } catch (IOException | RuntimeException e) {
             return Integer.MIN_VALUE;
         }
