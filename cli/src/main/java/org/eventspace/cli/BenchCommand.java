@@ -389,8 +389,9 @@ final class BenchCommand implements Runnable {
         @Option(names = "--block-s", defaultValue = "1", description = "Seconds per block. Default: ${DEFAULT-VALUE}.")
         double blockS;
 
-        @Option(names = "--warmup-s", defaultValue = "3", description = "Seconds before the first block (JIT, the monitors' "
-                + "first calls). Default: ${DEFAULT-VALUE}.")
+        @Option(names = "--warmup-s", defaultValue = "20", description = "Seconds before the first block, the clients "
+                + "polling (the JIT compiles the job's and the serving code, the monitors make their first calls). "
+                + "Default: ${DEFAULT-VALUE}.")
         double warmupS;
 
         @Option(names = "--poll-ms", defaultValue = "500", description = "Each client's period: one GET, the next endpoint "
@@ -402,6 +403,18 @@ final class BenchCommand implements Runnable {
 
         @Option(names = "--hosts", defaultValue = "4", description = "Simulated hosts of the job. Default: ${DEFAULT-VALUE}.")
         int hosts;
+
+        @Option(names = "--endpoints", split = ",", paramLabel = "PATH",
+                description = "The API paths the clients cycle through, comma-separated (what your script or page "
+                        + "polls). Default: what the page reads, health, loadbalance, stats, tree, histograms?last=1, "
+                        + "timemap, cost and frame.")
+        List<String> endpoints;
+
+        @Option(names = "--front-end-cpus", paramLabel = "CPUS",
+                description = "Run the dashboard's threads, the clients and the JVM's JIT compiler threads on these CPUs "
+                        + "(1, 2-3, 1,3) and the job's threads on the others, as a front-end host and browsers elsewhere "
+                        + "would be (needs taskset). Default: all share every CPU.")
+        String frontEndCpus;
 
         @Option(names = "--clients-at-lowest-priority", description = "The client threads lower themselves to nice 19, as "
                 + "the dashboard's own threads do: they stand in for browsers on other machines, and this measures what "
@@ -418,7 +431,9 @@ final class BenchCommand implements Runnable {
             try {
                 config = new DashboardLoad.Config(clients, RunOptions.seconds("--duration", durationS, 0.4, 86_400),
                         RunOptions.seconds("--block-s", blockS, 0.1, 3_600), RunOptions.seconds("--warmup-s", warmupS, 0, 3_600),
-                        pollMs, ranks, hosts, clientsAtLowestPriority);
+                        pollMs, ranks, hosts, clientsAtLowestPriority,
+                        endpoints == null ? DashboardLoad.ENDPOINTS : endpoints, frontEndCpus == null ? null
+                                : FrontEndPlacement.parse(frontEndCpus, Runtime.getRuntime().availableProcessors()));
                 new org.eventspace.ui.DemoJob.Settings(ranks, hosts, "hier:2", 0, 0, 2000, 16, 200).job().pathmap();
             } catch (IllegalArgumentException e) {
                 throw new UsageError("bench dashboard-load: " + e.getMessage());

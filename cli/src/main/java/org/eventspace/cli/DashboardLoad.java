@@ -41,8 +41,17 @@ final class DashboardLoad {
     private static final int REQUEST_TIMEOUT_MS = 2_000;
 
     record Config(int clients, Duration duration, Duration block, Duration warmup, long pollMs, int ranks, int hosts,
-                  boolean clientsAtLowestPriority) {
+                  boolean clientsAtLowestPriority, List<String> endpoints, FrontEndPlacement placement) {
         Config {
+            if (endpoints.isEmpty()) {
+                throw new IllegalArgumentException("--endpoints must name at least one API path");
+            }
+            for (String e : endpoints) {
+                if (!e.startsWith("/api/v1/")) {
+                    throw new IllegalArgumentException("--endpoints takes API paths such as /api/v1/health, got '" + e + "'");
+                }
+            }
+            endpoints = List.copyOf(endpoints);
             if (clients < 1 || clients > 1000) {
                 throw new IllegalArgumentException("--clients must be 1..1000, got " + clients);
             }
@@ -64,9 +73,12 @@ final class DashboardLoad {
     }
 
     private final Config config;
+    private final int cores = Runtime.getRuntime().availableProcessors();
     private final Object gate = new Object();
     private volatile boolean polling;
     private volatile boolean ending;
+    /** Set when the warm-up ends: from then on requests are counted and timed. */
+    private volatile boolean warm;
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong requestNanos = new AtomicLong();
@@ -96,6 +108,10 @@ final class DashboardLoad {
         double[] off = new double[config.pairs()];
         double[] on = new double[config.pairs()];
         String url;
+        FrontEndPlacement placement = config.placement();
+        if (placement != null) {
+            placement.enterJob(); // before the job starts: its threads inherit the job's CPUs
+        }
         try (DemoJob job = DemoJob.start(settings);
              DashboardServer server = DashboardServer.start(job.source(), DashboardServer.LOOPBACK, 0)) {
             url = server.url();
@@ -105,7 +121,18 @@ final class DashboardLoad {
                 t.start();
                 clients.add(t);
             }
+            if (placement != null) {
+                placement.placeFrontEnd();
+            }
+            // The clients poll through the warm-up: the JIT compiles the serving path (Jetty, Javalin, Jackson, the
+            // clients' own HTTP code) before the first timed block. Without, that code ran interpreted in the polling
+            // blocks while the compiler threads, at the ranks' priority, took cores from them there and only there.
+            setPolling(true);
             sleep(config.warmup());
+            if (placement != null) {
+                placement.placeFrontEnd(); // the JVM may have started compiler threads since
+            }
+            warm = true;
             for (int p = 0; p < config.pairs(); p++) {
                 boolean onFirst = p % 2 == 1;
                 double first = block(job, onFirst);
@@ -121,6 +148,9 @@ final class DashboardLoad {
             stopClients(clients);
         } finally {
             stopClients(clients);
+            if (placement != null) {
+                placement.restore();
+            }
         }
         return report(json, off, on, url);
     }
@@ -255,7 +285,7 @@ final class DashboardLoad {
                 inFlight.incrementAndGet();
                 try {
                     if (polling) {
-                        get(base, ENDPOINTS.get(endpoint++ % ENDPOINTS.size()));
+                        get(base, config.endpoints().get(endpoint++ % config.endpoints().size()));
                     }
                 } finally {
                     inFlight.decrementAndGet();
@@ -284,6 +314,9 @@ final class DashboardLoad {
         } catch (IOException e) {
             errors.incrementAndGet();
             lastError = path + ": " + e;
+        }
+        if (!warm) {
+            return; // a warm-up request: its errors count, its number and time do not (the rates are the blocks')
         }
         requests.incrementAndGet();
         if (timingIdle) {
@@ -371,6 +404,7 @@ final class DashboardLoad {
                 + " simulated hosts, hier:2, monitors loadbalance+stats, scope hist:16");
         r.put("clients", config.clients());
         r.put("poll_ms", config.pollMs());
+        r.set("endpoints", json.valueToTree(config.endpoints()));
         r.put("block_s", config.block().toMillis() / 1000.0);
         r.put("warmup_s", config.warmup().toMillis() / 1000.0);
         r.put("pairs", off.length);
@@ -396,6 +430,14 @@ final class DashboardLoad {
         }
         r.put("request_ms_mean", n == 0 ? 0 : round(requestNanos.get() / 1e6 / n));
         r.put("dashboard", url);
+        FrontEndPlacement placement = config.placement();
+        ObjectNode where = r.putObject("placement");
+        where.put("front_end_cpus", placement == null ? "shared" : placement.frontEndCpus());
+        where.put("job_cpus", placement == null ? "shared" : placement.jobCpus());
+        if (placement != null) {
+            where.put("front_end_threads", placement.frontEndThreads());
+            where.put("compiler_threads", placement.compilerThreads());
+        }
         ObjectNode s = r.putObject("scheduling");
         scheduling(s);
         if (health != null) {
@@ -414,7 +456,7 @@ final class DashboardLoad {
             c.put("clients_pct_of_a_core", round(100.0 * cpuNanos[side][0] / wall));
             c.put("dashboard_pct_of_a_core", round(100.0 * cpuNanos[side][1] / wall));
         }
-        r.put("cores", Runtime.getRuntime().availableProcessors());
+        r.put("cores", cores); // the machine's, counted before any thread was bound to some of them
         // The dashboard's CPU a request adds: its threads' CPU over the polling blocks less over the idle ones (the
         // sampler runs in both), per request.
         double onCpu = cpuNanos[1][1] - (double) cpuNanos[0][1] * wallNanos[1] / Math.max(1, wallNanos[0]);
@@ -434,7 +476,8 @@ final class DashboardLoad {
                         + "%d errors, %d in idle blocks), %d pairs of %.1f s blocks (%d left out: no iteration)%n  job overhead with the clients: %+.2f %% (95 %% CI %+.2f … "
                         + "%+.2f; median %+.2f) on %.1f µs per iteration without%n  CPU while polling: clients %.1f %%, dashboard "
                         + "%.1f %% of a core (idle: %.1f %%, %.1f %%), %d cores; %.0f µs of the dashboard's CPU per request%n"
-                        + "  scheduling: process %s nice %d%s; dashboard threads at nice 19: %d of %d; clients at nice 19: %d%n",
+                        + "  scheduling: process %s nice %d%s; dashboard threads at nice 19: %d of %d; clients at nice 19: %d%n"
+                        + "  placement: job on CPUs %s, dashboard, clients and JIT compilers on %s%n",
                 r.path("clients").asInt(), r.path("poll_ms").asLong(),
                 r.path("requests_per_s").asDouble(), r.path("request_ms_mean").asDouble(), r.path("request_errors").asLong(), r.path("requests_in_idle_blocks").asLong(),
                 r.path("pairs").asInt(), r.path("block_s").asDouble(), r.path("pairs_starved").asInt(), r.path("overhead_pct").asDouble(),
@@ -447,7 +490,8 @@ final class DashboardLoad {
                 r.path("dashboard_cpu_us_per_request").asDouble(), r.at("/scheduling/process_policy").asText(),
                 r.at("/scheduling/process_nice").asInt(), r.at("/scheduling/nice_has_effect").asBoolean(true) ? ""
                         : " (nice values inside it have no effect)", r.at("/scheduling/dashboard_threads_at_nice_19").asInt(),
-                r.at("/scheduling/dashboard_threads").asInt(), r.at("/scheduling/clients_at_nice_19").asInt());
+                r.at("/scheduling/dashboard_threads").asInt(), r.at("/scheduling/clients_at_nice_19").asInt(),
+                r.at("/placement/job_cpus").asText(), r.at("/placement/front_end_cpus").asText());
     }
 
     private static double round(double x) {

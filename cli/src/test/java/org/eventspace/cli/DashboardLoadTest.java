@@ -59,6 +59,96 @@ class DashboardLoadTest {
         assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("es-load-client-") && t.isAlive());
     }
 
+    /**
+     * The front-end placement: the dashboard's and the clients' threads and the JIT compilers on CPU 1, the job's threads
+     * on CPU 0, each as the kernel says; and the calling thread gets its CPUs back after the run.
+     */
+    @Test
+    void theFrontEndRunsOnItsOwnCpusAndTheCallerGetsItsCpusBack() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "needs 2 CPUs");
+        String cpusBefore = allowedCpus(Path.of("/proc/thread-self"));
+        Path json = dir.resolve("placed.json");
+        java.io.PrintStream stdout = System.out;
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        CliHarness cli = new CliHarness();
+        int code;
+        java.util.Map<String, java.util.Set<String>> seen = new java.util.concurrent.ConcurrentHashMap<>();
+        // What the kernel allows each of this process's threads while the blocks run, read by a watcher thread.
+        Thread watcher = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try (var tasks = java.nio.file.Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+                    for (Path t : tasks) {
+                        try {
+                            String name = java.nio.file.Files.readString(t.resolve("comm")).trim();
+                            for (String kind : java.util.List.of("es-rank", "es-dashboard", "es-load-client")) {
+                                if (name.startsWith(kind)) {
+                                    seen.computeIfAbsent(kind, k -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(allowedCpus(t));
+                                }
+                            }
+                        } catch (java.io.IOException e) {
+                            // the thread ended
+                        }
+                    }
+                    Thread.sleep(200);
+                } catch (java.io.IOException e) {
+                    return;
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "placement-watcher");
+        watcher.setDaemon(true);
+        try {
+            System.setOut(new java.io.PrintStream(out, true));
+            watcher.start();
+            code = cli.execute("bench", "dashboard-load", "--clients", "3", "--duration", "2", "--block-s", "0.5",
+                    "--warmup-s", "1", "--poll-ms", "50", "--ranks", "4", "--hosts", "2", "--front-end-cpus", "1",
+                    "--json", json.toString());
+        } finally {
+            System.setOut(stdout);
+            watcher.interrupt();
+            watcher.join(5_000);
+        }
+        assertThat(code).as(out + cli.err()).isZero();
+        JsonNode r = new ObjectMapper().readTree(json.toFile());
+        assertThat(r.at("/placement/front_end_cpus").asText()).isEqualTo("1");
+        assertThat(r.at("/placement/job_cpus").asText()).doesNotContain("1").contains("0");
+        // the dashboard's pool, sampler and streamer, the 3 clients, and at least one compiler thread
+        assertThat(r.at("/placement/front_end_threads").asInt()).isGreaterThanOrEqualTo(3 + 3);
+        assertThat(r.at("/placement/compiler_threads").asInt()).isPositive();
+        assertThat(r.path("request_errors").asLong()).isZero();
+        assertThat(out.toString()).contains("placement: job on CPUs " + r.at("/placement/job_cpus").asText());
+        // the ranks were never on the front-end's CPU; the dashboard's threads and the clients were moved onto it
+        // (they start on the CPUs of the thread that made them, the job's, until the placement finds them)
+        assertThat(seen.get("es-rank")).as(seen.toString()).containsExactly(r.at("/placement/job_cpus").asText());
+        assertThat(seen.get("es-load-client")).as(seen.toString()).contains("1");
+        assertThat(seen.get("es-dashboard")).as(seen.toString()).contains("1");
+        assertThat(allowedCpus(Path.of("/proc/thread-self"))).isEqualTo(cpusBefore);
+    }
+
+    @Test
+    void frontEndCpusTheMachineLacksOrThatLeaveTheJobNoneAreRefused() {
+        int cpus = Runtime.getRuntime().availableProcessors();
+        CliHarness cli = new CliHarness();
+        assertThat(cli.execute("bench", "dashboard-load", "--front-end-cpus", Integer.toString(cpus))).isEqualTo(2);
+        assertThat(cli.err()).contains("--front-end-cpus: '" + cpus + "' is not a range of this machine's CPUs 0.." + (cpus - 1));
+        cli = new CliHarness();
+        assertThat(cli.execute("bench", "dashboard-load", "--front-end-cpus", "0-" + (cpus - 1))).isEqualTo(2);
+        assertThat(cli.err()).contains("leaves the job no CPU");
+        cli = new CliHarness();
+        assertThat(cli.execute("bench", "dashboard-load", "--front-end-cpus", "one")).isEqualTo(2);
+        assertThat(cli.err()).contains("--front-end-cpus takes CPU numbers and ranges such as 1 or 2-3,1, got 'one'");
+    }
+
+    private static String allowedCpus(Path task) throws java.io.IOException {
+        for (String line : java.nio.file.Files.readAllLines(task.resolve("status"))) {
+            if (line.startsWith("Cpus_allowed_list:")) {
+                return line.substring(line.indexOf(':') + 1).trim();
+            }
+        }
+        throw new AssertionError("no Cpus_allowed_list in " + task);
+    }
+
     @Test
     void flagsThatCannotMakeTwoPairsAreRefused() {
         CliHarness cli = new CliHarness();

@@ -68,7 +68,12 @@ public enum CpuBinding {
         return bound;
     }
 
-    private static String taskset() {
+    /**
+     * util-linux's {@code taskset}, found in its usual places or on the PATH.
+     *
+     * @throws IllegalStateException when it is not on this machine, naming its package.
+     */
+    public static String taskset() {
         for (String place : TASKSET_PLACES) {
             if (Files.isExecutable(Path.of(place))) {
                 return place;
@@ -79,7 +84,7 @@ public enum CpuBinding {
                 return Path.of(dir, "taskset").toString();
             }
         }
-        throw new IllegalStateException("binding host processes to CPUs (--bind-to core) needs taskset (Debian package "
+        throw new IllegalStateException("binding to CPUs (--bind-to core, --front-end-cpus) needs taskset (Debian package "
                 + "util-linux), which is not on this machine");
     }
 }
