@@ -86,6 +86,7 @@ public final class RankBenchmarks {
         } while (keepWarming(comm, warmEnd) | rounds.owes(comm));
         latencies.reset();
         TracingComm.at(comm, START_BARRIER).barrier();
+        TracingComm.markTimed(comm);
         progress.phase("timed iterations (running)", 0, config.iterations());
         window.started(comm.rank());
         long start = System.nanoTime();
@@ -169,7 +170,7 @@ public final class RankBenchmarks {
      * JIT keeps compiling in the background for a while after the first iterations, on the cores the timed
      * loop needs. All ranks agree through an allreduce, so they run the same number of collectives.
      */
-    private static boolean keepWarming(Comm comm, long warmEnd) {
+    static boolean keepWarming(Comm comm, long warmEnd) {
         // The timed loop starts with a barrier: run one every round, so its path (a payload of 0 words through
         // every gred and collector) is compiled too. Unseen, it deoptimised the collectors' compiled code at the
         // start of the timed loop, and the recompiles took a core from a rank (stalls of 4-8 ms).
@@ -268,6 +269,7 @@ public final class RankBenchmarks {
         IntegerSort sort = new IntegerSort(length, comm.rank());
         latencies.reset();
         TracingComm.at(comm, START_BARRIER).barrier();
+        TracingComm.markTimed(comm);
         progress.phase("timed iterations (running), sorts of " + length + " ints", 0, config.iterations());
         window.started(comm.rank());
         long compute = 0;

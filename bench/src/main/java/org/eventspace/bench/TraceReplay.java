@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 import org.eventspace.comm.launch.JobEnvironment;
 import org.eventspace.comm.path.Gred;
@@ -14,6 +16,7 @@ import org.eventspace.job.JobLauncher;
 import org.eventspace.job.JobTransport;
 import org.eventspace.job.MonitoredJob;
 import org.eventspace.job.RankThreads;
+import org.eventspace.trace.Op;
 import org.eventspace.trace.Replay;
 import org.eventspace.trace.Trace;
 import org.eventspace.trace.TraceFile;
@@ -35,9 +38,15 @@ public final class TraceReplay {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The longest rank's replay, the calls re-issued over all ranks, and what went wrong (a line each). */
-    public record Result(long wallNanos, long calls, List<String> errors) {
+    /**
+     * A replay's outcome: its wall (the longest rank), calls re-issued, what went wrong, and per operation the time its
+     * calls took from issue to return summed over the ranks ({@code communicateNanos}, by {@link Op}), and the longest
+     * rank's timed span ({@link Replay#timedNanos}; -1 when the trace marks no timed phase).
+     */
+    public record Result(long wallNanos, long calls, List<String> errors, Map<Op, Long> communicateNanos, long timedNanos) {
         public Result {
             errors = List.copyOf(errors);
+            communicateNanos = Map.copyOf(communicateNanos);
         }
     }
 
@@ -60,6 +69,8 @@ public final class TraceReplay {
                 List.of(file.toAbsolutePath().toString(), compute.name()), limit);
         long wall = 0;
         long calls = 0;
+        long timed = -1;
+        Map<Op, Long> communicate = new EnumMap<>(Op.class);
         List<String> errors = new ArrayList<>(outcome.errors());
         for (int h = 0; h < outcome.hosts().size(); h++) {
             HostResult host = outcome.hosts().get(h);
@@ -77,32 +88,61 @@ public final class TraceReplay {
                 } else {
                     wall = Math.max(wall, r.path("wall_ns").asLong());
                     calls += r.path("calls").asLong();
+                    timed = Math.max(timed, r.path("timed_ns").asLong(-1));
+                    r.path("communicate_ns").fields().forEachRemaining(e -> {
+                        Op op = Op.ofFileName(e.getKey());
+                        if (op != null) {
+                            communicate.merge(op, e.getValue().asLong(), Long::sum);
+                        }
+                    });
                 }
             }
         }
-        return new Result(wall, calls, errors);
+        return new Result(wall, calls, errors, communicate, timed);
     }
 
-    /** One rank's replay: {wall ns, calls}. */
+    /** One rank's replay: {wall ns, calls, timed ns or -1, then per Op ordinal the ns its calls took}. */
     private static long[] replay(Trace trace, MonitoredJob job, int rank, Replay.Compute compute) {
         Replay replay = new Replay(trace, job.comm(rank), compute);
         long wall = replay.run();
-        return new long[] {wall, replay.calls()};
+        long[] out = new long[3 + OPS.length];
+        out[0] = wall;
+        out[1] = replay.calls();
+        out[2] = replay.timedNanos();
+        for (Op op : OPS) {
+            out[3 + op.ordinal()] = replay.communicateNanos(op);
+        }
+        return out;
     }
+
+    private static final Op[] OPS = Op.values();
 
     private static Result collect(List<RankThreads.Outcome<long[]>> outcomes) {
         long wall = 0;
         long calls = 0;
+        long timed = -1;
+        Map<Op, Long> communicate = new EnumMap<>(Op.class);
         List<String> errors = new ArrayList<>();
         for (RankThreads.Outcome<long[]> o : outcomes) {
             if (o.ok()) {
                 wall = Math.max(wall, o.value()[0]);
                 calls += o.value()[1];
+                timed = Math.max(timed, o.value()[2]);
+                addCommunicate(o.value(), communicate);
             } else {
                 errors.add("rank " + o.rank() + ": " + o.error());
             }
         }
-        return new Result(wall, calls, errors);
+        return new Result(wall, calls, errors, communicate, timed);
+    }
+
+    private static void addCommunicate(long[] rank, Map<Op, Long> into) {
+        for (Op op : OPS) {
+            long ns = rank[3 + op.ordinal()];
+            if (ns != 0) {
+                into.merge(op, ns, Long::sum);
+            }
+        }
     }
 
     /**
@@ -137,7 +177,11 @@ public final class TraceReplay {
             for (RankThreads.Outcome<long[]> o : outcomes) {
                 ObjectNode r = list.addObject().put("rank", o.rank());
                 if (o.ok()) {
-                    r.put("wall_ns", o.value()[0]).put("calls", o.value()[1]);
+                    r.put("wall_ns", o.value()[0]).put("calls", o.value()[1]).put("timed_ns", o.value()[2]);
+                    ObjectNode byOp = r.putObject("communicate_ns");
+                    Map<Op, Long> mine = new EnumMap<>(Op.class);
+                    addCommunicate(o.value(), mine);
+                    mine.forEach((op, ns) -> byOp.put(op.fileName(), ns));
                 } else {
                     r.put("error", String.valueOf(o.error()));
                     ok = false;

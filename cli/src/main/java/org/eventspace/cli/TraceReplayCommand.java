@@ -120,6 +120,14 @@ final class TraceReplayCommand implements Callable<Integer> {
         out.printf("replay of %s: %d ranks over %s, %d calls re-issued (recorded %d), compute %s%n", file, trace.ranks(),
                 job.transport().label(), calls, trace.eventsRecorded(), compute);
         out.printf("  wall time: replay %.3f s, original %.3f s, error %+.1f %%%n", replayS, originalS, errorPct);
+        boolean timed = trace.timedNanos() >= 0 && result.timedNanos() >= 0;
+        double timedReplayS = result.timedNanos() / 1e9;
+        double timedOriginalS = trace.timedNanos() / 1e9;
+        double timedErrorPct = timed && timedOriginalS > 0 ? (timedReplayS - timedOriginalS) / timedOriginalS * 100 : 0;
+        if (timed) {
+            out.printf("  timed phase (after the warm-up calls, re-issued first): replay %.3f s, original %.3f s, error %+.1f %%%n",
+                    timedReplayS, timedOriginalS, timedErrorPct);
+        }
         out.flush();
         if (json != null) {
             ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -134,6 +142,11 @@ final class TraceReplayCommand implements Callable<Integer> {
             o.put("replay_wall_s", replayS);
             o.put("original_wall_s", originalS);
             o.put("error_pct", errorPct);
+            if (timed) {
+                o.put("timed_replay_s", timedReplayS);
+                o.put("timed_original_s", timedOriginalS);
+                o.put("timed_error_pct", timedErrorPct);
+            }
             mapper.writeValue(json.toFile(), o);
         }
         if (ok && calls != trace.eventsRecorded()) {

@@ -52,6 +52,10 @@ public final class RankTrace {
     private int previousSite;
     /** From when recording started to the end of the last call recorded (set by the recorder). */
     long spanNanos;
+    /** Calls recorded before the program marked its timed phase ({@link TracingComm#markTimed}), or -1: no mark. */
+    long timedFrom = -1;
+    /** From the end of the last call before the mark to the end of the last call recorded; meaningful with a mark. */
+    long timedSpanNanos;
     /** The loop at the end of {@link #top} whose next iteration the newest calls match; meaningful while held > 0. */
     private LoopNode open;
     /** Calls of {@link #open}'s next iteration held so far: their deltas and previous sites. */
@@ -221,6 +225,16 @@ public final class RankTrace {
     /** Nanoseconds from when recording started to the end of the rank's last call. */
     public long spanNanos() {
         return spanNanos;
+    }
+
+    /** Calls recorded before the timed phase began, or -1 if the program marked none. */
+    public long timedFrom() {
+        return timedFrom;
+    }
+
+    /** Nanoseconds from the end of the last call before the timed phase to the end of the rank's last call. */
+    public long timedSpanNanos() {
+        return timedSpanNanos;
     }
 
     /** Trace nodes alive now, nested ones included, plus the calls held for an iteration in progress (what the budget counts). */

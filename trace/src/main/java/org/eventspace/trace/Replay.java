@@ -50,6 +50,12 @@ public final class Replay {
     private long debt;
     /** The compute deltas drawn so far, summed: what this rank was to wait. */
     private long computeDrawn;
+    /** Calls re-issued before the trace's timed phase began for this rank ({@link Trace#timedFrom}), or -1. */
+    private final long timedFrom;
+    /** When the timed phase began in this replay: the end of call {@link #timedFrom} (or the start, for 0). */
+    private long timedStart;
+    /** Per {@link Op} (by ordinal): nanoseconds from a call's issue to its return, summed; what the replay's calls took. */
+    private final long[] communicated = new long[Op.values().length];
 
     public Replay(Trace trace, Comm comm, Compute compute) {
         if (comm.size() != trace.ranks()) {
@@ -62,6 +68,7 @@ public final class Replay {
         this.rank = comm.rank();
         this.sampler = new DeltaSampler(trace.encoding(), rank);
         this.steps = compile(trace.nodes(), rank, trace.encoding() == TimeEncoding.PATH);
+        this.timedFrom = trace.timedFrom(rank);
     }
 
     /**
@@ -84,9 +91,20 @@ public final class Replay {
     public long run() {
         long start = System.nanoTime();
         lastEnd = start;
+        timedStart = start;
         debt = 0;
         replay(steps);
-        return System.nanoTime() - start;
+        return lastEnd - start;
+    }
+
+    /**
+     * Nanoseconds from the start of the trace's timed phase (the end of the last call before it, as the recorder
+     * measured it) to the end of this rank's last call, in the replay just run; -1 if the trace marks no timed phase.
+     * The calls before the mark (the original's warm-up) are re-issued first, untimed, so the replay's own JIT has
+     * compiled its interpreter and the job's paths before the span compared with {@link Trace#timedNanos} begins.
+     */
+    public long timedNanos() {
+        return timedFrom < 0 ? -1 : lastEnd - timedStart;
     }
 
     public long calls() {
@@ -101,6 +119,15 @@ public final class Replay {
         return computeDrawn;
     }
 
+    /**
+     * The time this rank's calls of {@code op} took in the replay, from issue to return, summed: set beside the
+     * communicate deltas the trace recorded ({@link Trace#deltaSums}), it says which operations a replay runs faster or
+     * slower than the original did.
+     */
+    public long communicateNanos(Op op) {
+        return communicated[op.ordinal()];
+    }
+
     private void replay(Step[] steps) {
         for (Step step : steps) {
             if (step instanceof LoopStep l) {
@@ -111,11 +138,17 @@ public final class Replay {
                 CallStep c = (CallStep) step;
                 long delta = c.compute(sampler, previousSite);
                 computeDrawn += Math.max(0, delta);
-                waitUntil(lastEnd, delta);
+                long issued = waitUntil(lastEnd, delta);
                 issue(c);
                 lastEnd = System.nanoTime();
+                communicated[c.op.ordinal()] += lastEnd - issued;
                 previousSite = c.event.site;
-                calls++;
+                if (++calls == timedFrom) {
+                    // The timed phase starts here, as the original's did after its barrier: lateness of the warm-up
+                    // (a cold JIT) is not repaid out of the timed phase's compute.
+                    timedStart = lastEnd;
+                    debt = 0;
+                }
             }
         }
     }

@@ -42,6 +42,14 @@ public final class Trace {
     final Map<Integer, String> sites;
     /** The longest rank's recorded span: from when its recording started to the end of its last call. */
     long wallNanos;
+    /** The longest rank's timed span (from its timed phase's mark to its last call's end), or -1: not every rank marked one. */
+    long timedNanos = -1;
+    /** Per rank, calls recorded before its timed phase began, as (value, ranklist) pairs; empty without {@link #timedNanos}. */
+    List<TimedFrom> timedFrom = List.of();
+
+    /** Ranks {@code ranks} recorded {@code calls} calls before their timed phase began. */
+    public record TimedFrom(long calls, RankList ranks) {
+    }
 
     /** Ranks whose traces match element by element, and their merged trace. */
     record Group(RankList ranks, List<Node> nodes) {
@@ -69,6 +77,10 @@ public final class Trace {
         Trace t = new Trace(ranks, rank.config().encoding(), rank.config().bins(), groups, rank.recorded(),
                 lost == null ? List.of() : List.of(lost), sitesOf(top));
         t.wallNanos = rank.spanNanos();
+        if (rank.timedFrom() >= 0) {
+            t.timedNanos = rank.timedSpanNanos();
+            t.timedFrom = List.of(new TimedFrom(rank.timedFrom(), RankList.of(rank.rank())));
+        }
         return t;
     }
 
@@ -102,7 +114,43 @@ public final class Trace {
         Trace t = new Trace(a.ranks, a.encoding, a.bins, mergeGroups(a.groups, b.groups), a.eventsRecorded + b.eventsRecorded,
                 lost, sites);
         t.wallNanos = Math.max(a.wallNanos, b.wallNanos);
+        if (a.timedNanos >= 0 && b.timedNanos >= 0) {
+            t.timedNanos = Math.max(a.timedNanos, b.timedNanos);
+            t.timedFrom = mergeTimedFrom(a.timedFrom, b.timedFrom);
+        }
         return t;
+    }
+
+    /** The pairs of both, ranks with the same count joined: constant size when ranks mark after the same count. */
+    private static List<TimedFrom> mergeTimedFrom(List<TimedFrom> a, List<TimedFrom> b) {
+        Map<Long, RankList> byCalls = new TreeMap<>();
+        for (List<TimedFrom> side : List.of(a, b)) {
+            for (TimedFrom f : side) {
+                byCalls.merge(f.calls(), f.ranks(), RankList::union);
+            }
+        }
+        List<TimedFrom> out = new ArrayList<>();
+        byCalls.forEach((calls, ranks) -> out.add(new TimedFrom(calls, ranks)));
+        return List.copyOf(out);
+    }
+
+    /** Timed span (ns) of the longest rank, or -1 if not every rank marked a timed phase. */
+    public long timedNanos() {
+        return timedNanos;
+    }
+
+    /** Calls rank {@code rank} recorded before its timed phase began, or -1 without one. */
+    public long timedFrom(int rank) {
+        for (TimedFrom f : timedFrom) {
+            if (f.ranks().contains(rank)) {
+                return f.calls();
+            }
+        }
+        return -1;
+    }
+
+    public List<TimedFrom> timedFromPairs() {
+        return timedFrom;
     }
 
     /**
@@ -277,6 +325,35 @@ public final class Trace {
     /** Groups of ranks whose traces merged (one per distinct structure), as the file lists them. */
     public int groupCount() {
         return groups.size();
+    }
+
+    /**
+     * The compute and communicate deltas recorded per operation, summed over every call of every rank: for each
+     * {@link Op} that occurs, {@code {compute ns, communicate ns}} (from each event's statistics, count × mean, so exact
+     * to rounding whatever the time encoding). What a replay's own per-operation times ({@link Replay#communicateNanos})
+     * are compared with.
+     */
+    public java.util.Map<Op, long[]> deltaSums() {
+        java.util.Map<Op, double[]> sums = new java.util.EnumMap<>(Op.class);
+        addDeltaSums(nodes(), sums);
+        java.util.Map<Op, long[]> out = new java.util.EnumMap<>(Op.class);
+        sums.forEach((op, v) -> out.put(op, new long[] {Math.round(v[0]), Math.round(v[1])}));
+        return out;
+    }
+
+    private static void addDeltaSums(List<Node> nodes, java.util.Map<Op, double[]> sums) {
+        for (Node n : nodes) {
+            if (n instanceof LoopNode l) {
+                addDeltaSums(l.body, sums);
+            } else {
+                EventNode e = (EventNode) n;
+                double[] v = sums.computeIfAbsent(e.op(), k -> new double[2]);
+                TimeStats c = e.computeDelta().stats();
+                TimeStats m = e.communicateDelta().stats();
+                v[0] += c.count() * c.mean();
+                v[1] += m.count() * m.mean();
+            }
+        }
     }
 
     public long wallNanos() {

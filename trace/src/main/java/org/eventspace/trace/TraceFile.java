@@ -49,6 +49,14 @@ public final class TraceFile {
         root.put("bins", trace.bins());
         root.put("events_recorded", trace.eventsRecorded());
         root.put("wall_ns", trace.wallNanos());
+        if (trace.timedNanos() >= 0) {
+            ObjectNode timed = root.putObject("timed");
+            timed.put("ns", trace.timedNanos());
+            ArrayNode from = timed.putArray("from");
+            for (Trace.TimedFrom f : trace.timedFromPairs()) {
+                from.addObject().put("calls", f.calls()).set("ranks", ranks(f.ranks()));
+            }
+        }
         ArrayNode lost = root.putArray("lost");
         for (RankTrace.Lost l : trace.lost()) {
             ObjectNode o = lost.addObject();
@@ -284,6 +292,30 @@ public final class TraceFile {
             }
             Trace trace = new Trace(ranks, encoding, bins, groups, events, lost, sites);
             trace.wallNanos = wall;
+            if (root.has("timed")) {
+                JsonNode timed = root.get("timed");
+                if (!timed.isObject()) {
+                    throw bad("/timed", "an object {\"ns\", \"from\"}", timed);
+                }
+                long ns = integer(timed, "/timed", "ns", 0);
+                JsonNode from = field(timed, "/timed", "from");
+                if (!from.isArray() || from.isEmpty()) {
+                    throw bad("/timed/from", "a non-empty array of {\"calls\", \"ranks\"}", from);
+                }
+                List<Trace.TimedFrom> pairs = new ArrayList<>();
+                int covered = 0;
+                for (int i = 0; i < from.size(); i++) {
+                    String p = "/timed/from/" + i;
+                    RankList r = rankList(field(from.get(i), p, "ranks"), p + "/ranks", ranks);
+                    pairs.add(new Trace.TimedFrom(integer(from.get(i), p, "calls", 0), r));
+                    covered += r.size();
+                }
+                if (covered > ranks) {
+                    throw bad("/timed/from", "ranklists that name each of the " + ranks + " ranks at most once", from);
+                }
+                trace.timedNanos = ns;
+                trace.timedFrom = List.copyOf(pairs);
+            }
             return trace;
         }
 

@@ -29,6 +29,8 @@ public final class TracingComm implements Comm {
     private final int rank;
     private long lastEnd;
     private final long created;
+    /** The end of the last call before the timed phase's mark, or the recorder's creation; with a mark only. */
+    private long timedStart;
     private int site = CallSite.UNMARKED;
 
     public TracingComm(Comm delegate, TraceConfig config) {
@@ -57,6 +59,23 @@ public final class TracingComm implements Comm {
         return comm;
     }
 
+    /**
+     * Marks where the program's timed phase begins on {@code comm}, if it records (else does nothing): the calls before
+     * it (a benchmark's warm-up) stay in the trace, and the trace also keeps the span from the end of the last of them
+     * to the end of the run ({@code timed} in the file), so a replay can be timed over the same calls once its own JIT
+     * has warmed up on the ones before (ScalaTrace marks phases with {@code MPI_Pcontrol}). Once per rank, every rank.
+     */
+    public static void markTimed(Comm comm) {
+        if (comm instanceof TracingComm traced) {
+            if (traced.trace.timedFrom >= 0) {
+                throw new IllegalStateException("rank " + traced.rank + " marked its timed phase twice");
+            }
+            traced.trace.timedFrom = traced.trace.recorded(); // calls kept: what a replay re-issues
+            traced.timedStart = traced.lastEnd;
+            traced.trace.timedSpanNanos = 0;
+        }
+    }
+
     public RankTrace trace() {
         return trace;
     }
@@ -66,6 +85,9 @@ public final class TracingComm implements Comm {
         site = CallSite.UNMARKED;
         trace.record(op, s, reduce, peer, count, root, start - lastEnd, end - start);
         trace.spanNanos = end - created;
+        if (trace.timedFrom >= 0) {
+            trace.timedSpanNanos = end - timedStart;
+        }
         lastEnd = end;
     }
 

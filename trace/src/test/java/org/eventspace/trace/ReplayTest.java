@@ -1,6 +1,7 @@
 package org.eventspace.trace;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -120,6 +121,48 @@ class ReplayTest {
             // Each draw is a bin average rounded to the nanosecond.
             assertThat(waited).as("%s: compute waited over both ranks", encoding).isBetween(recorded - 602, recorded + 602);
         }
+    }
+
+    /**
+     * The recorder marks the timed phase after the calls made before it; the replay re-issues those first and times the
+     * rest from the end of the last of them: at least the compute the timed calls recorded, less than the whole run.
+     * Per operation, the replay's calls' time is kept.
+     */
+    @Test
+    void aMarkedTimedPhaseIsTimedAfterTheCallsBeforeIt() {
+        TracingComm traced = new TracingComm(new CountingComm(), TraceConfig.of(TimeEncoding.STATS));
+        for (int i = 0; i < 4; i++) {
+            traced.barrier();
+        }
+        TracingComm.markTimed(traced);
+        assertThatThrownBy(() -> TracingComm.markTimed(traced)).hasMessageContaining("marked its timed phase twice");
+        for (int i = 0; i < 6; i++) {
+            traced.allreduce(1L, org.eventspace.comm.path.ReduceOp.SUM);
+        }
+        assertThat(traced.trace().timedFrom()).isEqualTo(4);
+        assertThat(traced.trace().timedSpanNanos()).isPositive().isLessThanOrEqualTo(traced.trace().spanNanos());
+        TracingComm.markTimed(new CountingComm()); // a Comm that does not record: nothing to mark, no error
+
+        RankTrace t = new RankTrace(0, TraceConfig.of(TimeEncoding.STATS));
+        for (int i = 0; i < 5; i++) {
+            t.record(Op.BARRIER, 1, -1, EventNode.NONE, EventNode.NONE, EventNode.NONE, 2_000_000, 10);
+        }
+        t.timedFrom = t.recorded();
+        for (int i = 0; i < 10; i++) {
+            t.record(Op.ALLREDUCE_LONG, 2, 0, EventNode.NONE, 1, EventNode.NONE, 300_000, 10);
+        }
+        t.timedSpanNanos = 10 * 300_010L;
+        Replay replay = new Replay(Trace.of(t, 1), new CountingComm(), Replay.Compute.SPIN);
+        long wall = replay.run();
+        assertThat(replay.timedNanos()).isGreaterThanOrEqualTo(10 * 300_000L).isLessThan(wall);
+        assertThat(wall).isGreaterThanOrEqualTo(5 * 2_000_000L + 10 * 300_000L);
+        assertThat(replay.communicateNanos(Op.ALLREDUCE_LONG)).isPositive();
+        assertThat(replay.communicateNanos(Op.SEND)).isZero();
+
+        Replay unmarked = new Replay(Trace.of(new RankTrace(0, TraceConfig.of(TimeEncoding.STATS)), 1), new CountingComm(),
+                Replay.Compute.SPIN);
+        unmarked.run();
+        assertThat(unmarked.timedNanos()).isEqualTo(-1);
     }
 
     /** A Comm that counts, of rank 0 of 1 unless told. */

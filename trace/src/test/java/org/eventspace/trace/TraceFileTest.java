@@ -72,6 +72,67 @@ class TraceFileTest {
         assertThat(top.compute().max()).isEqualTo(40_000);
     }
 
+    /** Per operation, the deltas recorded summed over every call of every rank: what a replay's own times are set beside. */
+    @Test
+    void deltaSumsAddEveryCallOfEveryRank() {
+        java.util.Map<Op, long[]> sums = stencil(8, TimeEncoding.HIST).deltaSums();
+        assertThat(sums.get(Op.SEND)).containsExactly(7 * 50 * 1000L, 7 * 50 * 200L);
+        assertThat(sums.get(Op.RECV)).containsExactly(7 * 50 * 10L, 7 * 50 * 300L);
+        assertThat(sums.get(Op.BARRIER)).containsExactly(50 * (7 * 10_000L + 40_000L), 8 * 50 * 500L);
+        assertThat(sums.get(Op.ALLREDUCE_DOUBLE)).containsExactly(8 * 50 * 100L, 8 * 50 * 800L);
+    }
+
+    /**
+     * The timed phase's mark: per rank the calls before it, merged into (value, ranklist) pairs of constant size, the
+     * longest timed span; kept through the file; gone when a rank marked none.
+     */
+    @Test
+    void theTimedPhaseMarkMergesRoundTripsAndNeedsEveryRank() throws Exception {
+        List<RankTrace> traces = new ArrayList<>();
+        for (int r = 0; r < 6; r++) {
+            RankTrace t = new RankTrace(r, TraceConfig.of(TimeEncoding.HIST));
+            int warm = r == 5 ? 3 : 2; // the last rank made one call more before the mark
+            for (int i = 0; i < warm; i++) {
+                t.record(Op.BARRIER, 1, -1, EventNode.NONE, EventNode.NONE, EventNode.NONE, 10, 10);
+            }
+            t.timedFrom = t.recorded();
+            t.timedSpanNanos = 1_000 + r;
+            for (int i = 0; i < 10; i++) {
+                t.record(Op.ALLREDUCE_LONG, 2, 0, EventNode.NONE, 1, EventNode.NONE, 10, 10);
+            }
+            traces.add(t);
+        }
+        Trace trace = Trace.mergeAll(traces);
+        assertThat(trace.timedNanos()).isEqualTo(1_005);
+        assertThat(trace.timedFromPairs()).hasSize(2);
+        for (int r = 0; r < 6; r++) {
+            assertThat(trace.timedFrom(r)).isEqualTo(r == 5 ? 3 : 2);
+        }
+        Path file = dir.resolve("timed.trace.json");
+        TraceFile.write(trace, file);
+        Trace back = TraceFile.read(file);
+        assertThat(back.timedNanos()).isEqualTo(1_005);
+        assertThat(back.timedFrom(5)).isEqualTo(3);
+        assertThat(back.timedFrom(0)).isEqualTo(2);
+        assertThat(TraceFile.toJson(back)).isEqualTo(TraceFile.toJson(trace));
+
+        RankTrace unmarked = new RankTrace(6, TraceConfig.of(TimeEncoding.HIST));
+        unmarked.record(Op.BARRIER, 1, -1, EventNode.NONE, EventNode.NONE, EventNode.NONE, 10, 10);
+        Trace partial = Trace.merge(Trace.of(traces.get(0), 7), Trace.of(unmarked, 7));
+        assertThat(partial.timedNanos()).isEqualTo(-1);
+        assertThat(partial.timedFrom(0)).isEqualTo(-1);
+        assertThat(TraceFile.toJson(partial).has("timed")).isFalse();
+
+        com.fasterxml.jackson.databind.node.ObjectNode bad = TraceFile.toJson(trace);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) bad.get("timed")).putArray("from");
+        Files.writeString(file, bad.toString());
+        assertThatThrownBy(() -> TraceFile.read(file)).hasMessageContaining("at /timed/from: expected a non-empty array");
+        bad = TraceFile.toJson(trace);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) bad.get("timed")).put("ns", -1);
+        Files.writeString(file, bad.toString());
+        assertThatThrownBy(() -> TraceFile.read(file)).hasMessageContaining("at /timed/ns: expected an integer >= 0");
+    }
+
     @Test
     void badFilesNameTheFileThePlaceAndWhatWasExpected() throws IOException {
         Path file = dir.resolve("t.json");
