@@ -81,6 +81,8 @@ final class DashboardLoad {
     private volatile boolean warm;
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
+    /** Requests that failed in the warm-up (the serving code still cold): reported apart, they do not fail the run. */
+    private final AtomicLong warmupErrors = new AtomicLong();
     private final AtomicLong requestNanos = new AtomicLong();
     /** Requests a client has begun and not finished (it counts itself in before it looks at {@link #polling}). */
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
@@ -308,15 +310,15 @@ final class DashboardLoad {
             }
             // 404 no_statistics before the statistics monitor joined a call is an answer, not a failure
             if (status >= 500) {
-                errors.incrementAndGet();
+                (warm ? errors : warmupErrors).incrementAndGet();
                 lastError = path + ": HTTP " + status;
             }
         } catch (IOException e) {
-            errors.incrementAndGet();
+            (warm ? errors : warmupErrors).incrementAndGet();
             lastError = path + ": " + e;
         }
         if (!warm) {
-            return; // a warm-up request: its errors count, its number and time do not (the rates are the blocks')
+            return; // a warm-up request: its errors are counted apart, its number and time not (the rates are the blocks')
         }
         requests.incrementAndGet();
         if (timingIdle) {
@@ -423,6 +425,7 @@ final class DashboardLoad {
         r.put("requests", n);
         r.put("requests_per_s", round(n / (allOff.length * config.block().toMillis() / 1000.0)));
         r.put("request_errors", errors.get());
+        r.put("warmup_request_errors", warmupErrors.get());
         // The method's own check: idle blocks had no request (none begun, none left over from a polling block).
         r.put("requests_in_idle_blocks", requestsWhileIdle.get());
         if (lastError != null) {
