@@ -60,6 +60,13 @@ public final class RankTrace {
     private LoopNode open;
     /** Calls of {@link #open}'s next iteration held so far: their deltas and previous sites. */
     private int held;
+    /**
+     * {@link #open}'s body flattened into the calls of one iteration, inner loops unrolled ({@link #flatten}): the
+     * call each held position expects. Valid for {@link #flattenedFor}; a loop's body never changes shape once made.
+     */
+    private final EventNode[] expected;
+    private int expectedLength;
+    private LoopNode flattenedFor;
     private final long[] heldCompute;
     private final long[] heldComm;
     private final int[] heldPrevious;
@@ -68,6 +75,7 @@ public final class RankTrace {
         this.rank = rank;
         this.self = RankList.of(rank);
         this.config = config;
+        this.expected = new EventNode[config.window()];
         this.heldCompute = new long[config.window()];
         this.heldComm = new long[config.window()];
         this.heldPrevious = new int[config.window()];
@@ -96,8 +104,11 @@ public final class RankTrace {
     }
 
     /**
-     * The allocation-free path: holds the call if it is the next element of the body of the loop ending {@link #top};
-     * completes the iteration when it is the body's last. Returns false if the call is not that element.
+     * The allocation-free path: holds the call if it is the next call of an iteration of the loop ending {@link #top}
+     * (its body flattened, inner loops unrolled, up to the window's length: a stencil's halo exchange inside its
+     * iteration is such an inner loop); completes the iteration when it is the last. Returns false if the call is not
+     * that one. Each held call's deltas go to the event that stands for it in the body, as the slower path's folding
+     * (a new copy of the iteration absorbed into the loop) would put them.
      */
     private boolean extendOpenLoop(Op op, int site, int reduce, long peer, long count, long root, long computeNanos,
                                    long commNanos) {
@@ -106,10 +117,16 @@ public final class RankTrace {
             if (n == 0 || !(top.get(n - 1) instanceof LoopNode loop)) {
                 return false;
             }
+            if (loop != flattenedFor) {
+                expectedLength = flatten(loop.body, 0);
+                flattenedFor = loop;
+            }
+            if (expectedLength <= 0) {
+                return false; // one iteration holds more calls than the window: the slower path folds it
+            }
             open = loop;
         }
-        List<Node> body = open.body;
-        if (!(body.get(held) instanceof EventNode expected) || !expected.matches(op, site, reduce, peer, count, root)) {
+        if (!expected[held].matches(op, site, reduce, peer, count, root)) {
             return false;
         }
         heldCompute[held] = computeNanos;
@@ -117,9 +134,9 @@ public final class RankTrace {
         heldPrevious[held] = previousSite;
         held++;
         live++;
-        if (held == body.size()) {
+        if (held == expectedLength) {
             for (int i = 0; i < held; i++) {
-                ((EventNode) body.get(i)).addSample(heldCompute[i], heldComm[i], rank, heldPrevious[i], config);
+                expected[i].addSample(heldCompute[i], heldComm[i], rank, heldPrevious[i], config);
             }
             live -= held;
             held = 0;
@@ -137,12 +154,35 @@ public final class RankTrace {
         int n = held;
         held = 0;
         live -= n; // each is counted again as it is appended
-        LoopNode loop = open;
         for (int i = 0; i < n; i++) {
-            EventNode e = (EventNode) loop.body.get(i);
+            EventNode e = expected[i];
             append(new EventNode(self, e.op, e.site, e.reduce, e.peer, e.count, e.root, heldCompute[i], heldComm[i],
                     heldPrevious[i], rank));
         }
+    }
+
+    /**
+     * Writes {@code body}'s calls of one iteration into {@link #expected} from {@code at}, inner loops unrolled; returns
+     * where they end, or -1 if they do not fit in the window.
+     */
+    private int flatten(List<Node> body, int at) {
+        for (Node node : body) {
+            if (node instanceof EventNode e) {
+                if (at >= expected.length) {
+                    return -1;
+                }
+                expected[at++] = e;
+            } else {
+                LoopNode inner = (LoopNode) node;
+                for (long i = 0; i < inner.iters; i++) {
+                    at = flatten(inner.body, at);
+                    if (at < 0) {
+                        return -1;
+                    }
+                }
+            }
+        }
+        return at;
     }
 
     private void append(EventNode e) {

@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code TracingComm} over a {@code Comm} that returns at once, so all of its time is the recorder's — two clock reads,
  * the comparison with the loop body's next call, the deltas added to its statistics or histogram — next to
  * {@link #bare} (the same call without the recorder) and {@link #twoNanoTimes} (the clock it pays for), in the same run,
- * per time encoding. Run with the GC profiler to see the bytes per op:
+ * per time encoding; {@link #tracedNestedIteration} records a stencil's iteration, whose loop holds an inner loop. Run with the GC profiler to see the bytes per op:
  * {@code java -cp cli/target/eventspace.jar org.openjdk.jmh.Main TraceRecordBenchmark -prof gc}.
  */
 @State(Scope.Thread)
@@ -42,6 +42,8 @@ public class TraceRecordBenchmark {
 
     private Comm bare;
     private TracingComm traced;
+    private TracingComm nested;
+    private final long[] halo = new long[18];
     private long i;
 
     /** A one-rank {@code Comm} whose allreduce returns its argument. */
@@ -66,6 +68,20 @@ public class TraceRecordBenchmark {
     public void setup() {
         bare = new NopComm();
         traced = new TracingComm(new NopComm(), TraceConfig.of(TimeEncoding.parse(encoding)));
+        nested = new TracingComm(new NopComm(), TraceConfig.of(TimeEncoding.parse(encoding)));
+    }
+
+    /**
+     * One iteration of a stencil's loop, five recorded calls: two halo exchanges (a send and a receive, an inner loop
+     * of two iterations) and a convergence allreduce, as SOR makes them; divide by 5 for a call.
+     */
+    @Benchmark
+    public double tracedNestedIteration() {
+        for (int exchange = 0; exchange < 2; exchange++) {
+            nested.send(0, halo, halo.length);
+            nested.recv(0, halo);
+        }
+        return nested.allreduce((double) i++, ReduceOp.MAX);
     }
 
     @Benchmark
