@@ -127,16 +127,11 @@ public final class ReplayAccuracy {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        root.put("error_pct_median", Median.of(errors.clone()));
+        putMedianAndIqr(root, "error_pct", errors);
         double[] timedKnown = Arrays.stream(timedErrors).filter(v -> !Double.isNaN(v)).toArray();
         if (timedKnown.length == pairs) {
-            Arrays.sort(timedKnown);
-            root.put("timed_error_pct_median", Median.of(timedKnown.clone()));
-            root.putArray("timed_error_pct_iqr").add(quantile(timedKnown, 0.25)).add(quantile(timedKnown, 0.75));
+            putMedianAndIqr(root, "timed_error_pct", timedKnown);
         }
-        double[] sorted = errors.clone();
-        Arrays.sort(sorted);
-        root.putArray("error_pct_iqr").add(quantile(sorted, 0.25)).add(quantile(sorted, 0.75));
         // The originals' own spread: |a − b| / mean over consecutive originals, in per cent.
         if (pairs >= 2) {
             double[] spread = new double[pairs - 1];
@@ -157,6 +152,14 @@ public final class ReplayAccuracy {
                 "%s %.3f → %.3f s", e.getKey(), e.getValue().path("recorded_communicate_s").asDouble(),
                 e.getValue().path("replayed_communicate_s").asDouble())));
         return b.toString();
+    }
+
+    /** {@code NAME_median} and {@code NAME_iqr} ([25th, 75th] percentile) of {@code values} into {@code root}. */
+    private static void putMedianAndIqr(ObjectNode root, String name, double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        root.put(name + "_median", Median.of(sorted.clone()));
+        root.putArray(name + "_iqr").add(quantile(sorted, 0.25)).add(quantile(sorted, 0.75));
     }
 
     private static double quantile(double[] sorted, double q) {

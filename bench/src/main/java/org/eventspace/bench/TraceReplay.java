@@ -37,7 +37,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 public final class TraceReplay {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The longest rank's replay, the calls re-issued over all ranks, and what went wrong (a line each). */
     /**
      * A replay's outcome: its wall (the longest rank), calls re-issued, what went wrong, and per operation the time its
      * calls took from issue to return summed over the ranks ({@code communicateNanos}, by {@link Op}), and the longest

@@ -4,12 +4,11 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.eventspace.comm.launch.CpuBinding;
+import org.eventspace.comm.runtime.ShortCommand;
 
 /**
  * Places a one-JVM benchmark's threads as a cluster places its processes: the job's threads on some CPUs, the
@@ -179,23 +178,9 @@ final class FrontEndPlacement {
         } catch (IOException e) {
             return; // the thread ended meanwhile
         }
-        List<String> command = new ArrayList<>(List.of(CpuBinding.taskset(), "-p", "-c", cpus, tid));
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            p.getOutputStream().close();
-            if (!p.waitFor(TASKSET_BOUND_MILLIS, TimeUnit.MILLISECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException("taskset did not answer within " + TASKSET_BOUND_MILLIS + " ms");
-            }
-            String said = new String(p.getInputStream().readAllBytes()).trim();
-            if (p.exitValue() != 0 && Files.exists(task)) {
-                throw new IllegalStateException(String.join(" ", command) + " exited " + p.exitValue() + ": " + said);
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("could not run taskset: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while binding threads to CPUs", e);
+        String problem = ShortCommand.run(List.of(CpuBinding.taskset(), "-p", "-c", cpus, tid), TASKSET_BOUND_MILLIS);
+        if (problem != null && Files.exists(task)) { // a thread that ended meanwhile needs no CPUs
+            throw new IllegalStateException("--front-end-cpus: " + problem);
         }
     }
 

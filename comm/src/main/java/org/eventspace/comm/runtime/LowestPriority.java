@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Gives the calling thread the lowest priority of Linux's normal scheduling class ({@link #NICE}, nice 19): a thread
@@ -49,21 +48,7 @@ public final class LowestPriority {
         if (renice == null) {
             return "renice (Debian package util-linux or bsdutils) is not on this machine";
         }
-        try {
-            Process p = new ProcessBuilder(renice, "-n", Integer.toString(NICE), "-p", tid).redirectErrorStream(true).start();
-            p.getOutputStream().close();
-            if (!p.waitFor(RENICE_BOUND_MILLIS, TimeUnit.MILLISECONDS)) {
-                p.destroyForcibly();
-                return "renice did not answer within " + RENICE_BOUND_MILLIS + " ms";
-            }
-            String said = new String(p.getInputStream().readAllBytes()).trim();
-            return p.exitValue() == 0 ? null : "renice -n " + NICE + " -p " + tid + " exited " + p.exitValue() + ": " + said;
-        } catch (IOException e) {
-            return "could not run " + renice + ": " + e.getMessage();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "interrupted while renice ran";
-        }
+        return ShortCommand.run(List.of(renice, "-n", Integer.toString(NICE), "-p", tid), RENICE_BOUND_MILLIS);
     }
 
     /** The calling thread's nice value as the kernel reports it (field 19 of its stat), or {@link Integer#MIN_VALUE}. */
