@@ -45,6 +45,11 @@ public final class PointToPointCollectors implements PointToPointWrappers {
 
     @Override
     public Wrapper wrap(HostRuntime host, String mailbox, Side side, Wrapper wrapper) {
+        if (side == Side.RELAY) {
+            // A host that passes a send on (a WAN gateway) is neither end of it: the send's two collectors already
+            // give its two-way latency, which the relay's time is part of.
+            return wrapper;
+        }
         EventSpace space = eventSpaceOfHost.apply(host);
         if (space == null) {
             return wrapper;

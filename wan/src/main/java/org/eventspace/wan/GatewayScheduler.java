@@ -95,7 +95,7 @@ public final class GatewayScheduler implements Agent {
         return i;
     }
 
-    /** A waiter for one connection through this gateway; call during the host's build. */
+    /** A waiter for one connection through this gateway; call during the host's build, or as a point-to-point path is built. */
     public synchronized Waiter register() {
         if (waiters.size() >= MAX_WAITERS) {
             throw new IllegalStateException("gateway " + host + " serves at most " + MAX_WAITERS + " connections");

@@ -31,7 +31,7 @@ public final class LongcutKind implements WrapperKind {
 
     @Override
     public WrapperInstance create(Node node, HostRuntime host) {
-        GatewayScheduler scheduler = schedulers.computeIfAbsent(host.host(), h -> schedulerFor.apply(host));
+        GatewayScheduler scheduler = scheduler(host);
         String down = node.properties().get(WanPlacement.DOWN);
         String up = node.properties().get(WanPlacement.UP);
         if (down == null && up == null) {
@@ -39,6 +39,11 @@ public final class LongcutKind implements WrapperKind {
         }
         return WrapperInstance.single(new Longcut(host.downstream(node), scheduler.register(),
                 down == null ? -1 : scheduler.link(down), up == null ? -1 : scheduler.link(up)));
+    }
+
+    /** The scheduler of gateway {@code host}, made the first time it is asked for. */
+    GatewayScheduler scheduler(HostRuntime host) {
+        return schedulers.computeIfAbsent(host.host(), h -> schedulerFor.apply(host));
     }
 
     /** The gateways made so far. */

@@ -17,7 +17,7 @@ import org.eventspace.comm.transport.AgentThreads;
 
 /**
  * Longcut on a job: the link file's sites laid over the job's clusters, inter-site hops routed through the gateways
- * ({@link WanPlacement}), and in each process one scheduler thread per gateway host it runs
+ * ({@link WanPlacement} for the trees, {@link WanPointToPoint} for point-to-point sends), and in each process one scheduler thread per gateway host it runs
  * ({@link GatewayScheduler}). The {@link PathExtension} a job configuration carries for {@code --wan FILE}.
  *
  * <p>Immutable; {@link #start} gives each process its own schedulers, sharing one epoch for the series.
@@ -99,7 +99,8 @@ public final class WanEmulation implements PathExtension {
             this.clock = clock;
             this.epochNs = clock.nanoTime();
             this.kind = new LongcutKind(this::scheduler);
-            this.kinds = base.with(kind);
+            WanPointToPoint pointToPoint = new WanPointToPoint(layout, base.pointToPoint(), kind);
+            this.kinds = base.with(kind).withPointToPoint(pointToPoint).withPointToPointRoute(pointToPoint);
         }
 
         private synchronized GatewayScheduler scheduler(HostRuntime host) {

@@ -27,7 +27,7 @@ import org.eventspace.comm.pathmap.Topology;
  * (a proxy only where consecutive hosts differ): each gateway delays what leaves its site, the request at S's gateway
  * on the way down, the reply at T's gateway on the way up, so the state of each link direction lives on one host and
  * its serialisation covers every connection that crosses it. Hops within a site are left alone. Point-to-point paths
- * are built on demand outside the pathmap and are not rerouted.
+ * are built on demand outside the pathmap; {@link WanPointToPoint} routes them the same way.
  */
 public final class WanPlacement {
     /** The wrapper kind's name in pathmaps. */

@@ -9,6 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.eventspace.comm.element.Element;
 import org.eventspace.comm.element.ElementRegistry;
 import org.eventspace.comm.path.CommException;
+import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.Core;
 import org.eventspace.comm.path.Gred;
 import org.eventspace.comm.path.SpinYieldPark;
@@ -143,7 +144,11 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
             throw new IllegalArgumentException("hop to host " + hop.toHost() + " arrived at host " + host);
         }
         if (hop.isPointToPoint()) {
-            checkMailbox(hop);
+            int toHost = checkMailbox(hop);
+            if (toHost != host) {
+                return options.kinds().pointToPoint().wrap(this, hop.element(), PointToPointWrappers.Side.RELAY,
+                        new RelayStub(hop.element(), options.kinds().pointToPointRoute().next(pathmap, host, toHost)));
+            }
             return options.kinds().pointToPoint().wrap(this, hop.element(), PointToPointWrappers.Side.SERVE,
                     new Core(pointToPointElement(hop.element())));
         }
@@ -158,18 +163,58 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
     }
 
     /**
-     * A point-to-point hop writes one mailbox ({@link PathComm#mailbox}) of a rank on this host, from a rank on the
-     * hop's host: every other element name is refused, since serving it would allocate an element of
-     * {@value #P2P_CAPACITY} × {@value #P2P_WORDS} words for any name a peer makes up.
+     * A point-to-point hop writes one mailbox ({@link PathComm#mailbox}) of a rank from a rank, on the route the
+     * {@link PointToPointRoute} gives from the sender's host to the receiver's: it arrives from the host before this one
+     * on that route, and this host is the receiver's or the next relay. Every other element name is refused, since
+     * serving it would allocate an element of {@value #P2P_CAPACITY} × {@value #P2P_WORDS} words for any name a peer makes
+     * up. Returns the receiver's host.
      */
-    private void checkMailbox(Hop hop) {
+    private int checkMailbox(Hop hop) {
         int[] ranks = PathComm.mailboxRanks(hop.element());
         int size = pathmap.spec().ranks();
-        if (ranks == null || ranks[0] >= size || ranks[1] >= size || pathmap.spec().hostOf(ranks[0]) != hop.fromHost()
-                || pathmap.spec().hostOf(ranks[1]) != host) {
-            String name = hop.element().length() <= 80 ? hop.element() : hop.element().substring(0, 80) + "…";
-            throw new IllegalArgumentException("element '" + name + "' is not the mailbox p2p.<source>.<dest> of a rank "
-                    + "on host " + hostName() + " from a rank on host " + hop.fromHost());
+        if (ranks != null && ranks[0] < size && ranks[1] < size) {
+            int toHost = pathmap.spec().hostOf(ranks[1]);
+            PointToPointRoute route = options.kinds().pointToPointRoute();
+            int at = pathmap.spec().hostOf(ranks[0]);
+            for (int step = 0; step < pathmap.spec().topology().size() && at != toHost; step++) {
+                int next = route.next(pathmap, at, toHost);
+                if (at == hop.fromHost() && next == host) {
+                    return toHost;
+                }
+                at = next;
+            }
+        }
+        String name = hop.element().length() <= 80 ? hop.element() : hop.element().substring(0, 80) + "…";
+        throw new IllegalArgumentException("element '" + name + "' is not the mailbox p2p.<source>.<dest> of a send "
+                + "that reaches host " + hostName() + " from host " + hop.fromHost() + " on its route");
+    }
+
+    /**
+     * The stub of a relay's hop to the next host of a send's route, connected when the first message passes (a relay
+     * is built by a hop's service thread, which must not wait on other hosts while it answers its handshake). One
+     * caller: the service thread of the hop it relays.
+     */
+    private final class RelayStub implements Wrapper {
+        private final Proxy proxy;
+        private boolean connected;
+
+        RelayStub(String element, int toHost) {
+            if (toHost == host) {
+                throw new IllegalStateException("the point-to-point route relays " + element + " from host " + hostName()
+                        + " to itself");
+            }
+            this.proxy = new Proxy("p2p." + element + ".via." + hostName(), Hop.toElement(host, toHost, element));
+        }
+
+        @Override
+        public void call(Message message) {
+            if (!connected) {
+                Link link = transport.connect(HostRuntime.this, proxy.hop());
+                links.add(link);
+                proxy.attach(link);
+                connected = true;
+            }
+            proxy.call(message);
         }
     }
 
@@ -182,7 +227,12 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
         if (transport == null) {
             throw new IllegalStateException("host " + hostName() + " is not connected");
         }
-        Proxy proxy = new Proxy("p2p." + element, Hop.toElement(host, toHost, element));
+        int next = options.kinds().pointToPointRoute().next(pathmap, host, toHost);
+        if (next == host) {
+            throw new IllegalStateException("the point-to-point route sends " + element + " from host " + hostName()
+                    + " to itself");
+        }
+        Proxy proxy = new Proxy("p2p." + element, Hop.toElement(host, next, element));
         Link link = transport.connect(this, proxy.hop());
         links.add(link);
         proxy.attach(link);

@@ -23,7 +23,12 @@ public interface PointToPointWrappers {
         /** The sender's path, run by the sending rank's thread. */
         SEND,
         /** The receiving host's end of a hop, run by the hop's service thread. */
-        SERVE
+        SERVE,
+        /**
+         * A host between the two that passes the message on ({@link PointToPointRoute}: a WAN site's gateway), run by
+         * the service thread of the hop that brought it: {@code wrapper} is the stub of the next hop.
+         */
+        RELAY
     }
 
     /** The wrapper to use instead of {@code wrapper} for mailbox {@code mailbox} ({@code p2p.<source>.<dest>}). */

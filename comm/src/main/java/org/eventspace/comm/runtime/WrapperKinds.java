@@ -31,10 +31,12 @@ public final class WrapperKinds {
 
     private final Map<String, WrapperKind> kinds;
     private final PointToPointWrappers pointToPoint;
+    private final PointToPointRoute route;
 
-    private WrapperKinds(Map<String, WrapperKind> kinds, PointToPointWrappers pointToPoint) {
+    private WrapperKinds(Map<String, WrapperKind> kinds, PointToPointWrappers pointToPoint, PointToPointRoute route) {
         this.kinds = Map.copyOf(kinds);
         this.pointToPoint = pointToPoint;
+        this.route = route;
     }
 
     /** gred, proxy and core. */
@@ -43,13 +45,13 @@ public final class WrapperKinds {
         put(map, new GredKind());
         put(map, new ProxyKind());
         put(map, new CoreKind());
-        return new WrapperKinds(map, PointToPointWrappers.NONE);
+        return new WrapperKinds(map, PointToPointWrappers.NONE, PointToPointRoute.DIRECT);
     }
 
     public WrapperKinds with(WrapperKind kind) {
         Map<String, WrapperKind> map = new LinkedHashMap<>(kinds);
         put(map, kind);
-        return new WrapperKinds(map, pointToPoint);
+        return new WrapperKinds(map, pointToPoint, route);
     }
 
     /** A copy whose point-to-point paths, built on demand outside the pathmap, go through {@code wrappers}. */
@@ -57,11 +59,23 @@ public final class WrapperKinds {
         if (wrappers == null) {
             throw new IllegalArgumentException("point-to-point wrappers must not be null; use PointToPointWrappers.NONE");
         }
-        return new WrapperKinds(kinds, wrappers);
+        return new WrapperKinds(kinds, wrappers, route);
     }
 
     public PointToPointWrappers pointToPoint() {
         return pointToPoint;
+    }
+
+    /** A copy whose point-to-point messages take the hosts {@code next} gives ({@link PointToPointRoute#DIRECT}: none between). */
+    public WrapperKinds withPointToPointRoute(PointToPointRoute next) {
+        if (next == null) {
+            throw new IllegalArgumentException("point-to-point route must not be null; use PointToPointRoute.DIRECT");
+        }
+        return new WrapperKinds(kinds, pointToPoint, next);
+    }
+
+    public PointToPointRoute pointToPointRoute() {
+        return route;
     }
 
     public WrapperKind get(String name) {

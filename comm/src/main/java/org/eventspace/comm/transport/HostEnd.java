@@ -56,6 +56,13 @@ public interface HostEnd {
             }
             source = ranks[0];
             dest = ranks[1];
+            int end = pathmap().spec().hostOf(calling ? source : dest);
+            if (end != host()) {
+                // A relay's end of a rerouted send (PointToPointRoute: a WAN gateway): counted as this host's traffic
+                // with its peer, as a tree hop through the gateway is; the ranks' matrix counts the send once, at the
+                // sender's and at the receiver's host.
+                return calling ? counters.client(false, -1, -1, hop.toHost()) : counters.server(false, -1, -1, hop.fromHost());
+            }
         }
         return calling ? counters.client(hop.isPointToPoint(), source, dest, hop.toHost())
                 : counters.server(hop.isPointToPoint(), source, dest, hop.fromHost());

@@ -173,7 +173,7 @@ class TcpServerTest {
     void aPointToPointHopToAnythingButAMailboxOfThisHostIsRefusedAndAllocatesNothing() throws Exception {
         for (String element : List.of("x", "", "p2p.0.1", "p2p.1.1", "p2p.9.0", "p2p.01.0", "e".repeat(1024))) {
             assertThatThrownBy(() -> transport.connect(h1, Hop.toElement(1, 0, element))).isInstanceOf(CommException.class)
-                    .hasMessageContaining("is not the mailbox p2p.<source>.<dest> of a rank on host h0 from a rank on host 1");
+                    .hasMessageContaining("is not the mailbox p2p.<source>.<dest> of a send that reaches host h0 from host 1 on its route");
             assertThat(h0.elements().contains(element)).as(element).isFalse();
         }
         awaitLog("is not the mailbox");
