@@ -76,6 +76,12 @@ public final class Rendezvous implements AutoCloseable {
     private static final Duration CLOSE_BOUND = Duration.ofSeconds(2);
     /** How long a refused connection may take to receive its reason before it is closed regardless. */
     private static final long REFUSAL_FLUSH_MILLIS = 1_000;
+    /**
+     * Connections the kernel completes before the agent accepts them. Every host of a job connects at once; with a short
+     * queue the kernel drops the SYNs beyond it and their hosts retry a second later (seen with 64: 300 connections
+     * took 2.1 s instead of a few ms). Linux caps it at {@code net.core.somaxconn} (4096 by default).
+     */
+    static final int ACCEPT_BACKLOG = 4096;
     /** The longest a hello may take. */
     static final long HELLO_MILLIS = 10_000;
     /** Connections that have not yet said a whole hello, held at once; more are refused at accept. */
@@ -144,7 +150,7 @@ public final class Rendezvous implements AutoCloseable {
         this.listener = ServerSocketChannel.open();
         try {
             listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            listener.bind(new InetSocketAddress(bindAddress, port), 64);
+            listener.bind(new InetSocketAddress(bindAddress, port), ACCEPT_BACKLOG);
             listener.configureBlocking(false);
             listener.register(selector, SelectionKey.OP_ACCEPT);
         } catch (IOException | RuntimeException e) {

@@ -71,13 +71,19 @@ public final class TcpServer implements AutoCloseable {
     private volatile boolean disconnectsExpected;
     private volatile boolean closed;
 
+    /**
+     * Hops the kernel completes before the acceptor takes them: a root host is called by every other host at once, and
+     * beyond the queue the kernel drops SYNs, which their hosts resend a second later (as the rendezvous's did with 64).
+     */
+    static final int ACCEPT_BACKLOG = 4096;
+
     private TcpServer(HostEnd host, JobSecret secret, TcpOptions options, boolean startAgents) throws IOException {
         this.host = host;
         this.startAgents = startAgents;
         this.secret = secret;
         this.options = options;
         this.listener = ServerSocketChannel.open();
-        listener.bind(new InetSocketAddress(options.bindAddress(), 0), 64);
+        listener.bind(new InetSocketAddress(options.bindAddress(), 0), ACCEPT_BACKLOG);
         this.address = (InetSocketAddress) listener.getLocalAddress();
         this.selector = Selector.open();
         listener.configureBlocking(false);
