@@ -1,19 +1,18 @@
 package org.eventspace.scope;
 
+import org.eventspace.comm.path.Wrapper;
 import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.runtime.HostRuntime;
 import org.eventspace.comm.runtime.WrapperInstance;
 import org.eventspace.comm.runtime.WrapperKind;
-import org.eventspace.comm.transport.Hop;
-import org.eventspace.comm.transport.Proxy;
 import org.eventspace.scope.filter.FilterSpec;
 
 /**
  * The wrapper kind {@value ScopeBuilder#GATHER}: a gather wrapper of an event scope ({@link ScopeGather}). For
- * every child on another host it makes a {@link Proxy} of a hop to that child and registers it with
- * {@link HostRuntime#connectLater}, so the hop opens with the host's other hops, over the job's transport; a
- * child on the same host is called directly. Node properties (made by {@link ScopeBuilder}):
+ * every child on another host it asks the host for a hop to that child ({@link HostRuntime#remoteNode}), which opens
+ * with the host's other hops, over the job's transport, along the job's route (through the gateways of an emulated
+ * WAN); a child on the same host is called directly. Node properties (made by {@link ScopeBuilder}):
  * {@value ScopeBuilder#CHILDREN}, {@value ScopeBuilder#LEVEL}, {@value ScopeBuilder#FILTER},
  * {@value ScopeBuilder#GATHER_MODE} and optionally {@value ScopeBuilder#TIMEOUT_MS}. Stateless and thread-safe.
  */
@@ -53,12 +52,11 @@ public final class ScopeGatherKind implements WrapperKind {
                         + " is a " + child.kind() + ", not a scope node");
             }
             String childHost = pathmap.spec().topology().host(child.host()).name();
-            Proxy proxy = null;
+            Wrapper remote = null;
             if (child.host() != host.host()) {
-                proxy = new Proxy(node.name() + "->" + child.name(), Hop.toNode(host.host(), child.host(), child.id(), 0));
-                host.connectLater(proxy);
+                remote = host.remoteNode(node.name() + "->" + child.name(), child.host(), child.id(), 0);
             }
-            children[i] = new ScopeChild(child.id(), child.name(), childHost, proxy);
+            children[i] = new ScopeChild(child.id(), child.name(), childHost, remote);
         }
         return WrapperInstance.single(new ScopeGather(node.name(), host, level, filter, mode, timeoutNanos, children));
     }

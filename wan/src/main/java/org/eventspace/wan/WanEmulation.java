@@ -100,7 +100,8 @@ public final class WanEmulation implements PathExtension {
             this.epochNs = clock.nanoTime();
             this.kind = new LongcutKind(this::scheduler);
             WanPointToPoint pointToPoint = new WanPointToPoint(layout, base.pointToPoint(), kind);
-            this.kinds = base.with(kind).withPointToPoint(pointToPoint).withPointToPointRoute(pointToPoint);
+            this.kinds = base.with(kind).withPointToPoint(pointToPoint).withPointToPointRoute(pointToPoint)
+                    .withHopWrappers(pointToPoint);
         }
 
         private synchronized GatewayScheduler scheduler(HostRuntime host) {

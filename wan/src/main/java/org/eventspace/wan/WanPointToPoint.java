@@ -2,6 +2,7 @@ package org.eventspace.wan;
 
 import org.eventspace.comm.path.Wrapper;
 import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.comm.runtime.HopWrappers;
 import org.eventspace.comm.runtime.HostRuntime;
 import org.eventspace.comm.runtime.PointToPointRoute;
 import org.eventspace.comm.runtime.PointToPointWrappers;
@@ -22,11 +23,15 @@ import org.eventspace.comm.transport.Hop;
  * (the send's completion, as for every send on this communication system, which writes into the receiver's element) on
  * its way back. Within a site nothing changes.
  *
+ * <p>The event scope's gathers, whose hops to their children are not the trees' proxies either
+ * ({@code HostRuntime.remoteNode}), take the same route and the same delays ({@link HopWrappers}): the monitors' results
+ * cross the emulated links as the dissertation's did (ch. 4).
+ *
  * <p>Where a Longcut sits among the other point-to-point wrappers (the event collectors): on the sender's path below the
  * send's collector, so the collector's two-way latency includes the WAN; on the receiver's path above the serving
  * collector, so the store it times is the store alone. Relays carry no collector.
  */
-final class WanPointToPoint implements PointToPointWrappers, PointToPointRoute {
+final class WanPointToPoint implements PointToPointWrappers, PointToPointRoute, HopWrappers {
     private final WanLayout layout;
     private final PointToPointWrappers inner;
     private final LongcutKind gateways;
@@ -87,12 +92,33 @@ final class WanPointToPoint implements PointToPointWrappers, PointToPointRoute {
         };
     }
 
+    @Override
+    public Wrapper wrap(HostRuntime host, int cameFrom, int toHost, Side side, Wrapper wrapper) {
+        WanPlacement.Sites sites = sites(host.pathmap());
+        // The route is caller → gS → gT → target, so the host a call comes from is always on the caller's site.
+        String s = sites.siteOf(cameFrom);
+        String t = sites.siteOf(toHost);
+        boolean leaves = !s.equals(t) && host.host() == sites.gateway(s);
+        boolean returns = !s.equals(t) && host.host() == sites.gateway(t);
+        if (!leaves && !returns) {
+            return wrapper;
+        }
+        GatewayScheduler scheduler = gateways.scheduler(host);
+        String what = "a gather's call from site " + s + " to host " + toHost;
+        int down = leaves ? scheduler.link(linkName(s, t, what)) : -1;
+        int up = returns ? scheduler.link(linkName(t, s, what)) : -1;
+        return new Longcut(wrapper, scheduler.register(), down, up);
+    }
+
     private String linkName(String from, String to, int[] ranks) {
+        return linkName(from, to, "rank " + ranks[0] + " sends to rank " + ranks[1]);
+    }
+
+    private String linkName(String from, String to, String what) {
         LinkDirection link = layout.link(from, to);
         if (link == null) {
-            throw new IllegalArgumentException(layout.source() + ": no 'link " + from + " " + to + "' line, but rank "
-                    + ranks[0] + " sends to rank " + ranks[1] + " between sites " + from + " and " + to
-                    + " (each direction needs a line)");
+            throw new IllegalArgumentException(layout.source() + ": no 'link " + from + " " + to + "' line, but " + what
+                    + " between sites " + from + " and " + to + " (each direction needs a line)");
         }
         return link.name();
     }

@@ -13,6 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.eventspace.comm.Comm;
+import org.eventspace.comm.path.ReduceOp;
 import org.eventspace.comm.launch.JobEnvironment;
 import org.eventspace.comm.transport.tcp.JobSecret;
 import org.eventspace.comm.launch.Rendezvous;
@@ -23,6 +24,8 @@ import org.eventspace.job.JobConfig;
 import org.eventspace.job.JobTransport;
 import org.eventspace.job.MonitoredJob;
 import org.eventspace.job.RankThreads;
+import org.eventspace.job.ScopeSettings;
+import org.eventspace.job.ScopeSnapshot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -73,6 +76,38 @@ class WanPointToPointTest {
             WanEmulation.Running running = (WanEmulation.Running) job.extension().orElseThrow();
             assertThat(running.stats()).hasSize(2)
                     .allSatisfy(g -> assertThat(g.released()).as("releases at " + g.host()).isEqualTo(RELEASES_PER_GATEWAY));
+        }
+    }
+
+    /**
+     * The event scope's gathers are not the trees' proxies either: the front-end's gather on the west gateway calls its
+     * children on the east site through both gateways, so every round waits for the emulated round trip, and the gateways
+     * release the scope's messages besides the trees'.
+     */
+    @Test
+    void theScopesGathersCrossTheGatewaysToo() {
+        int calls = 150;
+        JobConfig config = config(JobTransport.JVM).withScope(ScopeSettings.parse("flat", "seq", "stats", 20));
+        try (MonitoredJob job = MonitoredJob.inJvm(config)) {
+            List<RankThreads.Outcome<Long>> outcomes = job.runRanks(rank -> {
+                Comm comm = job.comm(rank);
+                long wrong = 0;
+                for (int i = 0; i < calls; i++) {
+                    if (comm.allreduce(rank + i, ReduceOp.SUM) != 0 + 1 + 2 + 3 + 4L * i) {
+                        wrong++;
+                    }
+                }
+                return wrong;
+            }, Duration.ofSeconds(60));
+            assertThat(outcomes).allSatisfy(o -> assertThat(o.ok() && o.value() == 0).as("rank " + o.rank() + ": " + o).isTrue());
+            ScopeSnapshot scope = job.snapshot().orElseThrow();
+            assertThat(scope.error()).isNull();
+            assertThat(scope.rounds()).as("scope rounds during " + calls + " calls of at least 4 ms").isGreaterThanOrEqualTo(2);
+            assertThat(scope.roundUsMean()).as("a round's mean µs, gathering from the other site").isGreaterThanOrEqualTo(ROUND_TRIP_NS / 1_000.0);
+            WanEmulation.Running running = (WanEmulation.Running) job.extension().orElseThrow();
+            // The trees cross once each way per call; the rest are the scope's.
+            assertThat(running.stats()).hasSize(2).allSatisfy(g -> assertThat(g.released()).as("releases at " + g.host())
+                    .isGreaterThanOrEqualTo(calls + scope.rounds()));
         }
     }
 

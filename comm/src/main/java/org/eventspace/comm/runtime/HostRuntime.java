@@ -147,7 +147,8 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
             int toHost = checkMailbox(hop);
             if (toHost != host) {
                 return options.kinds().pointToPoint().wrap(this, hop.element(), PointToPointWrappers.Side.RELAY,
-                        new RelayStub(hop.element(), options.kinds().pointToPointRoute().next(pathmap, host, toHost)));
+                        new RelayStub(hop.element(), Hop.toElement(host,
+                                options.kinds().pointToPointRoute().next(pathmap, host, toHost), hop.element())));
             }
             return options.kinds().pointToPoint().wrap(this, hop.element(), PointToPointWrappers.Side.SERVE,
                     new Core(pointToPointElement(hop.element())));
@@ -156,10 +157,22 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
             throw new IllegalStateException("host " + hostName() + " was asked to serve " + hop + " before it was built");
         }
         Node target = pathmap.node(hop.targetNode());
+        boolean routed = target.tree() < 0;
         if (target.host() != host) {
-            throw new IllegalArgumentException("hop targets " + target.name() + ", which is not on host " + hostName());
+            // Only a node outside the trees (remoteNode: a scope's) is reached through relays; the trees' own hops are
+            // laid in the pathmap, host to host.
+            PointToPointRoute route = options.kinds().pointToPointRoute();
+            if (!routed || route.next(pathmap, hop.fromHost(), target.host()) != host) {
+                throw new IllegalArgumentException("hop targets " + target.name() + ", which is not on host " + hostName()
+                        + (routed ? " nor routed through it from host " + hop.fromHost() : ""));
+            }
+            return options.kinds().hopWrappers().wrap(this, hop.fromHost(), target.host(), PointToPointWrappers.Side.RELAY,
+                    new RelayStub(target.name(), Hop.toNode(host, route.next(pathmap, host, target.host()),
+                            hop.targetNode(), hop.targetPort())));
         }
-        return entry(hop.targetNode(), hop.targetPort());
+        Wrapper entry = entry(hop.targetNode(), hop.targetPort());
+        return routed ? options.kinds().hopWrappers().wrap(this, hop.fromHost(), host, PointToPointWrappers.Side.SERVE, entry)
+                : entry;
     }
 
     /**
@@ -190,20 +203,19 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
     }
 
     /**
-     * The stub of a relay's hop to the next host of a send's route, connected when the first message passes (a relay
-     * is built by a hop's service thread, which must not wait on other hosts while it answers its handshake). One
-     * caller: the service thread of the hop it relays.
+     * The stub of a relay's hop to the next host of a route, connected when the first message passes (a relay is built
+     * by a hop's service thread, which must not wait on other hosts while it answers its handshake). One caller: the
+     * service thread of the hop it relays.
      */
     private final class RelayStub implements Wrapper {
         private final Proxy proxy;
         private boolean connected;
 
-        RelayStub(String element, int toHost) {
-            if (toHost == host) {
-                throw new IllegalStateException("the point-to-point route relays " + element + " from host " + hostName()
-                        + " to itself");
+        RelayStub(String what, Hop next) {
+            if (next.toHost() == host) {
+                throw new IllegalStateException("the route relays " + what + " from host " + hostName() + " to itself");
             }
-            this.proxy = new Proxy("p2p." + element + ".via." + hostName(), Hop.toElement(host, toHost, element));
+            this.proxy = new Proxy(what + ".via." + hostName(), next);
         }
 
         @Override
@@ -253,6 +265,30 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
             throw new IllegalArgumentException(node.name() + " calls " + parent.name() + " on another host");
         }
         return instance(parent.id()).port(node.parentPort());
+    }
+
+    /**
+     * The wrapper a wrapper kind calls to reach port {@code port} of node {@code node} on another host when no proxy node
+     * of the pathmap lies between them (an event scope's gather calling its children; {@code node} must be outside the
+     * trees). The call takes the {@link PointToPointRoute}, as point-to-point sends do, so a layer that reroutes traffic
+     * (the WAN emulation, through its gateways) reroutes it too, and {@link HopWrappers} wrap it at each host on the way.
+     * Call while this host builds (phase 1): the hop opens with the host's other hops ({@link #connect}).
+     */
+    public Wrapper remoteNode(String name, int toHost, int node, int port) {
+        if (toHost == host) {
+            throw new IllegalArgumentException(name + ": node " + node + " is on this host, " + hostName());
+        }
+        if (pathmap.node(node).tree() >= 0) {
+            throw new IllegalArgumentException(name + ": node " + pathmap.node(node).name()
+                    + " is in a tree; its callers reach it through the pathmap's proxies");
+        }
+        int next = options.kinds().pointToPointRoute().next(pathmap, host, toHost);
+        if (next == host) {
+            throw new IllegalStateException("the route sends " + name + " from host " + hostName() + " to itself");
+        }
+        Proxy proxy = new Proxy(name, Hop.toNode(host, next, node, port));
+        connectLater(proxy);
+        return options.kinds().hopWrappers().wrap(this, host, toHost, PointToPointWrappers.Side.SEND, proxy);
     }
 
     /**

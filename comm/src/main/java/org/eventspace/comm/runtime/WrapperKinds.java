@@ -32,11 +32,14 @@ public final class WrapperKinds {
     private final Map<String, WrapperKind> kinds;
     private final PointToPointWrappers pointToPoint;
     private final PointToPointRoute route;
+    private final HopWrappers hops;
 
-    private WrapperKinds(Map<String, WrapperKind> kinds, PointToPointWrappers pointToPoint, PointToPointRoute route) {
+    private WrapperKinds(Map<String, WrapperKind> kinds, PointToPointWrappers pointToPoint, PointToPointRoute route,
+                         HopWrappers hops) {
         this.kinds = Map.copyOf(kinds);
         this.pointToPoint = pointToPoint;
         this.route = route;
+        this.hops = hops;
     }
 
     /** gred, proxy and core. */
@@ -45,13 +48,13 @@ public final class WrapperKinds {
         put(map, new GredKind());
         put(map, new ProxyKind());
         put(map, new CoreKind());
-        return new WrapperKinds(map, PointToPointWrappers.NONE, PointToPointRoute.DIRECT);
+        return new WrapperKinds(map, PointToPointWrappers.NONE, PointToPointRoute.DIRECT, HopWrappers.NONE);
     }
 
     public WrapperKinds with(WrapperKind kind) {
         Map<String, WrapperKind> map = new LinkedHashMap<>(kinds);
         put(map, kind);
-        return new WrapperKinds(map, pointToPoint, route);
+        return new WrapperKinds(map, pointToPoint, route, hops);
     }
 
     /** A copy whose point-to-point paths, built on demand outside the pathmap, go through {@code wrappers}. */
@@ -59,7 +62,7 @@ public final class WrapperKinds {
         if (wrappers == null) {
             throw new IllegalArgumentException("point-to-point wrappers must not be null; use PointToPointWrappers.NONE");
         }
-        return new WrapperKinds(kinds, wrappers, route);
+        return new WrapperKinds(kinds, wrappers, route, hops);
     }
 
     public PointToPointWrappers pointToPoint() {
@@ -71,11 +74,23 @@ public final class WrapperKinds {
         if (next == null) {
             throw new IllegalArgumentException("point-to-point route must not be null; use PointToPointRoute.DIRECT");
         }
-        return new WrapperKinds(kinds, pointToPoint, next);
+        return new WrapperKinds(kinds, pointToPoint, next, hops);
     }
 
     public PointToPointRoute pointToPointRoute() {
         return route;
+    }
+
+    /** A copy whose hops to nodes outside the pathmap's proxies ({@link HostRuntime#remoteNode}) go through {@code wrappers}. */
+    public WrapperKinds withHopWrappers(HopWrappers wrappers) {
+        if (wrappers == null) {
+            throw new IllegalArgumentException("hop wrappers must not be null; use HopWrappers.NONE");
+        }
+        return new WrapperKinds(kinds, pointToPoint, route, wrappers);
+    }
+
+    public HopWrappers hopWrappers() {
+        return hops;
     }
 
     public WrapperKind get(String name) {
