@@ -90,7 +90,7 @@ final class LayoutOptions {
             + "class:all|comm|REGEX, max:FIELD or min:FIELD (FIELD value|rank|round), any of them as CODEC/FILTER to "
             + "encode what crosses each scope edge (CODEC none, deflate, cbc[:BLOCK[:BLOCKS[:SEG]]] or "
             + "cbc+deflate[:…]). Default: concat; with --monitor the monitors' filter, and with --wan too, that filter "
-            + "behind the WAN codec: deflate, or cbc+deflate:256:512 for a hier scope (docs/BENCHMARKS.md).")
+            + "behind the WAN codec, deflate (docs/BENCHMARKS.md).")
     String filter;
 
     @Option(names = "--scope-interval-ms", paramLabel = "MS", description = "With --scope: pause between two pulls; 0 "
@@ -136,10 +136,9 @@ final class LayoutOptions {
             scope = "flat";
         }
         if (this.filter == null || this.filter.equals(filter)) {
-            // Across a WAN the monitors' results go encoded with the codec docs/BENCHMARKS.md measured best for the
-            // scope's shape: content-based compression only where gathers join a site's sets before its gateway.
-            String codec = scope.startsWith("hier") ? EdgeCodec.WAN_HIER_DEFAULT : EdgeCodec.WAN_DEFAULT;
-            this.filter = wan != null && filter.equals(NewestFilter.NAME) ? codec + "/" + filter : filter;
+            // Across a WAN the monitors' results go deflated: the codec docs/BENCHMARKS.md measured best end to end
+            // through the gateways, for every scope shape.
+            this.filter = wan != null && filter.equals(NewestFilter.NAME) ? EdgeCodec.WAN_DEFAULT + "/" + filter : filter;
         }
         if (scopeIntervalMs == null) {
             scopeIntervalMs = intervalMs;

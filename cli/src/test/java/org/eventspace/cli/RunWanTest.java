@@ -71,8 +71,7 @@ class RunWanTest {
             assertThat(code).as(cli.err()).isZero();
             JsonNode report = new ObjectMapper().readTree(file.toFile());
 
-            String codec = shape.equals("flat") ? org.eventspace.scope.filter.EdgeCodec.WAN_DEFAULT
-                    : org.eventspace.scope.filter.EdgeCodec.WAN_HIER_DEFAULT;
+            String codec = org.eventspace.scope.filter.EdgeCodec.WAN_DEFAULT;
             assertThat(report.path("scope").path("filter").asText())
                     .isEqualTo(org.eventspace.scope.filter.FilterSpec.parse(codec + "/newest").text());
             assertThat(report.path("scope").has("error")).as(report.path("scope").toString()).isFalse();

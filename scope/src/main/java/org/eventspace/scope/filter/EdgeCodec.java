@@ -36,16 +36,13 @@ public record EdgeCodec(Kind kind, int blockBytes, int cacheBlocks, boolean colu
      * ({@code run --wan} with {@code --monitor}): chosen by {@code bench wan-compression} and end-to-end runs over
      * {@code examples/wan/four-sites.wan} (docs/BENCHMARKS.md, "Monitor data across the WAN"). When every host's set
      * crosses on its own, cbc+deflate moved the same bytes as deflate (−0.1 % and +0.5 % on the WAN edges) for more
-     * CPU, so by the dissertation's rule (§4.1.2, §8.4: keep content-based compression only where it beats the
-     * general-purpose compressor on bytes and time) it is not kept there.
+     * CPU; where gathers concatenate a site's sets ({@code hier}) it moved 1–4 % fewer bytes end to end, but with the
+     * gathers through the gateways its rounds took 4–8 % longer than deflate's and the job's allreduce the same (within
+     * 1 %). By the dissertation's rule (§4.1.2, §8.4: keep content-based compression only where it beats the
+     * general-purpose compressor on bytes and time) it is kept nowhere by default; {@code --filter cbc+deflate/newest}
+     * chooses it.
      */
     public static final String WAN_DEFAULT = "deflate";
-    /**
-     * The codec for the monitors' results on a {@code hier} scope across a WAN, whose gathers send each site's sets
-     * concatenated through the gateway: there cbc+deflate moved 3–11 % fewer bytes than deflate with a round no
-     * slower on links of 3–13 Mbit/s (cbc alone moved 2.3–3.3× deflate's bytes, and is kept nowhere).
-     */
-    public static final String WAN_HIER_DEFAULT = "cbc+deflate:256:512";
 
     /** The codecs, by their text. */
     public enum Kind {
