@@ -23,8 +23,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /**
  * How faithful timed replay is (ScalaTrace's Figures 3 and 6, Ratn et al. §5.1 and §5.4), measured so that a shared,
  * noisy machine does not decide the answer ({@code bench replay}): P pairs, each a traced run of the benchmark
- * immediately followed by the replay of the trace it just wrote, on the same transport; per pair the error
- * {@code (replay − original) / original}. The load of a machine other people use drifts over seconds, so a
+ * immediately followed by the replay of the trace it just wrote, on the same transport, and preceded by the same
+ * benchmark run unrecorded (the paper's baseline, "the uninstrumented application"); per pair the error
+ * {@code (replay − original) / original}, and for the timed phase the replay against the unrecorded run too, with
+ * what recording cost the original. The load of a machine other people use drifts over seconds, so a
  * single record-then-replay compares two different machines; a pair's two halves are seconds apart and the median over
  * the pairs discounts the pairs the drift hit. Reported: every pair, the median error and its interquartile range,
  * and the median of the originals' own run-to-run spread (how far apart two originals are: the floor no replay can
@@ -59,10 +61,17 @@ public final class ReplayAccuracy {
         double[] errors = new double[pairs];
         double[] timedErrors = new double[pairs];
         double[] originals = new double[pairs];
+        double[] plainErrors = new double[pairs];
+        double[] tracingCosts = new double[pairs];
         boolean ok = true;
         try {
             for (int p = 0; p < pairs; p++) {
                 Path file = dir.resolve("pair-" + p + ".trace.json");
+                // The program as it runs unrecorded, the baseline ScalaTrace's replay figures compare against (§5.1,
+                // Figure 3: "the uninstrumented application"): its timed loop, the span the trace's mark opens.
+                RunReport plain = BenchmarkRunner.run(config);
+                ok &= plain.resultOk();
+                double plainTimed = plain.wallSeconds();
                 TracedRun.Result recorded = TracedRun.run(config, trace, file);
                 ok &= recorded.report().resultOk();
                 Trace t;
@@ -86,10 +95,15 @@ public final class ReplayAccuracy {
                 ObjectNode o = list.addObject();
                 o.put("original_wall_s", original);
                 o.put("replay_wall_s", replayed);
+                plainErrors[p] = timed ? 100 * (timedReplayed - plainTimed) / plainTimed : Double.NaN;
+                tracingCosts[p] = timed ? 100 * (timedOriginal - plainTimed) / plainTimed : Double.NaN;
                 if (timed) {
                     o.put("timed_original_s", timedOriginal);
                     o.put("timed_replay_s", timedReplayed);
                     o.put("timed_error_pct", timedErrors[p]);
+                    o.put("uninstrumented_timed_s", plainTimed);
+                    o.put("timed_error_vs_uninstrumented_pct", plainErrors[p]);
+                    o.put("tracing_cost_pct", tracingCosts[p]);
                 }
                 o.put("error_pct", errors[p]);
                 o.put("calls", replay.calls());
@@ -118,8 +132,9 @@ public final class ReplayAccuracy {
                 }
                 progress.accept(String.format(Locale.ROOT, "pair %d/%d: original %.3f s, replay %.3f s, error %+.1f %%%s; "
                                 + "calls' time summed over ranks: recorded %.3f s, replayed %.3f s (%s)", p + 1, pairs, original,
-                        replayed, errors[p], timed ? String.format(Locale.ROOT, " (timed phase %.3f → %.3f s, %+.1f %%)",
-                                timedOriginal, timedReplayed, timedErrors[p]) : "",
+                        replayed, errors[p], timed ? String.format(Locale.ROOT, " (timed phase %.3f → %.3f s, %+.1f %%; "
+                                + "uninstrumented %.3f s, replay %+.1f %% against it, tracing %+.1f %%)", timedOriginal,
+                                timedReplayed, timedErrors[p], plainTimed, plainErrors[p], tracingCosts[p]) : "",
                         recordedCommunicate / 1e9, replayedCommunicate / 1e9, opLine(byOp)));
                 Files.deleteIfExists(file);
             }
@@ -131,6 +146,8 @@ public final class ReplayAccuracy {
         double[] timedKnown = Arrays.stream(timedErrors).filter(v -> !Double.isNaN(v)).toArray();
         if (timedKnown.length == pairs) {
             putMedianAndIqr(root, "timed_error_pct", timedKnown);
+            putMedianAndIqr(root, "timed_error_vs_uninstrumented_pct", plainErrors);
+            putMedianAndIqr(root, "tracing_cost_pct", tracingCosts);
         }
         // The originals' own spread: |a − b| / mean over consecutive originals, in per cent.
         if (pairs >= 2) {
@@ -181,6 +198,14 @@ public final class ReplayAccuracy {
             out.append(String.format(Locale.ROOT, "  timed phase only (the warm-up's calls re-issued first, untimed): median %+.1f %% "
                     + "(IQR %+.1f … %+.1f %%)%n", r.path("timed_error_pct_median").asDouble(),
                     r.path("timed_error_pct_iqr").get(0).asDouble(), r.path("timed_error_pct_iqr").get(1).asDouble()));
+        }
+        if (r.has("timed_error_vs_uninstrumented_pct_median")) {
+            out.append(String.format(Locale.ROOT, "  timed phase against the program run unrecorded (ScalaTrace's baseline): median "
+                    + "%+.1f %% (IQR %+.1f … %+.1f %%); recording itself cost the original %+.1f %% (median)%n",
+                    r.path("timed_error_vs_uninstrumented_pct_median").asDouble(),
+                    r.path("timed_error_vs_uninstrumented_pct_iqr").get(0).asDouble(),
+                    r.path("timed_error_vs_uninstrumented_pct_iqr").get(1).asDouble(),
+                    r.path("tracing_cost_pct_median").asDouble()));
         }
         if (r.has("original_spread_pct_median")) {
             out.append(String.format(Locale.ROOT, "  two originals in a row differ by %.1f %% (median): the floor of this machine now%n",

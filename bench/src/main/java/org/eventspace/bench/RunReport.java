@@ -158,6 +158,11 @@ public final class RunReport {
         return scope;
     }
 
+    /** The slowest rank's timed loop (after its warm-up), seconds. */
+    public double wallSeconds() {
+        return wallSeconds;
+    }
+
     public boolean resultOk() {
         return resultOk;
     }

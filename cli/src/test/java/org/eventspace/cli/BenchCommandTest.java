@@ -252,7 +252,16 @@ class BenchCommandTest {
             assertThat(pair.path("calls").asLong()).isEqualTo(pair.path("events_recorded").asLong()).isPositive();
             assertThat(pair.path("original_wall_s").asDouble()).isPositive();
             assertThat(pair.path("replay_wall_s").asDouble()).isPositive();
+            // The unrecorded run's timed loop, and the two figures set against it.
+            double plain = pair.path("uninstrumented_timed_s").asDouble();
+            assertThat(plain).isPositive();
+            assertThat(pair.path("timed_error_vs_uninstrumented_pct").asDouble()).isCloseTo(
+                    100 * (pair.path("timed_replay_s").asDouble() - plain) / plain, org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(pair.path("tracing_cost_pct").asDouble()).isCloseTo(
+                    100 * (pair.path("timed_original_s").asDouble() - plain) / plain, org.assertj.core.data.Offset.offset(1e-9));
         }
+        assertThat(report.path("timed_error_vs_uninstrumented_pct_iqr")).hasSize(2);
+        assertThat(report.path("tracing_cost_pct_median").isNumber()).isTrue();
         assertThat(report.path("error_pct_median").isNumber()).isTrue();
         assertThat(report.path("error_pct_iqr")).hasSize(2);
         assertThat(report.path("original_spread_pct_median").isNumber()).isTrue();
