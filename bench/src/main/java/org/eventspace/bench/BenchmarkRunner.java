@@ -113,7 +113,7 @@ public final class BenchmarkRunner {
      * On the scope's front-end, once this process's monitors stopped: the monitors as the event scope gathered them
      * while the job ran, after it has every host's last set (bounded wait) and its final pulls; null elsewhere.
      */
-    private static JsonNode liveAtEnd(MonitoredJob job) {
+    static JsonNode liveAtEnd(MonitoredJob job) {
         if (!job.runsFrontEnd()) {
             return null;
         }

@@ -53,7 +53,7 @@ final class RunCommand implements Callable<Integer> {
             // The multi-cluster workloads run their own loop: refuse, by name, the flags of the other benchmarks that
             // it would otherwise accept and ignore.
             java.util.List<String> ignored = new java.util.ArrayList<>();
-            for (String flag : new String[] {"--monitor", "--coschedule", "--analysis", "--slow-rank", "--noise", "--traffic",
+            for (String flag : new String[] {"--slow-rank", "--noise", "--traffic",
                     "--trace", "--serve", "--topology", "--warmup", "--warmup-s", "--bytes"}) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
                     ignored.add(flag);

@@ -5,7 +5,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 
+import org.eventspace.bench.MonitorsBeside;
 import org.eventspace.job.JobConfig;
+import org.eventspace.monitor.MonitorSummary;
 import org.eventspace.wan.cluster.AllreduceInput;
 import org.eventspace.wan.cluster.ClusterAllreduce;
 import org.eventspace.wan.cluster.WanAllreduceBenchmark;
@@ -19,6 +21,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code run noise-allreduce|sor --allreduce sequential|magpie|conditional}: the multi-cluster allreduce workloads of
  * {@link WanAllreduceBenchmark}, in one JVM or over TCP; flags checked here, the report {@value WanAllreduceBenchmark#SCHEMA}.
+ * With {@code --monitor} (one JVM) the monitors run beside them ({@link MonitorsBeside}) and the report gains their
+ * {@code monitors} block, gathered live through the WAN's gateways.
  */
 final class WanAllreduceRun {
     @Option(names = "--allreduce", paramLabel = "MODE", description = "noise-allreduce and sor: how the clusters' trees "
@@ -69,14 +73,22 @@ final class WanAllreduceRun {
                 throw new UsageError("--input: " + e.getMessage());
             }
         }
-        JobConfig job = options.toConfig(org.eventspace.bench.Benchmark.SOR).job();
+        org.eventspace.bench.RunConfig runConfig = options.toConfig(org.eventspace.bench.Benchmark.SOR);
+        JobConfig job = runConfig.job();
+        MonitorsBeside monitors = null;
+        if (runConfig.monitoring().enabled()) {
+            if (job.transport() != org.eventspace.job.JobTransport.JVM) {
+                throw new UsageError("--monitor with " + benchmark + " --allreduce runs in one JVM only (--transport jvm)");
+            }
+            monitors = new MonitorsBeside(runConfig);
+        }
         if (mode != ClusterAllreduce.SEQUENTIAL && job.spec().topology().clusters().size() < 2) {
             throw new UsageError("--allreduce " + mode + " joins clusters and needs --clusters C >= 2");
         }
         WanAllreduceBenchmark.Result r;
         try {
             r = WanAllreduceBenchmark.run(job, workload, mode, values, epsilon, computeMicros, options.iterations,
-                    Duration.ofHours(1));
+                    Duration.ofHours(1), monitors != null ? monitors : WanAllreduceBenchmark.Beside.NONE);
         } catch (IllegalArgumentException e) {
             throw new UsageError("--allreduce " + mode + ": " + e.getMessage());
         }
@@ -86,6 +98,10 @@ final class WanAllreduceRun {
                 workload.label(), mode, r.ranks(), r.clusters(), job.extension() == null ? "" : ", " + job.extension().describe(),
                 r.iterations(), r.usPerIteration(), r.wanMessages(), r.decided()[0], r.decided()[1], r.decided()[2],
                 r.decided()[3], r.wrongAnswers() == 0 ? "" : "; " + r.wrongAnswers() + " WRONG ANSWERS");
+        ObjectNode monitorsReport = monitors != null ? monitors.report() : null;
+        if (monitorsReport != null) {
+            System.out.print(MonitorSummary.of(monitorsReport, job.pathmap(), 40));
+        }
         if (options.json != null) {
             ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
             ObjectNode doc = json.createObjectNode();
@@ -107,6 +123,9 @@ final class WanAllreduceRun {
             decided.put("full_exchange", r.decided()[3]);
             doc.put("wrong_answers", r.wrongAnswers());
             doc.put("checksum", r.checksum());
+            if (monitorsReport != null) {
+                doc.set("monitors", monitorsReport);
+            }
             json.writeValue(options.json.toFile(), doc);
         }
         return r.wrongAnswers() == 0 ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;

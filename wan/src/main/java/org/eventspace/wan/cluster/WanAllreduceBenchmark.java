@@ -9,7 +9,9 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.eventspace.comm.Comm;
 import org.eventspace.comm.path.Condition;
+import org.eventspace.comm.path.Gred;
 import org.eventspace.comm.path.ReduceOp;
+import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.runtime.PathExtension;
 import org.eventspace.comm.launch.JobEnvironment;
 import org.eventspace.job.HostResult;
@@ -90,6 +92,37 @@ public final class WanAllreduceBenchmark {
      */
     public static Result run(JobConfig base, Workload workload, ClusterAllreduce mode, AllreduceInput input,
                              double sorEpsilon, long computeMicros, int maxIterations, Duration limit) {
+        return run(base, workload, mode, input, sorEpsilon, computeMicros, maxIterations, limit, Beside.NONE);
+    }
+
+    /**
+     * What a caller runs beside the workload in this JVM, for layers this module does not know (the monitors, which
+     * live above it): a release listener for the job's greds (a coscheduler), something started once the job's hosts
+     * are built, and told when the ranks are done, before the job closes. Only a job simulated in this JVM has one.
+     */
+    public interface Beside {
+        Beside NONE = new Beside() {
+        };
+
+        default Gred.ReleaseListener listener(Pathmap pathmap) {
+            return Gred.ReleaseListener.NONE;
+        }
+
+        default void started(MonitoredJob job) {
+        }
+
+        default void ranksDone(MonitoredJob job) {
+        }
+    }
+
+    /**
+     * As {@link #run(JobConfig, Workload, ClusterAllreduce, AllreduceInput, double, long, int, Duration)}, with
+     * {@code beside} running in the job.
+     *
+     * @throws IllegalArgumentException if {@code beside} is given for a job over TCP.
+     */
+    public static Result run(JobConfig base, Workload workload, ClusterAllreduce mode, AllreduceInput input,
+                             double sorEpsilon, long computeMicros, int maxIterations, Duration limit, Beside beside) {
         double epsilon = workload == Workload.NOISE_ALLREDUCE ? input.epsilon() : sorEpsilon;
         JobConfig config = mode == ClusterAllreduce.SEQUENTIAL ? base
                 : base.withExtension(new MultiClusterLayer(mode, Condition.GREATER, epsilon, base.extension()));
@@ -98,10 +131,16 @@ public final class WanAllreduceBenchmark {
         Work work = new Work(workload, input, epsilon, computeMicros, maxIterations);
         HostPart all;
         if (config.transport() == JobTransport.TCP) {
+            if (beside != Beside.NONE) {
+                throw new IllegalArgumentException("monitors beside the multi-cluster workloads run in one JVM only "
+                        + "(--transport jvm)");
+            }
             all = overTcp(config, work, limit);
         } else {
-            try (MonitoredJob job = MonitoredJob.inJvm(config)) {
+            try (MonitoredJob job = MonitoredJob.inJvm(config, beside::listener)) {
+                beside.started(job);
                 all = hostPart(job, work, limit);
+                beside.ranksDone(job);
             }
         }
         long wall = 0;
