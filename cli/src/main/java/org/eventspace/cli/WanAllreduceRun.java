@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code run noise-allreduce|sor --allreduce sequential|magpie|conditional}: the multi-cluster allreduce workloads of
  * {@link WanAllreduceBenchmark}, in one JVM or over TCP; flags checked here, the report {@value WanAllreduceBenchmark#SCHEMA}.
- * With {@code --monitor} (one JVM) the monitors run beside them ({@link MonitorsBeside}) and the report gains their
+ * With {@code --monitor} the monitors run beside them ({@link MonitorsBeside}) and the report gains their
  * {@code monitors} block, gathered live through the WAN's gateways.
  */
 final class WanAllreduceRun {
@@ -77,9 +77,6 @@ final class WanAllreduceRun {
         JobConfig job = runConfig.job();
         MonitorsBeside monitors = null;
         if (runConfig.monitoring().enabled()) {
-            if (job.transport() != org.eventspace.job.JobTransport.JVM) {
-                throw new UsageError("--monitor with " + benchmark + " --allreduce runs in one JVM only (--transport jvm)");
-            }
             monitors = new MonitorsBeside(runConfig);
         }
         if (mode != ClusterAllreduce.SEQUENTIAL && job.spec().topology().clusters().size() < 2) {

@@ -109,7 +109,7 @@ class RunWanTest {
      * {@code monitors} block as a gsum run's, and the live view agrees with the final one.
      */
     @Test
-    void theMonitorsRunBesideTheMultiClusterWorkloadsInOneJvm() throws Exception {
+    void theMonitorsRunBesideTheMultiClusterWorkloadsInOneJvmAndOverTcp() throws Exception {
         Path input = dir.resolve("short.input");
         StringBuilder text = new StringBuilder("eventspace-allreduce-input 1\nepsilon 400\n");
         double v = 20_000;
@@ -131,10 +131,19 @@ class RunWanTest {
         assertThat(monitors.path("stats").path("wrappers").size()).isPositive();
         assertThat(monitors.path("live").path("agrees_with_final").asBoolean()).as(monitors.path("live").toString()).isTrue();
 
-        int tcp = cli.execute("run", "noise-allreduce", "--allreduce", "conditional", "--ranks", "4", "--hosts", "2",
-                "--clusters", "2", "--wan", example("two-sites-2ms.wan").toString(), "--monitor", "stats",
-                "--transport", "tcp");
-        assertThat(tcp).isEqualTo(2);
-        assertThat(cli.err()).contains("--monitor with noise-allreduce --allreduce runs in one JVM only");
+        // Over TCP each host process runs its monitors; the launcher merges their parts.
+        Path tcp = dir.resolve("noise-monitored-tcp.json");
+        code = cli.execute("run", "noise-allreduce", "--allreduce", "conditional", "--ranks", "4", "--hosts", "2",
+                "--clusters", "2", "--wan", example("two-sites-2ms.wan").toString(), "--input", input.toString(),
+                "--compute-us", "200", "--monitor", "loadbalance,stats", "--coschedule", "ii", "--transport", "tcp",
+                "--json", tcp.toString());
+        assertThat(code).as(cli.err()).isZero();
+        JsonNode overTcp = new ObjectMapper().readTree(tcp.toFile());
+        assertThat(overTcp.path("wrong_answers").asLong()).isZero();
+        assertThat(overTcp.path("monitors").path("loadbalance").path("slowest_rank").isInt()).as(overTcp.toString()).isTrue();
+        assertThat(overTcp.path("monitors").path("gather_rate").asDouble()).isEqualTo(1.0);
+        assertThat(overTcp.path("monitors").path("profile").size()).isPositive();
+        assertThat(overTcp.path("monitors").path("live").path("agrees_with_final").asBoolean())
+                .as(overTcp.path("monitors").path("live").toString()).isTrue();
     }
 }

@@ -113,6 +113,27 @@ public final class WanAllreduceBenchmark {
 
         default void ranksDone(MonitoredJob job) {
         }
+
+        /**
+         * Over TCP: the host processes' main class, which makes this {@code Beside} again from {@link #hostArguments()}
+         * (the last of its arguments) and calls {@link #host(String[], Beside)}; null: one JVM only.
+         */
+        default String hostMain() {
+            return null;
+        }
+
+        default List<String> hostArguments() {
+            return List.of();
+        }
+
+        /** In a host process, once its ranks are done: what it reports of this host (null: nothing). */
+        default JsonNode hostReport() {
+            return null;
+        }
+
+        /** On the launcher of a TCP run: every host's {@link #hostReport()}, by host (null where a host sent none). */
+        default void merged(List<JsonNode> reports, Pathmap pathmap) {
+        }
     }
 
     /**
@@ -131,11 +152,12 @@ public final class WanAllreduceBenchmark {
         Work work = new Work(workload, input, epsilon, computeMicros, maxIterations);
         HostPart all;
         if (config.transport() == JobTransport.TCP) {
-            if (beside != Beside.NONE) {
-                throw new IllegalArgumentException("monitors beside the multi-cluster workloads run in one JVM only "
-                        + "(--transport jvm)");
+            if (beside != Beside.NONE && beside.hostMain() == null) {
+                throw new IllegalArgumentException(beside + " runs in one JVM only (--transport jvm)");
             }
-            all = overTcp(config, work, limit);
+            List<JsonNode> reports = new ArrayList<>();
+            all = overTcp(config, work, limit, beside, reports);
+            beside.merged(reports, config.pathmap());
         } else {
             try (MonitoredJob job = MonitoredJob.inJvm(config, beside::listener)) {
                 beside.started(job);
@@ -269,12 +291,16 @@ public final class WanAllreduceBenchmark {
      * One process per host on this machine ({@link #main}), each running its ranks and reporting them with what its
      * cluster roots decided and its gateways released; a host that failed or sent a malformed report fails the run.
      */
-    private static HostPart overTcp(JobConfig config, Work work, Duration limit) {
-        JobLauncher.Outcome outcome = JobLauncher.launch(config, WanAllreduceBenchmark.class.getName(), work.arguments(), limit);
+    private static HostPart overTcp(JobConfig config, Work work, Duration limit, Beside beside, List<JsonNode> reports) {
+        List<String> args = new ArrayList<>(work.arguments());
+        args.addAll(beside.hostArguments());
+        String main = beside.hostMain() != null ? beside.hostMain() : WanAllreduceBenchmark.class.getName();
+        JobLauncher.Outcome outcome = JobLauncher.launch(config, main, args, limit);
         List<String> errors = new ArrayList<>(outcome.errors());
         List<HostPart> parts = new ArrayList<>();
         for (int h = 0; h < outcome.hosts().size(); h++) {
             HostResult host = outcome.hosts().get(h);
+            reports.add(host == null || host.program() == null ? null : host.program().get("beside"));
             if (host == null) {
                 errors.add("host " + h + " reported nothing");
                 continue;
@@ -301,6 +327,14 @@ public final class WanAllreduceBenchmark {
 
     /** The host process's work, its exit code returned: {@link #main} without the exit. */
     static int host(String[] args) {
+        return host(args, Beside.NONE);
+    }
+
+    /**
+     * A host process's work with {@code beside} running in its part of the job (made by {@link Beside#hostMain()}, which
+     * passes the arguments without its own): its {@link Beside#hostReport()} travels in the report as {@code beside}.
+     */
+    public static int host(String[] args, Beside beside) {
         JobConfig config;
         Work work;
         try {
@@ -311,8 +345,16 @@ public final class WanAllreduceBenchmark {
             return 2;
         }
         JobEnvironment env = JobEnvironment.current();
-        try (MonitoredJob job = MonitoredJob.join(config, env)) {
-            job.finish(hostPart(job, work, RANK_LIMIT).toJson());
+        try (MonitoredJob job = MonitoredJob.join(config, env, beside::listener)) {
+            beside.started(job);
+            HostPart part = hostPart(job, work, RANK_LIMIT);
+            beside.ranksDone(job);
+            ObjectNode report = (ObjectNode) part.toJson();
+            JsonNode extra = beside.hostReport();
+            if (extra != null) {
+                report.set("beside", extra);
+            }
+            job.finish(report);
             return 0;
         } catch (RuntimeException e) {
             System.err.println("host " + env.host() + ": " + e.getMessage());
