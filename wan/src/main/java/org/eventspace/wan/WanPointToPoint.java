@@ -75,28 +75,29 @@ final class WanPointToPoint implements PointToPointWrappers, PointToPointRoute, 
             return inner.wrap(host, mailbox, side, wrapper);
         }
         Pathmap pathmap = host.pathmap();
-        WanPlacement.Sites sites = sites(pathmap);
-        String s = sites.siteOf(pathmap.spec().hostOf(ranks[0]));
-        String t = sites.siteOf(pathmap.spec().hostOf(ranks[1]));
-        boolean leaves = !s.equals(t) && host.host() == sites.gateway(s);
-        boolean returns = !s.equals(t) && host.host() == sites.gateway(t);
-        if (!leaves && !returns) {
-            return inner.wrap(host, mailbox, side, wrapper);
-        }
-        GatewayScheduler scheduler = gateways.scheduler(host);
-        int down = leaves ? scheduler.link(linkName(s, t, ranks)) : -1;
-        int up = returns ? scheduler.link(linkName(t, s, ranks)) : -1;
+        int from = pathmap.spec().hostOf(ranks[0]);
+        int to = pathmap.spec().hostOf(ranks[1]);
+        String what = "rank " + ranks[0] + " sends to rank " + ranks[1];
         return switch (side) {
-            case SEND -> inner.wrap(host, mailbox, side, new Longcut(wrapper, scheduler.register(), down, up));
-            case SERVE, RELAY -> new Longcut(inner.wrap(host, mailbox, side, wrapper), scheduler.register(), down, up);
+            case SEND -> inner.wrap(host, mailbox, side, delayed(host, from, to, what, wrapper));
+            case SERVE, RELAY -> delayed(host, from, to, what, inner.wrap(host, mailbox, side, wrapper));
         };
     }
 
     @Override
     public Wrapper wrap(HostRuntime host, int cameFrom, int toHost, Side side, Wrapper wrapper) {
-        WanPlacement.Sites sites = sites(host.pathmap());
         // The route is caller → gS → gT → target, so the host a call comes from is always on the caller's site.
-        String s = sites.siteOf(cameFrom);
+        return delayed(host, cameFrom, toHost, "a gather's call from host " + cameFrom + " to host " + toHost, wrapper);
+    }
+
+    /**
+     * {@code wrapper} behind a Longcut when {@code host} is a gateway of a call from a host on {@code fromHost}'s site to
+     * {@code toHost} on another site: S's gateway delays it going down (S&gt;T), T's the reply coming up (T&gt;S);
+     * {@code wrapper} itself elsewhere.
+     */
+    private Wrapper delayed(HostRuntime host, int fromHost, int toHost, String what, Wrapper wrapper) {
+        WanPlacement.Sites sites = sites(host.pathmap());
+        String s = sites.siteOf(fromHost);
         String t = sites.siteOf(toHost);
         boolean leaves = !s.equals(t) && host.host() == sites.gateway(s);
         boolean returns = !s.equals(t) && host.host() == sites.gateway(t);
@@ -104,14 +105,9 @@ final class WanPointToPoint implements PointToPointWrappers, PointToPointRoute, 
             return wrapper;
         }
         GatewayScheduler scheduler = gateways.scheduler(host);
-        String what = "a gather's call from site " + s + " to host " + toHost;
         int down = leaves ? scheduler.link(linkName(s, t, what)) : -1;
         int up = returns ? scheduler.link(linkName(t, s, what)) : -1;
         return new Longcut(wrapper, scheduler.register(), down, up);
-    }
-
-    private String linkName(String from, String to, int[] ranks) {
-        return linkName(from, to, "rank " + ranks[0] + " sends to rank " + ranks[1]);
     }
 
     private String linkName(String from, String to, String what) {

@@ -122,10 +122,28 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
             pendingProxies.clear();
         }
         for (Proxy proxy : proxies) {
-            Link link = transport.connect(this, proxy.hop());
-            links.add(link);
-            proxy.attach(link);
+            open(proxy);
         }
+    }
+
+    /** Opens {@code proxy}'s hop through this host's transport and attaches it; the link is closed with the host. */
+    private void open(Proxy proxy) {
+        Link link = transport.connect(this, proxy.hop());
+        links.add(link);
+        proxy.attach(link);
+    }
+
+    /**
+     * The host {@link PointToPointRoute} sends {@code what} to next on its way to {@code toHost}, another host.
+     *
+     * @throws IllegalStateException if the route names this host itself (a route that would never arrive).
+     */
+    private int nextHost(String what, int toHost) {
+        int next = options.kinds().pointToPointRoute().next(pathmap, host, toHost);
+        if (next == host) {
+            throw new IllegalStateException("the route sends " + what + " from host " + hostName() + " to itself");
+        }
+        return next;
     }
 
     /** The wrapper a rank's path starts at: port {@code port} of node {@code node} on this host. */
@@ -147,8 +165,7 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
             int toHost = checkMailbox(hop);
             if (toHost != host) {
                 return options.kinds().pointToPoint().wrap(this, hop.element(), PointToPointWrappers.Side.RELAY,
-                        new RelayStub(hop.element(), Hop.toElement(host,
-                                options.kinds().pointToPointRoute().next(pathmap, host, toHost), hop.element())));
+                        new RelayStub(hop.element(), Hop.toElement(host, nextHost(hop.element(), toHost), hop.element())));
             }
             return options.kinds().pointToPoint().wrap(this, hop.element(), PointToPointWrappers.Side.SERVE,
                     new Core(pointToPointElement(hop.element())));
@@ -161,13 +178,12 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
         if (target.host() != host) {
             // Only a node outside the trees (remoteNode: a scope's) is reached through relays; the trees' own hops are
             // laid in the pathmap, host to host.
-            PointToPointRoute route = options.kinds().pointToPointRoute();
-            if (!routed || route.next(pathmap, hop.fromHost(), target.host()) != host) {
+            if (!routed || options.kinds().pointToPointRoute().next(pathmap, hop.fromHost(), target.host()) != host) {
                 throw new IllegalArgumentException("hop targets " + target.name() + ", which is not on host " + hostName()
                         + (routed ? " nor routed through it from host " + hop.fromHost() : ""));
             }
             return options.kinds().hopWrappers().wrap(this, hop.fromHost(), target.host(), PointToPointWrappers.Side.RELAY,
-                    new RelayStub(target.name(), Hop.toNode(host, route.next(pathmap, host, target.host()),
+                    new RelayStub(target.name(), Hop.toNode(host, nextHost(target.name(), target.host()),
                             hop.targetNode(), hop.targetPort())));
         }
         Wrapper entry = entry(hop.targetNode(), hop.targetPort());
@@ -212,18 +228,13 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
         private boolean connected;
 
         RelayStub(String what, Hop next) {
-            if (next.toHost() == host) {
-                throw new IllegalStateException("the route relays " + what + " from host " + hostName() + " to itself");
-            }
             this.proxy = new Proxy(what + ".via." + hostName(), next);
         }
 
         @Override
         public void call(Message message) {
             if (!connected) {
-                Link link = transport.connect(HostRuntime.this, proxy.hop());
-                links.add(link);
-                proxy.attach(link);
+                open(proxy);
                 connected = true;
             }
             proxy.call(message);
@@ -239,15 +250,8 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
         if (transport == null) {
             throw new IllegalStateException("host " + hostName() + " is not connected");
         }
-        int next = options.kinds().pointToPointRoute().next(pathmap, host, toHost);
-        if (next == host) {
-            throw new IllegalStateException("the point-to-point route sends " + element + " from host " + hostName()
-                    + " to itself");
-        }
-        Proxy proxy = new Proxy("p2p." + element, Hop.toElement(host, next, element));
-        Link link = transport.connect(this, proxy.hop());
-        links.add(link);
-        proxy.attach(link);
+        Proxy proxy = new Proxy("p2p." + element, Hop.toElement(host, nextHost(element, toHost), element));
+        open(proxy);
         return wrappers.wrap(this, element, PointToPointWrappers.Side.SEND, proxy);
     }
 
@@ -282,11 +286,7 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
             throw new IllegalArgumentException(name + ": node " + pathmap.node(node).name()
                     + " is in a tree; its callers reach it through the pathmap's proxies");
         }
-        int next = options.kinds().pointToPointRoute().next(pathmap, host, toHost);
-        if (next == host) {
-            throw new IllegalStateException("the route sends " + name + " from host " + hostName() + " to itself");
-        }
-        Proxy proxy = new Proxy(name, Hop.toNode(host, next, node, port));
+        Proxy proxy = new Proxy(name, Hop.toNode(host, nextHost(name, toHost), node, port));
         connectLater(proxy);
         return options.kinds().hopWrappers().wrap(this, host, toHost, PointToPointWrappers.Side.SEND, proxy);
     }
