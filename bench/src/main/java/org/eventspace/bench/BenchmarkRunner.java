@@ -89,13 +89,10 @@ public final class BenchmarkRunner {
              Monitors monitors = startMonitors(job, config)) {
             watcher.started(job, monitors);
             List<RankResult> ranks = runRanks(job, config, decorate);
-            JsonNode part = monitors != null ? monitors.finalPart(JSON) : null;
-            JsonNode live = monitors != null && !monitors.central() ? liveAtEnd(job) : null;
+            ObjectNode share = JSON.createObjectNode();
+            putHostMonitors(share, monitors, job);
             HostResult result = job.finish(null);
-            ObjectNode report = part != null ? MonitorSnapshot.report(List.of(part), job.pathmap(), JSON) : null;
-            if (report != null && live != null) {
-                report.set("live", MonitorSnapshot.liveSection(live, report, JSON));
-            }
+            ObjectNode report = monitorsReport(List.of(share), job.pathmap());
             watcher.finished(report, result.scope());
             // Read after finish: the simulated hosts' service threads are gone, so every message is counted.
             TrafficMatrix traffic = config.job().traffic() != null ? TrafficMatrix.of(job.trafficCounters(), config.spec()) : null;
@@ -103,8 +100,49 @@ public final class BenchmarkRunner {
         }
     }
 
+    /**
+     * This host's share of the monitors into {@code into}, once its ranks are done: {@code monitors}, the greds it runs
+     * and its ranks' profiles (the launcher merges every host's), and on the scope's front-end {@code monitors_live},
+     * what it gathered of every host while the job ran. Nothing without {@code monitors}.
+     */
+    static void putHostMonitors(ObjectNode into, Monitors monitors, MonitoredJob job) {
+        if (monitors == null) {
+            return;
+        }
+        into.set("monitors", monitors.finalPart(JSON));
+        JsonNode live = monitors.central() ? null : liveAtEnd(job);
+        if (live != null) {
+            into.set("monitors_live", live);
+        }
+    }
+
+    /**
+     * The run's {@code monitors} block from the hosts' shares ({@link #putHostMonitors}; null entries and entries
+     * without a share are skipped), with the front-end's live view beside; null when no host had a share.
+     */
+    static ObjectNode monitorsReport(List<JsonNode> shares, Pathmap pathmap) {
+        List<JsonNode> parts = new ArrayList<>();
+        JsonNode live = null;
+        for (JsonNode share : shares) {
+            if (share != null && share.has("monitors")) {
+                parts.add(share.get("monitors"));
+            }
+            if (share != null && share.has("monitors_live")) {
+                live = share.get("monitors_live");
+            }
+        }
+        if (parts.isEmpty()) {
+            return null;
+        }
+        ObjectNode report = MonitorSnapshot.report(parts, pathmap, JSON);
+        if (live != null) {
+            report.set("live", MonitorSnapshot.liveSection(live, report, JSON));
+        }
+        return report;
+    }
+
     /** The run's monitors on this process, or null: none asked for, or a central analysis run by another process. */
-    private static Monitors startMonitors(MonitoredJob job, RunConfig config) {
+    static Monitors startMonitors(MonitoredJob job, RunConfig config) {
         return config.monitoring().enabled()
                 ? Monitors.start(job, config.monitoring().kinds(), config.monitoring().analysis()) : null;
     }
@@ -169,9 +207,8 @@ public final class BenchmarkRunner {
         }
         List<RankResult> ranks = new ArrayList<>();
         List<String> errors = new ArrayList<>(outcome.errors());
-        List<JsonNode> parts = new ArrayList<>();
+        List<JsonNode> reported = new ArrayList<>();
         List<JsonNode> trafficParts = new ArrayList<>();
-        JsonNode live = null;
         for (int h = 0; h < outcome.hosts().size(); h++) {
             HostResult host = outcome.hosts().get(h);
             if (host == null) {
@@ -182,22 +219,13 @@ public final class BenchmarkRunner {
             } catch (IllegalArgumentException e) {
                 errors.add("host " + h + " sent malformed rank results: " + e.getMessage());
             }
-            if (host.program() != null && host.program().has("monitors")) {
-                parts.add(host.program().get("monitors"));
-            }
-            if (host.program() != null && host.program().has("monitors_live")) {
-                live = host.program().get("monitors_live");
-            }
+            reported.add(host.program());
             if (host.program() != null && host.program().has("traffic")) {
                 trafficParts.add(host.program().get("traffic"));
             }
         }
         ranks.sort((a, b) -> Integer.compare(a.rank(), b.rank()));
-        ObjectNode monitors = config.monitoring().enabled() && !parts.isEmpty()
-                ? MonitorSnapshot.report(parts, config.pathmap(), JSON) : null;
-        if (monitors != null && live != null) {
-            monitors.set("live", MonitorSnapshot.liveSection(live, monitors, JSON));
-        }
+        ObjectNode monitors = config.monitoring().enabled() ? monitorsReport(reported, config.pathmap()) : null;
         TrafficMatrix traffic = null;
         if (config.job().traffic() != null && !trafficParts.isEmpty()) {
             if (trafficParts.size() < outcome.hosts().size()) {
@@ -298,15 +326,7 @@ public final class BenchmarkRunner {
                 // finalize); the launching side merges the hosts' (TracedRun).
                 program.set("trace", TraceFile.toJson(recorders.merged(job.localRanks())));
             }
-            if (monitors != null) {
-                // This host's share: the greds it runs and its ranks' profiles; the launcher merges every host's.
-                program.set("monitors", monitors.finalPart(JSON));
-                JsonNode live = monitors.central() ? null : liveAtEnd(job);
-                if (live != null) {
-                    // What the scope's front-end gathered of every host while the job ran.
-                    program.set("monitors_live", live);
-                }
-            }
+            putHostMonitors(program, monitors, job);
             if (config.job().traffic() != null) {
                 // This host's counters. Its service threads may still serve a peer's last reply, which a later host's
                 // counters see on their side: sent and received are kept apart for that reason too.

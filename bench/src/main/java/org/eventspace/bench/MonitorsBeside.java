@@ -1,6 +1,5 @@
 package org.eventspace.bench;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -9,7 +8,6 @@ import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.job.JobLauncher;
 import org.eventspace.job.MonitoredJob;
 import org.eventspace.monitor.Coscheduler;
-import org.eventspace.monitor.MonitorSnapshot;
 import org.eventspace.monitor.Monitors;
 import org.eventspace.wan.cluster.WanAllreduceBenchmark;
 
@@ -28,6 +26,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 public final class MonitorsBeside implements WanAllreduceBenchmark.Beside {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final RunConfig config;
+    /** This process's share, once its ranks are done (as {@code BenchmarkRunner} writes a host's). */
+    private final ObjectNode share = JSON.createObjectNode();
     private Monitors monitors;
     private ObjectNode report;
 
@@ -45,26 +45,15 @@ public final class MonitorsBeside implements WanAllreduceBenchmark.Beside {
 
     @Override
     public void started(MonitoredJob job) {
-        monitors = Monitors.start(job, config.monitoring().kinds(), config.monitoring().analysis());
+        monitors = BenchmarkRunner.startMonitors(job, config);
     }
 
     @Override
     public void ranksDone(MonitoredJob job) {
         try (Monitors m = monitors) {
-            part = m.finalPart(JSON);
-            live = !m.central() ? BenchmarkRunner.liveAtEnd(job) : null;
+            BenchmarkRunner.putHostMonitors(share, m, job);
         }
-        merge(List.of(part), live, job.pathmap());
-    }
-
-    private JsonNode part;
-    private JsonNode live;
-
-    private void merge(List<JsonNode> parts, JsonNode liveView, Pathmap pathmap) {
-        report = MonitorSnapshot.report(parts, pathmap, JSON);
-        if (liveView != null) {
-            report.set("live", MonitorSnapshot.liveSection(liveView, report, JSON));
-        }
+        report = BenchmarkRunner.monitorsReport(List.of(share), job.pathmap());
     }
 
     @Override
@@ -77,32 +66,15 @@ public final class MonitorsBeside implements WanAllreduceBenchmark.Beside {
         return List.of(RunConfigCodec.encode(config));
     }
 
-    /** This host's monitors ({@code monitors}) and, on the scope's front-end, what it gathered live ({@code monitors_live}). */
+    /** This host's share of the monitors ({@code monitors}, and on the scope's front-end {@code monitors_live}). */
     @Override
     public JsonNode hostReport() {
-        ObjectNode o = JSON.createObjectNode();
-        o.set("monitors", part);
-        if (live != null) {
-            o.set("monitors_live", live);
-        }
-        return o;
+        return share;
     }
 
     @Override
     public void merged(List<JsonNode> reports, Pathmap pathmap) {
-        List<JsonNode> parts = new ArrayList<>();
-        JsonNode liveView = null;
-        for (JsonNode r : reports) {
-            if (r != null && r.has("monitors")) {
-                parts.add(r.get("monitors"));
-            }
-            if (r != null && r.has("monitors_live")) {
-                liveView = r.get("monitors_live");
-            }
-        }
-        if (!parts.isEmpty()) {
-            merge(parts, liveView, pathmap);
-        }
+        report = BenchmarkRunner.monitorsReport(reports, pathmap);
     }
 
     /** The {@code monitors} block, once the ranks are done (over TCP, once every host reported); null before. */

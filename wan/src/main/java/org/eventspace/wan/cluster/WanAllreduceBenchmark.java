@@ -98,7 +98,8 @@ public final class WanAllreduceBenchmark {
     /**
      * What a caller runs beside the workload in this JVM, for layers this module does not know (the monitors, which
      * live above it): a release listener for the job's greds (a coscheduler), something started once the job's hosts
-     * are built, and told when the ranks are done, before the job closes. Only a job simulated in this JVM has one.
+     * are built, and told when the ranks are done, before the job closes. In one JVM, or over TCP in every host process
+     * ({@link #hostMain()}), each host's {@link #hostReport()} merged on the launcher ({@link #merged}).
      */
     public interface Beside {
         Beside NONE = new Beside() {
@@ -140,7 +141,8 @@ public final class WanAllreduceBenchmark {
      * As {@link #run(JobConfig, Workload, ClusterAllreduce, AllreduceInput, double, long, int, Duration)}, with
      * {@code beside} running in the job.
      *
-     * @throws IllegalArgumentException if {@code beside} is given for a job over TCP.
+     * @throws IllegalArgumentException if {@code beside} runs in one JVM only ({@link Beside#hostMain()} null) and the
+     *                                  job is over TCP.
      */
     public static Result run(JobConfig base, Workload workload, ClusterAllreduce mode, AllreduceInput input,
                              double sorEpsilon, long computeMicros, int maxIterations, Duration limit, Beside beside) {
