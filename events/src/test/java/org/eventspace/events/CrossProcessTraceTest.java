@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 3: "buffers … may be memory-mapped files, so that another process on the host can read them". This
- * JVM keeps writing through its mapping while a second JVM opens the file read-only and reads the tuples.
+ * Trace buffers may be memory-mapped files, so that another process on the host (an MPI node agent, a post-mortem
+ * reader) can read them. This JVM keeps writing through its mapping while a second JVM opens the file read-only and reads the tuples.
  */
 @Timeout(60)
 class CrossProcessTraceTest {
