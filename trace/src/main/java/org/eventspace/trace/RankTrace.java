@@ -16,12 +16,12 @@ import java.util.List;
  * recorded sequence: the compression is lossless.
  *
  * <p>The common case allocates nothing: when the last top-level element is a loop, a new call is first compared with
- * the next element of that loop's body, and if it matches, only its deltas are kept (in arrays made once, sized by
- * the window) until the iteration completes; then they are added to the body's events and the loop gains an
- * iteration — rule (a) for the loop's whole body — and folding resumes. A call that does not match puts the held
- * calls back as events, one by one through the rules as if they had just arrived, and then itself. So the
- * innermost loop of a program, whose body holds only calls, is recorded without an object per call (a body that
- * holds a nested loop takes the general path). The outcome is a deterministic function of the calls, like the
+ * the next call of one iteration of that loop (its body with inner loops unrolled), and if it matches, only its
+ * deltas are kept (in arrays that grow to the longest iteration seen, up to {@link #HOLD_LIMIT} calls) until the
+ * iteration completes; then they are added to the body's events and the loop gains an iteration — rule (a) for the
+ * loop's whole body — and folding resumes. A call that does not match puts the held calls back as events, one by one
+ * through the rules as if they had just arrived, and then itself. So a loop of a program, inner loops and all, is
+ * recorded without an object per call once its second iteration has folded. The outcome is a deterministic function of the calls, like the
  * general rules', and lossless the same way; it can differ from the general rules' on one point: a call that starts
  * the body of the loop before it is held for that loop rather than folded into an older, enclosing one; that the
  * ranks of one job compress alike is what merging needs, and they do.
@@ -54,8 +54,8 @@ public final class RankTrace {
     long spanNanos;
     /** Calls recorded before the program marked its timed phase ({@link TracingComm#markTimed}), or -1: no mark. */
     long timedFrom = -1;
-    /** From the end of the last call before the mark to the end of the last call recorded; meaningful with a mark. */
-    long timedSpanNanos;
+    /** Where the timed phase began, from when recording started: the end of the last call before the mark. */
+    long timedStartNanos;
     /** The loop at the end of {@link #top} whose next iteration the newest calls match; meaningful while held > 0. */
     private LoopNode open;
     /** Calls of {@link #open}'s next iteration held so far: their deltas and previous sites. */
@@ -64,21 +64,33 @@ public final class RankTrace {
      * {@link #open}'s body flattened into the calls of one iteration, inner loops unrolled ({@link #flatten}): the
      * call each held position expects. Valid for {@link #flattenedFor}; a loop's body never changes shape once made.
      */
-    private final EventNode[] expected;
+    private EventNode[] expected;
     private int expectedLength;
     private LoopNode flattenedFor;
-    private final long[] heldCompute;
-    private final long[] heldComm;
-    private final int[] heldPrevious;
+    private long[] heldCompute;
+    private long[] heldComm;
+    private int[] heldPrevious;
+    /** The most calls one iteration may hold: {@link #HOLD_LIMIT}, a quarter of the node budget, at least the window. */
+    private final int holdLimit;
+
+    /**
+     * The longest iteration, in calls with inner loops unrolled, the allocation-free path holds: a warm-up round of a
+     * hundred calls and a barrier, a time step's sweep over its neighbours. Longer ones take the slower path, which
+     * folds them just as well at an object per call. The hold arrays grow to it on demand (once per new length,
+     * not per call): 20 bytes a call, 80 KiB at the limit.
+     */
+    static final int HOLD_LIMIT = 4096;
 
     public RankTrace(int rank, TraceConfig config) {
         this.rank = rank;
         this.self = RankList.of(rank);
         this.config = config;
-        this.expected = new EventNode[config.window()];
-        this.heldCompute = new long[config.window()];
-        this.heldComm = new long[config.window()];
-        this.heldPrevious = new int[config.window()];
+        this.holdLimit = Math.max(config.window(), Math.min(HOLD_LIMIT, config.maxNodes() / 4));
+        int initial = Math.min(config.window(), holdLimit);
+        this.expected = new EventNode[initial];
+        this.heldCompute = new long[initial];
+        this.heldComm = new long[initial];
+        this.heldPrevious = new int[initial];
     }
 
     /**
@@ -105,8 +117,8 @@ public final class RankTrace {
 
     /**
      * The allocation-free path: holds the call if it is the next call of an iteration of the loop ending {@link #top}
-     * (its body flattened, inner loops unrolled, up to the window's length: a stencil's halo exchange inside its
-     * iteration is such an inner loop); completes the iteration when it is the last. Returns false if the call is not
+     * (its body flattened, inner loops unrolled, up to {@link #HOLD_LIMIT} calls: a stencil's halo exchange inside its
+     * iteration is such an inner loop, and so is a warm-up round of a hundred calls); completes the iteration when it is the last. Returns false if the call is not
      * that one. Each held call's deltas go to the event that stands for it in the body, as the slower path's folding
      * (a new copy of the iteration absorbed into the loop) would put them.
      */
@@ -122,7 +134,7 @@ public final class RankTrace {
                 flattenedFor = loop;
             }
             if (expectedLength <= 0) {
-                return false; // one iteration holds more calls than the window: the slower path folds it
+                return false; // one iteration holds more calls than the hold limit: the slower path folds it
             }
             open = loop;
         }
@@ -163,12 +175,13 @@ public final class RankTrace {
 
     /**
      * Writes {@code body}'s calls of one iteration into {@link #expected} from {@code at}, inner loops unrolled; returns
-     * where they end, or -1 if they do not fit in the window.
+     * where they end, or -1 if they are more than {@link #holdLimit}.
      */
     private int flatten(List<Node> body, int at) {
-        for (Node node : body) {
+        for (int b = 0; b < body.size(); b++) {
+            Node node = body.get(b);
             if (node instanceof EventNode e) {
-                if (at >= expected.length) {
+                if (at >= expected.length && !growHold()) {
                     return -1;
                 }
                 expected[at++] = e;
@@ -183,6 +196,20 @@ public final class RankTrace {
             }
         }
         return at;
+    }
+
+    /** Doubles the hold arrays, up to {@link #holdLimit}; false if they are already that long. */
+    private boolean growHold() {
+        int n = expected.length;
+        if (n >= holdLimit) {
+            return false;
+        }
+        int m = Math.min(holdLimit, 2 * n);
+        expected = java.util.Arrays.copyOf(expected, m);
+        heldCompute = java.util.Arrays.copyOf(heldCompute, m);
+        heldComm = java.util.Arrays.copyOf(heldComm, m);
+        heldPrevious = java.util.Arrays.copyOf(heldPrevious, m);
+        return true;
     }
 
     private void append(EventNode e) {
@@ -274,7 +301,7 @@ public final class RankTrace {
 
     /** Nanoseconds from the end of the last call before the timed phase to the end of the rank's last call. */
     public long timedSpanNanos() {
-        return timedSpanNanos;
+        return timedFrom < 0 ? 0 : spanNanos - timedStartNanos;
     }
 
     /** Trace nodes alive now, nested ones included, plus the calls held for an iteration in progress (what the budget counts). */

@@ -29,8 +29,6 @@ public final class TracingComm implements Comm {
     private final int rank;
     private long lastEnd;
     private final long created;
-    /** The end of the last call before the timed phase's mark, or the recorder's creation; with a mark only. */
-    private long timedStart;
     private int site = CallSite.UNMARKED;
 
     public TracingComm(Comm delegate, TraceConfig config) {
@@ -71,8 +69,11 @@ public final class TracingComm implements Comm {
                 throw new IllegalStateException("rank " + traced.rank + " marked its timed phase twice");
             }
             traced.trace.timedFrom = traced.trace.recorded(); // calls kept: what a replay re-issues
-            traced.timedStart = traced.lastEnd;
-            traced.trace.timedSpanNanos = 0;
+            // Where the timed span starts, as an offset into the whole span: the per-call path then writes one span
+            // and takes no branch on the mark (a branch never taken in the warm-up is compiled out, and taking it at
+            // the mark deoptimised the recorder at the start of the timed phase).
+            traced.trace.timedStartNanos = traced.lastEnd - traced.created;
+            traced.trace.spanNanos = traced.lastEnd - traced.created;
         }
     }
 
@@ -85,9 +86,6 @@ public final class TracingComm implements Comm {
         site = CallSite.UNMARKED;
         trace.record(op, s, reduce, peer, count, root, start - lastEnd, end - start);
         trace.spanNanos = end - created;
-        if (trace.timedFrom >= 0) {
-            trace.timedSpanNanos = end - timedStart;
-        }
         lastEnd = end;
     }
 

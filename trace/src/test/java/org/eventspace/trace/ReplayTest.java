@@ -151,7 +151,8 @@ class ReplayTest {
         for (int i = 0; i < 10; i++) {
             t.record(Op.ALLREDUCE_LONG, 2, 0, EventNode.NONE, 1, EventNode.NONE, 300_000, 10);
         }
-        t.timedSpanNanos = 10 * 300_010L;
+        t.spanNanos = 5 * 2_000_010L + 10 * 300_010L;
+        t.timedStartNanos = 5 * 2_000_010L; // timed span: 10 * 300 010 ns
         Replay replay = new Replay(Trace.of(t, 1), new CountingComm(), Replay.Compute.SPIN);
         long wall = replay.run();
         assertThat(replay.timedNanos()).isGreaterThanOrEqualTo(10 * 300_000L).isLessThan(wall);

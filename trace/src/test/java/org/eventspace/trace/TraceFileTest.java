@@ -96,7 +96,8 @@ class TraceFileTest {
                 t.record(Op.BARRIER, 1, -1, EventNode.NONE, EventNode.NONE, EventNode.NONE, 10, 10);
             }
             t.timedFrom = t.recorded();
-            t.timedSpanNanos = 1_000 + r;
+            t.spanNanos = 2_000 + r; // timed span: 1 000 + r ns
+            t.timedStartNanos = 1_000;
             for (int i = 0; i < 10; i++) {
                 t.record(Op.ALLREDUCE_LONG, 2, 0, EventNode.NONE, 1, EventNode.NONE, 10, 10);
             }

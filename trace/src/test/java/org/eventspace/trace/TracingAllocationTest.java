@@ -73,6 +73,45 @@ class TracingAllocationTest {
         }
     }
 
+    /**
+     * An iteration longer than the compression window (a benchmark's warm-up round: a hundred allreduces, a barrier
+     * and the vote on whether to go on, 102 calls): held whole, allocation-free too. Before the hold could grow past
+     * the window, every round went the slower path, an object per call, and a traced warm-up of a few seconds
+     * allocated tens of MB (young collections that reached into the timed phase).
+     */
+    @Test
+    void anIterationLongerThanTheWindowAllocatesNothing() {
+        for (TimeEncoding encoding : TimeEncoding.values()) {
+            TracingComm comm = new TracingComm(new ReplayTest.CountingComm(), TraceConfig.of(encoding));
+            assertThat(ROUND + 2).isGreaterThan(TraceConfig.DEFAULT_WINDOW);
+            runRounds(comm, WARM / ROUND);
+            long before = THREADS.getCurrentThreadAllocatedBytes();
+            runRounds(comm, CALLS / ROUND);
+            long allocated = THREADS.getCurrentThreadAllocatedBytes() - before;
+            assertThat(allocated).as("bytes allocated by %d rounds of %d calls, encoding %s", CALLS / ROUND, ROUND + 2,
+                    encoding).isLessThan(LIMIT);
+            Trace trace = Trace.of(comm.trace(), 1);
+            assertThat(trace.nodes()).hasSize(1);
+            LoopNode rounds = (LoopNode) trace.nodes().get(0);
+            assertThat(rounds.iterations()).isEqualTo((WARM + CALLS) / ROUND);
+            assertThat(((LoopNode) rounds.body.get(0)).iterations()).isEqualTo(ROUND);
+            EventNode sum = (EventNode) ((LoopNode) rounds.body.get(0)).body.get(0);
+            assertThat(sum.computeDelta().stats().count()).isEqualTo((long) (WARM + CALLS) / ROUND * ROUND);
+        }
+    }
+
+    private static final int ROUND = 100;
+
+    private static void runRounds(TracingComm comm, int rounds) {
+        for (int r = 0; r < rounds; r++) {
+            for (int i = 0; i < ROUND; i++) {
+                comm.at(SUM).allreduce(i, ReduceOp.SUM);
+            }
+            TracingComm.at(comm, CHECK).barrier();
+            comm.allreduce(r, ReduceOp.MAX);
+        }
+    }
+
     private static void runNested(TracingComm comm, long[] halo, int iterations) {
         for (int i = 0; i < iterations; i++) {
             for (int exchange = 0; exchange < 2; exchange++) {
