@@ -113,14 +113,22 @@ final class TraceReplayCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("eventspace: trace replay: " + error);
         }
         long calls = result.calls();
+        // A replay that failed (a host lost, a call refused) or re-issued fewer calls than recorded has no wall time to
+        // set against the original's: its figures would be of a different, shorter run (it printed "error -100 %").
+        boolean complete = ok && calls == trace.eventsRecorded();
         long replayWall = result.wallNanos();
         double replayS = replayWall / 1e9;
         double originalS = trace.wallNanos() / 1e9;
         double errorPct = originalS > 0 ? (replayS - originalS) / originalS * 100 : 0;
         out.printf("replay of %s: %d ranks over %s, %d calls re-issued (recorded %d), compute %s%n", file, trace.ranks(),
                 job.transport().label(), calls, trace.eventsRecorded(), compute);
-        out.printf("  wall time: replay %.3f s, original %.3f s, error %+.1f %%%n", replayS, originalS, errorPct);
-        boolean timed = trace.timedNanos() >= 0 && result.timedNanos() >= 0;
+        if (complete) {
+            out.printf("  wall time: replay %.3f s, original %.3f s, error %+.1f %%%n", replayS, originalS, errorPct);
+        } else {
+            out.printf("  wall time: not compared, the replay did not complete (%d of %d calls re-issued); original %.3f s%n",
+                    calls, trace.eventsRecorded(), originalS);
+        }
+        boolean timed = complete && trace.timedNanos() >= 0 && result.timedNanos() >= 0;
         double timedReplayS = result.timedNanos() / 1e9;
         double timedOriginalS = trace.timedNanos() / 1e9;
         double timedErrorPct = timed && timedOriginalS > 0 ? (timedReplayS - timedOriginalS) / timedOriginalS * 100 : 0;
@@ -139,9 +147,12 @@ final class TraceReplayCommand implements Callable<Integer> {
             o.put("compute", compute);
             o.put("time_encoding", trace.encoding().fileName());
             o.put("calls", calls);
-            o.put("replay_wall_s", replayS);
+            o.put("complete", complete);
             o.put("original_wall_s", originalS);
-            o.put("error_pct", errorPct);
+            if (complete) {
+                o.put("replay_wall_s", replayS);
+                o.put("error_pct", errorPct);
+            }
             if (timed) {
                 o.put("timed_replay_s", timedReplayS);
                 o.put("timed_original_s", timedOriginalS);

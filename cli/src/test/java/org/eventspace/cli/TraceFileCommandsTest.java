@@ -60,6 +60,7 @@ class TraceFileCommandsTest {
         assertThat(replay.path("replay_wall_s").asDouble()).isPositive();
         assertThat(replay.path("original_wall_s").asDouble()).isPositive();
         assertThat(replay.has("error_pct")).isTrue();
+        assertThat(replay.path("complete").asBoolean()).isTrue();
         assertThat(execute("trace", "replay", trace.toString(), "--ranks", "3")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
         assertThat(cli.err()).contains("the trace is of 4 ranks");
         // A replay runs as the original ran; binding places host processes, so it needs TCP.
@@ -106,6 +107,33 @@ class TraceFileCommandsTest {
         assertThat(r.path("transport").asText()).isEqualTo("tcp");
         assertThat(r.path("calls").asLong()).isEqualTo(block.path("events_recorded").asLong());
         assertThat(r.path("replay_wall_s").asDouble()).isPositive();
+    }
+
+    /**
+     * A replay that cannot complete (here rank 0 waits for a message rank 1 never recorded sending: a trace cut
+     * short, or a host lost) exits 1 and says so; it does not set the calls it managed against the original's wall
+     * time (it printed "error -100 %" and wrote that to the JSON).
+     */
+    @Test
+    void aReplayThatDoesNotCompleteIsNotCompared() throws Exception {
+        org.eventspace.trace.RankTrace waits = new org.eventspace.trace.RankTrace(0,
+                org.eventspace.trace.TraceConfig.of(org.eventspace.trace.TimeEncoding.STATS));
+        waits.record(org.eventspace.trace.Op.RECV, 0, -1, 1, 1, org.eventspace.trace.EventNode.NONE, 1_000, 1_000);
+        waits.span(2_000);
+        org.eventspace.trace.RankTrace idle = new org.eventspace.trace.RankTrace(1,
+                org.eventspace.trace.TraceConfig.of(org.eventspace.trace.TimeEncoding.STATS));
+        Path trace = dir.resolve("cut.trace.json");
+        org.eventspace.trace.TraceFile.write(org.eventspace.trace.Trace.mergeAll(java.util.List.of(waits, idle)), trace);
+        Path json = dir.resolve("cut.replay.json");
+        assertThat(execute("trace", "replay", trace.toString(), "--timeout", "1", "--json", json.toString()))
+                .isEqualTo(EventSpaceCommand.EXIT_FAILURE);
+        assertThat(cli.out()).contains("not compared, the replay did not complete (0 of 1 calls re-issued)")
+                .doesNotContain("error -100");
+        JsonNode r = new ObjectMapper().readTree(json.toFile());
+        assertThat(r.path("complete").asBoolean(true)).isFalse();
+        assertThat(r.has("error_pct")).isFalse();
+        assertThat(r.has("replay_wall_s")).isFalse();
+        assertThat(r.path("original_wall_s").asDouble()).isPositive();
     }
 
     @Test
