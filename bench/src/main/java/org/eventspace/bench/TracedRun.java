@@ -38,6 +38,7 @@ public final class TracedRun {
         public ObjectNode toJson(ObjectMapper json) {
             ObjectNode o = json.createObjectNode();
             o.put("file", file.toString());
+            o.put("encoding", TraceFile.Encoding.of(file).label());
             o.put("bytes", bytes);
             o.put("events_recorded", eventsRecorded);
             o.put("flat_bytes", flatBytes);

@@ -53,6 +53,47 @@ class TraceFileTest {
         }
     }
 
+    /**
+     * A file named {@code *.cbor} holds the same document in CBOR: it starts with the self-described CBOR tag, reads back
+     * to the same tree, and is smaller than the JSON.
+     */
+    @Test
+    void theCborEncodingHoldsTheSameDocumentInFewerBytes() throws Exception {
+        for (TimeEncoding encoding : TimeEncoding.values()) {
+            Trace trace = stencil(8, encoding);
+            Path json = dir.resolve(encoding.fileName() + ".trace.json");
+            Path cbor = dir.resolve(encoding.fileName() + ".trace.cbor");
+            long jsonBytes = TraceFile.write(trace, json);
+            long cborBytes = TraceFile.write(trace, cbor);
+            assertThat(TraceFile.Encoding.of(cbor)).isEqualTo(TraceFile.Encoding.CBOR);
+            assertThat(Files.size(cbor)).isEqualTo(cborBytes);
+            byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(cbor), 3);
+            assertThat(head).containsExactly(0xd9, 0xd9, 0xf7);
+            assertThat(cborBytes).isLessThan(jsonBytes * 3 / 4);
+            Trace back = TraceFile.read(cbor);
+            assertThat(TraceFile.toJson(back)).isEqualTo(TraceFile.toJson(trace));
+            assertThat(TraceFile.toJson(back)).isEqualTo(TraceFile.toJson(TraceFile.read(json)));
+        }
+    }
+
+    @Test
+    void aDamagedCborFileNamesTheFileAndTheByte() throws IOException {
+        Path file = dir.resolve("t.trace.cbor");
+        TraceFile.write(stencil(4, TimeEncoding.HIST), file);
+        byte[] whole = Files.readAllBytes(file);
+        Files.write(file, java.util.Arrays.copyOf(whole, whole.length / 2));
+        assertThatThrownBy(() -> TraceFile.read(file)).isInstanceOf(TraceFormatException.class)
+                .hasMessageMatching(java.util.regex.Pattern.quote(file.toString()) + ": not CBOR at byte \\d+: .*");
+        // Well-formed CBOR, wrong document: the same checks as the JSON's, with the same pointers.
+        com.fasterxml.jackson.databind.node.ObjectNode doc = TraceFile.toJson(stencil(4, TimeEncoding.HIST));
+        ((com.fasterxml.jackson.databind.node.ObjectNode) doc.path("groups").get(0)).put("ranks", "all");
+        Files.write(file, new com.fasterxml.jackson.databind.ObjectMapper(
+                com.fasterxml.jackson.dataformat.cbor.CBORFactory.builder()
+                        .enable(com.fasterxml.jackson.dataformat.cbor.CBORGenerator.Feature.WRITE_TYPE_HEADER).build())
+                .writeValueAsBytes(doc));
+        assertThatThrownBy(() -> TraceFile.read(file)).hasMessageContaining(file + ": at /groups/0/ranks: expected");
+    }
+
     /** The middle ranks send and receive, the ends only one of them: three groups, whatever the number of ranks. */
     @Test
     void sizeStaysConstantInRanksForARegularProgram() throws Exception {
@@ -60,6 +101,9 @@ class TraceFileTest {
         long at256 = TraceFile.write(stencil(256, TimeEncoding.HIST), dir.resolve("256"));
         assertThat((double) at256 / at8).isBetween(0.9, 1.1);
         assertThat(stencil(256, TimeEncoding.HIST).flatBytes() / at256).isGreaterThan(100);
+        long cbor8 = TraceFile.write(stencil(8, TimeEncoding.HIST), dir.resolve("8.cbor"));
+        long cbor256 = TraceFile.write(stencil(256, TimeEncoding.HIST), dir.resolve("256.cbor"));
+        assertThat((double) cbor256 / cbor8).isBetween(0.9, 1.1);
     }
 
     @Test
