@@ -31,6 +31,8 @@ public final class DeltaHistogram {
 
     final int k;
     final int smoothInterval;
+    /** {@code smoothInterval − 1} when it is a power of two (the default, 8), else −1: the test takes no division. */
+    private final long smoothMask;
     final double[] lo;
     final double[] hi;
     final long[] freq;
@@ -59,6 +61,7 @@ public final class DeltaHistogram {
     DeltaHistogram(int k, int smoothInterval) {
         this.k = k;
         this.smoothInterval = Math.max(1, smoothInterval);
+        this.smoothMask = Integer.bitCount(this.smoothInterval) == 1 ? this.smoothInterval - 1 : -1;
         lo = new double[k];
         hi = new double[k];
         freq = new long[k];
@@ -83,7 +86,8 @@ public final class DeltaHistogram {
             avg[b] = avg[b] + (v - avg[b]) / freq[b];
             m2[b] = m2[b] + (v - old) * (v - avg[b]);
         }
-        if (freq[b] % smoothInterval == 0) {
+        long f = freq[b];
+        if (smoothMask >= 0 ? (f & smoothMask) == 0 : f % smoothInterval == 0) {
             rebalance();
         }
     }

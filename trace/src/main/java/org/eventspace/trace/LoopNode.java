@@ -12,20 +12,24 @@ public final class LoopNode extends Node {
     long iters;
     final List<Node> body;
     private int hash;
+    /** The body's part of {@link #hash}: the body never changes shape once the loop exists, so it is hashed once. */
+    private int bodyHash;
 
     LoopNode(RankList ranks, long iters, List<Node> body) {
         super(ranks);
         this.iters = iters;
         this.body = new ArrayList<>(body);
+        int h = 1;
+        for (int i = 0; i < this.body.size(); i++) {
+            h = 31 * h + this.body.get(i).shapeHash();
+        }
+        this.bodyHash = h;
         rehash();
     }
 
+    /** After {@link #iters} changed: one multiply, whatever the body (the recorder calls it every iteration). */
     void rehash() {
-        int h = Long.hashCode(iters);
-        for (int i = 0; i < body.size(); i++) { // indexed: no iterator on the recorder's path
-            h = 31 * h + body.get(i).shapeHash();
-        }
-        hash = h;
+        hash = 31 * bodyHash + Long.hashCode(iters);
     }
 
     @Override
