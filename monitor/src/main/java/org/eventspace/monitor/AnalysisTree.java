@@ -12,7 +12,8 @@ import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.events.CollectorKind;
 
 /**
- * The front-end's analysis tree (EventSpace paper §4.3): one tree of the pathmap, root first, each gred with its newest
+ * The front-end's analysis tree (EventSpace paper §4.3): one tree of the pathmap (every root of it, in a multi-cluster
+ * layout one per cluster), root first, each gred with its newest
  * statistics from the monitors block, each proxy marking a hop to another host, each rank at its leaf. Collectors are
  * left out (they are the edges the statistics come from). Text, at most {@code maxLines} lines.
  */
@@ -23,11 +24,43 @@ public final class AnalysisTree {
     public static String text(Pathmap pathmap, int tree, JsonNode monitors, int maxLines) {
         StringBuilder out = new StringBuilder();
         int[] lines = {0};
-        walk(pathmap, pathmap.root(tree), tree, monitors, "", 0, out, lines, maxLines);
+        // Every root: a multi-cluster layout's tree has one per cluster, each with its own greds.
+        for (Node root : pathmap.roots(tree)) {
+            walk(pathmap, root, tree, monitors, "", 0, out, lines, maxLines);
+        }
         if (lines[0] > maxLines) {
             out.append("    … ").append(lines[0] - maxLines).append(" more lines (the whole tree is in monitors.stats)\n");
         }
         return out.toString();
+    }
+
+    /**
+     * The tree whose greds made the most monitored calls (the lowest such tree on a tie; tree 0 if none did): the one
+     * worth printing. A run may not use tree 0 at all — a multi-cluster run's conditional allreduce decides on the
+     * clusters' own trees — and tree 0's greds then print as not monitored while another tree holds the figures.
+     */
+    public static int busiestTree(Pathmap pathmap, JsonNode monitors) {
+        java.util.TreeMap<Integer, Long> calls = new java.util.TreeMap<>();
+        for (Node n : pathmap.nodes()) {
+            if (n.kind().equals(PathmapBuilder.GRED) && n.tree() >= 0) {
+                calls.merge(n.tree(), calls(n, monitors), Long::sum);
+            }
+        }
+        int best = 0;
+        long most = 0;
+        for (java.util.Map.Entry<Integer, Long> e : calls.entrySet()) {
+            if (e.getValue() > most) {
+                best = e.getKey();
+                most = e.getValue();
+            }
+        }
+        return best;
+    }
+
+    private static long calls(Node gred, JsonNode monitors) {
+        JsonNode stats = monitors.path("stats").path("wrappers").path(gred.name());
+        JsonNode lb = monitors.path("loadbalance").path("greds").path(gred.name());
+        return stats.path("calls").asLong(lb.path("calls").asLong());
     }
 
     private static void walk(Pathmap pathmap, Node n, int tree, JsonNode monitors, String indent, int port, StringBuilder out,
@@ -66,7 +99,7 @@ public final class AnalysisTree {
         JsonNode stats = monitors.path("stats").path("wrappers").path(n.name());
         JsonNode lb = monitors.path("loadbalance").path("greds").path(n.name());
         StringBuilder s = new StringBuilder(where);
-        long calls = stats.path("calls").asLong(lb.path("calls").asLong());
+        long calls = calls(n, monitors);
         if (calls == 0) {
             return s.append(" (not monitored)").toString();
         }

@@ -16,9 +16,14 @@ public final class MonitorSummary {
     private MonitorSummary() {
     }
 
-    /** As {@link #of(JsonNode)}, followed by the analysis tree of tree 0 (at most {@code treeLines} lines). */
+    /**
+     * As {@link #of(JsonNode)}, followed by the analysis tree of the busiest tree ({@link AnalysisTree#busiestTree}; at
+     * most {@code treeLines} lines).
+     */
     public static String of(JsonNode monitors, org.eventspace.comm.pathmap.Pathmap pathmap, int treeLines) {
-        return of(monitors) + "    analysis tree (tree 0):\n" + AnalysisTree.text(pathmap, 0, monitors, treeLines);
+        int tree = AnalysisTree.busiestTree(pathmap, monitors);
+        return of(monitors) + "    analysis tree (tree " + tree + (tree == 0 ? "" : ", the one whose greds made the most calls")
+                + "):\n" + AnalysisTree.text(pathmap, tree, monitors, treeLines);
     }
 
     public static String of(JsonNode monitors) {

@@ -1,0 +1,56 @@
+package org.eventspace.monitor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.eventspace.comm.pathmap.Node;
+import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.comm.pathmap.PathmapBuilder;
+import org.eventspace.comm.pathmap.PathmapSpec;
+import org.eventspace.comm.pathmap.Topology;
+import org.eventspace.comm.pathmap.TreeShape;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * The run summary prints the tree whose greds did the work: a run whose monitored calls all went to tree 1 (a
+ * multi-cluster run's conditional allreduce decides on the clusters' trees) printed tree 0 as "not monitored".
+ */
+class AnalysisTreeTest {
+    private static final Pathmap TWO_TREES = PathmapBuilder.build(PathmapSpec.of(Topology.simulated(1, 2, 2), 4, 2,
+            TreeShape.hier(2)));
+
+    private static ObjectNode monitorsWithCallsOn(int tree) {
+        ObjectNode monitors = new ObjectMapper().createObjectNode();
+        ObjectNode wrappers = monitors.putObject("stats").putObject("wrappers");
+        for (Node n : TWO_TREES.nodes()) {
+            if (n.kind().equals(PathmapBuilder.GRED) && n.tree() == tree) {
+                ObjectNode g = wrappers.putObject(n.name());
+                g.put("calls", 1000);
+                g.putObject("down").put("mean", 2.5);
+                g.putObject("up").put("mean", 1.5);
+            }
+        }
+        return monitors;
+    }
+
+    @Test
+    void theSummaryPrintsTheTreeWhoseGredsMadeTheCalls() {
+        ObjectNode monitors = monitorsWithCallsOn(1);
+        assertThat(AnalysisTree.busiestTree(TWO_TREES, monitors)).isEqualTo(1);
+        String summary = MonitorSummary.of(monitors, TWO_TREES, 40);
+        assertThat(summary).contains("analysis tree (tree 1, the one whose greds made the most calls)")
+                .contains("1000 calls, down 2.5 µs, up 1.5 µs").doesNotContain("not monitored");
+        // Tree 0 alone, as it was printed before: every gred without figures.
+        assertThat(AnalysisTree.text(TWO_TREES, 0, monitors, 40)).contains("(not monitored)").doesNotContain("calls");
+    }
+
+    @Test
+    void withNoCallsAnywhereTreeZeroIsPrinted() {
+        ObjectNode none = new ObjectMapper().createObjectNode();
+        assertThat(AnalysisTree.busiestTree(TWO_TREES, none)).isZero();
+        assertThat(MonitorSummary.of(none, TWO_TREES, 40)).contains("analysis tree (tree 0):");
+        assertThat(AnalysisTree.busiestTree(TWO_TREES, monitorsWithCallsOn(0))).isZero();
+    }
+}
