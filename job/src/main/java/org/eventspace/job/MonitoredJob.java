@@ -203,6 +203,16 @@ public final class MonitoredJob implements AutoCloseable {
                 : List.of(tcpHost.runtime().traffic());
     }
 
+    private static void quiesceLayer(PathExtension.Started layer) {
+        if (layer != null) {
+            try {
+                layer.quiesce();
+            } catch (RuntimeException e) {
+                System.err.println("es-job: waking the path extension's waiting threads failed: " + e.getMessage());
+            }
+        }
+    }
+
     private static void closeLayer(PathExtension.Started layer) {
         if (layer != null) {
             try {
@@ -409,6 +419,8 @@ public final class MonitoredJob implements AutoCloseable {
         watches.forEach(JobObserver.Watch::finishing);
         JsonNode scope = stopScope().map(s -> s.toJson(JSON)).orElse(null);
         if (cluster != null) {
+            // Every rank of the job returned (all of them run here): nothing the layer's wrappers wait for will come.
+            quiesceLayer(layer);
             // Close the simulated hosts first: their service threads are gone, so every tuple is in place.
             cluster.close();
             return new HostResult(traces(), scope, program);
@@ -440,9 +452,12 @@ public final class MonitoredJob implements AutoCloseable {
         try {
             if (cluster != null) {
                 if (!finished) {
+                    quiesceLayer(layer);
                     cluster.close();
                 }
             } else {
+                // After finish every host finished; without it the job is aborted: either way no rank waits any more.
+                quiesceLayer(layer);
                 tcpHost.close();
             }
         } catch (RuntimeException e) {

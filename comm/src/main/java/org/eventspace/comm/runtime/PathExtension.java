@@ -57,6 +57,15 @@ public interface PathExtension {
     interface Started extends AutoCloseable {
         WrapperKinds kinds();
 
+        /**
+         * Every rank of the job has returned and the hosts are about to close: wake the threads this layer's wrappers keep
+         * waiting for the program (a fetch waiting for a remote cluster's next value, which will not come), so the hosts'
+         * service threads can end, instead of each holding its host's close for the length of its wait. Messages already
+         * on their way keep their schedule. {@link #close} follows, after the hosts. Default: nothing waits on the program.
+         */
+        default void quiesce() {
+        }
+
         @Override
         void close();
     }

@@ -171,12 +171,20 @@ public final class ClusterKinds implements AutoCloseable {
         }
     }
 
-    /** Stops every prefetch thread (each within a bound) and wakes every waiting fetch. */
-    @Override
-    public void close() {
+    /**
+     * Wakes every waiting fetch and prefetch thread for good (each cluster root's state is closed: a fetch answers "none"
+     * at once); the threads end on their own. What {@link #close} starts with; alone, it does not wait.
+     */
+    public void wake() {
         for (ClusterState s : states.values()) {
             s.close();
         }
+    }
+
+    /** Stops every prefetch thread (each within a bound) and wakes every waiting fetch. */
+    @Override
+    public void close() {
+        wake();
         List<Thread> all;
         synchronized (this) {
             all = new ArrayList<>(threads);

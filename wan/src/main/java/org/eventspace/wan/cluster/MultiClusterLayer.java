@@ -92,6 +92,15 @@ public final class MultiClusterLayer implements PathExtension {
             return innerStarted;
         }
 
+        /** Wakes every fetch waiting for a remote cluster's next value (the ranks are done: none will come). */
+        @Override
+        public void quiesce() {
+            clusterKinds.wake();
+            if (innerStarted != null) {
+                innerStarted.quiesce();
+            }
+        }
+
         @Override
         public void close() {
             clusterKinds.close();
