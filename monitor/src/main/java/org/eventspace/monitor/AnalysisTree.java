@@ -37,7 +37,7 @@ public final class AnalysisTree {
     /**
      * The tree whose greds made the most monitored calls (the lowest such tree on a tie; tree 0 if none did): the one
      * worth printing. A run may not use tree 0 at all — a multi-cluster run's conditional allreduce decides on the
-     * clusters' own trees — and tree 0's greds then print as not monitored while another tree holds the figures.
+     * clusters' own trees — and tree 0's greds then print without calls while another tree holds the figures.
      */
     public static int busiestTree(Pathmap pathmap, JsonNode monitors) {
         java.util.TreeMap<Integer, Long> calls = new java.util.TreeMap<>();
@@ -101,7 +101,8 @@ public final class AnalysisTree {
         StringBuilder s = new StringBuilder(where);
         long calls = calls(n, monitors);
         if (calls == 0) {
-            return s.append(" (not monitored)").toString();
+            // No figures: the gred made no call the monitors saw (unused on this run, or without collectors).
+            return s.append(" (no monitored calls)").toString();
         }
         s.append(String.format(Locale.ROOT, ": %d calls", calls));
         if (stats.has("down")) {
