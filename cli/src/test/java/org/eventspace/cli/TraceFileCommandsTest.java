@@ -109,6 +109,31 @@ class TraceFileCommandsTest {
         assertThat(r.path("replay_wall_s").asDouble()).isPositive();
     }
 
+    /** {@code --trace FILE.cbor}: the same trace in CBOR, smaller, and every trace command reads it. */
+    @Test
+    void aCborTraceIsWrittenForACborFileAndReadByEveryCommand() throws Exception {
+        Path json = dir.resolve("sor.trace.json");
+        Path cbor = dir.resolve("sor.trace.cbor");
+        Path runJson = dir.resolve("sor.run.json");
+        for (Path trace : new Path[] {json, cbor}) {
+            assertThat(execute("run", "sor", "--ranks", "3", "--iterations", "30", "--warmup", "2", "--warmup-s", "0",
+                    "--trace", trace.toString(), "--json", runJson.toString())).as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        }
+        JsonNode block = new ObjectMapper().readTree(runJson.toFile()).path("trace");
+        assertThat(block.path("encoding").asText()).isEqualTo("cbor");
+        assertThat(block.path("bytes").asLong()).isEqualTo(Files.size(cbor)).isLessThan(Files.size(json));
+        assertThat(execute("trace", "show", cbor.toString())).as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        assertThat(cli.out()).contains("trace of 3 ranks").contains("Sor.exchange send down");
+        assertThat(execute("trace", "stats", cbor.toString(), "--threshold", "0")).as(cli.err())
+                .isEqualTo(EventSpaceCommand.EXIT_OK);
+        assertThat(execute("trace", "replay", cbor.toString(), "--compute", "sleep")).as(cli.err())
+                .isEqualTo(EventSpaceCommand.EXIT_OK);
+        assertThat(cli.out()).contains("calls re-issued (recorded " + block.path("events_recorded").asLong() + ")");
+        Files.write(cbor, java.util.Arrays.copyOf(Files.readAllBytes(cbor), 100));
+        assertThat(execute("trace", "show", cbor.toString())).isEqualTo(EventSpaceCommand.EXIT_FAILURE);
+        assertThat(cli.err()).contains(cbor + ": not CBOR at byte");
+    }
+
     /**
      * A replay that cannot complete (here rank 0 waits for a message rank 1 never recorded sending: a trace cut
      * short, or a host lost) exits 1 and says so; it does not set the calls it managed against the original's wall
