@@ -21,8 +21,8 @@ import java.util.List;
  * iteration completes; then they are added to the body's events and the loop gains an iteration — rule (a) for the
  * loop's whole body — and folding resumes. A call that does not match puts the held calls back as events, one by one
  * through the rules as if they had just arrived, and then itself. So a loop of a program, inner loops and all, is
- * recorded without an object per call once its second iteration has folded. The outcome is a deterministic function of the calls, like the
- * general rules', and lossless the same way; it can differ from the general rules' on one point: a call that starts
+ * recorded without an object per call once its second iteration has folded. The outcome is a deterministic function
+ * of the calls, like the general rules', and lossless the same way; it can differ from the general rules' on one point: a call that starts
  * the body of the loop before it is held for that loop rather than folded into an older, enclosing one; that the
  * ranks of one job compress alike is what merging needs, and they do.
  *
@@ -118,8 +118,8 @@ public final class RankTrace {
     /**
      * The allocation-free path: holds the call if it is the next call of an iteration of the loop ending {@link #top}
      * (its body flattened, inner loops unrolled, up to {@link #HOLD_LIMIT} calls: a stencil's halo exchange inside its
-     * iteration is such an inner loop, and so is a warm-up round of a hundred calls); completes the iteration when it is the last. Returns false if the call is not
-     * that one. Each held call's deltas go to the event that stands for it in the body, as the slower path's folding
+     * iteration is such an inner loop, and so is a warm-up round of a hundred calls); completes the iteration when it
+     * is the last. Returns false if the call is not that one. Each held call's deltas go to the event that stands for it in the body, as the slower path's folding
      * (a new copy of the iteration absorbed into the loop) would put them.
      */
     private boolean extendOpenLoop(Op op, int site, int reduce, long peer, long count, long root, long computeNanos,
