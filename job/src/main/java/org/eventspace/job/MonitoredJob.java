@@ -204,21 +204,21 @@ public final class MonitoredJob implements AutoCloseable {
     }
 
     private static void quiesceLayer(PathExtension.Started layer) {
-        if (layer != null) {
-            try {
-                layer.quiesce();
-            } catch (RuntimeException e) {
-                System.err.println("es-job: waking the path extension's waiting threads failed: " + e.getMessage());
-            }
-        }
+        onLayer(layer, PathExtension.Started::quiesce, "waking the path extension's waiting threads failed");
     }
 
     private static void closeLayer(PathExtension.Started layer) {
+        onLayer(layer, PathExtension.Started::close, "stopping the path extension failed");
+    }
+
+    /** Runs {@code step} on the layer if there is one; a failure is reported, not thrown: the hosts must still close. */
+    private static void onLayer(PathExtension.Started layer, java.util.function.Consumer<PathExtension.Started> step,
+                                String failed) {
         if (layer != null) {
             try {
-                layer.close();
+                step.accept(layer);
             } catch (RuntimeException e) {
-                System.err.println("es-job: stopping the path extension after a failed start failed too: " + e.getMessage());
+                System.err.println("es-job: " + failed + ": " + e.getMessage());
             }
         }
     }
