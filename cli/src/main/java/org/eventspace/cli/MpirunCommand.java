@@ -178,7 +178,7 @@ final class MpirunCommand implements Callable<Integer> {
             throw new UsageError("--serve shows the program while it runs: it needs --agent live, not --agent " + agent);
         }
         if (!traceOptions.enabled() && traceOptions.othersSet()) {
-            throw new UsageError("--time-encoding and --trace-bins need --trace FILE");
+            throw new UsageError("--time-encoding, --trace-bins and --trace-window need --trace FILE");
         }
         if (traceOptions.enabled() && !config.live()) {
             throw new UsageError("--trace records the calls as the agent reads them: it needs --agent live, not --agent " + agent);

@@ -30,6 +30,12 @@ final class TraceRunOptions {
             defaultValue = "" + DeltaHistogram.DEFAULT_BINS)
     int bins = DeltaHistogram.DEFAULT_BINS;
 
+    @Option(names = "--trace-window", paramLabel = "N", description = "With --trace: the longest repetition, in trace "
+            + "elements (a loop counts as one), the compressor looks for; a program whose time step holds more "
+            + "elements than this does not fold into one loop. 1..4096. Default: ${DEFAULT-VALUE}.",
+            defaultValue = "" + TraceConfig.DEFAULT_WINDOW)
+    int window = TraceConfig.DEFAULT_WINDOW;
+
     boolean enabled() {
         return trace != null;
     }
@@ -37,7 +43,7 @@ final class TraceRunOptions {
     /** The recording configuration, or a usage error naming the flag. */
     TraceConfig toConfig(RunConfig run) {
         if (trace == null) {
-            throw new UsageError("--time-encoding and --trace-bins need --trace FILE");
+            throw new UsageError("--time-encoding, --trace-bins and --trace-window need --trace FILE");
         }
         ConfigFiles.checkWritable("--trace", trace);
         TimeEncoding encoding;
@@ -46,16 +52,22 @@ final class TraceRunOptions {
         } catch (IllegalArgumentException e) {
             throw new UsageError("--time-encoding: " + e.getMessage());
         }
+        if (window < 1 || window > MAX_WINDOW) {
+            throw new UsageError("--trace-window must be 1.." + MAX_WINDOW + " elements, got " + window);
+        }
         try {
-            return new TraceConfig(encoding, bins, DeltaHistogram.DEFAULT_SMOOTH_INTERVAL, TraceConfig.DEFAULT_WINDOW,
+            return new TraceConfig(encoding, bins, DeltaHistogram.DEFAULT_SMOOTH_INTERVAL, window,
                     TraceConfig.DEFAULT_MAX_NODES);
         } catch (IllegalArgumentException e) {
             throw new UsageError("--trace-bins: " + e.getMessage());
         }
     }
 
+    /** The widest window accepted: the compressor's work per call that does not fold grows with it. */
+    static final int MAX_WINDOW = 4096;
+
     /** Whether any trace flag other than --trace was changed from its default (they need --trace). */
     boolean othersSet() {
-        return !timeEncoding.equals("hist") || bins != DeltaHistogram.DEFAULT_BINS;
+        return !timeEncoding.equals("hist") || bins != DeltaHistogram.DEFAULT_BINS || window != TraceConfig.DEFAULT_WINDOW;
     }
 }

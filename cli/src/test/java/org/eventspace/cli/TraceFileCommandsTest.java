@@ -109,6 +109,19 @@ class TraceFileCommandsTest {
         assertThat(r.path("replay_wall_s").asDouble()).isPositive();
     }
 
+    @Test
+    void theCompressionWindowIsValidatedAndNeedsTrace() {
+        Path trace = dir.resolve("w.trace.json");
+        assertThat(execute("run", "gsum", "--ranks", "2", "--iterations", "10", "--warmup-s", "0", "--trace", trace.toString(),
+                "--trace-window", "0")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(cli.err()).contains("--trace-window must be 1..4096 elements, got 0");
+        assertThat(execute("run", "gsum", "--ranks", "2", "--iterations", "10", "--warmup-s", "0", "--trace-window", "100"))
+                .isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(cli.err()).contains("--trace-window need --trace FILE");
+        assertThat(execute("run", "gsum", "--ranks", "2", "--iterations", "10", "--warmup-s", "0", "--trace", trace.toString(),
+                "--trace-window", "8")).as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+    }
+
     /** {@code --trace FILE.cbor}: the same trace in CBOR, smaller, and every trace command reads it. */
     @Test
     void aCborTraceIsWrittenForACborFileAndReadByEveryCommand() throws Exception {
@@ -197,7 +210,7 @@ class TraceFileCommandsTest {
     @Test
     void traceFlagsAreCheckedAtTheEdge() {
         assertThat(execute("run", "gsum", "--ranks", "2", "--time-encoding", "path")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
-        assertThat(cli.err()).contains("--time-encoding and --trace-bins need --trace FILE");
+        assertThat(cli.err()).contains("--time-encoding, --trace-bins and --trace-window need --trace FILE");
         assertThat(execute("run", "gsum", "--ranks", "2", "--trace", dir.resolve("t").toString(), "--time-encoding", "exact"))
                 .isEqualTo(EventSpaceCommand.EXIT_USAGE);
         assertThat(cli.err()).contains("time encoding must be stats, hist or path, got exact");

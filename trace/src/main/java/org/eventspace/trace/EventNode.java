@@ -1,5 +1,7 @@
 package org.eventspace.trace;
 
+import java.util.List;
+
 import org.eventspace.comm.path.ReduceOp;
 
 /**
@@ -23,9 +25,19 @@ public final class EventNode extends Node {
     final long count;
     final long root;
     private final int hash;
+    private final int relaxedHash;
     Params peerParams;
     Params countParams;
     Params rootParams;
+    /**
+     * One rank's counts, occurrence by occurrence, once they differ between occurrences (iterations of a loop that
+     * folded although their message sizes differed: {@link CountRuns}); null while every occurrence had {@link #count}.
+     */
+    CountRuns countRuns;
+    /** The merged form of varying counts: each rank set's runs, by lowest rank; then {@link #countParams} is null. */
+    List<RunsEntry> countRunsParams;
+    /** How many times one rank made this call (the product of the enclosing loops' iterations, once folded). */
+    long occurrences = 1;
     final long compute0;
     final long comm0;
     final int previousSite0;
@@ -50,17 +62,24 @@ public final class EventNode extends Node {
         h = 31 * h + site;
         h = 31 * h + reduce;
         h = 31 * h + Long.hashCode(peer);
+        this.relaxedHash = 31 * h + Long.hashCode(root);
         h = 31 * h + Long.hashCode(count);
         this.hash = 31 * h + Long.hashCode(root);
     }
 
-    /** A merged event as a trace file holds it. */
+    /** The ranks of a merged event whose counts vary, with their counts occurrence by occurrence. */
+    public record RunsEntry(CountRuns runs, RankList ranks) {
+    }
+
+    /** A merged event as a trace file holds it; {@code occurrences} per rank, {@code countRuns} null unless counts vary. */
     static EventNode restored(RankList ranks, Op op, int site, int reduce, Params peer, Params count, Params root,
-                              DeltaTiming compute, DeltaTiming comm) {
+                              List<RunsEntry> countRuns, long occurrences, DeltaTiming compute, DeltaTiming comm) {
         EventNode e = new EventNode(ranks, op, site, reduce, NONE, NONE, NONE, 0, 0, 0, -1);
         e.peerParams = peer;
         e.countParams = count;
+        e.countRunsParams = countRuns == null ? null : List.copyOf(countRuns);
         e.rootParams = root;
+        e.occurrences = occurrences;
         e.compute = compute;
         e.comm = comm;
         return e;
@@ -72,26 +91,45 @@ public final class EventNode extends Node {
     }
 
     @Override
+    int relaxedHash() {
+        return relaxedHash;
+    }
+
+    /** Exactly the same call: its count too, and neither side's counts varying. */
+    @Override
     boolean sameShape(Node other) {
         return other instanceof EventNode e && e.hash == hash && e.op == op && e.site == site && e.reduce == reduce
-                && e.peer == peer && e.count == count && e.root == root;
-    }
-
-    /** Whether a call with these parameters is this event (what {@link #sameShape} compares, without an object). */
-    boolean matches(Op op, int site, int reduce, long peer, long count, long root) {
-        return this.op == op && this.site == site && this.reduce == reduce && this.peer == peer && this.count == count
-                && this.root == root;
-    }
-
-    /** Adds one sample of this rank's, as absorbing an event that held it would. */
-    void addSample(long computeNanos, long commNanos, int rank, int previousSite, TraceConfig config) {
-        materialise(config);
-        compute.add(computeNanos, rank, previousSite);
-        comm.add(commNanos, rank, previousSite);
+                && e.peer == peer && e.count == count && e.root == root && e.countRuns == null && countRuns == null;
     }
 
     @Override
-    void absorb(Node other, TraceConfig config) {
+    boolean sameShapeRelaxed(Node other) {
+        return other instanceof EventNode e && e.relaxedHash == relaxedHash && e.op == op && e.site == site
+                && e.reduce == reduce && e.peer == peer && e.root == root;
+    }
+
+    /**
+     * Whether a call with these parameters is this event (what {@link #sameShape} compares, without an object); an event
+     * whose counts already vary takes any count.
+     */
+    boolean matches(Op op, int site, int reduce, long peer, long count, long root) {
+        return this.op == op && this.site == site && this.reduce == reduce && this.peer == peer
+                && (this.count == count || countRuns != null) && this.root == root;
+    }
+
+    /**
+     * Adds one occurrence of this rank's (its deltas and its count), as absorbing an event that held it would; returns
+     * the runs of counts that started (0 or 1).
+     */
+    int addSample(long computeNanos, long commNanos, int rank, int previousSite, long count, TraceConfig config) {
+        materialise(config);
+        compute.add(computeNanos, rank, previousSite);
+        comm.add(commNanos, rank, previousSite);
+        return appendCounts(count, null, 1);
+    }
+
+    @Override
+    int absorb(Node other, TraceConfig config) {
         EventNode e = (EventNode) other;
         materialise(config);
         if (e.compute == null) {
@@ -101,6 +139,32 @@ public final class EventNode extends Node {
             compute.merge(e.compute);
             comm.merge(e.comm);
         }
+        return appendCounts(e.count, e.countRuns, e.occurrences);
+    }
+
+    /**
+     * Adds {@code n} later occurrences (their counts: {@code c} each, or {@code runs}): nothing is allocated while
+     * every count equals {@link #count}; the first that differs starts the runs. Returns the runs that started.
+     */
+    private int appendCounts(long c, CountRuns runs, long n) {
+        if (countRuns == null && runs == null && c == count) {
+            occurrences += n;
+            return 0;
+        }
+        int before = 0;
+        if (countRuns == null) {
+            countRuns = CountRuns.constant(count, occurrences);
+            before = -1; // the first run was the constant count's, held all along: only the new ones are added
+        } else {
+            before = countRuns.runCount();
+        }
+        if (runs == null) {
+            countRuns.append(c, n);
+        } else {
+            countRuns.appendAll(runs);
+        }
+        occurrences += n;
+        return before < 0 ? countRuns.runCount() - 1 : countRuns.runCount() - before;
     }
 
     private void materialise(TraceConfig config) {
@@ -120,9 +184,13 @@ public final class EventNode extends Node {
     @Override
     void seal(TraceConfig config) {
         materialise(config);
-        if (peerParams == null) {
+        if (peerParams == null && countParams == null && countRunsParams == null && rootParams == null) {
             peerParams = peer == NONE ? null : Params.single(peer, ranks);
-            countParams = count == NONE ? null : Params.single(count, ranks);
+            if (countRuns != null) {
+                countRunsParams = List.of(new RunsEntry(countRuns, ranks));
+            } else {
+                countParams = count == NONE ? null : Params.single(count, ranks);
+            }
             rootParams = root == NONE ? null : Params.single(root, ranks);
         }
     }
@@ -145,9 +213,39 @@ public final class EventNode extends Node {
         return peerParams;
     }
 
-    /** Words per rank, or null. */
+    /** Words per rank, or null: the op has none, or its counts vary between occurrences ({@link #countRuns()}). */
     public Params count() {
         return countParams;
+    }
+
+    /** Counts that vary between occurrences: each rank set's, occurrence by occurrence; null if they do not. */
+    public List<RunsEntry> countRuns() {
+        return countRunsParams;
+    }
+
+    /** How many times one rank makes this call. */
+    public long occurrences() {
+        return occurrences;
+    }
+
+    /**
+     * The counts {@code rank} passes, occurrence by occurrence, for whoever walks this event in order (an expansion, a
+     * replay, an export); null if the rank is not in the event or the op has no count.
+     */
+    public CountRuns.Cursor counts(int rank) {
+        if (countRunsParams != null) {
+            for (RunsEntry e : countRunsParams) {
+                if (e.ranks().contains(rank)) {
+                    return e.runs().cursor();
+                }
+            }
+            return null;
+        }
+        if (countParams == null) {
+            return null;
+        }
+        long v = countParams.valueFor(rank);
+        return v == NONE ? null : CountRuns.constant(v, Math.max(1, occurrences)).cursor();
     }
 
     /** Root rank, or null. */

@@ -14,16 +14,21 @@ public final class LoopNode extends Node {
     private int hash;
     /** The body's part of {@link #hash}: the body never changes shape once the loop exists, so it is hashed once. */
     private int bodyHash;
+    /** The body's part of {@link #relaxedHash}: the calls' counts left out. */
+    private int bodyRelaxedHash;
 
     LoopNode(RankList ranks, long iters, List<Node> body) {
         super(ranks);
         this.iters = iters;
         this.body = new ArrayList<>(body);
         int h = 1;
+        int r = 1;
         for (int i = 0; i < this.body.size(); i++) {
             h = 31 * h + this.body.get(i).shapeHash();
+            r = 31 * r + this.body.get(i).relaxedHash();
         }
         this.bodyHash = h;
+        this.bodyRelaxedHash = r;
         rehash();
     }
 
@@ -51,11 +56,32 @@ public final class LoopNode extends Node {
     }
 
     @Override
-    void absorb(Node other, TraceConfig config) {
-        LoopNode l = (LoopNode) other;
-        for (int i = 0; i < body.size(); i++) {
-            body.get(i).absorb(l.body.get(i), config);
+    int relaxedHash() {
+        return 31 * bodyRelaxedHash + Long.hashCode(iters);
+    }
+
+    @Override
+    boolean sameShapeRelaxed(Node other) {
+        if (!(other instanceof LoopNode l) || l.iters != iters || l.body.size() != body.size()
+                || l.relaxedHash() != relaxedHash()) {
+            return false;
         }
+        for (int i = 0; i < body.size(); i++) {
+            if (!body.get(i).sameShapeRelaxed(l.body.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    int absorb(Node other, TraceConfig config) {
+        LoopNode l = (LoopNode) other;
+        int runs = 0;
+        for (int i = 0; i < body.size(); i++) {
+            runs += body.get(i).absorb(l.body.get(i), config);
+        }
+        return runs;
     }
 
     @Override

@@ -22,8 +22,20 @@ public abstract sealed class Node permits EventNode, LoopNode {
     /** Whether {@code other}, of the same rank, is the same call or loop (timings aside). */
     abstract boolean sameShape(Node other);
 
-    /** Adds {@code other}'s delta times (a node of the same shape) to this one's. */
-    abstract void absorb(Node other, TraceConfig config);
+    /** {@link #shapeHash} without the calls' counts: what must match for iterations that differ only in sizes. */
+    abstract int relaxedHash();
+
+    /**
+     * Whether {@code other}, of the same rank, is the same call or loop but for the calls' counts (words, bytes): what a
+     * loop whose iterations differ only in message sizes folds ({@link RankTrace}, {@link CountRuns}).
+     */
+    abstract boolean sameShapeRelaxed(Node other);
+
+    /**
+     * Adds {@code other}'s delta times and counts (a node of the same shape, or the same but for counts) to this one's;
+     * returns how many runs of counts that started ({@link CountRuns}), which the node budget counts.
+     */
+    abstract int absorb(Node other, TraceConfig config);
 
     /** This node and every node below it. */
     abstract int nodeCount();

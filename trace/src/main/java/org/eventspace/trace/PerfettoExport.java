@@ -134,6 +134,9 @@ public final class PerfettoExport {
             return true;
         }
 
+        /** Per event whose counts vary, where this rank's expansion is in its runs. */
+        private final Map<EventNode, CountRuns.Cursor> counts = new java.util.IdentityHashMap<>();
+
         private void event(EventNode e) throws IOException {
             nowUs += Math.max(0, compute.next(e, e.compute, previousSite)) / 1000.0;
             double durUs = Math.max(0, communicate.next(e, e.comm, previousSite)) / 1000.0;
@@ -152,6 +155,10 @@ public final class PerfettoExport {
             }
             long peer = value(e.peerParams);
             long words = value(e.countParams);
+            if (e.countRunsParams != null) {
+                CountRuns.Cursor c = counts.computeIfAbsent(e, x -> x.counts(rank));
+                words = c == null ? EventNode.NONE : c.next();
+            }
             long root = value(e.rootParams);
             if (peer != EventNode.NONE) {
                 g.writeNumberField("peer", rank + peer);

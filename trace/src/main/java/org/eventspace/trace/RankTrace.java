@@ -13,7 +13,10 @@ import java.util.List;
  * the two runs become a loop of 2. {@code k} is tried from 1 up to the configured window, smallest first, and a fold
  * is retried after every fold, so loops nest (a loop whose body ends a bigger repetition folds into an outer loop).
  * Folding only ever replaces a repetition by a loop of exactly that repetition, so expansion gives back exactly the
- * recorded sequence: the compression is lossless.
+ * recorded sequence: the compression is lossless. When nothing repeats exactly, both rules are tried again with the
+ * calls' counts allowed to differ, for runs that hold a loop (a time step whose message sizes change at each
+ * neighbour-list rebuild): the sizes are then kept occurrence by occurrence as runs ({@link CountRuns}), so this too
+ * expands back exactly; runs of plain calls fold only when equal.
  *
  * <p>The common case allocates nothing: when the last top-level element is a loop, a new call is first compared with
  * the next call of one iteration of that loop (its body with inner loops unrolled), and if it matches, only its
@@ -29,9 +32,11 @@ import java.util.List;
  * <p>Memory is bounded by a node budget ({@link TraceConfig#maxNodes()}). A regular program stays far below it; when
  * an irregular one reaches it, the rank stops recording and counts what it could not keep — from which event on,
  * how many, of which ops — and the trace file says so ({@link Lost}). It never drops silently. The budget counts
- * every node the trace holds, nested ones included, and each call held for an iteration in progress (a node if the
- * iteration does not complete); leaving the held calls out made the counter lower than the nodes a rank's trace
- * holds once they are put back (a property test walks the trace against it).
+ * every node the trace holds, nested ones included, each run of message sizes kept for a loop whose iterations
+ * differ in them ({@link CountRuns}; counted when it starts, and again if a fold moves it: an upper bound), and each
+ * call held for an iteration in progress (a node if the iteration does not complete); leaving the held calls out
+ * made the counter lower than the nodes a rank's trace holds once they are put back (a property test walks the trace
+ * against it).
  *
  * <p>Not thread-safe: one per rank, used by the rank's thread; read after the rank finished.
  */
@@ -49,6 +54,11 @@ public final class RankTrace {
     private long firstLost = -1;
     private final long[] lostByOp = new long[Op.values().length];
     private int live;
+    /**
+     * Runs of counts the trace keeps beside its nodes (message sizes that changed between iterations of a folded loop:
+     * {@link CountRuns}); the node budget counts each as a node.
+     */
+    private int runs;
     private int previousSite;
     /** From when recording started to the end of the last call recorded (set by the recorder). */
     long spanNanos;
@@ -70,6 +80,8 @@ public final class RankTrace {
     private long[] heldCompute;
     private long[] heldComm;
     private int[] heldPrevious;
+    /** The held calls' counts: an event whose counts vary takes a count other than its first ({@link CountRuns}). */
+    private long[] heldCount;
     /** The most calls one iteration may hold: {@link #HOLD_LIMIT}, a quarter of the node budget, at least the window. */
     private final int holdLimit;
 
@@ -77,7 +89,7 @@ public final class RankTrace {
      * The longest iteration, in calls with inner loops unrolled, the allocation-free path holds: a warm-up round of a
      * hundred calls and a barrier, a time step's sweep over its neighbours. Longer ones take the slower path, which
      * folds them just as well at an object per call. The hold arrays grow to it on demand (once per new length,
-     * not per call): 20 bytes a call, 80 KiB at the limit.
+     * not per call): 36 bytes a call, 144 KiB at the limit.
      */
     static final int HOLD_LIMIT = 4096;
 
@@ -91,6 +103,7 @@ public final class RankTrace {
         this.heldCompute = new long[initial];
         this.heldComm = new long[initial];
         this.heldPrevious = new int[initial];
+        this.heldCount = new long[initial];
     }
 
     /**
@@ -99,7 +112,7 @@ public final class RankTrace {
      */
     public void record(Op op, int site, int reduce, long peer, long count, long root, long computeNanos, long commNanos) {
         long index = recorded + lost;
-        if (firstLost >= 0 || live >= config.maxNodes()) {
+        if (firstLost >= 0 || live + runs >= config.maxNodes()) {
             if (firstLost < 0) {
                 firstLost = index;
             }
@@ -144,11 +157,12 @@ public final class RankTrace {
         heldCompute[held] = computeNanos;
         heldComm[held] = commNanos;
         heldPrevious[held] = previousSite;
+        heldCount[held] = count;
         held++;
         live++;
         if (held == expectedLength) {
             for (int i = 0; i < held; i++) {
-                expected[i].addSample(heldCompute[i], heldComm[i], rank, heldPrevious[i], config);
+                runs += expected[i].addSample(heldCompute[i], heldComm[i], rank, heldPrevious[i], heldCount[i], config);
             }
             live -= held;
             held = 0;
@@ -168,7 +182,7 @@ public final class RankTrace {
         live -= n; // each is counted again as it is appended
         for (int i = 0; i < n; i++) {
             EventNode e = expected[i];
-            append(new EventNode(self, e.op, e.site, e.reduce, e.peer, e.count, e.root, heldCompute[i], heldComm[i],
+            append(new EventNode(self, e.op, e.site, e.reduce, e.peer, heldCount[i], e.root, heldCompute[i], heldComm[i],
                     heldPrevious[i], rank));
         }
     }
@@ -209,6 +223,7 @@ public final class RankTrace {
         heldCompute = java.util.Arrays.copyOf(heldCompute, m);
         heldComm = java.util.Arrays.copyOf(heldComm, m);
         heldPrevious = java.util.Arrays.copyOf(heldPrevious, m);
+        heldCount = java.util.Arrays.copyOf(heldCount, m);
         return true;
     }
 
@@ -220,16 +235,29 @@ public final class RankTrace {
         }
     }
 
+    /**
+     * One fold, if the tail repeats: exactly first, over every run length; then, if nothing repeats exactly, allowing
+     * the calls' counts to differ, but only for runs that hold a loop — iterations of a time step with an inner phase,
+     * whose message sizes change from one to the next (a molecular-dynamics code's exchanges after each neighbour-list
+     * rebuild). The differing counts are kept occurrence by occurrence ({@link CountRuns}), so nothing is lost. Runs of
+     * plain calls keep exact matching: there a count that alternates (1 word, then 100) is better kept as two events.
+     */
     private boolean fold() {
+        return fold(false) || fold(true);
+    }
+
+    private boolean fold(boolean relaxed) {
         int n = top.size();
         Node last = top.get(n - 1);
+        int lastHash = relaxed ? last.relaxedHash() : last.shapeHash();
         for (int k = 1; k <= config.window() && k < n; k++) {
             Node before = top.get(n - 1 - k);
-            if (before instanceof LoopNode loop && loop.body.size() == k && loop.body.get(k - 1).sameShape(last)
-                    && runMatches(loop.body, 0, n - k, k)) {
+            if (before instanceof LoopNode loop && loop.body.size() == k
+                    && same(loop.body.get(k - 1), last, lastHash, relaxed) && runMatches(loop.body, 0, n - k, k, relaxed)
+                    && (!relaxed || holdsLoop(n - k, k))) {
                 for (int i = 0; i < k; i++) {
                     Node absorbed = top.get(n - k + i);
-                    loop.body.get(i).absorb(absorbed, config);
+                    runs += loop.body.get(i).absorb(absorbed, config);
                     live -= absorbed.nodeCount();
                 }
                 removeTail(k);
@@ -237,11 +265,12 @@ public final class RankTrace {
                 loop.rehash();
                 return true;
             }
-            if (2 * k <= n && top.get(n - 1 - k).sameShape(last) && runMatches(top, n - 2 * k, n - k, k)) {
+            if (2 * k <= n && same(top.get(n - 1 - k), last, lastHash, relaxed)
+                    && runMatches(top, n - 2 * k, n - k, k, relaxed) && (!relaxed || holdsLoop(n - k, k))) {
                 List<Node> body = new ArrayList<>(top.subList(n - 2 * k, n - k));
                 for (int i = 0; i < k; i++) {
                     Node absorbed = top.get(n - k + i);
-                    body.get(i).absorb(absorbed, config);
+                    runs += body.get(i).absorb(absorbed, config);
                     live -= absorbed.nodeCount();
                 }
                 removeTail(2 * k);
@@ -253,14 +282,31 @@ public final class RankTrace {
         return false;
     }
 
-    /** Whether {@code a[from..from+k)} and {@code top[at..at+k)} have the same shape. */
-    private boolean runMatches(List<Node> a, int from, int at, int k) {
+    /** {@code a} against {@code b} (whose hash of the kind compared is {@code bHash}): the hash first, then in full. */
+    private static boolean same(Node a, Node b, int bHash, boolean relaxed) {
+        return relaxed ? a.relaxedHash() == bHash && a.sameShapeRelaxed(b) : a.shapeHash() == bHash && a.sameShape(b);
+    }
+
+    /** Whether {@code a[from..from+k)} and {@code top[at..at+k)} have the same shape (counts aside if relaxed). */
+    private boolean runMatches(List<Node> a, int from, int at, int k, boolean relaxed) {
         for (int i = 0; i < k; i++) {
-            if (!a.get(from + i).sameShape(top.get(at + i))) {
+            Node x = a.get(from + i);
+            Node y = top.get(at + i);
+            if (relaxed ? !x.sameShapeRelaxed(y) : !x.sameShape(y)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** Whether {@code top[at..at+k)} holds a loop. */
+    private boolean holdsLoop(int at, int k) {
+        for (int i = at; i < at + k; i++) {
+            if (top.get(i) instanceof LoopNode) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void removeTail(int k) {

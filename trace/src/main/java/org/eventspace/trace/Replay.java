@@ -177,6 +177,8 @@ public final class Replay {
         final Op op;
         final ReduceOp reduce;
         final int words;
+        /** This rank's counts occurrence by occurrence, if they vary ({@link CountRuns}); else {@link #words} each time. */
+        final CountRuns.Cursor varyingWords;
         final int peer;
         final int root;
         final boolean pathSensitive;
@@ -190,6 +192,7 @@ public final class Replay {
             this.op = e.op;
             this.reduce = e.reduce < 0 ? null : REDUCE_OPS[e.reduce];
             this.words = Math.max(1, value(e.countParams, rank, 1));
+            this.varyingWords = e.countRunsParams == null ? null : e.counts(rank);
             this.peer = rank + value(e.peerParams, rank, 0);
             this.root = value(e.rootParams, rank, 0);
             this.pathSensitive = pathSensitive;
@@ -292,7 +295,7 @@ public final class Replay {
     }
 
     private void issue(CallStep c) {
-        int words = c.words;
+        int words = c.varyingWords == null ? c.words : (int) Math.max(1, c.varyingWords.next());
         int size = comm.size();
         ReduceOp op = c.reduce;
         switch (c.op) {

@@ -218,7 +218,12 @@ public final class Trace {
         if (x instanceof EventNode a) {
             EventNode b = (EventNode) y;
             a.peerParams = union(a.peerParams, b.peerParams);
-            a.countParams = union(a.countParams, b.countParams);
+            if (a.countRunsParams != null || b.countRunsParams != null) {
+                a.countRunsParams = unionRuns(runsOf(a), runsOf(b));
+                a.countParams = null;
+            } else {
+                a.countParams = union(a.countParams, b.countParams);
+            }
             a.rootParams = union(a.rootParams, b.rootParams);
             a.compute.merge(b.compute);
             a.comm.merge(b.comm);
@@ -234,6 +239,39 @@ public final class Trace {
 
     private static Params union(Params a, Params b) {
         return a == null ? b : b == null ? a : a.union(b);
+    }
+
+    /** {@code e}'s counts as runs per rank set: a constant count is one run of {@link EventNode#occurrences} calls. */
+    private static List<EventNode.RunsEntry> runsOf(EventNode e) {
+        if (e.countRunsParams != null) {
+            return e.countRunsParams;
+        }
+        List<EventNode.RunsEntry> out = new ArrayList<>();
+        if (e.countParams != null) {
+            for (Params.Entry p : e.countParams.entries()) {
+                out.add(new EventNode.RunsEntry(CountRuns.constant(p.value(), e.occurrences), p.ranks()));
+            }
+        }
+        return out;
+    }
+
+    /** Rank sets with equal runs become one; ordered by lowest rank, so the result does not depend on merge order. */
+    private static List<EventNode.RunsEntry> unionRuns(List<EventNode.RunsEntry> a, List<EventNode.RunsEntry> b) {
+        List<EventNode.RunsEntry> out = new ArrayList<>(a);
+        for (EventNode.RunsEntry e : b) {
+            boolean found = false;
+            for (int i = 0; i < out.size() && !found; i++) {
+                if (out.get(i).runs().equals(e.runs())) {
+                    out.set(i, new EventNode.RunsEntry(e.runs(), out.get(i).ranks().union(e.ranks())));
+                    found = true;
+                }
+            }
+            if (!found) {
+                out.add(e);
+            }
+        }
+        out.sort((x, y) -> Integer.compare(x.ranks().first(), y.ranks().first()));
+        return List.copyOf(out);
     }
 
     private static Map<Integer, String> sitesOf(List<Node> top) {
@@ -265,22 +303,29 @@ public final class Trace {
     /** The calls {@code rank} made, in order: the inverse of the compression and the merge. */
     public List<Call> expand(int rank) {
         List<Call> out = new ArrayList<>();
-        expand(nodes(), rank, out);
+        expand(nodes(), rank, out, new java.util.IdentityHashMap<>());
         return out;
     }
 
-    private static void expand(List<Node> nodes, int rank, List<Call> out) {
+    private static void expand(List<Node> nodes, int rank, List<Call> out,
+                               Map<EventNode, CountRuns.Cursor> counts) {
         for (Node n : nodes) {
             if (!n.ranks.contains(rank)) {
                 continue;
             }
             if (n instanceof EventNode e) {
-                out.add(new Call(e.op, e.site, e.reduce, value(e.peerParams, rank), value(e.countParams, rank),
-                        value(e.rootParams, rank)));
+                long count;
+                if (e.countRunsParams != null) {
+                    CountRuns.Cursor c = counts.computeIfAbsent(e, x -> x.counts(rank));
+                    count = c == null ? EventNode.NONE : c.next();
+                } else {
+                    count = value(e.countParams, rank);
+                }
+                out.add(new Call(e.op, e.site, e.reduce, value(e.peerParams, rank), count, value(e.rootParams, rank)));
             } else {
                 LoopNode l = (LoopNode) n;
                 for (long i = 0; i < l.iters; i++) {
-                    expand(l.body, rank, out);
+                    expand(l.body, rank, out, counts);
                 }
             }
         }

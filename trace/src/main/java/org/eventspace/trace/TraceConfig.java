@@ -6,7 +6,13 @@ package org.eventspace.trace;
  * trace nodes. Validated once here; immutable.
  */
 public record TraceConfig(TimeEncoding encoding, int bins, int smoothInterval, int window, int maxNodes) {
-    public static final int DEFAULT_WINDOW = 64;
+    /**
+     * Trace elements (a loop counts as one) a repetition may span. 256 because a real time step can be long: LAMMPS'
+     * 100-step cycle of neighbour-list rebuilds and thermodynamic output is about 70 elements once its inner loops
+     * have folded (at 64 its trace stayed ten times larger). The search costs a hash compare per length tried, for
+     * calls that do not continue a loop already found.
+     */
+    public static final int DEFAULT_WINDOW = 256;
     public static final int DEFAULT_MAX_NODES = 1 << 16;
 
     public TraceConfig {

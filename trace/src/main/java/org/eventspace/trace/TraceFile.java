@@ -33,6 +33,11 @@ import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
  */
 public final class TraceFile {
     public static final String SCHEMA = "eventspace.trace/1";
+    /**
+     * The same layout plus {@code words_runs}, counts that change between a call's occurrences: written only by a trace
+     * that holds such a call, so every other trace stays readable by readers of version 1.
+     */
+    public static final String SCHEMA_RUNS = "eventspace.trace/2";
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Writes the self-described CBOR tag (55799: bytes d9 d9 f7) first, which is how a reader tells the encodings apart. */
     private static final ObjectMapper CBOR = new ObjectMapper(CBORFactory.builder()
@@ -104,7 +109,19 @@ public final class TraceFile {
             o.set("ranks", ranks(g.ranks()));
             nodes(g.nodes(), o.putArray("trace"), g.ranks());
         }
+        if (holdsRuns(trace.nodes())) {
+            root.put("schema", SCHEMA_RUNS); // keeps its place, first
+        }
         return root;
+    }
+
+    private static boolean holdsRuns(List<Node> nodes) {
+        for (Node n : nodes) {
+            if (n instanceof LoopNode l ? holdsRuns(l.body) : ((EventNode) n).countRuns() != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static ArrayNode ranks(RankList r) {
@@ -132,6 +149,17 @@ public final class TraceFile {
                 }
                 params(o, "peer", e.peer());
                 params(o, "words", e.count());
+                if (e.countRuns() != null) {
+                    ArrayNode runs = o.putArray("words_runs");
+                    for (EventNode.RunsEntry r : e.countRuns()) {
+                        ArrayNode pair = runs.addArray();
+                        ArrayNode values = pair.addArray();
+                        for (long v : r.runs().pairs()) {
+                            values.add(v);
+                        }
+                        pair.add(ranks(r.ranks()));
+                    }
+                }
                 params(o, "root", e.root());
                 o.set("compute", timing(e.computeDelta()));
                 o.set("comm", timing(e.communicateDelta()));
@@ -225,6 +253,8 @@ public final class TraceFile {
     private static final class Reader {
         private final Path file;
         private TraceConfig config;
+        /** Whether the file's schema has {@code words_runs} ({@link #SCHEMA_RUNS}). */
+        private boolean runsAllowed;
 
         Reader(Path file) {
             this.file = file;
@@ -260,9 +290,10 @@ public final class TraceFile {
 
         Trace trace(JsonNode root) throws TraceFormatException {
             JsonNode schema = field(root, "", "schema");
-            if (!SCHEMA.equals(schema.asText())) {
-                throw bad("/schema", "\"" + SCHEMA + "\"", schema);
+            if (!SCHEMA.equals(schema.asText()) && !SCHEMA_RUNS.equals(schema.asText())) {
+                throw bad("/schema", "\"" + SCHEMA + "\" or \"" + SCHEMA_RUNS + "\"", schema);
             }
+            runsAllowed = SCHEMA_RUNS.equals(schema.asText());
             int ranks = (int) integer(root, "", "ranks", 1);
             JsonNode enc = field(root, "", "time_encoding");
             TimeEncoding encoding;
@@ -376,6 +407,12 @@ public final class TraceFile {
         }
 
         private List<Node> nodes(JsonNode a, String pointer, RankList ranks, int jobRanks) throws TraceFormatException {
+            return nodes(a, pointer, ranks, jobRanks, 1);
+        }
+
+        /** {@code occurrences}: how many times one rank runs this sequence (the enclosing loops' iterations, multiplied). */
+        private List<Node> nodes(JsonNode a, String pointer, RankList ranks, int jobRanks, long occurrences)
+                throws TraceFormatException {
             if (!a.isArray()) {
                 throw bad(pointer, "an array of events and loops", a);
             }
@@ -388,9 +425,15 @@ public final class TraceFile {
                 }
                 if (n.has("loop")) {
                     long iters = integer(n, p, "loop", 1);
-                    out.add(new LoopNode(ranks, iters, nodes(field(n, p, "body"), p + "/body", ranks, jobRanks)));
+                    long inner;
+                    try {
+                        inner = Math.multiplyExact(occurrences, iters);
+                    } catch (ArithmeticException e) {
+                        throw bad(p + "/loop", "loops whose iterations multiplied stay below 2^63", n.get("loop"));
+                    }
+                    out.add(new LoopNode(ranks, iters, nodes(field(n, p, "body"), p + "/body", ranks, jobRanks, inner)));
                 } else if (n.has("op")) {
-                    out.add(event(n, p, ranks, jobRanks));
+                    out.add(event(n, p, ranks, jobRanks, occurrences));
                 } else {
                     throw bad(p, "an event {\"op\": ...} or a loop {\"loop\": ...}", n);
                 }
@@ -398,7 +441,8 @@ public final class TraceFile {
             return out;
         }
 
-        private EventNode event(JsonNode n, String p, RankList ranks, int jobRanks) throws TraceFormatException {
+        private EventNode event(JsonNode n, String p, RankList ranks, int jobRanks, long occurrences)
+                throws TraceFormatException {
             JsonNode opNode = field(n, p, "op");
             Op op = Op.ofFileName(opNode.asText());
             if (op == null) {
@@ -415,10 +459,58 @@ public final class TraceFile {
                 }
             }
             Params peer = op.pointToPoint() ? params(n, p, "peer", ranks, jobRanks) : null;
+            if (n.has("words_runs") && !runsAllowed) {
+                throw bad(p + "/words_runs", "no words_runs in an " + SCHEMA + " file (they came with " + SCHEMA_RUNS + ")",
+                        n.get("words_runs"));
+            }
+            if (n.has("words") && n.has("words_runs")) {
+                throw bad(p + "/words_runs", "either words or words_runs, not both", n.get("words_runs"));
+            }
             Params words = n.has("words") ? params(n, p, "words", ranks, jobRanks) : null;
+            List<EventNode.RunsEntry> runs = n.has("words_runs") ? runs(n.get("words_runs"), p + "/words_runs", jobRanks,
+                    occurrences) : null;
             Params root = op.rooted() ? params(n, p, "root", ranks, jobRanks) : null;
-            return EventNode.restored(ranks, op, site, reduce, peer, words, root, timing(field(n, p, "compute"), p + "/compute"),
-                    timing(field(n, p, "comm"), p + "/comm"));
+            return EventNode.restored(ranks, op, site, reduce, peer, words, root, runs, occurrences,
+                    timing(field(n, p, "compute"), p + "/compute"), timing(field(n, p, "comm"), p + "/comm"));
+        }
+
+        /**
+         * {@code [[[value, length, ...], ranklist], ...]}: counts that vary between occurrences, each rank set's in order;
+         * the lengths of each must add up to {@code occurrences}, the times one rank makes the call.
+         */
+        private List<EventNode.RunsEntry> runs(JsonNode v, String p, int jobRanks, long occurrences)
+                throws TraceFormatException {
+            if (!v.isArray() || v.size() == 0) {
+                throw bad(p, "[[[value, length, ...], ranklist], ...]", v);
+            }
+            List<EventNode.RunsEntry> out = new ArrayList<>();
+            for (int i = 0; i < v.size(); i++) {
+                JsonNode pair = v.get(i);
+                String pp = p + "/" + i;
+                if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isArray()) {
+                    throw bad(pp, "[[value, length, ...], ranklist]", pair);
+                }
+                JsonNode values = pair.get(0);
+                long[] pairs = new long[values.size()];
+                for (int j = 0; j < pairs.length; j++) {
+                    if (!values.get(j).isIntegralNumber()) {
+                        throw bad(pp + "/0/" + j, "an integer", values.get(j));
+                    }
+                    pairs[j] = values.get(j).asLong();
+                }
+                CountRuns r;
+                try {
+                    r = CountRuns.of(pairs);
+                } catch (IllegalArgumentException e) {
+                    throw bad(pp + "/0", "value, length pairs with lengths >= 1 (" + e.getMessage() + ")", values);
+                }
+                if (r.occurrences() != occurrences) {
+                    throw bad(pp + "/0", "lengths adding up to " + occurrences + ", the calls one rank makes here (the "
+                            + "enclosing loops' iterations), not " + r.occurrences(), values);
+                }
+                out.add(new EventNode.RunsEntry(r, rankList(pair.get(1), pp + "/1", jobRanks)));
+            }
+            return out;
         }
 
         private Params params(JsonNode n, String p, String name, RankList ranks, int jobRanks) throws TraceFormatException {

@@ -50,6 +50,17 @@ public final class TracePrinter {
                 if (e.count() != null) {
                     line.append(e.op().mpi() ? "  bytes " : "  words ").append(e.count());
                 }
+                if (e.countRuns() != null) {
+                    // Sizes that change between occurrences: how many changes and their range, per rank set.
+                    line.append(e.op().mpi() ? "  bytes varying" : "  words varying");
+                    for (EventNode.RunsEntry r : e.countRuns()) {
+                        line.append(' ').append(r.runs().min()).append('…').append(r.runs().max()).append(" in ")
+                                .append(r.runs().runCount()).append(r.runs().runCount() == 1 ? " run" : " runs");
+                        if (e.countRuns().size() > 1) {
+                            line.append('@').append(r.ranks());
+                        }
+                    }
+                }
                 if (e.root() != null) {
                     line.append("  root ").append(e.root());
                 }

@@ -71,7 +71,7 @@ class MergeProperties {
         List<Programs.Stmt> out = new ArrayList<>();
         for (Programs.Stmt s : program) {
             if (s instanceof Programs.CallStmt c) {
-                out.add(new Programs.CallStmt(c.op(), c.site(), c.reduce(), c.peer(), c.count(), false));
+                out.add(new Programs.CallStmt(c.op(), c.site(), c.reduce(), c.peer(), c.count(), false, c.varies()));
             } else {
                 Programs.LoopStmt l = (Programs.LoopStmt) s;
                 out.add(new Programs.LoopStmt(l.iters(), stripRankDependence(l.body())));

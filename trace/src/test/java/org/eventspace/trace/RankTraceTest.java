@@ -39,6 +39,64 @@ class RankTraceTest {
     }
 
     /** A peer of rank + 1 is the offset +1 on every rank: the same event, so a halo exchange merges into one. */
+    /**
+     * A molecular-dynamics time step as LAMMPS makes them: every 20 steps the neighbour lists are rebuilt and the ghost
+     * exchanges change size; in between, 19 steps of the same sizes. The periods differ only in their message sizes
+     * and each holds a loop, so they fold into one loop of periods; the sizes are kept occurrence by occurrence, one
+     * run per rebuild (not one node per period), and the trace expands back to exactly the calls made.
+     */
+    @Test
+    void periodsThatDifferOnlyInMessageSizesFoldAndKeepEverySize() {
+        RankTrace t = new RankTrace(0, TraceConfig.of(TimeEncoding.HIST));
+        List<Trace.Call> calls = new java.util.ArrayList<>();
+        int periods = 100;
+        for (int p = 0; p < periods; p++) {
+            long rebuild = 50_000 + 97L * ((p * 37) % 61); // the exchanged sizes, new at each rebuild
+            long step = 30_000 + 13L * ((p * 11) % 17);
+            call(t, calls, Op.ALLREDUCE_LONG, 4, 0, EventNode.NONE, 1);
+            call(t, calls, Op.SEND, SEND, -1, 1, rebuild);
+            call(t, calls, Op.RECV, RECV, -1, -1, rebuild);
+            for (int s = 0; s < 19; s++) {
+                call(t, calls, Op.SEND, 5, -1, 1, step);
+                call(t, calls, Op.RECV, 6, -1, -1, step);
+            }
+        }
+        Trace trace = Trace.of(t, 1);
+        assertThat(trace.expand(0)).isEqualTo(calls);
+        assertThat(trace.nodes()).as(TracePrinter.structure(trace)).hasSize(1);
+        LoopNode loop = (LoopNode) trace.nodes().get(0);
+        assertThat(loop.iterations()).isEqualTo(periods);
+        EventNode rebuildSend = (EventNode) loop.body().get(1);
+        assertThat(rebuildSend.countRuns()).hasSize(1);
+        assertThat(rebuildSend.countRuns().get(0).runs().occurrences()).isEqualTo(periods);
+        EventNode stepSend = (EventNode) ((LoopNode) loop.body().get(3)).body().get(0);
+        assertThat(stepSend.countRuns().get(0).runs().runCount()).as("one run per period, 19 steps each")
+                .isLessThanOrEqualTo(periods);
+        assertThat(stepSend.countRuns().get(0).runs().runLength(0)).isGreaterThanOrEqualTo(19);
+        assertThat(((EventNode) loop.body().get(0)).countRuns()).as("the allreduce's one word never varied").isNull();
+    }
+
+    /** Plain calls whose count alternates (1 word, then 100) stay two events of constant count, not one of many runs. */
+    @Test
+    void anAlternatingCountOfPlainCallsStaysTwoEvents() {
+        RankTrace t = new RankTrace(0, TraceConfig.of(TimeEncoding.STATS));
+        List<Trace.Call> calls = new java.util.ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            call(t, calls, Op.ALLREDUCE_LONGS, 7, 0, EventNode.NONE, 1);
+            call(t, calls, Op.ALLREDUCE_LONGS, 7, 0, EventNode.NONE, 100);
+        }
+        Trace trace = Trace.of(t, 1);
+        assertThat(trace.expand(0)).isEqualTo(calls);
+        LoopNode loop = (LoopNode) trace.nodes().get(0);
+        assertThat(loop.iterations()).isEqualTo(1000);
+        assertThat(loop.body()).hasSize(2).allSatisfy(n -> assertThat(((EventNode) n).countRuns()).isNull());
+    }
+
+    private static void call(RankTrace t, List<Trace.Call> calls, Op op, int site, int reduce, long peer, long count) {
+        t.record(op, site, reduce, peer, count, EventNode.NONE, 100, 50);
+        calls.add(new Trace.Call(op, site, reduce, peer, count, EventNode.NONE));
+    }
+
     @Test
     void peersAreRelativeToTheRank() {
         RankTrace a = new RankTrace(4, TraceConfig.of(TimeEncoding.STATS));

@@ -167,7 +167,37 @@ class ReplayTest {
     }
 
     /** A Comm that counts, of rank 0 of 1 unless told. */
-    static final class CountingComm implements org.eventspace.comm.Comm {
+    /**
+     * A loop whose iterations differ in their sizes (kept as runs, {@link CountRuns}) is replayed with each
+     * occurrence's own size, in order.
+     */
+    @Test
+    void sizesThatVaryBetweenIterationsAreReplayedOccurrenceByOccurrence() {
+        RankTrace t = new RankTrace(0, TraceConfig.of(TimeEncoding.STATS));
+        List<Integer> sizes = new java.util.ArrayList<>();
+        for (int p = 0; p < 30; p++) {
+            int size = 10 + (p * 7) % 13;
+            t.record(Op.BARRIER, 1, -1, EventNode.NONE, EventNode.NONE, EventNode.NONE, 1_000, 10);
+            for (int s = 0; s < 3; s++) {
+                t.record(Op.ALLREDUCE_LONGS, 2, 0, EventNode.NONE, size, EventNode.NONE, 1_000, 10);
+                sizes.add(size);
+            }
+        }
+        Trace trace = Trace.of(t, 1);
+        assertThat(trace.nodes()).as(TracePrinter.structure(trace)).hasSize(1);
+        List<Integer> replayed = new java.util.ArrayList<>();
+        CountingComm comm = new CountingComm() {
+            @Override
+            public void allreduce(long[] v, int c, org.eventspace.comm.path.ReduceOp op) {
+                super.allreduce(v, c, op);
+                replayed.add(c);
+            }
+        };
+        new Replay(trace, comm, Replay.Compute.SPIN).run();
+        assertThat(replayed).isEqualTo(sizes);
+    }
+
+    static class CountingComm implements org.eventspace.comm.Comm {
         int allreduces, broadcasts, lastWords;
         private final int rank;
         private final int size;

@@ -76,6 +76,48 @@ class TraceFileTest {
         }
     }
 
+    /**
+     * Sizes that vary between iterations ({@code words_runs}) round-trip through both encodings, expand to every
+     * occurrence's size, and a file whose runs do not add up to the calls the enclosing loops make is refused with the
+     * place.
+     */
+    @Test
+    void sizesThatVaryRoundTripAndMustAddUpToTheCallsMade() throws Exception {
+        List<RankTrace> traces = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            RankTrace t = new RankTrace(r, TraceConfig.of(TimeEncoding.HIST));
+            for (int p = 0; p < 20; p++) {
+                t.record(Op.BARRIER, 1, -1, EventNode.NONE, EventNode.NONE, EventNode.NONE, 1_000, 10);
+                for (int s = 0; s < 4; s++) {
+                    t.record(Op.SEND, 2, -1, 1, 100 + (p % 3) + (r == 2 ? 1 : 0), EventNode.NONE, 100, 10);
+                }
+            }
+            traces.add(t);
+        }
+        Trace trace = Trace.mergeAll(traces);
+        for (String name : new String[] {"runs.trace.json", "runs.trace.cbor"}) {
+            Path file = dir.resolve(name);
+            TraceFile.write(trace, file);
+            Trace back = TraceFile.read(file);
+            assertThat(TraceFile.toJson(back)).isEqualTo(TraceFile.toJson(trace));
+            for (int r = 0; r < 3; r++) {
+                assertThat(back.expand(r)).isEqualTo(trace.expand(r));
+                assertThat(back.expand(r).get(1).count()).isEqualTo(100 + (r == 2 ? 1 : 0));
+                assertThat(back.expand(r).get(6).count()).isEqualTo(101 + (r == 2 ? 1 : 0));
+            }
+        }
+        String json = TraceFile.toJson(trace).toString();
+        assertThat(json).startsWith("{\"schema\":\"eventspace.trace/2\"").contains("\"words_runs\":[[[100,4,101,4,102,4");
+        assertThat(TraceFile.toJson(stencil(4, TimeEncoding.HIST)).path("schema").asText()).isEqualTo("eventspace.trace/1");
+        Path old = dir.resolve("runs-in-v1.trace.json");
+        Files.writeString(old, json.replace("eventspace.trace/2", "eventspace.trace/1"));
+        assertThatThrownBy(() -> TraceFile.read(old)).hasMessageContaining("no words_runs in an eventspace.trace/1 file");
+        Path bad = dir.resolve("bad-runs.trace.json");
+        Files.writeString(bad, json.replaceFirst("\\[\\[\\[100,4,", "[[[100,5,"));
+        assertThatThrownBy(() -> TraceFile.read(bad)).isInstanceOf(TraceFormatException.class)
+                .hasMessageMatching(".*at /groups/\\d+/trace/0/body/1/body/0/words_runs/0/0: expected lengths adding up to 80.*");
+    }
+
     @Test
     void aDamagedCborFileNamesTheFileAndTheByte() throws IOException {
         Path file = dir.resolve("t.trace.cbor");

@@ -82,8 +82,9 @@ class TracingAllocationTest {
     @Test
     void anIterationLongerThanTheWindowAllocatesNothing() {
         for (TimeEncoding encoding : TimeEncoding.values()) {
-            TracingComm comm = new TracingComm(new ReplayTest.CountingComm(), TraceConfig.of(encoding));
-            assertThat(ROUND + 2).isGreaterThan(TraceConfig.DEFAULT_WINDOW);
+            TraceConfig config = TraceConfig.of(encoding).withWindow(64);
+            TracingComm comm = new TracingComm(new ReplayTest.CountingComm(), config);
+            assertThat(ROUND + 2).isGreaterThan(config.window());
             runRounds(comm, WARM / ROUND);
             long before = THREADS.getCurrentThreadAllocatedBytes();
             runRounds(comm, CALLS / ROUND);
