@@ -44,15 +44,7 @@ public final class LoopNode extends Node {
 
     @Override
     boolean sameShape(Node other) {
-        if (!(other instanceof LoopNode l) || l.hash != hash || l.iters != iters || l.body.size() != body.size()) {
-            return false;
-        }
-        for (int i = 0; i < body.size(); i++) {
-            if (!body.get(i).sameShape(l.body.get(i))) {
-                return false;
-            }
-        }
-        return true;
+        return sameAs(other, false);
     }
 
     @Override
@@ -62,12 +54,19 @@ public final class LoopNode extends Node {
 
     @Override
     boolean sameShapeRelaxed(Node other) {
+        return sameAs(other, true);
+    }
+
+    /** The same iterations and, element by element, the same body: exactly, or but for the calls' counts if relaxed. */
+    private boolean sameAs(Node other, boolean relaxed) {
         if (!(other instanceof LoopNode l) || l.iters != iters || l.body.size() != body.size()
-                || l.relaxedHash() != relaxedHash()) {
+                || (relaxed ? l.relaxedHash() != relaxedHash() : l.hash != hash)) {
             return false;
         }
         for (int i = 0; i < body.size(); i++) {
-            if (!body.get(i).sameShapeRelaxed(l.body.get(i))) {
+            Node a = body.get(i);
+            Node b = l.body.get(i);
+            if (relaxed ? !a.sameShapeRelaxed(b) : !a.sameShape(b)) {
                 return false;
             }
         }
