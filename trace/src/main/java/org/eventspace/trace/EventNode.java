@@ -151,12 +151,10 @@ public final class EventNode extends Node {
             occurrences += n;
             return 0;
         }
-        int before = 0;
+        // Until now one run, the constant count's, held in count and occurrences all along: only later runs are new.
+        int before = countRuns == null ? 1 : countRuns.runCount();
         if (countRuns == null) {
             countRuns = CountRuns.constant(count, occurrences);
-            before = -1; // the first run was the constant count's, held all along: only the new ones are added
-        } else {
-            before = countRuns.runCount();
         }
         if (runs == null) {
             countRuns.append(c, n);
@@ -164,7 +162,7 @@ public final class EventNode extends Node {
             countRuns.appendAll(runs);
         }
         occurrences += n;
-        return before < 0 ? countRuns.runCount() - 1 : countRuns.runCount() - before;
+        return countRuns.runCount() - before;
     }
 
     private void materialise(TraceConfig config) {
@@ -230,7 +228,8 @@ public final class EventNode extends Node {
 
     /**
      * The counts {@code rank} passes, occurrence by occurrence, for whoever walks this event in order (an expansion, a
-     * replay, an export); null if the rank is not in the event or the op has no count.
+     * replay, an export), when they vary ({@link #countRuns()}); null if they do not (then {@link #count()} holds them)
+     * or the rank is not in the event.
      */
     public CountRuns.Cursor counts(int rank) {
         if (countRunsParams != null) {
@@ -239,13 +238,8 @@ public final class EventNode extends Node {
                     return e.runs().cursor();
                 }
             }
-            return null;
         }
-        if (countParams == null) {
-            return null;
-        }
-        long v = countParams.valueFor(rank);
-        return v == NONE ? null : CountRuns.constant(v, Math.max(1, occurrences)).cursor();
+        return null;
     }
 
     /** Root rank, or null. */

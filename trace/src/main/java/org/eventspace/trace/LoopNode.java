@@ -13,9 +13,9 @@ public final class LoopNode extends Node {
     final List<Node> body;
     private int hash;
     /** The body's part of {@link #hash}: the body never changes shape once the loop exists, so it is hashed once. */
-    private int bodyHash;
+    private final int bodyHash;
     /** The body's part of {@link #relaxedHash}: the calls' counts left out. */
-    private int bodyRelaxedHash;
+    private final int bodyRelaxedHash;
 
     LoopNode(RankList ranks, long iters, List<Node> body) {
         super(ranks);

@@ -192,7 +192,7 @@ public final class Replay {
             this.op = e.op;
             this.reduce = e.reduce < 0 ? null : REDUCE_OPS[e.reduce];
             this.words = Math.max(1, value(e.countParams, rank, 1));
-            this.varyingWords = e.countRunsParams == null ? null : e.counts(rank);
+            this.varyingWords = e.counts(rank);
             this.peer = rank + value(e.peerParams, rank, 0);
             this.root = value(e.rootParams, rank, 0);
             this.pathSensitive = pathSensitive;
