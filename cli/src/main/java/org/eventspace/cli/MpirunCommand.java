@@ -177,9 +177,7 @@ final class MpirunCommand implements Callable<Integer> {
         if (serve.enabled() && !config.live()) {
             throw new UsageError("--serve shows the program while it runs: it needs --agent live, not --agent " + agent);
         }
-        if (!traceOptions.enabled() && traceOptions.othersSet()) {
-            throw new UsageError("--time-encoding, --trace-bins and --trace-window need --trace FILE");
-        }
+        traceOptions.check();
         if (traceOptions.enabled() && !config.live()) {
             throw new UsageError("--trace records the calls as the agent reads them: it needs --agent live, not --agent " + agent);
         }

@@ -79,9 +79,7 @@ final class RunCommand implements Callable<Integer> {
         if (topology != null) {
             serve.network(topology, config);
         }
-        if (!traceOptions.enabled() && traceOptions.othersSet()) {
-            throw new UsageError("--time-encoding, --trace-bins and --trace-window need --trace FILE");
-        }
+        traceOptions.check();
         if (traceOptions.enabled() && serve.enabled()) {
             throw new UsageError("--trace and --serve: a traced run is not served yet; run it without one of them");
         }

@@ -40,10 +40,21 @@ final class TraceRunOptions {
         return trace != null;
     }
 
+    /** Refuses a trace flag given without {@code --trace FILE}. */
+    void check() {
+        if (trace == null && othersSet()) {
+            throw needsTrace();
+        }
+    }
+
+    private static UsageError needsTrace() {
+        return new UsageError("--time-encoding, --trace-bins and --trace-window need --trace FILE");
+    }
+
     /** The recording configuration, or a usage error naming the flag. */
     TraceConfig toConfig(RunConfig run) {
         if (trace == null) {
-            throw new UsageError("--time-encoding, --trace-bins and --trace-window need --trace FILE");
+            throw needsTrace();
         }
         ConfigFiles.checkWritable("--trace", trace);
         TimeEncoding encoding;
@@ -67,7 +78,7 @@ final class TraceRunOptions {
     static final int MAX_WINDOW = 4096;
 
     /** Whether any trace flag other than --trace was changed from its default (they need --trace). */
-    boolean othersSet() {
+    private boolean othersSet() {
         return !timeEncoding.equals("hist") || bins != DeltaHistogram.DEFAULT_BINS || window != TraceConfig.DEFAULT_WINDOW;
     }
 }
