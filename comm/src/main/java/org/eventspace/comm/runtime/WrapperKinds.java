@@ -59,10 +59,8 @@ public final class WrapperKinds {
 
     /** A copy whose point-to-point paths, built on demand outside the pathmap, go through {@code wrappers}. */
     public WrapperKinds withPointToPoint(PointToPointWrappers wrappers) {
-        if (wrappers == null) {
-            throw new IllegalArgumentException("point-to-point wrappers must not be null; use PointToPointWrappers.NONE");
-        }
-        return new WrapperKinds(kinds, wrappers, route, hops);
+        PointToPointWrappers p = required(wrappers, "point-to-point wrappers", "PointToPointWrappers.NONE");
+        return new WrapperKinds(kinds, p, route, hops);
     }
 
     public PointToPointWrappers pointToPoint() {
@@ -71,10 +69,8 @@ public final class WrapperKinds {
 
     /** A copy whose point-to-point messages take the hosts {@code next} gives ({@link PointToPointRoute#DIRECT}: none between). */
     public WrapperKinds withPointToPointRoute(PointToPointRoute next) {
-        if (next == null) {
-            throw new IllegalArgumentException("point-to-point route must not be null; use PointToPointRoute.DIRECT");
-        }
-        return new WrapperKinds(kinds, pointToPoint, next, hops);
+        PointToPointRoute r = required(next, "point-to-point route", "PointToPointRoute.DIRECT");
+        return new WrapperKinds(kinds, pointToPoint, r, hops);
     }
 
     public PointToPointRoute pointToPointRoute() {
@@ -83,14 +79,19 @@ public final class WrapperKinds {
 
     /** A copy whose hops to nodes outside the pathmap's proxies ({@link HostRuntime#remoteNode}) go through {@code wrappers}. */
     public WrapperKinds withHopWrappers(HopWrappers wrappers) {
-        if (wrappers == null) {
-            throw new IllegalArgumentException("hop wrappers must not be null; use HopWrappers.NONE");
-        }
-        return new WrapperKinds(kinds, pointToPoint, route, wrappers);
+        return new WrapperKinds(kinds, pointToPoint, route, required(wrappers, "hop wrappers", "HopWrappers.NONE"));
     }
 
     public HopWrappers hopWrappers() {
         return hops;
+    }
+
+    /** {@code value}, which a {@code with…} copy must be given: its default is {@code none}, never null. */
+    private static <T> T required(T value, String what, String none) {
+        if (value == null) {
+            throw new IllegalArgumentException(what + " must not be null; use " + none);
+        }
+        return value;
     }
 
     public WrapperKind get(String name) {
