@@ -9,6 +9,12 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.eventspace.job.JobTransport;
+import org.eventspace.run.Benchmark;
+import org.eventspace.run.BenchmarkRunner;
+import org.eventspace.run.RunConfig;
+import org.eventspace.run.RunReport;
+import org.eventspace.run.ForkedRun;
+import org.eventspace.run.Monitoring;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

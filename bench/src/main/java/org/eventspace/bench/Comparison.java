@@ -10,6 +10,10 @@ import java.util.function.Consumer;
 
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.events.stats.Median;
+import org.eventspace.run.Benchmark;
+import org.eventspace.run.BenchmarkRunner;
+import org.eventspace.run.RunConfig;
+import org.eventspace.run.RunReport;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

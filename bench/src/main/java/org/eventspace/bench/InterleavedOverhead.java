@@ -12,6 +12,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.eventspace.events.CollectorSettings;
 import org.eventspace.trace.TraceConfig;
 import org.eventspace.trace.TracingComm;
+import org.eventspace.run.RunConfig;
+import org.eventspace.run.RunReport;
+import org.eventspace.run.Benchmark;
+import org.eventspace.run.BenchmarkRunner;
+import org.eventspace.run.RankResult;
+import org.eventspace.run.TracedRun;
+import org.eventspace.run.AlternatingComm;
 
 /**
  * What monitoring costs, resolved to a fraction of a percent (`bench overhead --interleave BLOCK`): one job runs gsum

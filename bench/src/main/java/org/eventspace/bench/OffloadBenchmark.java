@@ -33,6 +33,8 @@ import org.eventspace.job.ScopeFrontEnd;
 import org.eventspace.job.ScopeSettings;
 import org.eventspace.job.ScopeSnapshot;
 import org.eventspace.scope.filter.ScopeRecord;
+import org.eventspace.run.RunConfig;
+import org.eventspace.run.RunReport;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

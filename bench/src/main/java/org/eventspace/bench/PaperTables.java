@@ -20,6 +20,10 @@ import org.eventspace.monitor.Coschedule;
 import org.eventspace.monitor.MonitorKind;
 import org.eventspace.scope.GatherMode;
 import org.eventspace.scope.filter.FilterSpec;
+import org.eventspace.run.RunConfig;
+import org.eventspace.run.RunReport;
+import org.eventspace.run.Faults;
+import org.eventspace.run.Monitoring;
 
 /**
  * The EventSpace paper's Tables 1–3 (§6.2–6.3) measured here, one command per table ({@code bench overhead --table N}):

@@ -15,6 +15,11 @@ import org.eventspace.trace.Trace;
 import org.eventspace.trace.TraceConfig;
 import org.eventspace.trace.TraceFile;
 import org.eventspace.trace.TraceFormatException;
+import org.eventspace.run.RunConfig;
+import org.eventspace.run.BenchmarkRunner;
+import org.eventspace.run.RunReport;
+import org.eventspace.run.TracedRun;
+import org.eventspace.run.TraceReplay;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

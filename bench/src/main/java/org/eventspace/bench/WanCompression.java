@@ -18,6 +18,8 @@ import org.eventspace.scope.filter.ScopeRecord;
 import org.eventspace.wan.LinkDirection;
 import org.eventspace.wan.WanLayout;
 import org.eventspace.wan.WanPlacement;
+import org.eventspace.run.BenchmarkRunner;
+import org.eventspace.run.RunConfig;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

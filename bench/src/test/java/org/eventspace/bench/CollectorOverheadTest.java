@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 
 import org.eventspace.comm.pathmap.TreeShape;
+import org.eventspace.run.Benchmark;
+import org.eventspace.run.RunConfig;
 import org.junit.jupiter.api.Test;
 
 /** The spread {@code bench overhead} reports: quantiles interpolated linearly between closest ranks (R's type 7). */

@@ -10,6 +10,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.eventspace.comm.pathmap.TreeShape;
+import org.eventspace.run.Benchmark;
+import org.eventspace.run.RunConfig;
+import org.eventspace.run.RunReport;
+import org.eventspace.run.RankResult;
 import org.junit.jupiter.api.Test;
 
 class InterleavedOverheadTest {

@@ -4,9 +4,9 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import org.eventspace.bench.fuzz.FuzzFormat;
-import org.eventspace.bench.fuzz.FuzzRunner;
-import org.eventspace.bench.fuzz.FuzzSuite;
+import org.eventspace.fuzz.FuzzFormat;
+import org.eventspace.fuzz.FuzzRunner;
+import org.eventspace.fuzz.FuzzSuite;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

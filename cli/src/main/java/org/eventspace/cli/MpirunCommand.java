@@ -208,7 +208,7 @@ final class MpirunCommand implements Callable<Integer> {
         if (traffic != null) {
             MpiTraffic.write(result, trafficPrefix, np, Path.of(program).getFileName().toString(), traffic, err);
         }
-        org.eventspace.bench.TracedRun.Summary traced = null;
+        org.eventspace.run.TracedRun.Summary traced = null;
         if (recorder != null) {
             traced = writeTrace(recorder, result, err);
         }
@@ -225,13 +225,13 @@ final class MpirunCommand implements Callable<Integer> {
     }
 
     /** The merged trace of the calls the agent read, and one line saying what it holds and what it could not. */
-    private org.eventspace.bench.TracedRun.Summary writeTrace(MpiTraceRecorder recorder, MpiRunResult result,
+    private org.eventspace.run.TracedRun.Summary writeTrace(MpiTraceRecorder recorder, MpiRunResult result,
                                                             java.io.PrintWriter err) throws IOException {
         org.eventspace.trace.Trace trace = recorder.trace();
         long bytes = org.eventspace.trace.TraceFile.write(trace, traceOptions.trace);
         int groups = trace.groupCount();
         long lost = result.tuplesMissed() + trace.lost().stream().mapToLong(org.eventspace.trace.RankTrace.Lost::count).sum();
-        org.eventspace.bench.TracedRun.Summary s = new org.eventspace.bench.TracedRun.Summary(traceOptions.trace, bytes,
+        org.eventspace.run.TracedRun.Summary s = new org.eventspace.run.TracedRun.Summary(traceOptions.trace, bytes,
                 trace.eventsRecorded(), trace.flatBytes(), traceOptions.toConfig(null).encoding().fileName(), lost, groups);
         err.print("eventspace: " + s.summary());
         if (result.tuplesMissed() > 0) {

@@ -3,11 +3,11 @@ package org.eventspace.cli;
 import java.io.IOException;
 import java.util.concurrent.Callable;
 
-import org.eventspace.bench.Benchmark;
-import org.eventspace.bench.BenchmarkRunner;
-import org.eventspace.bench.RunConfig;
-import org.eventspace.bench.RunReport;
-import org.eventspace.bench.TracedRun;
+import org.eventspace.run.Benchmark;
+import org.eventspace.run.BenchmarkRunner;
+import org.eventspace.run.RunConfig;
+import org.eventspace.run.RunReport;
+import org.eventspace.run.TracedRun;
 import org.eventspace.job.JobTransport;
 import org.eventspace.net.TrafficMatrix;
 

@@ -4,10 +4,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
-import org.eventspace.bench.Benchmark;
-import org.eventspace.bench.Faults;
-import org.eventspace.bench.Monitoring;
-import org.eventspace.bench.RunConfig;
+import org.eventspace.run.Benchmark;
+import org.eventspace.run.Faults;
+import org.eventspace.run.Monitoring;
+import org.eventspace.run.RunConfig;
 import org.eventspace.comm.launch.CpuBinding;
 import org.eventspace.comm.traffic.TrafficScope;
 import org.eventspace.job.JobConfig;

@@ -3,8 +3,8 @@ package org.eventspace.cli;
 import java.util.Locale;
 import java.util.Map;
 
-import org.eventspace.bench.BenchmarkRunner;
-import org.eventspace.bench.RunConfig;
+import org.eventspace.run.BenchmarkRunner;
+import org.eventspace.run.RunConfig;
 import org.eventspace.job.MonitoredJob;
 import org.eventspace.monitor.Monitors;
 import org.eventspace.ui.DashboardRequest;

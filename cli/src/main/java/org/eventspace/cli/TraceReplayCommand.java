@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 
-import org.eventspace.bench.TraceReplay;
+import org.eventspace.run.TraceReplay;
 import org.eventspace.comm.launch.CpuBinding;
 import org.eventspace.job.JobConfig;
 import org.eventspace.job.JobTransport;

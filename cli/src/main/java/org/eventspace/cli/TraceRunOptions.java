@@ -2,7 +2,7 @@ package org.eventspace.cli;
 
 import java.nio.file.Path;
 
-import org.eventspace.bench.RunConfig;
+import org.eventspace.run.RunConfig;
 import org.eventspace.trace.DeltaHistogram;
 import org.eventspace.trace.TimeEncoding;
 import org.eventspace.trace.TraceConfig;

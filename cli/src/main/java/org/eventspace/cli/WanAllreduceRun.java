@@ -5,12 +5,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 
-import org.eventspace.bench.MonitorsBeside;
+import org.eventspace.run.MonitorsBeside;
 import org.eventspace.job.JobConfig;
 import org.eventspace.monitor.MonitorSummary;
 import org.eventspace.wan.cluster.AllreduceInput;
 import org.eventspace.wan.cluster.ClusterAllreduce;
-import org.eventspace.wan.cluster.WanAllreduceBenchmark;
+import org.eventspace.run.WanAllreduceBenchmark;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -73,7 +73,7 @@ final class WanAllreduceRun {
                 throw new UsageError("--input: " + e.getMessage());
             }
         }
-        org.eventspace.bench.RunConfig runConfig = options.toConfig(org.eventspace.bench.Benchmark.SOR);
+        org.eventspace.run.RunConfig runConfig = options.toConfig(org.eventspace.run.Benchmark.SOR);
         JobConfig job = runConfig.job();
         MonitorsBeside monitors = null;
         if (runConfig.monitoring().enabled()) {

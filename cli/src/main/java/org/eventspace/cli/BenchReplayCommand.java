@@ -1,0 +1,75 @@
+package org.eventspace.cli;
+
+import java.util.concurrent.Callable;
+
+import org.eventspace.run.Benchmark;
+import org.eventspace.bench.ReplayAccuracy;
+import org.eventspace.run.RunConfig;
+import org.eventspace.trace.Replay;
+import org.eventspace.trace.TimeEncoding;
+import org.eventspace.trace.TraceConfig;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code eventspace bench replay}: pairs of a traced run and the replay of its trace; the median error. */
+@Command(name = "replay", mixinStandardHelpOptions = true,
+        description = "Replay accuracy: --pairs times, run the benchmark with --trace and replay the trace at once (same "
+                + "transport); print the median error (replay − original) / original and how far two originals differ. "
+                + "--json writes eventspace.bench-replay/1.")
+final class BenchReplayCommand implements Callable<Integer> {
+    @Option(names = "--benchmark", defaultValue = "gsum", description = "gsum, compute-gsum or sor. Default: ${DEFAULT-VALUE}.")
+    String benchmark;
+
+    @Option(names = "--pairs", defaultValue = "5", description = "Traced runs, each followed by its replay. Default: ${DEFAULT-VALUE}.")
+    int pairs;
+
+    @Option(names = "--time-encoding", defaultValue = "hist", description = "stats, hist or path. Default: ${DEFAULT-VALUE}.")
+    String timeEncoding;
+
+    @Option(names = "--compute", defaultValue = "spin", description = "How the replay waits compute deltas: spin or sleep. "
+            + "Default: ${DEFAULT-VALUE}.")
+    String compute;
+
+    @Mixin
+    RunOptions options;
+
+    @Override
+    public Integer call() throws Exception {
+        Benchmark kind;
+        try {
+            kind = Benchmark.parse(benchmark);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--benchmark: " + e.getMessage());
+        }
+        if (kind == Benchmark.GSUM_INTERLEAVED || kind == Benchmark.PINGPONG) {
+            throw new UsageError("--benchmark must be gsum, compute-gsum or sor, got " + benchmark);
+        }
+        if (pairs < 1) {
+            throw new UsageError("--pairs must be >= 1, got " + pairs);
+        }
+        Replay.Compute mode = switch (compute) {
+            case "spin" -> Replay.Compute.SPIN;
+            case "sleep" -> Replay.Compute.SLEEP;
+            default -> throw new UsageError("--compute must be spin or sleep, got " + compute);
+        };
+        TraceConfig traceConfig;
+        try {
+            traceConfig = TraceConfig.of(TimeEncoding.parse(timeEncoding));
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--time-encoding: " + e.getMessage());
+        }
+        RunConfig config = options.toConfig(kind);
+        ObjectMapper mapper = BenchCommand.json();
+        ObjectNode report = ReplayAccuracy.run(config, traceConfig, mode, pairs, mapper, System.err::println);
+        System.out.print(ReplayAccuracy.summary(report));
+        if (options.json != null) {
+            mapper.writeValue(options.json.toFile(), report);
+        }
+        return report.path("result_ok").asBoolean() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
+    }
+}

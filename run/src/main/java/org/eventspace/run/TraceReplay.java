@@ -1,0 +1,196 @@
+package org.eventspace.run;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+import org.eventspace.comm.launch.JobEnvironment;
+import org.eventspace.comm.path.Gred;
+import org.eventspace.job.HostResult;
+import org.eventspace.job.JobConfig;
+import org.eventspace.job.JobLauncher;
+import org.eventspace.job.JobTransport;
+import org.eventspace.job.MonitoredJob;
+import org.eventspace.job.RankThreads;
+import org.eventspace.trace.Op;
+import org.eventspace.trace.Replay;
+import org.eventspace.trace.Trace;
+import org.eventspace.trace.TraceFile;
+import org.eventspace.trace.TraceFormatException;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code trace replay}: a job of the trace's rank count re-issues the trace's calls (ScalaTrace's timed replay, Ratn et
+ * al. §3.4), each rank interpreting its part of the compressed trace with a {@link Replay} — in this JVM (simulated
+ * hosts) or in one process per host over TCP ({@link #main} is such a host process: it reads the trace file itself,
+ * so only the file's path travels). The replay's wall time is the longest rank's, from its start to the end of its
+ * last call, as the original's is ({@code wall_ns} of the trace).
+ */
+public final class TraceReplay {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * A replay's outcome: its wall (the longest rank), calls re-issued, what went wrong, and per operation the time its
+     * calls took from issue to return summed over the ranks ({@code communicateNanos}, by {@link Op}), and the longest
+     * rank's timed span ({@link Replay#timedNanos}; -1 when the trace marks no timed phase).
+     */
+    public record Result(long wallNanos, long calls, List<String> errors, Map<Op, Long> communicateNanos, long timedNanos) {
+        public Result {
+            errors = List.copyOf(errors);
+            communicateNanos = Map.copyOf(communicateNanos);
+        }
+    }
+
+    private TraceReplay() {
+    }
+
+    /** Replays {@code trace} (read from {@code file}) on a job of {@code job}'s layout and transport. */
+    public static Result run(JobConfig job, Trace trace, Path file, Replay.Compute compute, Duration limit) {
+        if (job.ranks() != trace.ranks()) {
+            throw new IllegalArgumentException("the trace is of " + trace.ranks() + " ranks, the job has " + job.ranks());
+        }
+        if (job.transport() == JobTransport.JVM) {
+            try (MonitoredJob running = MonitoredJob.inJvm(job, pathmap -> Gred.ReleaseListener.NONE)) {
+                List<RankThreads.Outcome<long[]>> outcomes = running.runRanks(rank -> replay(trace, running, rank, compute), limit);
+                running.finish(null);
+                return collect(outcomes);
+            }
+        }
+        JobLauncher.Outcome outcome = JobLauncher.launch(job, TraceReplay.class.getName(),
+                List.of(file.toAbsolutePath().toString(), compute.name()), limit);
+        long wall = 0;
+        long calls = 0;
+        long timed = -1;
+        Map<Op, Long> communicate = new EnumMap<>(Op.class);
+        List<String> errors = new ArrayList<>(outcome.errors());
+        for (int h = 0; h < outcome.hosts().size(); h++) {
+            HostResult host = outcome.hosts().get(h);
+            if (host == null) {
+                continue;
+            }
+            JsonNode ranks = host.program() == null ? null : host.program().path("ranks");
+            if (ranks == null || !ranks.isArray()) {
+                errors.add("host " + h + " sent no replay results (expected {\"ranks\": [...]})");
+                continue;
+            }
+            for (JsonNode r : ranks) {
+                if (r.hasNonNull("error")) {
+                    errors.add("rank " + r.path("rank").asInt() + ": " + r.path("error").asText());
+                } else {
+                    wall = Math.max(wall, r.path("wall_ns").asLong());
+                    calls += r.path("calls").asLong();
+                    timed = Math.max(timed, r.path("timed_ns").asLong(-1));
+                    r.path("communicate_ns").fields().forEachRemaining(e -> {
+                        Op op = Op.ofFileName(e.getKey());
+                        if (op != null) {
+                            communicate.merge(op, e.getValue().asLong(), Long::sum);
+                        }
+                    });
+                }
+            }
+        }
+        return new Result(wall, calls, errors, communicate, timed);
+    }
+
+    /** One rank's replay: {wall ns, calls, timed ns or -1, then per Op ordinal the ns its calls took}. */
+    private static long[] replay(Trace trace, MonitoredJob job, int rank, Replay.Compute compute) {
+        Replay replay = new Replay(trace, job.comm(rank), compute);
+        long wall = replay.run();
+        long[] out = new long[3 + OPS.length];
+        out[0] = wall;
+        out[1] = replay.calls();
+        out[2] = replay.timedNanos();
+        for (Op op : OPS) {
+            out[3 + op.ordinal()] = replay.communicateNanos(op);
+        }
+        return out;
+    }
+
+    private static final Op[] OPS = Op.values();
+
+    private static Result collect(List<RankThreads.Outcome<long[]>> outcomes) {
+        long wall = 0;
+        long calls = 0;
+        long timed = -1;
+        Map<Op, Long> communicate = new EnumMap<>(Op.class);
+        List<String> errors = new ArrayList<>();
+        for (RankThreads.Outcome<long[]> o : outcomes) {
+            if (o.ok()) {
+                wall = Math.max(wall, o.value()[0]);
+                calls += o.value()[1];
+                timed = Math.max(timed, o.value()[2]);
+                addCommunicate(o.value(), communicate);
+            } else {
+                errors.add("rank " + o.rank() + ": " + o.error());
+            }
+        }
+        return new Result(wall, calls, errors, communicate, timed);
+    }
+
+    private static void addCommunicate(long[] rank, Map<Op, Long> into) {
+        for (Op op : OPS) {
+            long ns = rank[3 + op.ordinal()];
+            if (ns != 0) {
+                into.merge(op, ns, Long::sum);
+            }
+        }
+    }
+
+    /**
+     * One host process of a TCP replay: arguments [encoded job configuration, trace file, SPIN|SLEEP]; reports
+     * {@code {"ranks": [{"rank", "wall_ns", "calls"} or {"rank", "error"}]}}. Exit code 0 when every local rank
+     * replayed, 1 otherwise, 2 for malformed arguments or an unreadable trace.
+     */
+    public static void main(String[] args) {
+        JobConfig config;
+        Trace trace;
+        Replay.Compute compute;
+        try {
+            if (args.length != 3) {
+                throw new IllegalArgumentException("usage: TraceReplay <encoded job configuration> <trace file> SPIN|SLEEP");
+            }
+            config = JobLauncher.config(args);
+            trace = TraceFile.read(Path.of(args[1]));
+            compute = Replay.Compute.valueOf(args[2]);
+        } catch (IllegalArgumentException | IOException | TraceFormatException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        JobEnvironment env = JobEnvironment.current();
+        boolean ok;
+        try (MonitoredJob job = MonitoredJob.join(config, env, pathmap -> Gred.ReleaseListener.NONE)) {
+            List<RankThreads.Outcome<long[]>> outcomes = job.runRanks(rank -> replay(trace, job, rank, compute),
+                    Duration.ofHours(1));
+            ObjectNode program = JSON.createObjectNode();
+            ArrayNode list = program.putArray("ranks");
+            ok = true;
+            for (RankThreads.Outcome<long[]> o : outcomes) {
+                ObjectNode r = list.addObject().put("rank", o.rank());
+                if (o.ok()) {
+                    r.put("wall_ns", o.value()[0]).put("calls", o.value()[1]).put("timed_ns", o.value()[2]);
+                    ObjectNode byOp = r.putObject("communicate_ns");
+                    Map<Op, Long> mine = new EnumMap<>(Op.class);
+                    addCommunicate(o.value(), mine);
+                    mine.forEach((op, ns) -> byOp.put(op.fileName(), ns));
+                } else {
+                    r.put("error", String.valueOf(o.error()));
+                    ok = false;
+                }
+            }
+            job.finish(program);
+        } catch (RuntimeException e) {
+            System.err.println("host " + env.host() + ": " + e.getMessage());
+            ok = false;
+        }
+        System.exit(ok ? 0 : 1);
+    }
+}

@@ -1,0 +1,28 @@
+package org.eventspace.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.eventspace.trace.TimeEncoding;
+import org.eventspace.trace.TraceConfig;
+import org.junit.jupiter.api.Test;
+
+/** The trace configuration a TCP host process receives as its third argument. */
+class TracedRunTest {
+    @Test
+    void aTraceConfigurationTravelsAsOneArgumentAndBack() {
+        TraceConfig c = new TraceConfig(TimeEncoding.PATH, 7, 12, 32, 4096);
+        assertThat(TracedRun.encodeConfig(c)).isEqualTo("path:7:12:32:4096");
+        assertThat(TracedRun.decodeConfig(TracedRun.encodeConfig(c))).isEqualTo(c);
+    }
+
+    @Test
+    void aMalformedOneIsRefusedNamingWhatWasExpected() {
+        assertThatThrownBy(() -> TracedRun.decodeConfig("hist:5:8"))
+                .hasMessageContaining("trace configuration 'hist:5:8': expected encoding:bins:smooth:window:maxNodes");
+        assertThatThrownBy(() -> TracedRun.decodeConfig("hist:five:8:64:100"))
+                .hasMessageContaining("expected integers after the encoding");
+        assertThatThrownBy(() -> TracedRun.decodeConfig("exact:5:8:64:100")).hasMessageContaining("exact");
+        assertThatThrownBy(() -> TracedRun.decodeConfig("hist:1:8:64:100")).hasMessageContaining("histogram bins must be 2..64, got 1");
+    }
+}
