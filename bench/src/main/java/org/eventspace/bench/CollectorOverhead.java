@@ -9,8 +9,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.eventspace.job.JobTransport;
-import org.eventspace.run.Benchmark;
-import org.eventspace.run.BenchmarkRunner;
+import org.eventspace.run.Workload;
+import org.eventspace.run.RunEngine;
 import org.eventspace.run.RunConfig;
 import org.eventspace.run.RunReport;
 import org.eventspace.run.ForkedRun;
@@ -55,12 +55,12 @@ public final class CollectorOverhead {
      * processes: runs that share a JVM share its JIT, and then the order of the runs shows in the figures.
      */
     public CollectorOverhead(RunConfig config, int repeats) {
-        this(config, repeats, c -> c.transport() == JobTransport.JVM ? ForkedRun.run(c) : BenchmarkRunner.run(c));
+        this(config, repeats, c -> c.transport() == JobTransport.JVM ? ForkedRun.run(c) : RunEngine.run(c));
     }
 
     /** With a runner of our own (tests). */
     public CollectorOverhead(RunConfig config, int repeats, Function<RunConfig, RunReport> runner) {
-        if (config.benchmark() != Benchmark.GSUM && config.benchmark() != Benchmark.COMPUTE_GSUM) {
+        if (config.benchmark() != Workload.GSUM && config.benchmark() != Workload.COMPUTE_GSUM) {
             throw new IllegalArgumentException("overhead is measured on gsum or compute-gsum, benchmark="
                     + config.benchmark().label());
         }
@@ -74,7 +74,7 @@ public final class CollectorOverhead {
 
     /** Runs off, on, off, on, … {@code repeats} times each and returns the document; one line per run to {@code progress}. */
     public ObjectNode run(ObjectMapper json, Consumer<String> progress) {
-        boolean compute = config.benchmark() == Benchmark.COMPUTE_GSUM;
+        boolean compute = config.benchmark() == Workload.COMPUTE_GSUM;
         double[] offUs = new double[repeats];
         double[] onUs = new double[repeats];
         double[] offIterationUs = new double[repeats];

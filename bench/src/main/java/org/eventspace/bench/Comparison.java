@@ -10,8 +10,8 @@ import java.util.function.Consumer;
 
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.events.stats.Median;
-import org.eventspace.run.Benchmark;
-import org.eventspace.run.BenchmarkRunner;
+import org.eventspace.run.Workload;
+import org.eventspace.run.RunEngine;
 import org.eventspace.run.RunConfig;
 import org.eventspace.run.RunReport;
 
@@ -27,7 +27,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 public final class Comparison {
     /** One line of the comparison: our run and the Open MPI run it is measured against. */
-    public record Case(String label, Benchmark benchmark, String transport, int ranks, int hosts, String mpiBenchmark,
+    public record Case(String label, Workload benchmark, String transport, int ranks, int hosts, String mpiBenchmark,
                        int mpiProcesses, String btl) {
     }
 
@@ -35,16 +35,16 @@ public final class Comparison {
     public static List<Case> defaultCases(boolean withTcp) {
         List<Case> cases = new ArrayList<>();
         for (int ranks : new int[] {2, 4, 8}) {
-            cases.add(new Case("allreduce " + ranks + " ranks, one JVM vs shared memory", Benchmark.GSUM, "jvm", ranks, 1,
+            cases.add(new Case("allreduce " + ranks + " ranks, one JVM vs shared memory", Workload.GSUM, "jvm", ranks, 1,
                     "allreduce", ranks, "shm"));
         }
-        cases.add(new Case("pingpong 2 ranks, one JVM vs shared memory", Benchmark.PINGPONG, "jvm", 2, 1, "pingpong", 2, "shm"));
+        cases.add(new Case("pingpong 2 ranks, one JVM vs shared memory", Workload.PINGPONG, "jvm", 2, 1, "pingpong", 2, "shm"));
         if (withTcp) {
             for (int ranks : new int[] {2, 4, 8}) {
-                cases.add(new Case("allreduce " + ranks + " processes, TCP vs TCP", Benchmark.GSUM, "tcp", ranks, ranks,
+                cases.add(new Case("allreduce " + ranks + " processes, TCP vs TCP", Workload.GSUM, "tcp", ranks, ranks,
                         "allreduce", ranks, "tcp"));
             }
-            cases.add(new Case("pingpong 2 processes, TCP vs TCP", Benchmark.PINGPONG, "tcp", 2, 2, "pingpong", 2, "tcp"));
+            cases.add(new Case("pingpong 2 processes, TCP vs TCP", Workload.PINGPONG, "tcp", 2, 2, "pingpong", 2, "tcp"));
         }
         return cases;
     }
@@ -83,7 +83,7 @@ public final class Comparison {
                 // cost is measured against runs without them (bench overhead), not against MPI.
                 RunConfig config = new RunConfig(k.benchmark(), RunConfig.shortcut(k.ranks(), k.hosts(), 1, TreeShape.hier(8)),
                         k.transport(), iterations, warmup, Duration.ofSeconds(60), 1).withCollectors(false);
-                RunReport report = BenchmarkRunner.run(config);
+                RunReport report = RunEngine.run(config);
                 ok[c] &= report.resultOk();
                 ours[c][rep] = report.meanUs();
                 oursP50[c][rep] = report.percentileUs(50);

@@ -14,8 +14,8 @@ import org.eventspace.trace.TraceConfig;
 import org.eventspace.trace.TracingComm;
 import org.eventspace.run.RunConfig;
 import org.eventspace.run.RunReport;
-import org.eventspace.run.Benchmark;
-import org.eventspace.run.BenchmarkRunner;
+import org.eventspace.run.Workload;
+import org.eventspace.run.RunEngine;
 import org.eventspace.run.RankResult;
 import org.eventspace.run.TracedRun;
 import org.eventspace.run.AlternatingComm;
@@ -23,7 +23,7 @@ import org.eventspace.run.AlternatingComm;
 /**
  * What monitoring costs, resolved to a fraction of a percent (`bench overhead --interleave BLOCK`): one job runs gsum
  * on two identical trees, collectors (and, with {@code --monitor}, the monitors' analysis) on tree 0 only, and every
- * rank alternates call by call between them ({@link Benchmark#GSUM_INTERLEAVED}), timing each call. Separate off and on
+ * rank alternates call by call between them ({@link Workload#GSUM_INTERLEAVED}), timing each call. Separate off and on
  * runs on these shared machines differ by ±15 points on their own; here both sides share the process, the moment and
  * the ranks, so the machine's drift cancels in each pair.
  *
@@ -85,7 +85,7 @@ public final class InterleavedOverhead {
      */
     public static ObjectNode run(RunConfig config, ObjectMapper json, java.nio.file.Path trafficFile) throws java.io.IOException {
         RunConfig second = monitorTree(config, 1);
-        RunReport first = BenchmarkRunner.run(config);
+        RunReport first = RunEngine.run(config);
         if (trafficFile != null && first.traffic() != null) {
             ObjectNode what = json.createObjectNode();
             what.put("benchmark", config.benchmark().label());
@@ -95,7 +95,7 @@ public final class InterleavedOverhead {
             first.traffic().write(trafficFile, what);
         }
         ObjectNode a = analyse(config, first, json, 0);
-        ObjectNode b = analyse(second, BenchmarkRunner.run(second), json, 1);
+        ObjectNode b = analyse(second, RunEngine.run(second), json, 1);
         ObjectNode root = crossover(a, b, json);
         if (config.job().traffic() != null) {
             root.put("design", config.job().collectors()
@@ -126,13 +126,13 @@ public final class InterleavedOverhead {
             if (config.transport() == org.eventspace.job.JobTransport.TCP) {
                 // Each host process wraps its own ranks the same way and reports what its recorders kept.
                 List<JsonNode> programs = new java.util.ArrayList<>();
-                report = BenchmarkRunner.overTcp(config, List.of(TracedRun.encodeAlternating(trace, parity)), programs);
+                report = RunEngine.overTcp(config, TracedRun.encodeAlternating(trace, parity), programs);
                 for (JsonNode p : programs) {
                     recorded.addAndGet(p == null ? 0 : p.path("events_recorded").asLong());
                 }
             } else {
                 List<TracingComm> recorders = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-                report = BenchmarkRunner.inJvm(config, (rank, comm) -> {
+                report = RunEngine.inJvm(config, (rank, comm) -> {
                     TracingComm recorder = new TracingComm(comm, trace);
                     recorders.add(recorder);
                     return parity == 0 ? new AlternatingComm(recorder, comm) : new AlternatingComm(comm, recorder);

@@ -16,7 +16,7 @@ import org.eventspace.trace.TraceConfig;
 import org.eventspace.trace.TraceFile;
 import org.eventspace.trace.TraceFormatException;
 import org.eventspace.run.RunConfig;
-import org.eventspace.run.BenchmarkRunner;
+import org.eventspace.run.RunEngine;
 import org.eventspace.run.RunReport;
 import org.eventspace.run.TracedRun;
 import org.eventspace.run.TraceReplay;
@@ -74,7 +74,7 @@ public final class ReplayAccuracy {
                 Path file = dir.resolve("pair-" + p + ".trace.json");
                 // The program as it runs unrecorded, the baseline ScalaTrace's replay figures compare against (§5.1,
                 // Figure 3: "the uninstrumented application"): its timed loop, the span the trace's mark opens.
-                RunReport plain = BenchmarkRunner.run(config);
+                RunReport plain = RunEngine.run(config);
                 ok &= plain.resultOk();
                 double plainTimed = plain.wallSeconds();
                 TracedRun.Result recorded = TracedRun.run(config, trace, file);

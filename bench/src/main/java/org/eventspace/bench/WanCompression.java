@@ -18,7 +18,7 @@ import org.eventspace.scope.filter.ScopeRecord;
 import org.eventspace.wan.LinkDirection;
 import org.eventspace.wan.WanLayout;
 import org.eventspace.wan.WanPlacement;
-import org.eventspace.run.BenchmarkRunner;
+import org.eventspace.run.RunEngine;
 import org.eventspace.run.RunConfig;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -77,7 +77,7 @@ public final class WanCompression {
         for (int i = 0; i < names.size(); i++) {
             packets.add(new ArrayList<>());
         }
-        BenchmarkRunner.run(config, new BenchmarkRunner.Watcher() {
+        RunEngine.run(config, new RunEngine.Watcher() {
             @Override
             public void started(MonitoredJob job, Monitors monitors) {
                 job.onScopeRound(round -> {

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 
 import org.eventspace.comm.pathmap.TreeShape;
-import org.eventspace.run.Benchmark;
+import org.eventspace.run.Workload;
 import org.eventspace.run.RunConfig;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +33,7 @@ class CollectorOverheadTest {
 
     @Test
     void onlyGsumAndComputeGsumHaveAnOverhead() {
-        RunConfig pingpong = new RunConfig(Benchmark.PINGPONG, RunConfig.shortcut(2, 1, 1, TreeShape.hier(8)), "jvm", 10, 10,
+        RunConfig pingpong = new RunConfig(Workload.PINGPONG, RunConfig.shortcut(2, 1, 1, TreeShape.hier(8)), "jvm", 10, 10,
                 Duration.ofSeconds(5), 1);
         assertThatThrownBy(() -> new CollectorOverhead(pingpong, 3)).hasMessageContaining("benchmark=pingpong");
     }

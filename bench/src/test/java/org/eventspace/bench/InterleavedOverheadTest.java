@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.eventspace.comm.pathmap.TreeShape;
-import org.eventspace.run.Benchmark;
+import org.eventspace.run.Workload;
 import org.eventspace.run.RunConfig;
 import org.eventspace.run.RunReport;
 import org.eventspace.run.RankResult;
@@ -29,7 +29,7 @@ class InterleavedOverheadTest {
     /** Known block sums: tree 0 takes 110 ns per call, tree 1 100 ± 1: +10 %, +10 ns, a tight interval. */
     @Test
     void thePairedDifferenceAndItsIntervalComeFromTheBlocks() {
-        RunConfig config = InterleavedOverhead.config(new RunConfig(Benchmark.GSUM, RunConfig.shortcut(2, 1, 1, TreeShape.hier(8)),
+        RunConfig config = InterleavedOverhead.config(new RunConfig(Workload.GSUM, RunConfig.shortcut(2, 1, 1, TreeShape.hier(8)),
                 "jvm", 1000, 10, Duration.ofSeconds(5), 1), 100);
         long[] blocks = new long[20];
         for (int k = 0; k < 10; k++) {

@@ -3,7 +3,7 @@ package org.eventspace.cli;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import org.eventspace.run.Benchmark;
+import org.eventspace.run.Workload;
 import org.eventspace.bench.CollectorOverhead;
 import org.eventspace.bench.InterleavedOverhead;
 import org.eventspace.bench.PaperTables;
@@ -75,7 +75,7 @@ final class BenchOverheadCommand implements Callable<Integer> {
         if (!benchmark.equals("gsum") && !benchmark.equals("compute-gsum")) {
             throw new UsageError("--benchmark must be gsum or compute-gsum, got " + benchmark);
         }
-        Benchmark kind = Benchmark.parse(benchmark);
+        Workload kind = Workload.parse(benchmark);
         if (options.traffic != null && (interleave == 0 || record != null)) {
             throw new UsageError("--traffic " + options.traffic + " with bench overhead needs --interleave BLOCK (the "
                     + "counters then count the monitored tree's messages, with its collectors or, with --collectors off, "
@@ -87,7 +87,7 @@ final class BenchOverheadCommand implements Callable<Integer> {
         RunConfig config = options.toConfig(kind);
         ObjectMapper mapper = BenchCommand.json();
         if (interleave != 0) {
-            if (kind != Benchmark.GSUM) {
+            if (kind != Workload.GSUM) {
                 throw new UsageError("--interleave runs gsum; --benchmark " + benchmark + " cannot interleave");
             }
             if (interleave < 1 || options.iterations % interleave != 0 || options.iterations / interleave < 10) {
@@ -149,7 +149,7 @@ final class BenchOverheadCommand implements Callable<Integer> {
             throw new UsageError("--interleave " + block + " must be >= 1 and divide --iterations " + options.iterations
                     + " into at least 10 blocks");
         }
-        RunConfig base = options.toConfig(Benchmark.GSUM).withCollectors(true);
+        RunConfig base = options.toConfig(Workload.GSUM).withCollectors(true);
         ObjectMapper mapper = BenchCommand.json();
         ObjectNode doc = PaperTables.run(table, base, repeats, block, mapper, System.err::println);
         System.out.print(PaperTables.markdown(doc));

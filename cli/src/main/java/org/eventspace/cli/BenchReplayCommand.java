@@ -2,7 +2,7 @@ package org.eventspace.cli;
 
 import java.util.concurrent.Callable;
 
-import org.eventspace.run.Benchmark;
+import org.eventspace.run.Workload;
 import org.eventspace.bench.ReplayAccuracy;
 import org.eventspace.run.RunConfig;
 import org.eventspace.trace.Replay;
@@ -40,13 +40,13 @@ final class BenchReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Benchmark kind;
+        Workload kind;
         try {
-            kind = Benchmark.parse(benchmark);
+            kind = Workload.parse(benchmark);
         } catch (IllegalArgumentException e) {
             throw new UsageError("--benchmark: " + e.getMessage());
         }
-        if (kind == Benchmark.GSUM_INTERLEAVED || kind == Benchmark.PINGPONG) {
+        if (kind == Workload.GSUM_INTERLEAVED || kind == Workload.PINGPONG) {
             throw new UsageError("--benchmark must be gsum, compute-gsum or sor, got " + benchmark);
         }
         if (pairs < 1) {

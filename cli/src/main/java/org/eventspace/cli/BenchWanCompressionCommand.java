@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import org.eventspace.run.Benchmark;
+import org.eventspace.run.Workload;
 import org.eventspace.run.RunConfig;
 import org.eventspace.wan.WanFile;
 
@@ -61,7 +61,7 @@ final class BenchWanCompressionCommand implements Callable<Integer> {
         }
         Path out = options.json;
         options.json = null;
-        RunConfig config = options.toConfig(Benchmark.parse(benchmark));
+        RunConfig config = options.toConfig(Workload.parse(benchmark));
         if (!config.monitoring().enabled()) {
             throw new UsageError("bench wan-compression measures the monitors' results: give --monitor");
         }

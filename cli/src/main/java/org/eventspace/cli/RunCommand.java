@@ -3,8 +3,8 @@ package org.eventspace.cli;
 import java.io.IOException;
 import java.util.concurrent.Callable;
 
-import org.eventspace.run.Benchmark;
-import org.eventspace.run.BenchmarkRunner;
+import org.eventspace.run.Workload;
+import org.eventspace.run.RunEngine;
 import org.eventspace.run.RunConfig;
 import org.eventspace.run.RunReport;
 import org.eventspace.run.TracedRun;
@@ -68,9 +68,9 @@ final class RunCommand implements Callable<Integer> {
             }
             return wanAllreduce.run(benchmark, options);
         }
-        Benchmark kind;
+        Workload kind;
         try {
-            kind = Benchmark.parse(benchmark);
+            kind = Workload.parse(benchmark);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
@@ -90,17 +90,17 @@ final class RunCommand implements Callable<Integer> {
             report = traced.report();
         } else if (serve.enabled() && config.transport() == JobTransport.TCP) {
             // Host 0's process serves it from what its event scope gathers of every host; it prints the address.
-            report = BenchmarkRunner.overTcp(config, serve.hostEnvironment(benchmark, String.format(java.util.Locale.ROOT,
+            report = RunEngine.overTcp(config, serve.hostEnvironment(benchmark, String.format(java.util.Locale.ROOT,
                     "%s, %d ranks on %d host processes, %s trees, %d iterations%s", benchmark, config.ranks(), config.hosts(),
                     config.spec().shape(), config.iterations(), config.monitoring().enabled() ? ""
                             : " (no --monitor: the tree has no figures)"), config.faults().slowRank()));
         } else if (serve.enabled()) {
             // The dashboard lives as long as the run; the page keeps the last frame once the run ended.
             try (ServeOptions.Served served = serve.watcher(config, benchmark)) {
-                report = BenchmarkRunner.run(config, served);
+                report = RunEngine.run(config, served);
             }
         } else {
-            report = BenchmarkRunner.run(config);
+            report = RunEngine.run(config);
         }
         System.out.print(report.summary());
         if (traced != null) {

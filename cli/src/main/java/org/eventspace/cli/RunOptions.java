@@ -4,7 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
-import org.eventspace.run.Benchmark;
+import org.eventspace.run.Workload;
 import org.eventspace.run.Faults;
 import org.eventspace.run.Monitoring;
 import org.eventspace.run.RunConfig;
@@ -168,7 +168,7 @@ final class RunOptions {
         }
     }
 
-    RunConfig toConfig(Benchmark benchmark) {
+    RunConfig toConfig(Workload benchmark) {
         if (bytes < 8 || bytes % 8 != 0) {
             throw new UsageError("--bytes must be a positive multiple of 8, got " + bytes);
         }
@@ -254,9 +254,9 @@ final class RunOptions {
     }
 
     /** The flags of this run that add memory to every rank, as given; empty when they are at their defaults. */
-    private String programFlags(Benchmark benchmark) {
+    private String programFlags(Workload benchmark) {
         String flags = bytes > 8 ? "--bytes " + bytes : "";
-        if (benchmark == Benchmark.COMPUTE_GSUM && sortLength > 0) {
+        if (benchmark == Workload.COMPUTE_GSUM && sortLength > 0) {
             flags += (flags.isEmpty() ? "" : " ") + "--sort-length " + sortLength;
         }
         return flags;

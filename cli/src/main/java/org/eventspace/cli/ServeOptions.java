@@ -3,7 +3,7 @@ package org.eventspace.cli;
 import java.util.Locale;
 import java.util.Map;
 
-import org.eventspace.run.BenchmarkRunner;
+import org.eventspace.run.RunEngine;
 import org.eventspace.run.RunConfig;
 import org.eventspace.job.MonitoredJob;
 import org.eventspace.monitor.Monitors;
@@ -97,7 +97,7 @@ final class ServeOptions {
     }
 
     /** The dashboard of one run: started when the run's job is, closed by the command. */
-    final class Served implements BenchmarkRunner.Watcher, AutoCloseable {
+    final class Served implements RunEngine.Watcher, AutoCloseable {
         private final RunConfig config;
         private final String benchmark;
         private LiveJobSource source;

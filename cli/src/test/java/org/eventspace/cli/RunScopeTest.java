@@ -62,7 +62,7 @@ class RunScopeTest {
      * call passes every collector of the one tree it uses once (a barrier too: its empty payload goes through every
      * gred and collector). The calls: one warm-up round of {@code warmup} allreduces, {@code keepWarming}'s barrier and
      * allreduce(MAX) that ends the warm-up, the barrier that opens the timed loop, {@code iterations} allreduces
-     * ({@code RankBenchmarks.gsum}). Calls rotate over identical trees, so each call writes one tree's collector count.
+     * ({@code RankWorkloads.gsum}). Calls rotate over identical trees, so each call writes one tree's collector count.
      */
     private static long tuplesOfGsum(long[] perTree, int warmup, int iterations) {
         assertThat(perTree).as("identical trees").containsOnly(perTree[0]);

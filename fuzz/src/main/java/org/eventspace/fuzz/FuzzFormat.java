@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-import org.eventspace.run.Benchmark;
+import org.eventspace.run.Workload;
 import org.eventspace.run.RunConfig;
 import org.eventspace.run.RunConfigCodec;
 import org.eventspace.comm.pathmap.PathmapConfig;
@@ -98,9 +98,9 @@ public enum FuzzFormat {
     static List<RunConfig> runTemplates() {
         List<JobConfig> jobs = jobTemplates();
         return List.of(
-                new RunConfig(Benchmark.GSUM, jobs.get(0), 1000, 100, RunConfig.DEFAULT_WARMUP_TIME, 1, 0),
-                new RunConfig(Benchmark.PINGPONG, jobs.get(2), 10, 1, Duration.ZERO, 16, 0),
-                new RunConfig(Benchmark.COMPUTE_GSUM, jobs.get(1), 500, 50, Duration.ofSeconds(2), 4, 4096),
-                new RunConfig(Benchmark.GSUM, jobs.get(3), 200, 20, Duration.ofMillis(10), 1, 0));
+                new RunConfig(Workload.GSUM, jobs.get(0), 1000, 100, RunConfig.DEFAULT_WARMUP_TIME, 1, 0),
+                new RunConfig(Workload.PINGPONG, jobs.get(2), 10, 1, Duration.ZERO, 16, 0),
+                new RunConfig(Workload.COMPUTE_GSUM, jobs.get(1), 500, 50, Duration.ofSeconds(2), 4, 4096),
+                new RunConfig(Workload.GSUM, jobs.get(3), 200, 20, Duration.ofMillis(10), 1, 0));
     }
 }

@@ -49,7 +49,7 @@ public final class ForkedRun {
                 return new RunReport(config, List.of(), errors);
             }
             HostResult result = HostResult.decode(new ObjectMapper(), last);
-            return new RunReport(config, BenchmarkRunner.decodeRanks(result.program()), errors, result.traces(), result.scope());
+            return new RunReport(config, WorkloadRanks.decodeRanks(result.program()), errors, result.traces(), result.scope());
         } catch (IOException | RuntimeException e) {
             errors.add("forked run failed: " + e.getMessage());
             return new RunReport(config, List.of(), errors);
@@ -73,9 +73,9 @@ public final class ForkedRun {
             System.exit(2);
         }
         RunConfig config = RunConfigCodec.decode(args[0]);
-        RunReport report = BenchmarkRunner.inJvm(config, BenchmarkRunner.Watcher.NONE);
+        RunReport report = RunEngine.inJvm(config, RunEngine.Watcher.NONE);
         // Every error of an in-JVM run is one the parent's report derives again from the ranks and the scope block.
-        System.out.println(new HostResult(report.traces(), report.scope(), BenchmarkRunner.encodeRanks(report.rankResults()))
+        System.out.println(new HostResult(report.traces(), report.scope(), WorkloadRanks.encodeRanks(report.rankResults()))
                 .encode(new ObjectMapper()));
         System.exit(report.resultOk() ? 0 : 1);
     }

@@ -31,7 +31,7 @@ import org.eventspace.job.ScopeSettings;
  * @param faults       the delays it adds on purpose (a slow rank, noise), for a monitor to find.
  * @param block        gsum-interleaved: pairs of calls per block (its iterations are pairs); 0 for the others.
  */
-public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int warmup, Duration warmupTime,
+public record RunConfig(Workload benchmark, JobConfig job, int iterations, int warmup, Duration warmupTime,
                         int payloadWords, int sortLength, Monitoring monitoring, Faults faults, int block) {
     /** Long enough for the JIT's background compiles of the hot path to finish on this 2-core machine. */
     public static final Duration DEFAULT_WARMUP_TIME = Duration.ofSeconds(1);
@@ -43,7 +43,7 @@ public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int 
         Objects.requireNonNull(job, "job");
         Objects.requireNonNull(monitoring, "monitoring");
         Objects.requireNonNull(faults, "faults");
-        if (benchmark == Benchmark.GSUM_INTERLEAVED && (block < 1 || iterations % block != 0 || job.spec().trees() != 2)) {
+        if (benchmark == Workload.GSUM_INTERLEAVED && (block < 1 || iterations % block != 0 || job.spec().trees() != 2)) {
             throw new IllegalArgumentException("gsum-interleaved needs a block of >= 1 pairs that divides the iterations and "
                     + "a job of 2 trees, block=" + block + ", iterations=" + iterations + ", trees=" + job.spec().trees());
         }
@@ -77,36 +77,36 @@ public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int 
                     + job.spec().resultWords() * 8L + " bytes the result element holds (resultWords "
                     + job.spec().resultWords() + " in the pathmap)");
         }
-        if (benchmark == Benchmark.PINGPONG && job.ranks() < 2) {
+        if (benchmark == Workload.PINGPONG && job.ranks() < 2) {
             throw new IllegalArgumentException("pingpong needs at least 2 ranks, ranks=" + job.ranks());
         }
-        if (benchmark == Benchmark.ALLTOALL && payloadWords > org.eventspace.comm.runtime.HostRuntime.P2P_WORDS) {
+        if (benchmark == Workload.ALLTOALL && payloadWords > org.eventspace.comm.runtime.HostRuntime.P2P_WORDS) {
             throw new IllegalArgumentException("alltoall sends each block as one point-to-point message of at most "
                     + org.eventspace.comm.runtime.HostRuntime.P2P_WORDS * 8 + " bytes, --bytes " + payloadWords * 8L);
         }
     }
 
     /** No monitors and no faults. */
-    public RunConfig(Benchmark benchmark, JobConfig job, int iterations, int warmup, Duration warmupTime,
+    public RunConfig(Workload benchmark, JobConfig job, int iterations, int warmup, Duration warmupTime,
                      int payloadWords, int sortLength) {
         this(benchmark, job, iterations, warmup, warmupTime, payloadWords, sortLength, Monitoring.NONE, Faults.NONE, 0);
     }
 
     /** Collectors on every edge, buffers in memory, no scope, default warm-up time, polling chosen by load. */
-    public RunConfig(Benchmark benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
+    public RunConfig(Workload benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
                      Duration timeout, int payloadWords) {
         this(benchmark, spec, transport, iterations, warmup, DEFAULT_WARMUP_TIME, timeout, payloadWords, "auto", 0);
     }
 
     /** Collectors on, buffers in memory. */
-    public RunConfig(Benchmark benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
+    public RunConfig(Workload benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
                      Duration warmupTime, Duration timeout, int payloadWords, String poll, int socketBufferBytes) {
         this(benchmark, spec, transport, iterations, warmup, warmupTime, timeout, payloadWords, poll, socketBufferBytes,
                 true, null);
     }
 
     /** Calibrated sort length, collectors on every edge, no scope. */
-    public RunConfig(Benchmark benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
+    public RunConfig(Workload benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
                      Duration warmupTime, Duration timeout, int payloadWords, String poll, int socketBufferBytes,
                      boolean collectors, Path traceDump) {
         this(benchmark, spec, transport, iterations, warmup, warmupTime, timeout, payloadWords, poll, socketBufferBytes,
@@ -114,7 +114,7 @@ public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int 
     }
 
     /** Every field; the transport and polling as their command-line texts. */
-    public RunConfig(Benchmark benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
+    public RunConfig(Workload benchmark, PathmapSpec spec, String transport, int iterations, int warmup,
                      Duration warmupTime, Duration timeout, int payloadWords, String poll, int socketBufferBytes,
                      boolean collectors, Path traceDump, CollectorSettings collectorSettings, int sortLength,
                      ScopeSettings scope) {
@@ -190,8 +190,8 @@ public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int 
      * sort is short (about an allreduce's time) and not counted.
      */
     public JobFootprint.Program program() {
-        long sort = benchmark == Benchmark.COMPUTE_GSUM ? 4L * sortLength : 0;
-        boolean pointToPoint = benchmark == Benchmark.PINGPONG || benchmark == Benchmark.SOR || benchmark == Benchmark.ALLTOALL;
+        long sort = benchmark == Workload.COMPUTE_GSUM ? 4L * sortLength : 0;
+        boolean pointToPoint = benchmark == Workload.PINGPONG || benchmark == Workload.SOR || benchmark == Workload.ALLTOALL;
         return new JobFootprint.Program(payloadWords, RankResult.HISTOGRAM_BYTES + 8L * payloadWords + sort, pointToPoint);
     }
 
@@ -213,7 +213,7 @@ public record RunConfig(Benchmark benchmark, JobConfig job, int iterations, int 
 
     /** The same run as gsum-interleaved in blocks of {@code pairs} pairs of calls. */
     public RunConfig interleaved(int pairs) {
-        return new RunConfig(Benchmark.GSUM_INTERLEAVED, job, iterations, warmup, warmupTime, payloadWords, sortLength,
+        return new RunConfig(Workload.GSUM_INTERLEAVED, job, iterations, warmup, warmupTime, payloadWords, sortLength,
                 monitoring, faults, pairs);
     }
 

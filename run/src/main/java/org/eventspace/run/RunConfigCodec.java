@@ -71,7 +71,7 @@ public final class RunConfigCodec {
             JsonNode f = node.path("faults");
             Faults faults = new Faults(f.path("slow_rank").asInt(-1), f.path("slow_us").asLong(), f.path("noise").asDouble(),
                     f.path("noise_us").asLong());
-            return new RunConfig(Benchmark.parse(required(node, "benchmark").asText()), JobConfigCodec.fromJson(required(node, "job")),
+            return new RunConfig(Workload.parse(required(node, "benchmark").asText()), JobConfigCodec.fromJson(required(node, "job")),
                     required(node, "iterations").asInt(), required(node, "warmup").asInt(),
                     Duration.ofMillis(required(node, "warmup_ms").asLong()), required(node, "payload_words").asInt(),
                     required(node, "sort_length").asInt(), monitoring, faults, node.path("block").asInt());

@@ -120,7 +120,7 @@ public final class RunReport {
                 merged.add(r.latencies());
                 maxWall = Math.max(maxWall, r.wallNanos());
                 double perOp = (double) r.wallNanos() / r.iterations();
-                if (config.benchmark() == Benchmark.PINGPONG) {
+                if (config.benchmark() == Workload.PINGPONG) {
                     perOp /= 2;
                 }
                 worstPerOp = Math.max(worstPerOp, perOp);
@@ -132,7 +132,7 @@ public final class RunReport {
         this.resultOk = ok && errors.isEmpty();
         this.iterationUs = worstPerOp / 1_000.0;
         // compute-gsum's iterations include the sort; its allreduce latency is the per-call mean.
-        this.meanUs = config.benchmark() == Benchmark.COMPUTE_GSUM ? merged.getMean() / 1_000.0 : iterationUs;
+        this.meanUs = config.benchmark() == Workload.COMPUTE_GSUM ? merged.getMean() / 1_000.0 : iterationUs;
         this.wallSeconds = maxWall / 1e9;
         this.computeFraction = wallSum == 0 ? 0 : (double) compute / wallSum;
         this.sortLength = sort;
@@ -308,14 +308,14 @@ public final class RunReport {
         root.put("schema", SCHEMA);
         putConfig(root, config);
         putMeasured(root, "wall_s", wallSeconds);
-        ObjectNode latency = root.putObject(config.benchmark() == Benchmark.PINGPONG ? "pingpong_us"
-                : config.benchmark() == Benchmark.ALLTOALL ? "alltoall_us" : "allreduce_us");
+        ObjectNode latency = root.putObject(config.benchmark() == Workload.PINGPONG ? "pingpong_us"
+                : config.benchmark() == Workload.ALLTOALL ? "alltoall_us" : "allreduce_us");
         // A run in which no rank finished its timed iterations measured nothing: its figures are absent, not zero.
         putMeasured(latency, "mean", meanUs);
         putMeasured(latency, "p50", percentileUs(50));
         putMeasured(latency, "p99", percentileUs(99));
         putMeasured(latency, "max", merged.getMaxValue() / 1_000.0);
-        if (config.benchmark() == Benchmark.COMPUTE_GSUM) {
+        if (config.benchmark() == Workload.COMPUTE_GSUM) {
             putMeasured(root, "compute_fraction", computeFraction);
             putMeasured(root, "iteration_us", iterationUs);
             root.put("sort_length", sortLength);
@@ -377,9 +377,9 @@ public final class RunReport {
 
     /** The summary for people: every number with its unit. */
     public String summary() {
-        String op = config.benchmark() == Benchmark.PINGPONG ? "one-way latency"
-                : config.benchmark() == Benchmark.SOR ? "iteration time"
-                : config.benchmark() == Benchmark.ALLTOALL ? "all-to-all time" : "allreduce latency";
+        String op = config.benchmark() == Workload.PINGPONG ? "one-way latency"
+                : config.benchmark() == Workload.SOR ? "iteration time"
+                : config.benchmark() == Workload.ALLTOALL ? "all-to-all time" : "allreduce latency";
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "%s: %d ranks on %d host(s), transport %s, tree %s × %d, %d iterations%n",
                 config.benchmark().label(), config.ranks(), config.hosts(), config.transport(), config.spec().shape(),
@@ -395,7 +395,7 @@ public final class RunReport {
         } else {
             out.append("  wall time: not measured\n");
         }
-        if (config.benchmark() == Benchmark.COMPUTE_GSUM && measured()) {
+        if (config.benchmark() == Workload.COMPUTE_GSUM && measured()) {
             out.append(String.format(Locale.ROOT, "  iteration (sort + allreduce): %.2f µs, compute share: %.1f %% of rank time%n",
                     iterationUs, computeFraction * 100));
         }

@@ -55,7 +55,7 @@ final class Sor {
             for (int i = 0; i < config.warmup(); i++) {
                 iteration(comm, u, halo, rank, size);
             }
-        } while (RankBenchmarks.keepWarming(comm, warmEnd));
+        } while (RankWorkloads.keepWarming(comm, warmEnd));
         u = newBlock(ROWS_PER_RANK, rank == 0);
         comm.barrier();
         TracingComm.markTimed(comm);

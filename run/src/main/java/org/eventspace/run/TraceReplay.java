@@ -52,33 +52,31 @@ public final class TraceReplay {
     private TraceReplay() {
     }
 
-    /** Replays {@code trace} (read from {@code file}) on a job of {@code job}'s layout and transport. */
+    /** This work's kind among the host processes' arguments ({@link RunEngine#main}). */
+    static final String KIND = "replay";
+
+    /** Replays {@code trace} (read from {@code file}) on a job of {@code job}'s layout and transport, without monitors. */
     public static Result run(JobConfig job, Trace trace, Path file, Replay.Compute compute, Duration limit) {
         if (job.ranks() != trace.ranks()) {
             throw new IllegalArgumentException("the trace is of " + trace.ranks() + " ranks, the job has " + job.ranks());
         }
-        if (job.transport() == JobTransport.JVM) {
-            try (MonitoredJob running = MonitoredJob.inJvm(job, pathmap -> Gred.ReleaseListener.NONE)) {
-                List<RankThreads.Outcome<long[]>> outcomes = running.runRanks(rank -> replay(trace, running, rank, compute), limit);
-                running.finish(null);
-                return collect(outcomes);
-            }
+        RunConfig config = new RunConfig(Workload.GSUM, job, 1, 1, Duration.ZERO, 1, 0);
+        RunEngine.JobRun<Result> run = RunEngine.run(config, new Ranks(trace, file, compute, limit), limit);
+        if (run.local() != null) {
+            return run.local();
         }
-        JobLauncher.Outcome outcome = JobLauncher.launch(job, TraceReplay.class.getName(),
-                List.of(file.toAbsolutePath().toString(), compute.name()), limit);
         long wall = 0;
         long calls = 0;
         long timed = -1;
         Map<Op, Long> communicate = new EnumMap<>(Op.class);
-        List<String> errors = new ArrayList<>(outcome.errors());
-        for (int h = 0; h < outcome.hosts().size(); h++) {
-            HostResult host = outcome.hosts().get(h);
-            if (host == null) {
-                continue;
-            }
-            JsonNode ranks = host.program() == null ? null : host.program().path("ranks");
+        List<String> errors = new ArrayList<>(run.errors());
+        for (int h = 0; h < run.programs().size(); h++) {
+            JsonNode program = run.programs().get(h);
+            JsonNode ranks = program == null ? null : program.path("ranks");
             if (ranks == null || !ranks.isArray()) {
-                errors.add("host " + h + " sent no replay results (expected {\"ranks\": [...]})");
+                if (program != null) {
+                    errors.add("host " + h + " sent no replay results (expected {\"ranks\": [...]})");
+                }
                 continue;
             }
             for (JsonNode r : ranks) {
@@ -98,6 +96,57 @@ public final class TraceReplay {
             }
         }
         return new Result(wall, calls, errors, communicate, timed);
+    }
+
+    /**
+     * In a host process: the replay its arguments name, [{@value #KIND}, trace file, SPIN|SLEEP]; the host reads the
+     * trace file itself, so only its path travels.
+     *
+     * @throws IllegalArgumentException for malformed arguments or an unreadable trace.
+     */
+    static HostWork<Result> decode(List<String> args) {
+        if (args.size() != 3) {
+            throw new IllegalArgumentException("expected " + KIND + " <trace file> SPIN|SLEEP, got " + args);
+        }
+        Path file = Path.of(args.get(1));
+        try {
+            return new Ranks(TraceFile.read(file), file, Replay.Compute.valueOf(args.get(2)), Duration.ofHours(1));
+        } catch (IOException | TraceFormatException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The replay as the engine's {@link HostWork}: a process's ranks each replay their part; the host reports
+     * {@code {"ranks": [{"rank", "wall_ns", "calls", "timed_ns", "communicate_ns"} or {"rank", "error"}]}}.
+     */
+    private record Ranks(Trace trace, Path file, Replay.Compute compute, Duration limit) implements HostWork<Result> {
+        @Override
+        public Part<Result> run(MonitoredJob job) {
+            List<RankThreads.Outcome<long[]>> outcomes = job.runRanks(rank -> replay(trace, job, rank, compute), limit);
+            ObjectNode program = JSON.createObjectNode();
+            ArrayNode list = program.putArray("ranks");
+            boolean ok = true;
+            for (RankThreads.Outcome<long[]> o : outcomes) {
+                ObjectNode r = list.addObject().put("rank", o.rank());
+                if (o.ok()) {
+                    r.put("wall_ns", o.value()[0]).put("calls", o.value()[1]).put("timed_ns", o.value()[2]);
+                    ObjectNode byOp = r.putObject("communicate_ns");
+                    Map<Op, Long> mine = new EnumMap<>(Op.class);
+                    addCommunicate(o.value(), mine);
+                    mine.forEach((op, ns) -> byOp.put(op.fileName(), ns));
+                } else {
+                    r.put("error", String.valueOf(o.error()));
+                    ok = false;
+                }
+            }
+            return new Part<>(collect(outcomes), program, ok);
+        }
+
+        @Override
+        public List<String> arguments() {
+            return List.of(KIND, file.toAbsolutePath().toString(), compute.name());
+        }
     }
 
     /** One rank's replay: {wall ns, calls, timed ns or -1, then per Op ordinal the ns its calls took}. */
@@ -142,55 +191,5 @@ public final class TraceReplay {
                 into.merge(op, ns, Long::sum);
             }
         }
-    }
-
-    /**
-     * One host process of a TCP replay: arguments [encoded job configuration, trace file, SPIN|SLEEP]; reports
-     * {@code {"ranks": [{"rank", "wall_ns", "calls"} or {"rank", "error"}]}}. Exit code 0 when every local rank
-     * replayed, 1 otherwise, 2 for malformed arguments or an unreadable trace.
-     */
-    public static void main(String[] args) {
-        JobConfig config;
-        Trace trace;
-        Replay.Compute compute;
-        try {
-            if (args.length != 3) {
-                throw new IllegalArgumentException("usage: TraceReplay <encoded job configuration> <trace file> SPIN|SLEEP");
-            }
-            config = JobLauncher.config(args);
-            trace = TraceFile.read(Path.of(args[1]));
-            compute = Replay.Compute.valueOf(args[2]);
-        } catch (IllegalArgumentException | IOException | TraceFormatException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
-        JobEnvironment env = JobEnvironment.current();
-        boolean ok;
-        try (MonitoredJob job = MonitoredJob.join(config, env, pathmap -> Gred.ReleaseListener.NONE)) {
-            List<RankThreads.Outcome<long[]>> outcomes = job.runRanks(rank -> replay(trace, job, rank, compute),
-                    Duration.ofHours(1));
-            ObjectNode program = JSON.createObjectNode();
-            ArrayNode list = program.putArray("ranks");
-            ok = true;
-            for (RankThreads.Outcome<long[]> o : outcomes) {
-                ObjectNode r = list.addObject().put("rank", o.rank());
-                if (o.ok()) {
-                    r.put("wall_ns", o.value()[0]).put("calls", o.value()[1]).put("timed_ns", o.value()[2]);
-                    ObjectNode byOp = r.putObject("communicate_ns");
-                    Map<Op, Long> mine = new EnumMap<>(Op.class);
-                    addCommunicate(o.value(), mine);
-                    mine.forEach((op, ns) -> byOp.put(op.fileName(), ns));
-                } else {
-                    r.put("error", String.valueOf(o.error()));
-                    ok = false;
-                }
-            }
-            job.finish(program);
-        } catch (RuntimeException e) {
-            System.err.println("host " + env.host() + ": " + e.getMessage());
-            ok = false;
-        }
-        System.exit(ok ? 0 : 1);
     }
 }

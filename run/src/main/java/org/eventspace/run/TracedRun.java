@@ -62,7 +62,7 @@ public final class TracedRun {
     /**
      * Runs {@code config} with every rank recorded and writes the merged trace to {@code file}. In one JVM the ranks'
      * traces merge over a binary tree here; over TCP each host process merges its own ranks' (in
-     * {@link BenchmarkRunner#main}) and sends its partial trace in its result, and this side merges the hosts'
+     * {@link RunEngine#main}) and sends its partial trace in its result, and this side merges the hosts'
      * partial traces over a binary tree (host 0 + 1, 2 + 3, …, then the pairs). Merging does not depend on the
      * tree's shape (the merge property test), so the file is the same either way.
      */
@@ -72,7 +72,7 @@ public final class TracedRun {
         long lost;
         if (config.transport() == org.eventspace.job.JobTransport.JVM) {
             Recorders recorders = new Recorders(config.ranks(), traceConfig);
-            report = BenchmarkRunner.inJvm(config, recorders::decorate);
+            report = RunEngine.inJvm(config, recorders::decorate);
             List<Integer> all = new ArrayList<>();
             for (int r = 0; r < config.ranks(); r++) {
                 all.add(r);
@@ -80,7 +80,7 @@ public final class TracedRun {
             trace = recorders.merged(all);
         } else {
             List<JsonNode> programs = new ArrayList<>();
-            report = BenchmarkRunner.overTcp(config, List.of(encodeConfig(traceConfig)), programs);
+            report = RunEngine.overTcp(config, encodeConfig(traceConfig), programs);
             List<Trace> hosts = new ArrayList<>();
             List<String> missing = new ArrayList<>();
             for (int h = 0; h < programs.size(); h++) {

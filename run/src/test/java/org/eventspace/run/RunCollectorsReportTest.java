@@ -20,7 +20,7 @@ class RunCollectorsReportTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static RunConfig config(boolean collectors, Path dump) {
-        return new RunConfig(Benchmark.GSUM, RunConfig.shortcut(2, 2, 1, TreeShape.hier(8)), "tcp", 1_000, 10,
+        return new RunConfig(Workload.GSUM, RunConfig.shortcut(2, 2, 1, TreeShape.hier(8)), "tcp", 1_000, 10,
                 Duration.ofMillis(0), Duration.ofSeconds(5), 1, "yield", 0, collectors, dump);
     }
 

@@ -26,7 +26,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 class RunConfigCodecTest {
     @Test
     void roundTripKeepsEveryField() {
-        RunConfig config = new RunConfig(Benchmark.COMPUTE_GSUM, RunConfig.shortcut(4, 2, 1, TreeShape.hier(2)), "tcp",
+        RunConfig config = new RunConfig(Workload.COMPUTE_GSUM, RunConfig.shortcut(4, 2, 1, TreeShape.hier(2)), "tcp",
                 500, 20, Duration.ofMillis(300), Duration.ofSeconds(7), 2, "yield", 65536, true, Path.of("/tmp/dump"),
                 new CollectorSettings(Set.of(PathmapBuilder.GRED), Set.of(1), 256), 1234, ScopeSettings.parse("kary:2", "par:2", "hist:8", 0))
                 .withMonitoring(new Monitoring(Set.of(MonitorKind.LOADBALANCE, MonitorKind.STATS), Coschedule.II),
@@ -41,7 +41,7 @@ class RunConfigCodecTest {
     /** Found by the fuzz suite (run-config, seeds 26 and 118): a missing field was a wrapped NullPointerException. */
     @Test
     void aLineWithoutAFieldIsRefusedNamingIt() throws Exception {
-        RunConfig config = new RunConfig(Benchmark.GSUM, RunConfig.shortcut(2, 1, 1, TreeShape.FLAT), "jvm", 10, 10,
+        RunConfig config = new RunConfig(Workload.GSUM, RunConfig.shortcut(2, 1, 1, TreeShape.FLAT), "jvm", 10, 10,
                 Duration.ofSeconds(5), 1);
         ObjectMapper json = new ObjectMapper();
         for (String field : List.of("benchmark", "job", "iterations", "warmup", "warmup_ms", "payload_words", "sort_length")) {
@@ -60,7 +60,7 @@ class RunConfigCodecTest {
     /** Found by the fuzz suite (run-config): a 10 MB schema or benchmark name came back whole in the message. */
     @Test
     void aMessageQuotesAtMost1024CharactersOfTheLine() throws Exception {
-        RunConfig config = new RunConfig(Benchmark.GSUM, RunConfig.shortcut(2, 1, 1, TreeShape.FLAT), "jvm", 10, 10,
+        RunConfig config = new RunConfig(Workload.GSUM, RunConfig.shortcut(2, 1, 1, TreeShape.FLAT), "jvm", 10, 10,
                 Duration.ofSeconds(5), 1);
         for (String field : List.of("schema", "benchmark")) {
             ObjectNode node = (ObjectNode) new ObjectMapper().readTree(Base64.getDecoder().decode(RunConfigCodec.encode(config)));
@@ -74,7 +74,7 @@ class RunConfigCodecTest {
 
     @Test
     void collectorTreesMustExistAndSortLengthBeInRange() {
-        RunConfig base = new RunConfig(Benchmark.GSUM, RunConfig.shortcut(2, 1, 1, TreeShape.FLAT), "jvm", 10, 10,
+        RunConfig base = new RunConfig(Workload.GSUM, RunConfig.shortcut(2, 1, 1, TreeShape.FLAT), "jvm", 10, 10,
                 Duration.ofSeconds(5), 1);
         assertThatThrownBy(() -> base.withCollectorSettings(CollectorSettings.ALL.withTrees(Set.of(2))))
                 .hasMessageContaining("tree 2").hasMessageContaining("2 trees");

@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 class RunReportTest {
-    private static RunConfig config(Benchmark benchmark, int ranks) {
+    private static RunConfig config(Workload benchmark, int ranks) {
         return new RunConfig(benchmark, RunConfig.shortcut(ranks, Math.min(2, ranks), 1, TreeShape.hier(2)), "tcp", 1_000, 10,
                 Duration.ofMillis(250), Duration.ofSeconds(5), 1, "yield", 65_536);
     }
@@ -29,7 +29,7 @@ class RunReportTest {
 
     @Test
     void meanIsTheSlowestRanksWallTimePerIterationAndPercentilesMergeAllRanks() {
-        RunReport report = new RunReport(config(Benchmark.GSUM, 2), List.of(rank(0, 2_000_000, 1_000, 1_000),
+        RunReport report = new RunReport(config(Workload.GSUM, 2), List.of(rank(0, 2_000_000, 1_000, 1_000),
                 rank(1, 3_000_000, 5_000, 5_000)));
 
         assertThat(report.meanUs()).isEqualTo(3.0);
@@ -41,7 +41,7 @@ class RunReportTest {
     void aCallLongerThanTheHistogramsRangeIsRecordedNotFatal() {
         // The first collective of 31 500 ranks in one JVM took 26 s, within the timeout; every rank failed recording it.
         RankResult slow = RankResult.fromJson(rank(0, 30_000_000_000L, 1_000, 26_000_000_000L).toJson(new ObjectMapper()));
-        RunReport report = new RunReport(config(Benchmark.GSUM, 2), List.of(slow, rank(1, 2_000_000, 1_000)));
+        RunReport report = new RunReport(config(Workload.GSUM, 2), List.of(slow, rank(1, 2_000_000, 1_000)));
 
         assertThat(report.resultOk()).isTrue();
         assertThat(report.percentileUs(100)).isGreaterThan(25e6);
@@ -50,7 +50,7 @@ class RunReportTest {
     @Test
     void aMissingRankOrAWrongResultMakesTheRunFailAndSaysWhich() {
         RankResult wrong = new RankResult(1, 1_000, 1_000, 0, false, null, RankResult.newHistogram());
-        RunReport report = new RunReport(config(Benchmark.GSUM, 3), List.of(rank(0, 1_000, 10), wrong));
+        RunReport report = new RunReport(config(Workload.GSUM, 3), List.of(rank(0, 1_000, 10), wrong));
 
         assertThat(report.resultOk()).isFalse();
         assertThat(report.errors()).contains("expected results from 3 ranks, got 2", "rank 1: got a wrong result");
@@ -58,7 +58,7 @@ class RunReportTest {
 
     @Test
     void errorsFromOutsideTheRanksAreKeptAndFailTheRun() {
-        RunReport report = new RunReport(config(Benchmark.GSUM, 1), List.of(rank(0, 1_000, 10)),
+        RunReport report = new RunReport(config(Workload.GSUM, 1), List.of(rank(0, 1_000, 10)),
                 List.of("host 1 reported no result (exit code 137)"));
 
         assertThat(report.resultOk()).isFalse();
@@ -67,7 +67,7 @@ class RunReportTest {
 
     @Test
     void aRunInWhichNoRankFinishedHasNoFiguresRatherThanZeros() {
-        RunReport report = new RunReport(config(Benchmark.GSUM, 2),
+        RunReport report = new RunReport(config(Workload.GSUM, 2),
                 List.of(RankResult.failed(0, "gred timed out"), RankResult.failed(1, "gred timed out")));
         ObjectNode json = report.toJson(new ObjectMapper());
 
@@ -80,7 +80,7 @@ class RunReportTest {
 
     @Test
     void jsonCarriesTheRunContract() {
-        ObjectNode json = new RunReport(config(Benchmark.PINGPONG, 2), List.of(rank(0, 2_000_000, 900), rank(1, 2_000_000, 900)))
+        ObjectNode json = new RunReport(config(Workload.PINGPONG, 2), List.of(rank(0, 2_000_000, 900), rank(1, 2_000_000, 900)))
                 .toJson(new ObjectMapper());
 
         assertThat(json.path("schema").asText()).isEqualTo("eventspace.run/1");
@@ -105,7 +105,7 @@ class RunReportTest {
 
     @Test
     void runConfigurationsSurviveTheTripToAHostProcess() {
-        RunConfig sent = config(Benchmark.COMPUTE_GSUM, 4);
+        RunConfig sent = config(Workload.COMPUTE_GSUM, 4);
 
         RunConfig got = RunConfigCodec.decode(RunConfigCodec.encode(sent));
 

@@ -23,12 +23,12 @@ class SorTest {
     private static RunConfig sor(int ranks) {
         JobConfig job = JobConfig.of(JobConfig.shortcut(ranks, 2, 1, TreeShape.FLAT), JobTransport.JVM).withCollectors(false)
                 .withTimeout(Duration.ofSeconds(30));
-        return new RunConfig(Benchmark.SOR, job, 50, 5, Duration.ZERO, 1, 0);
+        return new RunConfig(Workload.SOR, job, 50, 5, Duration.ZERO, 1, 0);
     }
 
     @Test
     void distributedGridIsExactlyTheSingleRankGrid() {
-        RunReport report = BenchmarkRunner.run(sor(5));
+        RunReport report = RunEngine.run(sor(5));
         assertThat(report.resultOk()).as(report.summary()).isTrue();
         assertThat(report.summary()).contains("iteration time");
     }

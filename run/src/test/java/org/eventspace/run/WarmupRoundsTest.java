@@ -19,18 +19,18 @@ class WarmupRoundsTest {
     @Test
     void roundsShrinkToFitTheBudgetButNeverBelowTheProbe() {
         // Fast iterations: the configured rounds.
-        assertThat(RankBenchmarks.WarmupRounds.sizeFor(10_000, SECOND, 200)).isEqualTo(10_000);
+        assertThat(RankWorkloads.WarmupRounds.sizeFor(10_000, SECOND, 200)).isEqualTo(10_000);
         // 5 ms per iteration (128 ranks on 2 cores): 200 fit a second, not 10 000 (50 s).
-        assertThat(RankBenchmarks.WarmupRounds.sizeFor(10_000, SECOND, 5_000_000)).isEqualTo(200);
+        assertThat(RankWorkloads.WarmupRounds.sizeFor(10_000, SECOND, 5_000_000)).isEqualTo(200);
         // Slower still: the probe's size, never fewer.
-        assertThat(RankBenchmarks.WarmupRounds.sizeFor(10_000, SECOND, 50_000_000)).isEqualTo(RankBenchmarks.WarmupRounds.PROBE);
+        assertThat(RankWorkloads.WarmupRounds.sizeFor(10_000, SECOND, 50_000_000)).isEqualTo(RankWorkloads.WarmupRounds.PROBE);
         // A configured round smaller than the probe stays as configured.
-        assertThat(RankBenchmarks.WarmupRounds.sizeFor(10, SECOND, 50_000_000)).isEqualTo(10);
+        assertThat(RankWorkloads.WarmupRounds.sizeFor(10, SECOND, 50_000_000)).isEqualTo(10);
     }
 
     @Test
     void roundsNoLongerThanTheProbeAreTheConfiguredRoundsWithNoExtraCollective() {
-        RankBenchmarks.WarmupRounds rounds = new RankBenchmarks.WarmupRounds(50, Duration.ZERO);
+        RankWorkloads.WarmupRounds rounds = new RankWorkloads.WarmupRounds(50, Duration.ZERO);
         assertThat(rounds.next()).isEqualTo(50);
         assertThat(rounds.owes(null)).as("needs no collective, so no comm").isFalse();
     }
@@ -40,8 +40,8 @@ class WarmupRoundsTest {
         JobConfig config = JobConfig.of(JobConfig.shortcut(1, 1, 1, TreeShape.FLAT), JobTransport.JVM).withCollectors(false);
         try (MonitoredJob job = MonitoredJob.inJvm(config)) {
             job.runRanks(rank -> {
-                RankBenchmarks.WarmupRounds rounds = new RankBenchmarks.WarmupRounds(500, Duration.ZERO);
-                assertThat(rounds.next()).isEqualTo(RankBenchmarks.WarmupRounds.PROBE);
+                RankWorkloads.WarmupRounds rounds = new RankWorkloads.WarmupRounds(500, Duration.ZERO);
+                assertThat(rounds.next()).isEqualTo(RankWorkloads.WarmupRounds.PROBE);
                 // After the probe the ranks agree on the size (an allreduce), and a full round is still owed.
                 assertThat(rounds.owes(job.comm(rank))).isTrue();
                 assertThat(rounds.next()).isEqualTo(500);

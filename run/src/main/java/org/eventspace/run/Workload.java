@@ -3,7 +3,7 @@ package org.eventspace.run;
 import java.util.Locale;
 
 /** The benchmarks {@code eventspace run} knows, by their command-line names. */
-public enum Benchmark {
+public enum Workload {
     /** Threads alternate between two identical allreduce trees, 8-byte sums (dissertation §7.1). */
     GSUM("gsum"),
     /** An integer sort tuned to about half of each iteration, alternating with the allreduce (§7.2). */
@@ -23,7 +23,7 @@ public enum Benchmark {
 
     private final String label;
 
-    Benchmark(String label) {
+    Workload(String label) {
         this.label = label;
     }
 
@@ -31,8 +31,8 @@ public enum Benchmark {
         return label;
     }
 
-    public static Benchmark parse(String text) {
-        for (Benchmark b : values()) {
+    public static Workload parse(String text) {
+        for (Workload b : values()) {
             if (b.label.equals(text.toLowerCase(Locale.ROOT))) {
                 return b;
             }

@@ -49,7 +49,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * With {@code sequential} and {@code magpie} the test is a plain allreduce followed by the comparison
  * ({@link Comm#allreduceUntil} on a tree that is not conditional); with {@code conditional} the cluster roots decide it.
  */
-public final class WanAllreduceBenchmark {
+public final class MultiClusterRun {
     public static final String SCHEMA = "eventspace.run-wan-allreduce/1";
     private static final int ROWS = 4;
     private static final int COLUMNS = 16;
@@ -78,98 +78,113 @@ public final class WanAllreduceBenchmark {
      * @param wrongAnswers      noise-allreduce: answers that differ from the exact sum's; sor: 0.
      * @param checksum          sor: the grid's bit sum (equal across modes is the bit-identical check); noise: the
      *                          number of "true" answers.
+     * @param monitors          the run's {@code monitors} block, or null without monitors.
      */
     public record Result(Workload workload, ClusterAllreduce mode, int ranks, int clusters, int iterations,
                          double usPerIteration, long wanMessages, long[] decided, double iterationsDecidedLocally,
-                         long wrongAnswers, long checksum) {
-    }
-
-    private WanAllreduceBenchmark() {
-    }
-
-    /**
-     * @param base           the job as laid out (its extension, if any, is the WAN emulation).
-     * @param input          noise-allreduce's values (sor: its epsilon only, or null for {@code sorEpsilon}).
-     * @param computeMicros  the fixed compute time per iteration.
-     * @param maxIterations  sor's bound on iterations.
-     */
-    public static Result run(JobConfig base, Workload workload, ClusterAllreduce mode, AllreduceInput input,
-                             double sorEpsilon, long computeMicros, int maxIterations, Duration limit) {
-        return run(base, workload, mode, input, sorEpsilon, computeMicros, maxIterations, limit, Beside.NONE);
-    }
-
-    /**
-     * What a caller runs beside the workload in this JVM, for layers this module does not know (the monitors, which
-     * live above it): a release listener for the job's greds (a coscheduler), something started once the job's hosts
-     * are built, and told when the ranks are done, before the job closes. In one JVM, or over TCP in every host process
-     * ({@link #hostMain()}), each host's {@link #hostReport()} merged on the launcher ({@link #merged}).
-     */
-    public interface Beside {
-        Beside NONE = new Beside() {
-        };
-
-        default Gred.ReleaseListener listener(Pathmap pathmap) {
-            return Gred.ReleaseListener.NONE;
-        }
-
-        default void started(MonitoredJob job) {
-        }
-
-        default void ranksDone(MonitoredJob job) {
+                         long wrongAnswers, long checksum, ObjectNode monitors) {
+        /** One line for people: the figures with their units, and the wrong answers if there were any. */
+        public String summary(String wanDescription) {
+            return String.format(java.util.Locale.ROOT, "%s, allreduce %s, %d ranks in %d clusters%s: %d iterations, "
+                            + "%.1f µs per iteration, %d WAN messages; conditional calls decided on local values %d, by a "
+                            + "cached remote value %d, by the sequence-number rule %d, by the full exchange %d (summed over "
+                            + "the clusters)%s%n", workload.label(), mode, ranks, clusters,
+                    wanDescription == null ? "" : ", " + wanDescription, iterations, usPerIteration, wanMessages, decided[0],
+                    decided[1], decided[2], decided[3], wrongAnswers == 0 ? "" : "; " + wrongAnswers + " WRONG ANSWERS");
         }
 
         /**
-         * Over TCP: the host processes' main class, which makes this {@code Beside} again from {@link #hostArguments()}
-         * (the last of its arguments) and calls {@link #host(String[], Beside)}; null: one JVM only.
+         * The run's report, {@value #SCHEMA}.
+         *
+         * @param wan the link file's argument, or null without WAN emulation.
          */
-        default String hostMain() {
-            return null;
+        public ObjectNode toJson(ObjectMapper json, String wan, long computeMicros) {
+            ObjectNode doc = json.createObjectNode();
+            doc.put("schema", SCHEMA);
+            doc.put("benchmark", workload.label());
+            doc.put("allreduce", mode.toString());
+            doc.put("ranks", ranks);
+            doc.put("clusters", clusters);
+            doc.put("wan", wan);
+            doc.put("compute_us", computeMicros);
+            doc.put("iterations", iterations);
+            doc.put("us_per_iteration", usPerIteration);
+            doc.put("wan_messages", wanMessages);
+            doc.put("iterations_decided_locally", iterationsDecidedLocally);
+            ObjectNode d = doc.putObject("decided");
+            d.put("local", decided[0]);
+            d.put("cache", decided[1]);
+            d.put("rule", decided[2]);
+            d.put("full_exchange", decided[3]);
+            doc.put("wrong_answers", wrongAnswers);
+            doc.put("checksum", checksum);
+            if (monitors != null) {
+                doc.set("monitors", monitors);
+            }
+            return doc;
+        }
+    }
+
+    private MultiClusterRun() {
+    }
+
+    /** This work's kind among the host processes' arguments ({@link RunEngine#main}). */
+    static final String KIND = "multi-cluster";
+
+    /**
+     * One run of a workload: what every host process runs the same.
+     *
+     * @param input          noise-allreduce's values (sor: null).
+     * @param epsilon        the convergence test's constant: noise-allreduce's from its input, sor's own.
+     * @param computeMicros  the fixed compute time per iteration.
+     * @param maxIterations  sor's bound on iterations.
+     */
+    public record Settings(Workload workload, ClusterAllreduce mode, AllreduceInput input, double epsilon, long computeMicros,
+                           int maxIterations) {
+        public Settings {
+            if (workload == Workload.NOISE_ALLREDUCE && input == null) {
+                throw new IllegalArgumentException("noise-allreduce needs its input values");
+            }
         }
 
-        default List<String> hostArguments() {
-            return List.of();
+        /** noise-allreduce's epsilon comes from its input. */
+        public static Settings of(Workload workload, ClusterAllreduce mode, AllreduceInput input, double sorEpsilon,
+                                  long computeMicros, int maxIterations) {
+            return new Settings(workload, mode, input, workload == Workload.NOISE_ALLREDUCE ? input.epsilon() : sorEpsilon,
+                    computeMicros, maxIterations);
         }
 
-        /** In a host process, once its ranks are done: what it reports of this host (null: nothing). */
-        default JsonNode hostReport() {
-            return null;
-        }
-
-        /** On the launcher of a TCP run: every host's {@link #hostReport()}, by host (null where a host sent none). */
-        default void merged(List<JsonNode> reports, Pathmap pathmap) {
+        /** The host processes' arguments after the kind: workload, input file (or "-"), epsilon, compute µs, bound, mode. */
+        List<String> arguments() {
+            return List.of(KIND, workload.name(), input == null ? "-" : input.file().toAbsolutePath().toString(),
+                    Double.toString(epsilon), Long.toString(computeMicros), Integer.toString(maxIterations), mode.name());
         }
     }
 
     /**
-     * As {@link #run(JobConfig, Workload, ClusterAllreduce, AllreduceInput, double, long, int, Duration)}, with
-     * {@code beside} running in the job.
-     *
-     * @throws IllegalArgumentException if {@code beside} runs in one JVM only ({@link Beside#hostMain()} null) and the
-     *                                  job is over TCP.
+     * A run without monitors, as the tests and benchmarks start one: {@code base} as laid out (its extension, if any,
+     * is the WAN emulation).
      */
     public static Result run(JobConfig base, Workload workload, ClusterAllreduce mode, AllreduceInput input,
-                             double sorEpsilon, long computeMicros, int maxIterations, Duration limit, Beside beside) {
-        double epsilon = workload == Workload.NOISE_ALLREDUCE ? input.epsilon() : sorEpsilon;
-        JobConfig config = mode == ClusterAllreduce.SEQUENTIAL ? base
-                : base.withExtension(new MultiClusterLayer(mode, Condition.GREATER, epsilon, base.extension()));
-        int ranks = config.spec().ranks();
-        int clusters = config.spec().topology().clusters().size();
-        Work work = new Work(workload, input, epsilon, computeMicros, maxIterations);
-        HostPart all;
-        if (config.transport() == JobTransport.TCP) {
-            if (beside != Beside.NONE && beside.hostMain() == null) {
-                throw new IllegalArgumentException(beside + " runs in one JVM only (--transport jvm)");
-            }
-            List<JsonNode> reports = new ArrayList<>();
-            all = overTcp(config, work, limit, beside, reports);
-            beside.merged(reports, config.pathmap());
-        } else {
-            try (MonitoredJob job = MonitoredJob.inJvm(config, beside::listener)) {
-                beside.started(job);
-                all = hostPart(job, work, limit);
-                beside.ranksDone(job);
-            }
-        }
+                             double sorEpsilon, long computeMicros, int maxIterations, Duration limit) {
+        RunConfig config = new RunConfig(org.eventspace.run.Workload.SOR, base, Math.max(1, maxIterations), 1, Duration.ZERO,
+                1, 0);
+        return run(config, Settings.of(workload, mode, input, sorEpsilon, computeMicros, maxIterations), limit);
+    }
+
+    /**
+     * Runs the workload through the run engine on {@code config}'s job (laid out, its extension, if any, the WAN
+     * emulation) with {@code config}'s monitors; the result carries their {@code monitors} block.
+     *
+     * @throws IllegalStateException when a host failed or sent a malformed report, or a rank failed.
+     */
+    public static Result run(RunConfig config, Settings settings, Duration limit) {
+        JobConfig base = config.job();
+        JobConfig job = settings.mode() == ClusterAllreduce.SEQUENTIAL ? base
+                : base.withExtension(new MultiClusterLayer(settings.mode(), Condition.GREATER, settings.epsilon(),
+                        base.extension()));
+        RunEngine.JobRun<HostPart> run = RunEngine.run(config.withJob(job), new Ranks(settings, limit), limit);
+        HostPart all = run.local() != null ? run.local() : merge(run);
         long wall = 0;
         long wrong = 0;
         long iterations = -1;
@@ -183,26 +198,58 @@ public final class WanAllreduceBenchmark {
             iterations = v[2];
             checksum = v[3];
         }
-        return new Result(workload, mode, ranks, clusters, (int) iterations, wall / 1_000.0 / iterations,
-                all.wanMessages(), all.decided(), (double) all.decided()[0] / clusters, wrong, checksum);
+        int clusters = job.spec().topology().clusters().size();
+        return new Result(settings.workload(), settings.mode(), job.spec().ranks(), clusters, (int) iterations,
+                wall / 1_000.0 / iterations, all.wanMessages(), all.decided(), (double) all.decided()[0] / clusters, wrong,
+                checksum, run.monitors());
     }
 
-    /** What one run of the workload is: the same in every host process. */
-    private record Work(Workload workload, AllreduceInput input, double epsilon, long computeMicros, int maxIterations) {
-        /** The host processes' arguments after the job's: workload, input file (or "-"), epsilon, compute µs, bound. */
-        List<String> arguments() {
-            return List.of(workload.name(), input == null ? "-" : input.file().toAbsolutePath().toString(),
-                    Double.toString(epsilon), Long.toString(computeMicros), Integer.toString(maxIterations));
+    /** Over TCP: every host's part summed; a host that failed or sent a malformed report fails the run. */
+    private static HostPart merge(RunEngine.JobRun<HostPart> run) {
+        List<String> errors = new ArrayList<>(run.errors());
+        List<HostPart> parts = new ArrayList<>();
+        for (int h = 0; h < run.programs().size(); h++) {
+            JsonNode program = run.programs().get(h);
+            if (program == null) {
+                errors.add("host " + h + " reported nothing");
+                continue;
+            }
+            try {
+                parts.add(HostPart.fromJson(program));
+            } catch (IllegalArgumentException e) {
+                errors.add("host " + h + " sent a malformed report: " + e.getMessage());
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw new IllegalStateException(String.join("; ", errors));
+        }
+        return HostPart.sum(parts);
+    }
+
+    /** In a host process: the work its arguments name ({@link Settings#arguments()}). */
+    static HostWork<HostPart> decode(RunConfig config, List<String> args) {
+        if (args.size() != 7) {
+            throw new IllegalArgumentException("expected " + KIND + " <workload> <input file or -> <epsilon> <compute µs> "
+                    + "<max iterations> <mode>, got " + args);
+        }
+        Workload workload = Workload.valueOf(args.get(1));
+        AllreduceInput input = args.get(2).equals("-") ? null : AllreduceInput.read(Path.of(args.get(2)));
+        Settings settings = new Settings(workload, ClusterAllreduce.valueOf(args.get(6)), input,
+                Double.parseDouble(args.get(3)), Long.parseLong(args.get(4)), Integer.parseInt(args.get(5)));
+        return new Ranks(settings, RANK_LIMIT);
+    }
+
+    /** The workload as the engine's {@link HostWork}: a process's ranks, its cluster roots and its gateways. */
+    private record Ranks(Settings settings, Duration limit) implements HostWork<HostPart> {
+        @Override
+        public Part<HostPart> run(MonitoredJob job) {
+            HostPart part = hostPart(job, settings, limit);
+            return new Part<>(part, (ObjectNode) part.toJson(), true);
         }
 
-        static Work of(String[] args) {
-            if (args.length != 6) {
-                throw new IllegalArgumentException("usage: WanAllreduceBenchmark <encoded job configuration> <workload> "
-                        + "<input file or -> <epsilon> <compute µs> <max iterations>");
-            }
-            Workload workload = Workload.valueOf(args[1]);
-            AllreduceInput input = args[2].equals("-") ? null : AllreduceInput.read(Path.of(args[2]));
-            return new Work(workload, input, Double.parseDouble(args[3]), Long.parseLong(args[4]), Integer.parseInt(args[5]));
+        @Override
+        public List<String> arguments() {
+            return settings.arguments();
         }
     }
 
@@ -266,7 +313,7 @@ public final class WanAllreduceBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Runs the workload on {@code job}'s local ranks (every rank in one JVM) and reads its cluster roots and gateways. */
-    private static HostPart hostPart(MonitoredJob job, Work work, Duration limit) {
+    private static HostPart hostPart(MonitoredJob job, Settings work, Duration limit) {
         List<RankThreads.Outcome<long[]>> outcomes = job.runRanks(rank -> work.workload() == Workload.NOISE_ALLREDUCE
                 ? noise(job.comm(rank), work.input(), work.computeMicros())
                 : sor(job.comm(rank), work.epsilon(), work.computeMicros(), work.maxIterations()), limit);
@@ -290,81 +337,6 @@ public final class WanAllreduceBenchmark {
             }
         }
         return new HostPart(ranks, decided, wanMessages);
-    }
-
-    /**
-     * One process per host on this machine ({@link #main}), each running its ranks and reporting them with what its
-     * cluster roots decided and its gateways released; a host that failed or sent a malformed report fails the run.
-     */
-    private static HostPart overTcp(JobConfig config, Work work, Duration limit, Beside beside, List<JsonNode> reports) {
-        List<String> args = new ArrayList<>(work.arguments());
-        args.addAll(beside.hostArguments());
-        String main = beside.hostMain() != null ? beside.hostMain() : WanAllreduceBenchmark.class.getName();
-        JobLauncher.Outcome outcome = JobLauncher.launch(config, main, args, limit);
-        List<String> errors = new ArrayList<>(outcome.errors());
-        List<HostPart> parts = new ArrayList<>();
-        for (int h = 0; h < outcome.hosts().size(); h++) {
-            HostResult host = outcome.hosts().get(h);
-            reports.add(host == null || host.program() == null ? null : host.program().get("beside"));
-            if (host == null) {
-                errors.add("host " + h + " reported nothing");
-                continue;
-            }
-            try {
-                parts.add(HostPart.fromJson(host.program()));
-            } catch (IllegalArgumentException e) {
-                errors.add("host " + h + " sent a malformed report: " + e.getMessage());
-            }
-        }
-        if (!errors.isEmpty()) {
-            throw new IllegalStateException(String.join("; ", errors));
-        }
-        return HostPart.sum(parts);
-    }
-
-    /**
-     * One host process of a TCP run: joins the job named by the environment, runs its ranks and reports them. Exit code
-     * 0 when it ran, 1 when a rank failed, 2 for malformed arguments.
-     */
-    public static void main(String[] args) {
-        System.exit(host(args));
-    }
-
-    /** The host process's work, its exit code returned: {@link #main} without the exit. */
-    static int host(String[] args) {
-        return host(args, Beside.NONE);
-    }
-
-    /**
-     * A host process's work with {@code beside} running in its part of the job (made by {@link Beside#hostMain()}, which
-     * passes the arguments without its own): its {@link Beside#hostReport()} travels in the report as {@code beside}.
-     */
-    public static int host(String[] args, Beside beside) {
-        JobConfig config;
-        Work work;
-        try {
-            config = JobLauncher.config(args);
-            work = Work.of(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("WanAllreduceBenchmark: " + e.getMessage());
-            return 2;
-        }
-        JobEnvironment env = JobEnvironment.current();
-        try (MonitoredJob job = MonitoredJob.join(config, env, beside::listener)) {
-            beside.started(job);
-            HostPart part = hostPart(job, work, RANK_LIMIT);
-            beside.ranksDone(job);
-            ObjectNode report = (ObjectNode) part.toJson();
-            JsonNode extra = beside.hostReport();
-            if (extra != null) {
-                report.set("beside", extra);
-            }
-            job.finish(report);
-            return 0;
-        } catch (RuntimeException e) {
-            System.err.println("host " + env.host() + ": " + e.getMessage());
-            return 1;
-        }
     }
 
     /** A host process's bound on its ranks (the launcher bounds the whole job by the caller's limit). */

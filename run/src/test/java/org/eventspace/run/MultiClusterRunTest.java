@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * on cluster-local values, and only the WAN layouts send messages through the gateways.
  */
 @Timeout(180)
-class WanAllreduceBenchmarkTest {
+class MultiClusterRunTest {
     @TempDir
     Path dir;
 
@@ -60,18 +60,18 @@ class WanAllreduceBenchmarkTest {
     @Test
     void noiseAllreduceAnswersEqualTheExactSumsInEveryMode() throws Exception {
         AllreduceInput input = input();
-        Map<ClusterAllreduce, WanAllreduceBenchmark.Result> results = new EnumMap<>(ClusterAllreduce.class);
+        Map<ClusterAllreduce, MultiClusterRun.Result> results = new EnumMap<>(ClusterAllreduce.class);
         for (ClusterAllreduce mode : ClusterAllreduce.values()) {
-            WanAllreduceBenchmark.Result r = WanAllreduceBenchmark.run(job(), WanAllreduceBenchmark.Workload.NOISE_ALLREDUCE,
+            MultiClusterRun.Result r = MultiClusterRun.run(job(), MultiClusterRun.Workload.NOISE_ALLREDUCE,
                     mode, input, 0, 200, 0, Duration.ofSeconds(60));
             assertThat(r.wrongAnswers()).as(mode + ": answers unlike the exact sum's").isZero();
             assertThat(r.iterations()).isEqualTo(80);
             assertThat(r.wanMessages()).as(mode + ": messages through the gateways").isPositive();
             results.put(mode, r);
         }
-        assertThat(results.values()).extracting(WanAllreduceBenchmark.Result::checksum).containsOnly(
+        assertThat(results.values()).extracting(MultiClusterRun.Result::checksum).containsOnly(
                 results.get(ClusterAllreduce.SEQUENTIAL).checksum());
-        WanAllreduceBenchmark.Result conditional = results.get(ClusterAllreduce.CONDITIONAL);
+        MultiClusterRun.Result conditional = results.get(ClusterAllreduce.CONDITIONAL);
         assertThat(conditional.decided()[0]).as("calls decided on cluster-local values").isPositive();
         assertThat(conditional.decided()[3]).as("calls decided by the full exchange (the last, below epsilon)").isPositive();
         assertThat(results.get(ClusterAllreduce.MAGPIE).decided()).containsOnly(0L);
@@ -91,7 +91,7 @@ class WanAllreduceBenchmarkTest {
         System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
         try {
             for (ClusterAllreduce mode : new ClusterAllreduce[] {ClusterAllreduce.MAGPIE, ClusterAllreduce.CONDITIONAL}) {
-                WanAllreduceBenchmark.Result r = WanAllreduceBenchmark.run(job(), WanAllreduceBenchmark.Workload.NOISE_ALLREDUCE,
+                MultiClusterRun.Result r = MultiClusterRun.run(job(), MultiClusterRun.Workload.NOISE_ALLREDUCE,
                         mode, input, 0, 200, 0, Duration.ofSeconds(60));
                 assertThat(r.wrongAnswers()).isZero();
             }
@@ -105,14 +105,14 @@ class WanAllreduceBenchmarkTest {
 
     @Test
     void sorConvergesAfterTheSameIterationsToTheSameGridInEveryMode() {
-        Map<ClusterAllreduce, WanAllreduceBenchmark.Result> results = new EnumMap<>(ClusterAllreduce.class);
+        Map<ClusterAllreduce, MultiClusterRun.Result> results = new EnumMap<>(ClusterAllreduce.class);
         for (ClusterAllreduce mode : ClusterAllreduce.values()) {
-            results.put(mode, WanAllreduceBenchmark.run(job(), WanAllreduceBenchmark.Workload.SOR, mode, null, 0.05, 0,
+            results.put(mode, MultiClusterRun.run(job(), MultiClusterRun.Workload.SOR, mode, null, 0.05, 0,
                     2_000, Duration.ofSeconds(60)));
         }
-        WanAllreduceBenchmark.Result sequential = results.get(ClusterAllreduce.SEQUENTIAL);
+        MultiClusterRun.Result sequential = results.get(ClusterAllreduce.SEQUENTIAL);
         assertThat(sequential.iterations()).isBetween(2, 1_999);
-        for (WanAllreduceBenchmark.Result r : results.values()) {
+        for (MultiClusterRun.Result r : results.values()) {
             assertThat(r.wrongAnswers()).as(r.mode() + ": ranks that disagree").isZero();
             assertThat(r.iterations()).as(r.mode() + ": iterations").isEqualTo(sequential.iterations());
             assertThat(r.checksum()).as(r.mode() + ": grid bits").isEqualTo(sequential.checksum());
@@ -128,9 +128,9 @@ class WanAllreduceBenchmarkTest {
     void overTcpTheConditionalAllreduceGivesTheSameResultsAsTheSequentialTreeInOneJvm() throws Exception {
         AllreduceInput input = input();
         JobConfig tcp = job().withTransport(JobTransport.TCP);
-        WanAllreduceBenchmark.Result plain = WanAllreduceBenchmark.run(job(), WanAllreduceBenchmark.Workload.NOISE_ALLREDUCE,
+        MultiClusterRun.Result plain = MultiClusterRun.run(job(), MultiClusterRun.Workload.NOISE_ALLREDUCE,
                 ClusterAllreduce.SEQUENTIAL, input, 0, 200, 0, Duration.ofSeconds(60));
-        WanAllreduceBenchmark.Result noise = WanAllreduceBenchmark.run(tcp, WanAllreduceBenchmark.Workload.NOISE_ALLREDUCE,
+        MultiClusterRun.Result noise = MultiClusterRun.run(tcp, MultiClusterRun.Workload.NOISE_ALLREDUCE,
                 ClusterAllreduce.CONDITIONAL, input, 0, 200, 0, Duration.ofSeconds(120));
         assertThat(noise.wrongAnswers()).as("answers unlike the exact sum's").isZero();
         assertThat(noise.iterations()).isEqualTo(80);
@@ -140,9 +140,9 @@ class WanAllreduceBenchmarkTest {
         assertThat(noise.decided()[0]).as("calls decided on cluster-local values").isPositive();
         assertThat(noise.wanMessages()).as("messages through the hosts' gateways").isPositive();
 
-        WanAllreduceBenchmark.Result sorPlain = WanAllreduceBenchmark.run(job(), WanAllreduceBenchmark.Workload.SOR,
+        MultiClusterRun.Result sorPlain = MultiClusterRun.run(job(), MultiClusterRun.Workload.SOR,
                 ClusterAllreduce.SEQUENTIAL, null, 0.05, 0, 2_000, Duration.ofSeconds(60));
-        WanAllreduceBenchmark.Result sor = WanAllreduceBenchmark.run(tcp, WanAllreduceBenchmark.Workload.SOR,
+        MultiClusterRun.Result sor = MultiClusterRun.run(tcp, MultiClusterRun.Workload.SOR,
                 ClusterAllreduce.CONDITIONAL, null, 0.05, 0, 2_000, Duration.ofSeconds(120));
         assertThat(sor.wrongAnswers()).as("ranks that disagree").isZero();
         assertThat(sor.iterations()).isEqualTo(sorPlain.iterations());
@@ -151,8 +151,8 @@ class WanAllreduceBenchmarkTest {
 
     @Test
     void aHostProcessGivenMalformedArgumentsExitsWithTheUsageCodeBeforeJoiningAnyJob() {
-        assertThat(WanAllreduceBenchmark.host(new String[] {"not a job configuration"})).isEqualTo(2);
-        assertThat(WanAllreduceBenchmark.host(new String[0])).isEqualTo(2);
+        assertThat(RunEngine.host(new String[] {"not a job configuration"})).isEqualTo(2);
+        assertThat(RunEngine.host(new String[0])).isEqualTo(2);
     }
 
     @Test

@@ -15,16 +15,16 @@ import org.eventspace.trace.TracingComm;
  * times its iterations with one {@link System#nanoTime()} per operation (the end of one is the start of the
  * next), so timing adds one clock read per operation and nothing is allocated in the loop.
  */
-public final class RankBenchmarks {
+public final class RankWorkloads {
     // Call sites, so a path-sensitive trace (run --trace --time-encoding path) tells gsum's and compute-gsum's calls
     // apart by what preceded them (ScalaTrace §3.3); marking costs one type check per call when the run is not traced.
-    private static final CallSite CHECKED = CallSite.named("RankBenchmarks checked allreduce");
-    private static final CallSite AFTER_SORT = CallSite.named("RankBenchmarks.computeGsum allreduce after the sort");
-    private static final CallSite WARMUP_BARRIER = CallSite.named("RankBenchmarks.keepWarming barrier");
-    private static final CallSite WARMUP_VOTE = CallSite.named("RankBenchmarks.keepWarming vote allreduce");
-    private static final CallSite START_BARRIER = CallSite.named("RankBenchmarks timed-loop start barrier");
+    private static final CallSite CHECKED = CallSite.named("RankWorkloads checked allreduce");
+    private static final CallSite AFTER_SORT = CallSite.named("RankWorkloads.computeGsum allreduce after the sort");
+    private static final CallSite WARMUP_BARRIER = CallSite.named("RankWorkloads.keepWarming barrier");
+    private static final CallSite WARMUP_VOTE = CallSite.named("RankWorkloads.keepWarming vote allreduce");
+    private static final CallSite START_BARRIER = CallSite.named("RankWorkloads timed-loop start barrier");
 
-    private RankBenchmarks() {
+    private RankWorkloads() {
     }
 
     public static RankResult run(Comm comm, RunConfig config) {
