@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,13 +22,9 @@ class MpiReportShapeTest {
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void mpi() {
-        MpiPrograms.requireMpi();
-    }
-
     @Test
     void aRunOnTwoSimulatedHostsWritesEveryBlockInItsShape() throws Exception {
+        MpiPrograms.requireMpi();
         MpiPrograms.Run run = MpiPrograms.run(dir, 4, 2, 20_000_000L, MpiPrograms.program("es_stencil"), "20", "16");
         assertThat(run.result().exitCode()).isZero();
 
@@ -91,6 +86,7 @@ class MpiReportShapeTest {
 
     @Test
     void aProgramThatNeverCallsMpiLeavesOnlyWhatCanBeSaid() throws Exception {
+        MpiPrograms.requireMpi();
         MpiPrograms.Run run = MpiPrograms.run(dir, 2, 0, 0, Path.of("/bin/true"));
         assertThat(run.result().exitCode()).isZero();
 
