@@ -16,7 +16,8 @@ import org.eventspace.events.TraceTupleFlyweight;
  * yet, so the live analysis maps with the MPI_Init offset alone, and {@link #reread} reads the rings again afterwards,
  * as Scalasca interpolates post-mortem, for the report.
  *
- * <p>Not thread-safe: fed by one agent thread; read for the report after the agents stopped.
+ * <p>Not thread-safe: fed by one agent thread, which also makes the live blocks of it; read for the report after the
+ * agents stopped.
  */
 final class MpiAnalysis implements MpiTupleSink {
     private int worldSize = -1;
