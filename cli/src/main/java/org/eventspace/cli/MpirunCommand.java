@@ -13,7 +13,10 @@ import java.util.concurrent.Callable;
 import org.eventspace.mpi.MpiRun;
 import org.eventspace.mpi.MpiRunConfig;
 import org.eventspace.mpi.MpiRunResult;
+import org.eventspace.mpi.MpiTraceRecorder;
+import org.eventspace.mpi.MpiTraffic;
 import org.eventspace.ui.DashboardServer;
+import org.eventspace.ui.MpiDashboardSource;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -143,7 +146,7 @@ final class MpirunCommand implements Callable<Integer> {
             Path dir = traceDir != null ? traceDir : Files.createTempDirectory("eventspace-mpi-");
             List<String> extra = new ArrayList<>(mpirunArgs);
             if (traffic != null) {
-                MpiTraffic.check(mpirun);
+                MpiTraffic.check(mpirun, Executables.find(mpirun));
                 trafficPrefix = dir.resolve("pml");
                 MpiTraffic.removeOld(trafficPrefix, np);
                 extra.addAll(org.eventspace.mpi.PmlTraffic.mpirunArgs(trafficPrefix));

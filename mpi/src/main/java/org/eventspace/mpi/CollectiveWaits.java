@@ -156,6 +156,27 @@ final class CollectiveWaits {
         return pending.size();
     }
 
+    /** The rank that arrived last most often (a tie: the one that caused the larger wait), or −1 if none did. */
+    int slowestRank() {
+        int best = -1;
+        for (int r = 0; r < worldSize; r++) {
+            if (lastArrivals[r] == 0) {
+                continue;
+            }
+            if (best < 0 || lastArrivals[r] > lastArrivals[best]
+                    || lastArrivals[r] == lastArrivals[best] && waitCausedNs[r] > waitCausedNs[best]) {
+                best = r;
+            }
+        }
+        return best;
+    }
+
+    /** z of rank r's last arrivals against chance (each instance of P members: last with probability 1/P). */
+    double lastArrivalZ(int r) {
+        double var = varianceLast[r];
+        return var <= 0 ? 0 : (lastArrivals[r] - expectedLast[r]) / Math.sqrt(var);
+    }
+
     private static final class Instance {
         int[] ranks = new int[4];
         long[] entries = new long[4];

@@ -49,7 +49,7 @@ public final class MpiLiveView {
         return tree;
     }
 
-    /** The newest {@code monitors} block ({@link MpiAnalysis#liveMonitorsJson}); empty before the first publication. */
+    /** The newest {@code monitors} block ({@link MonitorsBlock#live}); empty before the first publication. */
     public Optional<JsonNode> monitors() {
         return Optional.ofNullable(monitors);
     }

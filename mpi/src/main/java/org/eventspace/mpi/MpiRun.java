@@ -195,7 +195,8 @@ public final class MpiRun {
         analysis.finish();
         // the final blocks map every timestamp between the MPI_Init and MPI_Finalize offsets (rings read again if need be)
         MpiAnalysis reported = analysis.reread(hosts.agents);
-        live.finished(reported.liveMonitorsJson(LIVE_JSON, config.monitors(), live.tree(), hosts.missed(), hosts.agentCpuNs()),
+        live.finished(LIVE_JSON.valueToTree(MonitorsBlock.live(reported, config.monitors(), live.tree(), hosts.missed(),
+                        hosts.agentCpuNs())),
                 reported.scope() != null ? reported.scope().toJson(LIVE_JSON) : null);
         MpiRunResult result = new MpiRunResult(config, command, exit, wallS, reported, hosts.written(), hosts.missed(),
                 hosts.count(), errors, remote != null ? remote.traffic() : null);
@@ -391,13 +392,13 @@ public final class MpiRun {
                 nextPublishNs = now + MpiLiveView.PERIOD_MS * 1_000_000L;
                 java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
                 agentCpuNs = mx.isCurrentThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : 0;
-                live.publish(analysis.liveMonitorsJson(LIVE_JSON, kinds, live.tree(), missed(), agentCpuNs),
+                live.publish(LIVE_JSON.valueToTree(MonitorsBlock.live(analysis, kinds, live.tree(), missed(), agentCpuNs)),
                         analysis.scope() != null ? analysis.scope().toJson(LIVE_JSON) : null);
             }
             if (progressNs > 0 && now >= nextProgressNs) {
                 nextProgressNs = now + progressNs;
                 progress.println(String.format(java.util.Locale.ROOT, "eventspace: live %.1f s: %s, %d missed",
-                        (now - startNs) / 1e9, analysis.progress(), missed()));
+                        (now - startNs) / 1e9, MpiSummary.progress(analysis), missed()));
             }
             return work;
         }

@@ -46,7 +46,7 @@ public final class MpiRunResult {
         this.missed = missed;
         this.hosts = hosts;
         this.errors = new ArrayList<>(errors);
-        List<Integer> unfinished = analysis.unfinishedRanks();
+        List<Integer> unfinished = analysis.snapshots().unfinished(analysis.worldSize());
         if (!unfinished.isEmpty()) {
             this.errors.add("rank(s) " + unfinished + " did not reach MPI_Finalize; their trace files are in "
                     + config.traceDir().toAbsolutePath());
@@ -74,7 +74,7 @@ public final class MpiRunResult {
 
     /** Which host each rank ran on and the hosts' names. */
     public MpiHostLayout hostLayout() {
-        return analysis.hostLayout();
+        return analysis.snapshots().hostLayout();
     }
 
     /**
@@ -82,7 +82,7 @@ public final class MpiRunResult {
      * each): messages the interposition library sent, not the program.
      */
     public int[] clockSyncs() {
-        return analysis.clockSyncs();
+        return analysis.snapshots().clockSyncs();
     }
 
     /** The folder the ranks' trace files went to. */
@@ -106,19 +106,10 @@ public final class MpiRunResult {
         root.put("trace_dir", config.traceDir().toAbsolutePath().toString());
         ArrayNode cmd = root.putArray("mpirun_command");
         command.forEach(cmd::add);
-        ObjectNode mpi = analysis.mpiJson(json, written, missed, hosts);
-        ObjectNode agents = mpi.putObject("agents");
-        agents.put("where", config.agents().name().toLowerCase(Locale.ROOT));
-        if (agentTraffic != null) {
-            agents.put("connected", agentTraffic.agents());
-            agents.put("rounds", agentTraffic.rounds());
-            agents.put("bytes_received", agentTraffic.bytes());
-            agents.put("tuples_received", agentTraffic.tuples());
-            agents.put("meta_blocks_received", agentTraffic.metaBlocks());
-        }
-        root.set("mpi", mpi);
+        MpiBlock.Agents agents = MpiBlock.Agents.of(config.agents().name().toLowerCase(Locale.ROOT), agentTraffic);
+        root.set("mpi", json.valueToTree(MpiBlock.of(analysis, written, missed, hosts, agents)));
         if (!config.monitors().isEmpty()) {
-            root.set("monitors", analysis.monitorsJson(json, config.monitors()));
+            root.set("monitors", json.valueToTree(MonitorsBlock.of(analysis, config.monitors())));
         }
         if (analysis.scope() != null) {
             root.set("scope", analysis.scope().toJson(json));
@@ -140,16 +131,16 @@ public final class MpiRunResult {
     public List<String> summary() {
         List<String> lines = new ArrayList<>();
         if (config.monitors().contains("loadbalance") || config.monitors().isEmpty()) {
-            lines.addAll(analysis.summary());
+            lines.addAll(MpiSummary.lines(analysis));
         }
         long calls = 0;
         for (int op = MpiOp.FIRST; op < MpiOp.END; op++) {
-            calls += analysis.calls(op);
+            calls += analysis.snapshots().calls(op);
         }
         lines.add(String.format(Locale.ROOT, "%s: exit code %s, %.2f s, %d ranks on %d host(s), %d MPI calls, %d bytes sent "
                         + "point-to-point, %d of %d tuples read, %d missed", Path.of(config.program()).getFileName(),
                 exitCode == null ? "none (stopped)" : exitCode.toString(), wallS, analysis.worldSize(), hosts, calls,
-                analysis.bytesSent(), written - missed, written, missed));
+                analysis.snapshots().bytesSent(), written - missed, written, missed));
         if (agentTraffic != null) {
             lines.add(String.format(Locale.ROOT, "node agents: %d process(es) pulled in %d rounds, %d bytes received "
                             + "(%d tuples, %d changed 64-byte blocks of meta files; %.1f bytes per tuple)", agentTraffic.agents(),

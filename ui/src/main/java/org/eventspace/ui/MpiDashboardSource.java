@@ -1,25 +1,24 @@
-package org.eventspace.cli;
+package org.eventspace.ui;
 
 import java.util.Locale;
 import java.util.Optional;
 
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.mpi.MpiLiveView;
-import org.eventspace.ui.DashboardSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * The dashboard's door onto an MPI program's run ({@code mpirun --serve}): the blocks the node agent's analysis
  * publishes while the program runs ({@link MpiLiveView}), drawn on one flat gred whose ports are the ranks — what PMPI
- * sees of a collective (SPEC §8: the last arriver and each rank's wait, not the library's tree). Here in {@code cli}
- * because {@code ui} and {@code mpi} do not know each other. Thread-safe: it only reads the view's volatile blocks.
+ * sees of a collective (SPEC §8: the last arriver and each rank's wait, not the library's tree). Thread-safe: it
+ * only reads the view's volatile blocks.
  */
-final class MpiDashboardSource implements DashboardSource {
+public final class MpiDashboardSource implements DashboardSource {
     private final MpiLiveView view;
     private final RunInfo info;
 
-    MpiDashboardSource(MpiLiveView view, String filter) {
+    public MpiDashboardSource(MpiLiveView view, String filter) {
         this.view = view;
         this.info = new RunInfo(view.program(), String.format(Locale.ROOT,
                 "%s, %d MPI ranks on %d host(s); PMPI sees each collective's entries and exits, so every collective "

@@ -1,4 +1,4 @@
-package org.eventspace.cli;
+package org.eventspace.mpi;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -9,29 +9,32 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
-import org.eventspace.mpi.MpiHostLayout;
-import org.eventspace.mpi.MpiRunResult;
-import org.eventspace.mpi.PmlTraffic;
 import org.eventspace.net.TrafficMatrix;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-/** {@code mpirun --traffic}: Open MPI's PML monitoring switched on, its per-rank files made into a traffic file. */
-final class MpiTraffic {
+/**
+ * {@code mpirun --traffic}: Open MPI's PML monitoring switched on, its per-rank files ({@link PmlTraffic}) made into
+ * a traffic file ({@code eventspace.traffic/1}, net's {@link TrafficMatrix}). A problem found before the program runs
+ * is an {@link IllegalArgumentException} whose message names the flag.
+ */
+public final class MpiTraffic {
     private MpiTraffic() {
     }
 
     /**
      * Refuses a {@code mpirun} whose MPI has no PML monitoring component (not Open MPI, or built without it), before
      * the program runs rather than after.
+     *
+     * @param mpirun the {@code --mpirun} flag's value, for the message.
+     * @param found  the executable it stands for (a path, or looked up on the PATH), or null if there is none.
      */
-    static void check(String mpirun) {
-        Path found = Executables.find(mpirun);
+    public static void check(String mpirun, Path found) {
         Path ompiInfo = found == null ? null : found.resolveSibling("ompi_info");
         String why = "--traffic counts through Open MPI's PML monitoring component";
         if (ompiInfo == null || !Files.isExecutable(ompiInfo)) {
-            throw new UsageError(why + ", and there is no ompi_info next to " + mpirun + " (is this Open MPI?)");
+            throw new IllegalArgumentException(why + ", and there is no ompi_info next to " + mpirun + " (is this Open MPI?)");
         }
         try {
             Process p = new ProcessBuilder(ompiInfo.toString(), "--param", "pml", "monitoring", "--level", "9")
@@ -40,32 +43,32 @@ final class MpiTraffic {
             byte[] out = p.getInputStream().readAllBytes();
             if (!p.waitFor(30, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
-                throw new UsageError(why + "; " + ompiInfo + " did not answer within 30 s");
+                throw new IllegalArgumentException(why + "; " + ompiInfo + " did not answer within 30 s");
             }
             if (!new String(out, StandardCharsets.UTF_8).contains("pml_monitoring_enable")) {
-                throw new UsageError(why + ", which " + ompiInfo + " does not list (Open MPI 2.1 or newer has it)");
+                throw new IllegalArgumentException(why + ", which " + ompiInfo + " does not list (Open MPI 2.1 or newer has it)");
             }
         } catch (IOException e) {
-            throw new UsageError(why + "; " + ompiInfo + " could not be run: " + e.getMessage());
+            throw new IllegalArgumentException(why + "; " + ompiInfo + " could not be run: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new UsageError(why + "; interrupted while asking " + ompiInfo);
+            throw new IllegalArgumentException(why + "; interrupted while asking " + ompiInfo);
         }
     }
 
     /** An earlier run's files in the same trace folder must not be taken for this run's. */
-    static void removeOld(Path prefix, int np) {
+    public static void removeOld(Path prefix, int np) {
         try {
             for (int r = 0; r < np; r++) {
                 Files.deleteIfExists(PmlTraffic.file(prefix, r));
             }
         } catch (IOException e) {
-            throw new UsageError("--traffic: cannot remove an earlier run's " + prefix + ".*.prof: " + e.getMessage());
+            throw new IllegalArgumentException("--traffic: cannot remove an earlier run's " + prefix + ".*.prof: " + e.getMessage());
         }
     }
 
     /** Reads the ranks' files and writes {@code eventspace.traffic/1}; what is missing is said, what is there kept. */
-    static void write(MpiRunResult result, Path prefix, int np, String program, Path file, PrintWriter err) throws IOException {
+    public static void write(MpiRunResult result, Path prefix, int np, String program, Path file, PrintWriter err) throws IOException {
         PmlTraffic.Counts counts;
         try {
             counts = PmlTraffic.read(prefix, np);

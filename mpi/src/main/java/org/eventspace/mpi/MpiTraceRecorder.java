@@ -1,12 +1,9 @@
-package org.eventspace.cli;
+package org.eventspace.mpi;
 
 import java.util.ArrayList;
 import java.util.List;
 
 import org.eventspace.events.TraceTupleFlyweight;
-import org.eventspace.mpi.MpiCallListener;
-import org.eventspace.mpi.MpiOp;
-import org.eventspace.mpi.MpiTuple;
 import org.eventspace.trace.EventNode;
 import org.eventspace.trace.Op;
 import org.eventspace.trace.RankTrace;
@@ -24,7 +21,7 @@ import org.eventspace.trace.TraceConfig;
  *
  * <p>Fed on the agent thread only; {@link #trace} after the run.
  */
-final class MpiTraceRecorder implements MpiCallListener {
+public final class MpiTraceRecorder implements MpiCallListener {
     private final TraceConfig config;
     private final int ranks;
     private final RankTrace[] traces;
@@ -34,7 +31,7 @@ final class MpiTraceRecorder implements MpiCallListener {
     private final Op[] opOfCode;
     private long calls;
 
-    MpiTraceRecorder(int ranks, TraceConfig config) {
+    public MpiTraceRecorder(int ranks, TraceConfig config) {
         this.config = config;
         this.ranks = ranks;
         this.traces = new RankTrace[ranks];
@@ -79,12 +76,12 @@ final class MpiTraceRecorder implements MpiCallListener {
     }
 
     /** Calls recorded, all ranks together. */
-    long calls() {
+    public long calls() {
         return calls;
     }
 
     /** Every rank's trace merged over a binary tree (a rank that made no call: an empty trace). */
-    Trace trace() {
+    public Trace trace() {
         List<RankTrace> all = new ArrayList<>();
         for (int r = 0; r < ranks; r++) {
             all.add(traces[r] != null ? traces[r] : new RankTrace(r, config));

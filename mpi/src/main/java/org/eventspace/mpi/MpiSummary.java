@@ -1,0 +1,76 @@
+package org.eventspace.mpi;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/** What the analysis of an MPI run says to people: the summary, slowest rank first, and the live progress line. */
+final class MpiSummary {
+    private MpiSummary() {
+    }
+
+    /** One line of what {@code analysis} has seen so far, for the live progress (the agent's thread). */
+    static String progress(MpiAnalysis analysis) {
+        if (!analysis.started()) {
+            return "no rank has reached MPI_Init yet";
+        }
+        CollectiveWaits c = analysis.collectives();
+        int slowest = c.slowestRank();
+        return String.format(Locale.ROOT, "%d ranks mapped, %d calls read, %d collective instances, slowest rank so far %s",
+                analysis.ranksMapped(), analysis.tuplesRead(), c.instances,
+                slowest < 0 ? "none" : slowest + " (last at " + c.lastArrivals[slowest] + ")");
+    }
+
+    /** Lines for people, slowest rank first, units on every number. */
+    static List<String> lines(MpiAnalysis analysis) {
+        List<String> lines = new ArrayList<>();
+        if (!analysis.started()) {
+            lines.add("no rank wrote trace files (was the program an MPI program, and did it reach MPI_Init?)");
+            return lines;
+        }
+        CollectiveWaits c = analysis.collectives();
+        PointToPointWaits p = analysis.pointToPoint();
+        int worldSize = analysis.worldSize();
+        int slowest = c.slowestRank();
+        if (slowest >= 0) {
+            lines.add(String.format(Locale.ROOT,
+                    "slowest rank: %d (last at %d of %d collective instances, z %.1f); it made the others wait %.1f µs in total",
+                    slowest, c.lastArrivals[slowest], c.participations[slowest], c.lastArrivalZ(slowest),
+                    c.waitCausedNs[slowest] / 1000.0));
+        } else {
+            lines.add("slowest rank: none (no complete collective instance with more than one rank)");
+        }
+        StringBuilder waits = new StringBuilder("wait at collectives per rank (µs):");
+        for (int r = 0; r < worldSize; r++) {
+            waits.append(String.format(Locale.ROOT, " %d:%.1f", r, c.waitNs[r] / 1000.0));
+        }
+        lines.add(waits.toString());
+        long ls = Arrays.stream(p.lateSenderNs).sum();
+        long lr = Arrays.stream(p.lateReceiverNs).sum();
+        int causer = 0;
+        for (int r = 1; r < worldSize; r++) {
+            if (p.lateSenderCausedNs[r] > p.lateSenderCausedNs[causer]) {
+                causer = r;
+            }
+        }
+        lines.add(String.format(Locale.ROOT, "point-to-point: %d matched, late sender %.1f µs%s, late receiver %.1f µs",
+                p.matched, ls / 1000.0, ls == 0 ? "" : String.format(Locale.ROOT, " (%.1f µs of it caused by rank %d)",
+                        p.lateSenderCausedNs[causer] / 1000.0, causer), lr / 1000.0));
+        HostClocks clocks = analysis.clocks();
+        if (clocks.hosts() > 1) {
+            long bound = 0;
+            long drift = 0;
+            for (HostClocks.HostMapping h : clocks.mappings()) {
+                if (!h.rank0()) {
+                    bound = Math.max(bound, h.map().errorBoundNs());
+                    drift = Math.max(drift, Math.abs(h.map().driftNs()));
+                }
+            }
+            lines.add(String.format(Locale.ROOT, "clocks: %d hosts on rank 0's, %s; largest drift %.1f µs, error bound %.1f µs",
+                    clocks.hosts(), clocks.tuplesMappedInitOnly() == 0 ? "drift applied"
+                            : "MPI_Init offsets only (" + analysis.driftNote() + ")", drift / 1000.0, bound / 1000.0));
+        }
+        return lines;
+    }
+}

@@ -1,0 +1,41 @@
+package org.eventspace.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+import org.eventspace.mpi.MpiRun;
+import org.eventspace.mpi.MpiRunConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The dashboard's view of an MPI run before its program started (no MPI needed: nothing runs): one flat gred whose
+ * ports are the ranks, on the simulated hosts, no blocks yet, and the title line saying why the tree is flat.
+ */
+class MpiDashboardSourceTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void anMpiRunIsDrawnAsOneFlatGredOverItsRanksAndHosts() {
+        MpiRunConfig config = new MpiRunConfig(6, "/opt/apps/lulesh", List.of("-s", "30"), dir, MpiRunConfig.DEFAULT_CAPACITY,
+                2, 0, "mpirun", "mpicc", List.of(), 60, Set.of("loadbalance"), true, 0, null);
+        MpiDashboardSource source = new MpiDashboardSource(new MpiRun(config).live(), "stats");
+
+        DashboardSource.RunInfo info = source.info();
+        assertThat(info.name()).isEqualTo("lulesh");
+        assertThat(info.ranks()).isEqualTo(6);
+        assertThat(info.hosts()).isEqualTo(2);
+        assertThat(info.tree()).isEqualTo("flat");
+        assertThat(info.filter()).isEqualTo("stats");
+        assertThat(info.description()).startsWith("lulesh, 6 MPI ranks on 2 host(s); PMPI sees each collective's");
+        assertThat(source.pathmap().spec().ranks()).isEqualTo(6);
+        assertThat(source.pathmap().nodes()).filteredOn(n -> n.kind().equals("gred")).hasSize(1);
+        assertThat(source.running()).isTrue();
+        assertThat(source.monitors()).isEmpty();
+        assertThat(source.scope()).isEmpty();
+    }
+}
