@@ -15,6 +15,7 @@ import org.eventspace.bench.InterleavedOverhead;
 import org.eventspace.comm.runtime.ProcStat;
 import org.eventspace.ui.DashboardServer;
 import org.eventspace.ui.DemoJob;
+import org.eventspace.comm.runtime.LowestPriority;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -240,7 +241,7 @@ public final class DashboardLoad {
     private Runnable client(String base, int index) {
         return () -> {
             if (config.clientsAtLowestPriority()) {
-                String why = org.eventspace.comm.runtime.LowestPriority.enter();
+                String why = LowestPriority.enter();
                 if (why == null) {
                     clientsLowered.incrementAndGet();
                 } else {

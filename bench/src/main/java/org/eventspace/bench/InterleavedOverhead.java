@@ -19,6 +19,13 @@ import org.eventspace.run.RunEngine;
 import org.eventspace.run.RankResult;
 import org.eventspace.run.TracedRun;
 import org.eventspace.run.AlternatingComm;
+import org.eventspace.comm.pathmap.Node;
+import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.comm.traffic.TrafficScope;
+import org.eventspace.events.CollectorKind;
+import org.eventspace.events.stats.Median;
+import org.eventspace.job.JobTransport;
+import org.eventspace.net.TrafficMatrix;
 
 /**
  * What monitoring costs, resolved to a fraction of a percent (`bench overhead --interleave BLOCK`): one job runs gsum
@@ -59,7 +66,7 @@ public final class InterleavedOverhead {
         String traffic = c.job().traffic();
         if (traffic != null) {
             // onTrees replaces whatever trees the scope named (the first run's, for the crossover's second)
-            c = c.withJob(c.job().withTraffic(org.eventspace.comm.traffic.TrafficScope.parse(traffic).onTrees(Set.of(tree))
+            c = c.withJob(c.job().withTraffic(TrafficScope.parse(traffic).onTrees(Set.of(tree))
                     .text()));
         }
         return c;
@@ -123,7 +130,7 @@ public final class InterleavedOverhead {
             int parity = traced;
             AtomicLong recorded = new AtomicLong();
             RunReport report;
-            if (config.transport() == org.eventspace.job.JobTransport.TCP) {
+            if (config.transport() == JobTransport.TCP) {
                 // Each host process wraps its own ranks the same way and reports what its recorders kept.
                 List<JsonNode> programs = new java.util.ArrayList<>();
                 report = RunEngine.overTcp(config, TracedRun.encodeAlternating(trace, parity), programs);
@@ -204,8 +211,8 @@ public final class InterleavedOverhead {
         if (config.job().traffic() != null) {
             // What the counters counted, to show they were on: the monitored tree's messages only.
             root.put("traffic_scope", config.job().traffic());
-            org.eventspace.net.TrafficMatrix m = report.traffic();
-            root.put("traffic_messages_counted", m == null ? 0 : org.eventspace.net.TrafficMatrix.total(m.hostMatrix(-1, 1)));
+            TrafficMatrix m = report.traffic();
+            root.put("traffic_messages_counted", m == null ? 0 : TrafficMatrix.total(m.hostMatrix(-1, 1)));
         }
         List<RankResult> ranks = report.ranks();
         int blocks = ranks.isEmpty() ? 0 : ranks.get(0).blocks().length / 2;
@@ -267,12 +274,12 @@ public final class InterleavedOverhead {
      * and coming back).
      */
     static int clockReadsOnCriticalPath(RunConfig config) {
-        org.eventspace.comm.pathmap.Pathmap pathmap = config.pathmap();
+        Pathmap pathmap = config.pathmap();
         int most = 0;
         for (int rank = 0; rank < config.ranks(); rank++) {
             int collectors = 0;
-            for (org.eventspace.comm.pathmap.Node n : pathmap.path(0, rank)) {
-                if (n.kind().equals(org.eventspace.events.CollectorKind.NAME)) {
+            for (Node n : pathmap.path(0, rank)) {
+                if (n.kind().equals(CollectorKind.NAME)) {
                     collectors++;
                 }
             }
@@ -295,7 +302,7 @@ public final class InterleavedOverhead {
         if (sink == 42) {
             System.out.print("");
         }
-        return org.eventspace.events.stats.Median.of(batches);
+        return Median.of(batches);
     }
 
     /** The mean of {@code x} and the half-width of its 95 % confidence interval (Student's t, n − 1 degrees of freedom). */

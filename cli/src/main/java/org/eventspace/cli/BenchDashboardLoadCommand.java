@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import org.eventspace.bench.DashboardLoad;
 import org.eventspace.bench.FrontEndPlacement;
+import org.eventspace.ui.DemoJob;
 
 /** {@code eventspace bench dashboard-load}: the job's overhead with N clients polling the dashboard, interleaved. */
 @Command(name = "dashboard-load", mixinStandardHelpOptions = true,
@@ -74,7 +75,7 @@ final class BenchDashboardLoadCommand implements Callable<Integer> {
                     pollMs, ranks, hosts, clientsAtLowestPriority,
                     endpoints == null ? DashboardLoad.ENDPOINTS : endpoints, frontEndCpus == null ? null
                             : FrontEndPlacement.parse(frontEndCpus, Runtime.getRuntime().availableProcessors()));
-            new org.eventspace.ui.DemoJob.Settings(ranks, hosts, "hier:2", 0, 0, 2000, 16, 200).job().pathmap();
+            new DemoJob.Settings(ranks, hosts, "hier:2", 0, 0, 2000, 16, 200).job().pathmap();
         } catch (IllegalArgumentException e) {
             throw new UsageError("bench dashboard-load: " + e.getMessage());
         }

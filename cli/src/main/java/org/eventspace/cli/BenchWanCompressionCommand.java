@@ -8,6 +8,8 @@ import java.util.concurrent.Callable;
 import org.eventspace.run.Workload;
 import org.eventspace.run.RunConfig;
 import org.eventspace.wan.WanFile;
+import org.eventspace.bench.WanCompression;
+import org.eventspace.scope.filter.EdgeCodec;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -51,10 +53,10 @@ final class BenchWanCompressionCommand implements Callable<Integer> {
         if (passes < 1) {
             throw new UsageError("--passes must be >= 1, got " + passes);
         }
-        List<org.eventspace.scope.filter.EdgeCodec> parsed = new ArrayList<>();
+        List<EdgeCodec> parsed = new ArrayList<>();
         for (String c : codecs) {
             try {
-                parsed.add(org.eventspace.scope.filter.EdgeCodec.parse(c));
+                parsed.add(EdgeCodec.parse(c));
             } catch (IllegalArgumentException e) {
                 throw new UsageError("--codecs: " + e.getMessage());
             }
@@ -66,19 +68,19 @@ final class BenchWanCompressionCommand implements Callable<Integer> {
             throw new UsageError("bench wan-compression measures the monitors' results: give --monitor");
         }
         var layout = WanFile.read(options.layout.wan);
-        var edges = org.eventspace.bench.WanCompression.capture(config, layout);
-        List<org.eventspace.bench.WanCompression.Figures> figures = new ArrayList<>();
+        var edges = WanCompression.capture(config, layout);
+        List<WanCompression.Figures> figures = new ArrayList<>();
         for (var codec : parsed) {
-            figures.add(org.eventspace.bench.WanCompression.measure(edges, codec, passes));
+            figures.add(WanCompression.measure(edges, codec, passes));
         }
         for (var e : edges) {
             System.out.printf(java.util.Locale.ROOT, "site %s → front-end over %s: %d rounds, %d bytes raw%n", e.site(),
                     e.link().name(), e.packets().size(), e.packets().stream().mapToLong(b -> b.length).sum());
         }
-        System.out.print(org.eventspace.bench.WanCompression.table(figures));
+        System.out.print(WanCompression.table(figures));
         if (out != null) {
             ObjectMapper mapper = BenchCommand.json();
-            mapper.writeValue(out.toFile(), org.eventspace.bench.WanCompression.json(mapper,
+            mapper.writeValue(out.toFile(), WanCompression.json(mapper,
                     "bench wan-compression " + benchmark, edges, figures));
         }
         return EventSpaceCommand.EXIT_OK;

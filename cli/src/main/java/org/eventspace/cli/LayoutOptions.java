@@ -25,6 +25,7 @@ import org.eventspace.scope.filter.FilterSpec;
 import org.eventspace.scope.filter.NewestFilter;
 import org.eventspace.wan.WanEmulation;
 import org.eventspace.wan.WanPlacement;
+import org.eventspace.comm.pathmap.Pathmap;
 
 import picocli.CommandLine.Option;
 
@@ -245,7 +246,7 @@ final class LayoutOptions {
      * starts, a capacity whose buffers would take more than {@link EventSpace#MAX_EXPLICIT_BYTES} on a host.
      */
     private void checkTraceMemory(JobConfig job) {
-        org.eventspace.comm.pathmap.Pathmap pathmap = job.pathmap();
+        Pathmap pathmap = job.pathmap();
         for (int h = 0; h < job.hosts(); h++) {
             int on = CollectorPlacement.countOn(pathmap, h);
             long bytes = on * TraceBufferLayout.bufferLength(collectorCapacity);

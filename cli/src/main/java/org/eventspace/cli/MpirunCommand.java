@@ -17,6 +17,12 @@ import org.eventspace.mpi.MpiTraceRecorder;
 import org.eventspace.mpi.MpiTraffic;
 import org.eventspace.ui.DashboardServer;
 import org.eventspace.ui.MpiDashboardSource;
+import org.eventspace.mpi.PmlTraffic;
+import org.eventspace.run.TracedRun;
+import org.eventspace.scope.filter.FilterSpec;
+import org.eventspace.trace.RankTrace;
+import org.eventspace.trace.Trace;
+import org.eventspace.trace.TraceFile;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -149,7 +155,7 @@ final class MpirunCommand implements Callable<Integer> {
                 MpiTraffic.check(mpirun, Executables.find(mpirun));
                 trafficPrefix = dir.resolve("pml");
                 MpiTraffic.removeOld(trafficPrefix, np);
-                extra.addAll(org.eventspace.mpi.PmlTraffic.mpirunArgs(trafficPrefix));
+                extra.addAll(PmlTraffic.mpirunArgs(trafficPrefix));
             }
             MpiRunConfig.Agents where = MpiRunConfig.Agents.THREAD;
             MpiRunConfig.AgentListen listen = null;
@@ -167,7 +173,7 @@ final class MpirunCommand implements Callable<Integer> {
             }
             config = new MpiRunConfig(np, program, args, dir, capacity, simHosts, simSkewNs, mpirun, mpicc, extra,
                     timeoutS, kinds, agent.equals("live"), progressS,
-                    filter == null ? null : org.eventspace.scope.filter.FilterSpec.parse(filter),
+                    filter == null ? null : FilterSpec.parse(filter),
                     where, listen);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
@@ -211,7 +217,7 @@ final class MpirunCommand implements Callable<Integer> {
         if (traffic != null) {
             MpiTraffic.write(result, trafficPrefix, np, Path.of(program).getFileName().toString(), traffic, err);
         }
-        org.eventspace.run.TracedRun.Summary traced = null;
+        TracedRun.Summary traced = null;
         if (recorder != null) {
             traced = writeTrace(recorder, result, err);
         }
@@ -228,13 +234,13 @@ final class MpirunCommand implements Callable<Integer> {
     }
 
     /** The merged trace of the calls the agent read, and one line saying what it holds and what it could not. */
-    private org.eventspace.run.TracedRun.Summary writeTrace(MpiTraceRecorder recorder, MpiRunResult result,
+    private TracedRun.Summary writeTrace(MpiTraceRecorder recorder, MpiRunResult result,
                                                             java.io.PrintWriter err) throws IOException {
-        org.eventspace.trace.Trace trace = recorder.trace();
-        long bytes = org.eventspace.trace.TraceFile.write(trace, traceOptions.trace);
+        Trace trace = recorder.trace();
+        long bytes = TraceFile.write(trace, traceOptions.trace);
         int groups = trace.groupCount();
-        long lost = result.tuplesMissed() + trace.lost().stream().mapToLong(org.eventspace.trace.RankTrace.Lost::count).sum();
-        org.eventspace.run.TracedRun.Summary s = new org.eventspace.run.TracedRun.Summary(traceOptions.trace, bytes,
+        long lost = result.tuplesMissed() + trace.lost().stream().mapToLong(RankTrace.Lost::count).sum();
+        TracedRun.Summary s = new TracedRun.Summary(traceOptions.trace, bytes,
                 trace.eventsRecorded(), trace.flatBytes(), traceOptions.toConfig(null).encoding().fileName(), lost, groups);
         err.print("eventspace: " + s.summary());
         if (result.tuplesMissed() > 0) {

@@ -11,6 +11,10 @@ import org.eventspace.ui.DashboardRequest;
 import org.eventspace.ui.DashboardServer;
 import org.eventspace.ui.DashboardSource;
 import org.eventspace.ui.LiveJobSource;
+import org.eventspace.job.JobTransport;
+import org.eventspace.net.Fabric;
+import org.eventspace.net.HostMapping;
+import org.eventspace.net.TopologyFile;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -37,7 +41,7 @@ final class ServeOptions {
     String bind;
 
     /** The network the dashboard routes the job's traffic over ({@code run --topology}), or null. */
-    private org.eventspace.net.Fabric network;
+    private Fabric network;
 
     boolean enabled() {
         return port != null;
@@ -75,17 +79,17 @@ final class ServeOptions {
         if (config.job().traffic() == null) {
             throw new UsageError("--topology draws the traffic the job counts: it needs --traffic FILE");
         }
-        if (config.transport() != org.eventspace.job.JobTransport.JVM) {
+        if (config.transport() != JobTransport.JVM) {
             throw new UsageError("--topology with --serve draws a job in one JVM (--transport jvm); for host processes "
                     + "route the run's --traffic file afterwards with traffic map --topology");
         }
         try {
-            network = org.eventspace.net.TopologyFile.read(topology);
+            network = TopologyFile.read(topology);
             java.util.List<String> names = new java.util.ArrayList<>();
             for (int h = 0; h < config.hosts(); h++) {
                 names.add(config.spec().topology().host(h).name());
             }
-            org.eventspace.net.HostMapping.inOrder(names, network);
+            HostMapping.inOrder(names, network);
         } catch (IllegalArgumentException e) {
             throw new UsageError("--topology: " + e.getMessage());
         }

@@ -21,6 +21,7 @@ import org.eventspace.events.CollectorPlacement;
 import org.eventspace.events.EventSpace;
 import org.eventspace.events.TraceBudget;
 import org.eventspace.scope.ResultBoard;
+import org.eventspace.scope.ScopeRound;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -355,7 +356,7 @@ public final class MonitoredJob implements AutoCloseable {
      *
      * @throws IllegalStateException if this process does not run the front-end.
      */
-    public void onScopeRound(java.util.function.Consumer<org.eventspace.scope.ScopeRound> listener) {
+    public void onScopeRound(java.util.function.Consumer<ScopeRound> listener) {
         if (frontEnd == null) {
             throw new IllegalStateException("this process does not run the event scope's front-end (host 0 does, with a scope)");
         }

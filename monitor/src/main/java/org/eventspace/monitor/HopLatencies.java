@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.pathmap.PathmapBuilder;
+import org.eventspace.events.CollectorKind;
 
 /**
  * The statistics monitor's rows for the wrappers that are not greds, derived at the front-end from the greds' metrics
@@ -52,7 +53,7 @@ final class HopLatencies {
             return;
         }
         Node serving = pathmap.node(proxy.parent());
-        if (!serving.kind().equals(org.eventspace.events.CollectorKind.NAME) || serving.parent() < 0) {
+        if (!serving.kind().equals(CollectorKind.NAME) || serving.parent() < 0) {
             return;
         }
         Node upper = pathmap.node(serving.parent());
@@ -84,7 +85,7 @@ final class HopLatencies {
     /** The gred that a collector hands to {@code n} (a core or a proxy) calls through: n ← collector ← gred, or null. */
     private static Node gredUnder(Pathmap pathmap, Node n) {
         List<Node> children = pathmap.children(n.id());
-        if (children.size() != 1 || !children.get(0).kind().equals(org.eventspace.events.CollectorKind.NAME)) {
+        if (children.size() != 1 || !children.get(0).kind().equals(CollectorKind.NAME)) {
             return null;
         }
         List<Node> below = pathmap.children(children.get(0).id());

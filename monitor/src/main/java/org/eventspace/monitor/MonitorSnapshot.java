@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.events.analysis.GredCalls;
 import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.events.TraceOp;
 
 /**
  * What one process's monitors had at one moment: every monitored gred's metrics, the greds that could not be
@@ -114,7 +115,7 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
             ObjectNode r = ranks.putObject(Integer.toString(e.getKey()));
             for (int op = 0; op < e.getValue()[0].length; op++) {
                 if (e.getValue()[0][op] > 0) {
-                    ObjectNode o = r.putObject(org.eventspace.events.TraceOp.name(op));
+                    ObjectNode o = r.putObject(TraceOp.name(op));
                     o.put("calls", e.getValue()[0][op]);
                     o.put("time_us", e.getValue()[1][op] / 1_000.0);
                 }

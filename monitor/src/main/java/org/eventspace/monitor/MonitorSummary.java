@@ -8,6 +8,8 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import org.eventspace.comm.pathmap.Pathmap;
+
 /**
  * The monitors block ({@link MonitorSnapshot#report}) as the lines of a run's text summary. The first line is the one a
  * user reads first: the slowest rank and the stage the time goes to.
@@ -20,7 +22,7 @@ public final class MonitorSummary {
      * As {@link #of(JsonNode)}, followed by the analysis tree of the busiest tree ({@link AnalysisTree#busiestTree}; at
      * most {@code treeLines} lines).
      */
-    public static String of(JsonNode monitors, org.eventspace.comm.pathmap.Pathmap pathmap, int treeLines) {
+    public static String of(JsonNode monitors, Pathmap pathmap, int treeLines) {
         int tree = AnalysisTree.busiestTree(pathmap, monitors);
         return of(monitors) + "    analysis tree (tree " + tree + (tree == 0 ? "" : ", the one whose greds made the most calls")
                 + "):\n" + AnalysisTree.text(pathmap, tree, monitors, treeLines);

@@ -1,5 +1,7 @@
 package org.eventspace.mpi;
 
+import org.eventspace.events.TraceTupleLayout;
+
 /**
  * Layout of what a node-agent process and the front-end ({@code eventspace mpirun}'s JVM) say to each other over one
  * TCP connection, little-endian throughout. The agent connects and introduces itself; from then on the front-end
@@ -66,7 +68,7 @@ final class AgentFrameLayout {
     static final int META_BLOCK = 64;
 
     /** A tuple on the wire: {@link org.eventspace.events.TraceTupleLayout}'s fields at its offsets, little-endian. */
-    static final int TUPLE_LENGTH = org.eventspace.events.TraceTupleLayout.LENGTH;
+    static final int TUPLE_LENGTH = TraceTupleLayout.LENGTH;
 
     private AgentFrameLayout() {
     }

@@ -13,6 +13,9 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 
+import org.eventspace.comm.launch.Launcher;
+import org.eventspace.events.TraceTupleFlyweight;
+
 /**
  * Runs an unmodified MPI program under the system's {@code mpirun} with the interposition library preloaded, and the
  * node agents of this machine's hosts reading its trace files while it runs:
@@ -224,7 +227,7 @@ public final class MpiRun {
     /** One node-agent process per host folder the library will write: host-0 .. host-(H-1) with simulated hosts. */
     private void startAgentProcesses(RemoteAgents remote, Path dir) throws IOException {
         int hosts = Math.max(1, config.simHosts());
-        List<String> java = org.eventspace.comm.launch.Launcher.javaCommand(NodeAgentProcess.class.getName(), List.of());
+        List<String> java = Launcher.javaCommand(NodeAgentProcess.class.getName(), List.of());
         for (int h = 0; h < hosts; h++) {
             // the agent's own messages (it says nothing unless it fails) go to our stderr, never into the program's
             ProcessBuilder agent = new ProcessBuilder(java).redirectOutput(ProcessBuilder.Redirect.DISCARD)
@@ -328,7 +331,7 @@ public final class MpiRun {
                 }
 
                 @Override
-                public void onTuple(int host, int rank, org.eventspace.events.TraceTupleFlyweight tuple) {
+                public void onTuple(int host, int rank, TraceTupleFlyweight tuple) {
                     analysis.onTuple(host, rank, tuple);
                     listener.onCall(rank, tuple);
                 }

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
+import org.eventspace.scope.filter.FilterSpec;
+
 /**
  * One monitored MPI run, validated once: the program and its ranks, where the trace files go, how the system's
  * {@code mpirun} is called, and which monitors report.
@@ -35,7 +37,7 @@ import java.util.Set;
 public record MpiRunConfig(int np, String program, List<String> args, Path traceDir, int capacity, int simHosts,
                            long simSkewNs, String mpirun, String mpicc, List<String> mpirunArgs, long timeoutS,
                            Set<String> monitors, boolean live, int progressS,
-                           org.eventspace.scope.filter.FilterSpec filter, Agents agents, AgentListen listen) {
+                           FilterSpec filter, Agents agents, AgentListen listen) {
     public static final int DEFAULT_CAPACITY = 1 << 17;
     public static final Set<String> MONITORS = Set.of("loadbalance", "stats");
 
@@ -103,7 +105,7 @@ public record MpiRunConfig(int np, String program, List<String> args, Path trace
     /** A run with its agents as {@code agents} says, none of them started elsewhere. */
     public MpiRunConfig(int np, String program, List<String> args, Path traceDir, int capacity, int simHosts,
                         long simSkewNs, String mpirun, String mpicc, List<String> mpirunArgs, long timeoutS,
-                        Set<String> monitors, boolean live, int progressS, org.eventspace.scope.filter.FilterSpec filter,
+                        Set<String> monitors, boolean live, int progressS, FilterSpec filter,
                         Agents agents) {
         this(np, program, args, traceDir, capacity, simHosts, simSkewNs, mpirun, mpicc, mpirunArgs, timeoutS, monitors,
                 live, progressS, filter, agents, null);
@@ -112,7 +114,7 @@ public record MpiRunConfig(int np, String program, List<String> args, Path trace
     /** A run with its agents in this JVM ({@link Agents#THREAD}). */
     public MpiRunConfig(int np, String program, List<String> args, Path traceDir, int capacity, int simHosts,
                         long simSkewNs, String mpirun, String mpicc, List<String> mpirunArgs, long timeoutS,
-                        Set<String> monitors, boolean live, int progressS, org.eventspace.scope.filter.FilterSpec filter) {
+                        Set<String> monitors, boolean live, int progressS, FilterSpec filter) {
         this(np, program, args, traceDir, capacity, simHosts, simSkewNs, mpirun, mpicc, mpirunArgs, timeoutS, monitors,
                 live, progressS, filter, Agents.THREAD);
     }

@@ -22,6 +22,7 @@ import java.util.Set;
 
 import org.eventspace.events.TraceTupleFlyweight;
 import org.eventspace.events.TraceTupleLayout;
+import org.eventspace.comm.runtime.LowestPriority;
 
 /**
  * The node agent as a process of its own, one per host (SPEC §8): it maps every rank file of its host's folder, as
@@ -101,7 +102,7 @@ public final class NodeAgentProcess {
         String at = "eventspace node agent " + agent.name;
         // the ranks come first (EventSpace paper §4.3's order: communication, application, analysis): at nice 19 the
         // agent runs in the time the host's ranks leave, and its rings (and exact missed counts) cover the rest
-        String notLowered = org.eventspace.comm.runtime.LowestPriority.enter();
+        String notLowered = LowestPriority.enter();
         if (notLowered != null) {
             System.err.println(at + ": runs at normal priority: " + notLowered);
         }

@@ -13,6 +13,7 @@ import org.eventspace.job.JobFootprint;
 import org.eventspace.job.JobTransport;
 import org.eventspace.job.PollMode;
 import org.eventspace.job.ScopeSettings;
+import org.eventspace.comm.runtime.HostRuntime;
 
 /**
  * One benchmark run, validated: which benchmark, how many iterations and how much warm-up, on which monitored job
@@ -80,9 +81,9 @@ public record RunConfig(Workload benchmark, JobConfig job, int iterations, int w
         if (benchmark == Workload.PINGPONG && job.ranks() < 2) {
             throw new IllegalArgumentException("pingpong needs at least 2 ranks, ranks=" + job.ranks());
         }
-        if (benchmark == Workload.ALLTOALL && payloadWords > org.eventspace.comm.runtime.HostRuntime.P2P_WORDS) {
+        if (benchmark == Workload.ALLTOALL && payloadWords > HostRuntime.P2P_WORDS) {
             throw new IllegalArgumentException("alltoall sends each block as one point-to-point message of at most "
-                    + org.eventspace.comm.runtime.HostRuntime.P2P_WORDS * 8 + " bytes, --bytes " + payloadWords * 8L);
+                    + HostRuntime.P2P_WORDS * 8 + " bytes, --bytes " + payloadWords * 8L);
         }
     }
 

@@ -15,6 +15,7 @@ import org.eventspace.trace.TraceConfig;
 import org.eventspace.trace.TraceFile;
 import org.eventspace.trace.TraceFormatException;
 import org.eventspace.trace.TracingComm;
+import org.eventspace.job.JobTransport;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -70,7 +71,7 @@ public final class TracedRun {
         RunReport report;
         Trace trace;
         long lost;
-        if (config.transport() == org.eventspace.job.JobTransport.JVM) {
+        if (config.transport() == JobTransport.JVM) {
             Recorders recorders = new Recorders(config.ranks(), traceConfig);
             report = RunEngine.inJvm(config, recorders::decorate);
             List<Integer> all = new ArrayList<>();

@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.eventspace.comm.transport.AgentThreads;
+import org.eventspace.net.NetworkSvg;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -159,7 +160,7 @@ public final class DashboardServer implements AutoCloseable {
                 return;
             }
             ObjectNode o = loads.deepCopy();
-            o.put("svg", org.eventspace.net.NetworkSvg.render(loads));
+            o.put("svg", NetworkSvg.render(loads));
             send(ctx, o);
         });
         app.get("/api/v1/run", ctx -> {

@@ -18,6 +18,8 @@ import org.eventspace.job.ScopeSettings;
 import org.eventspace.monitor.MonitorKind;
 import org.eventspace.monitor.MonitorSnapshot;
 import org.eventspace.monitor.Monitors;
+import org.eventspace.net.Fabric;
+import org.eventspace.net.FatTree;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -75,12 +77,12 @@ public final class DemoJob implements AutoCloseable {
          * The network the demo's simulated hosts are drawn on: the smallest 2-ary n-tree fat tree with a node per host
          * (D-mod-k routing), so the dashboard's network pane shows where the allreduces' hops go.
          */
-        public org.eventspace.net.Fabric network() {
+        public Fabric network() {
             int levels = 1;
             while ((1 << levels) < hosts) {
                 levels++;
             }
-            return org.eventspace.net.FatTree.build(2, levels, 1);
+            return FatTree.build(2, levels, 1);
         }
     }
 

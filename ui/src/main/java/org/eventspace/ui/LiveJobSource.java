@@ -7,6 +7,10 @@ import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.job.MonitoredJob;
 import org.eventspace.monitor.MonitorSnapshot;
 import org.eventspace.monitor.Monitors;
+import org.eventspace.net.Fabric;
+import org.eventspace.net.HostMapping;
+import org.eventspace.net.LinkLoads;
+import org.eventspace.net.TrafficMatrix;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,7 +30,7 @@ public final class LiveJobSource implements DashboardSource {
     private volatile boolean running = true;
     private volatile JsonNode finalMonitors;
     private volatile JsonNode finalScope;
-    private volatile org.eventspace.net.Fabric fabric;
+    private volatile Fabric fabric;
 
     /** @param monitors the job's monitors, or null when it runs none. */
     public LiveJobSource(MonitoredJob job, Monitors monitors, RunInfo info) {
@@ -68,20 +72,20 @@ public final class LiveJobSource implements DashboardSource {
      * Routes the job's traffic over {@code topology} in {@link #network()} from now on (the job must count traffic:
      * {@code JobConfig.withTraffic}); its hosts go onto the topology's nodes in order.
      */
-    public LiveJobSource withNetwork(org.eventspace.net.Fabric topology) {
+    public LiveJobSource withNetwork(Fabric topology) {
         this.fabric = topology;
         return this;
     }
 
     @Override
     public Optional<JsonNode> network() {
-        org.eventspace.net.Fabric f = fabric;
+        Fabric f = fabric;
         if (f == null || job.config().traffic() == null) {
             return Optional.empty();
         }
-        org.eventspace.net.TrafficMatrix m = org.eventspace.net.TrafficMatrix.of(job.trafficCounters(), job.config().spec());
-        org.eventspace.net.LinkLoads loads = org.eventspace.net.LinkLoads.route(f, m.hostMatrix(-1, 0),
-                org.eventspace.net.HostMapping.inOrder(m.hostNames(), f));
+        TrafficMatrix m = TrafficMatrix.of(job.trafficCounters(), job.config().spec());
+        LinkLoads loads = LinkLoads.route(f, m.hostMatrix(-1, 0),
+                HostMapping.inOrder(m.hostNames(), f));
         return Optional.of(loads.toJson(JSON, f.description(), "live: " + info.name(), "total"));
     }
 
