@@ -11,8 +11,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.eventspace.ui.DashboardServer;
 import org.eventspace.ui.DemoJob;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,46 +22,38 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 @Timeout(90)
 class DashboardApiSchemaTest {
-    private static DemoJob demo;
-    private static DashboardServer server;
-    private static HttpClient http;
+    private HttpClient http;
+    private int port;
 
-    @BeforeAll
-    static void start() throws Exception {
-        demo = DemoJob.start(DemoJob.Settings.DEFAULT);
-        server = DashboardServer.start(demo.source(), DashboardServer.LOOPBACK, 0, 200);
+    @Test
+    void everyJsonEndpointAndEveryErrorConforms() throws Exception {
         http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        // Until the monitors joined calls and the scope pulled rounds, some endpoints answer 404 (no statistics yet).
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() - deadline < 0 && (get("/api/v1/timemap").statusCode() != 200
-                || ReportSchemas.parse(get("/api/v1/histograms").body()).path("events").isEmpty())) {
-            Thread.sleep(200);
+        try (DemoJob demo = DemoJob.start(DemoJob.Settings.DEFAULT);
+             DashboardServer server = DashboardServer.start(demo.source(), DashboardServer.LOOPBACK, 0, 200)) {
+            port = server.port();
+            // Until the monitors joined calls and the scope pulled rounds, some endpoints answer 404 (no statistics yet).
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() - deadline < 0 && (get("/api/v1/timemap").statusCode() != 200
+                    || ReportSchemas.parse(get("/api/v1/histograms").body()).path("events").isEmpty())) {
+                Thread.sleep(200);
+            }
+            endpoints();
+            errors();
         }
     }
 
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (demo != null) {
-            demo.close();
-        }
-    }
-
-    private static HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+    private HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private static JsonNode conforms(String schema, String path) throws Exception {
+    private JsonNode conforms(String schema, String path) throws Exception {
         HttpResponse<String> r = get(path);
         assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
         return ReportSchemas.assertConforms(schema, r.body());
     }
 
-    @Test
-    void everyJsonEndpointConforms() throws Exception {
+    private void endpoints() throws Exception {
         assertThat(conforms("dashboard-health.schema.json", "/api/v1/health").path("running").asBoolean()).isTrue();
         conforms("dashboard-run.schema.json", "/api/v1/run");
         conforms("dashboard-frame.schema.json", "/api/v1/frame");
@@ -78,8 +68,7 @@ class DashboardApiSchemaTest {
         assertThat(lb.path("greds")).isNotEmpty();
     }
 
-    @Test
-    void errorsConformWhateverTheirStatus() throws Exception {
+    private void errors() throws Exception {
         for (String path : new String[] {"/api/v1/tree?tree=abc", "/api/v1/stats?gred=nosuch", "/api/v1/nosuch"}) {
             HttpResponse<String> r = get(path);
             assertThat(r.statusCode()).as(path).isBetween(400, 499);
