@@ -43,7 +43,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  *
  * <pre>
  *   ./eventspace launch -n 3 -- org.eventspace.examples.JobExample 2 1000 [--monitor]
- *   mpirun -np 3 $(./eventspace java-opts --mpirun) org.eventspace.examples.JobExample 2 1000 --monitor
+ *   mpirun -np 3 java $(./eventspace java-opts) org.eventspace.examples.JobExample 2 1000 --monitor
  *   srun -n 3 env ES_SECRET=... java $(./eventspace java-opts) org.eventspace.examples.JobExample 2 1000 --rendezvous node0:47000
  * </pre>
  *
