@@ -35,6 +35,7 @@ import org.eventspace.job.ScopeSnapshot;
 import org.eventspace.scope.filter.ScopeRecord;
 import org.eventspace.run.RunConfig;
 import org.eventspace.run.RunReport;
+import org.eventspace.events.stats.Median;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -105,6 +106,36 @@ public final class OffloadBenchmark {
         String filter() {
             return reduce.equals("hist") ? "hist:" + bins : "concat";
         }
+    }
+
+    /**
+     * Every configuration's runs ({@code runs}, by configuration in sweep order) and per configuration the run whose
+     * avg_offload_us is the lower median ({@code medians}), so that every figure reported comes from one real run.
+     */
+    public record Sweeps(List<List<Result>> runs, List<Result> medians) {
+    }
+
+    /**
+     * {@code repeats} whole sweeps over {@code configs}, one after the other, so a slow spell of the machine hits every
+     * configuration alike; each run's line goes to {@code progress}.
+     */
+    public static Sweeps sweep(List<Config> configs, int repeats, java.util.function.Consumer<String> progress) {
+        List<List<Result>> runs = new ArrayList<>();
+        for (int i = 0; i < configs.size(); i++) {
+            runs.add(new ArrayList<>());
+        }
+        for (int rep = 0; rep < repeats; rep++) {
+            for (int i = 0; i < configs.size(); i++) {
+                Result r = run(configs.get(i));
+                progress.accept("sweep " + (rep + 1) + "/" + repeats + "  " + line(r));
+                runs.get(i).add(r);
+            }
+        }
+        List<Result> medians = new ArrayList<>();
+        for (List<Result> of : runs) {
+            medians.add(Median.lowerOf(of, Result::avgOffloadUs));
+        }
+        return new Sweeps(runs, medians);
     }
 
     /**

@@ -17,7 +17,7 @@ import org.eventspace.ui.DemoJob;
 @Command(name = "dashboard-load", mixinStandardHelpOptions = true,
         description = "What clients polling the dashboard's API cost a monitored job: one job (the demo's compute-gsum, "
                 + "both monitors, its dashboard on loopback) runs throughout while the clients poll or idle in "
-                + "alternating blocks (ABBA pairs); prints the job's overhead per iteration with a 95 % confidence "
+                + "alternating blocks (ABBA pairs); prints the job's overhead per iteration with a 95 %% confidence "
                 + "interval. Stops by itself after --warmup-s + --duration. --json writes eventspace.bench-dashboard-load/1.")
 final class BenchDashboardLoadCommand implements Callable<Integer> {
     @Option(names = "--clients", defaultValue = "50", description = "HTTP clients, a thread each. Default: ${DEFAULT-VALUE}.")

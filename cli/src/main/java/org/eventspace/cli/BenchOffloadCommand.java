@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.eventspace.bench.OffloadBenchmark;
-import org.eventspace.events.stats.Median;
 import org.eventspace.scope.GatherMode;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -99,27 +98,12 @@ final class BenchOffloadCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageError("--gather: " + e.getMessage());
         }
-        // Whole sweeps one after the other, so a slow spell of the machine hits every configuration alike.
-        List<List<OffloadBenchmark.Result>> runs = new ArrayList<>();
-        for (int i = 0; i < configs.size(); i++) {
-            runs.add(new ArrayList<>());
-        }
-        for (int rep = 0; rep < repeats; rep++) {
-            for (int i = 0; i < configs.size(); i++) {
-                OffloadBenchmark.Result r = OffloadBenchmark.run(configs.get(i));
-                System.err.println("sweep " + (rep + 1) + "/" + repeats + "  " + OffloadBenchmark.line(r));
-                runs.get(i).add(r);
-            }
-        }
-        List<OffloadBenchmark.Result> results = new ArrayList<>();
-        for (List<OffloadBenchmark.Result> of : runs) {
-            // The run whose avg_offload_us is the lower median, so that every figure comes from one real run.
-            results.add(Median.lowerOf(of, OffloadBenchmark.Result::avgOffloadUs));
-        }
+        OffloadBenchmark.Sweeps sweeps = OffloadBenchmark.sweep(configs, repeats, System.err::println);
+        List<OffloadBenchmark.Result> results = sweeps.medians();
         System.out.print(OffloadBenchmark.summary(results));
         if (json != null) {
             ObjectMapper mapper = BenchCommand.json();
-            mapper.writeValue(json.toFile(), OffloadBenchmark.toJson(results, runs, mapper));
+            mapper.writeValue(json.toFile(), OffloadBenchmark.toJson(results, sweeps.runs(), mapper));
         }
         return EventSpaceCommand.EXIT_OK;
     }

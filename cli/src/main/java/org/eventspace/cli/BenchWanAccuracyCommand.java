@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
         description = "Longcut's accuracy: allreduce ping-pongs of each size between two emulated sites through their "
                 + "gateways, with K connections through the gateway pair, each with the emulation and without (the LAN "
                 + "baseline); prints per (K, size) the configured and modelled two-way time, the emulated one (with minus "
-                + "without), the error and whether it is within max(5 %, 50 µs). --json writes "
+                + "without), the error and whether it is within max(5 %%, 50 µs). --json writes "
                 + "eventspace.bench-wan-accuracy/1.")
 final class BenchWanAccuracyCommand implements Callable<Integer> {
     @Option(names = "--wan", paramLabel = "FILE", description = "Link file (docs/WAN-FORMAT.md); its first two sites "
