@@ -21,14 +21,46 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * Ours against Open MPI, configuration by configuration, in one run (our side without event collectors): each repeat runs every configuration
+ * Ours against Open MPI, configuration by configuration, in one run (our side with or without its event collectors): each repeat runs every configuration
  * once on each side, interleaved, and the report takes the median over repeats of each side's mean latency.
  * Ratios (ours / Open MPI) are what we quote; absolute figures move with the machine's load.
  */
 public final class Comparison {
     /** One line of the comparison: our run and the Open MPI run it is measured against. */
     public record Case(String label, Workload benchmark, String transport, int ranks, int hosts, String mpiBenchmark,
-                       int mpiProcesses, String btl) {
+                       int mpiProcesses, String btl, boolean collectors) {
+        public Case(String label, Workload benchmark, String transport, int ranks, int hosts, String mpiBenchmark,
+                    int mpiProcesses, String btl) {
+            this(label, benchmark, transport, ranks, hosts, mpiBenchmark, mpiProcesses, btl, false);
+        }
+
+        Case withCollectors(boolean on) {
+            return new Case(label + (on ? ", collectors on" : ", collectors off"), benchmark, transport, ranks, hosts,
+                    mpiBenchmark, mpiProcesses, btl, on);
+        }
+    }
+
+    /**
+     * Every case of {@code cases} with our side's collectors as {@code collectors} says: {@code off} (the cases as they
+     * are), {@code on}, or {@code both} (each case twice, off then on, in the same repeat against the same Open MPI run's
+     * neighbours, so the two ratios are taken under the same load).
+     *
+     * @throws IllegalArgumentException for another word.
+     */
+    public static List<Case> withCollectors(List<Case> cases, String collectors) {
+        List<Case> out = new ArrayList<>();
+        for (Case k : cases) {
+            switch (collectors) {
+                case "off" -> out.add(k);
+                case "on" -> out.add(k.withCollectors(true));
+                case "both" -> {
+                    out.add(k.withCollectors(false));
+                    out.add(k.withCollectors(true));
+                }
+                default -> throw new IllegalArgumentException("collectors must be off, on or both, got " + collectors);
+            }
+        }
+        return out;
     }
 
     /** The configurations of the communication-system issue's bars, plus 4 and 8 ranks. */
@@ -79,10 +111,10 @@ public final class Comparison {
                     rep + 1, repeats, cacheLine[rep]));
             for (int c = 0; c < cases.size(); c++) {
                 Case k = cases.get(c);
-                // The communication system against Open MPI: no collectors on either side. What the collectors
-                // cost is measured against runs without them (bench overhead), not against MPI.
+                // The communication system against Open MPI, our side with or without its event collectors (what the
+                // collectors alone cost is measured against runs without them: bench overhead).
                 RunConfig config = new RunConfig(k.benchmark(), RunConfig.shortcut(k.ranks(), k.hosts(), 1, TreeShape.hier(8)),
-                        k.transport(), iterations, warmup, Duration.ofSeconds(60), 1).withCollectors(false);
+                        k.transport(), iterations, warmup, Duration.ofSeconds(60), 1).withCollectors(k.collectors());
                 RunReport report = RunEngine.run(config);
                 ok[c] &= report.resultOk();
                 ours[c][rep] = report.meanUs();
@@ -116,6 +148,7 @@ public final class Comparison {
             row.put("ranks", k.ranks());
             row.put("hosts", k.hosts());
             row.put("mpi_btl", k.btl());
+            row.put("collectors", k.collectors() ? "on" : "off");
             row.put("ours_mean_us", Median.of(ours[c]));
             row.put("mpi_mean_us", Median.of(theirs[c]));
             row.put("ratio_mean", Median.of(ours[c]) / Median.of(theirs[c]));

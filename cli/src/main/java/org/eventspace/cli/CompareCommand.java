@@ -1,5 +1,6 @@
 package org.eventspace.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -30,6 +31,10 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--transport", defaultValue = "all", description = "jvm, tcp or all. Default: ${DEFAULT-VALUE}.")
     String transport;
 
+    @Option(names = "--collectors", defaultValue = "off", description = "Our side's event collectors: off, on, or both "
+            + "(each configuration twice in every repeat, off then on). Default: ${DEFAULT-VALUE}.")
+    String collectors;
+
     @Option(names = "--json", description = "Write the eventspace.compare/1 report to this file.")
     Path json;
 
@@ -41,11 +46,20 @@ final class CompareCommand implements Callable<Integer> {
         if (repeats < 1 || iterations < 1) {
             throw new UsageError("--repeats and --iterations must be >= 1");
         }
-        String home = System.getenv().getOrDefault("ES_HOME", ".");
-        MpiBaseline mpi = new MpiBaseline(Path.of(home));
+        MpiBaseline mpi;
+        try {
+            mpi = new MpiBaseline(projectHome());
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("compare: " + e.getMessage());
+        }
         List<Comparison.Case> cases = Comparison.defaultCases(!transport.equals("jvm"));
         if (transport.equals("tcp")) {
             cases = cases.stream().filter(c -> c.transport().equals("tcp")).toList();
+        }
+        try {
+            cases = Comparison.withCollectors(cases, collectors);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--collectors: " + e.getMessage());
         }
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode report = new Comparison(mpi, iterations, warmup, repeats).run(cases, mapper, System.err::println);
@@ -58,5 +72,19 @@ final class CompareCommand implements Callable<Integer> {
             ok &= row.path("result_ok").asBoolean();
         }
         return ok ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
+    }
+
+    /** ES_HOME (the eventspace script sets it), else the nearest folder above this one that holds the baseline. */
+    private static Path projectHome() {
+        String home = System.getenv("ES_HOME");
+        if (home != null) {
+            return Path.of(home);
+        }
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.isRegularFile(p.resolve("bench/mpi/run-baseline.sh"))) {
+                return p;
+            }
+        }
+        return Path.of(".");
     }
 }

@@ -13,13 +13,18 @@ final class NativePrograms {
     private NativePrograms() {
     }
 
-    /** {@code native/test/NAME.c} compiled into {@code dir}. */
-    static Path compile(String name, Path dir) throws Exception {
+    /** Skips the calling test without Open MPI, and fails it under CI, where .ci/run installs it. */
+    static void requireMpi() {
         boolean mpi = onPath("mpicc") && onPath("mpirun");
         if (!mpi && "true".equals(System.getenv("CI"))) {
             throw new AssertionError("mpicc/mpirun missing under CI: .ci/run should have installed Open MPI");
         }
         assumeTrue(mpi, "Open MPI not installed");
+    }
+
+    /** {@code native/test/NAME.c} compiled into {@code dir}. */
+    static Path compile(String name, Path dir) throws Exception {
+        requireMpi();
         Path program = dir.resolve(name);
         Process cc = new ProcessBuilder("mpicc", "-O2", "-o", program.toString(),
                 Path.of("..", "native", "test", name + ".c").toString()).redirectErrorStream(true).start();
