@@ -3,7 +3,6 @@ package org.eventspace.cli;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Locale;
 
 import org.eventspace.job.JobConfig;
 import org.eventspace.run.RunConfig;

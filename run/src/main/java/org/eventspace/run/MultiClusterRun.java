@@ -3,21 +3,14 @@ package org.eventspace.run;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 import org.eventspace.comm.Comm;
 import org.eventspace.comm.path.Condition;
-import org.eventspace.comm.path.Gred;
 import org.eventspace.comm.path.ReduceOp;
-import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.runtime.PathExtension;
-import org.eventspace.comm.launch.JobEnvironment;
-import org.eventspace.job.HostResult;
 import org.eventspace.job.JobConfig;
-import org.eventspace.job.JobLauncher;
-import org.eventspace.job.JobTransport;
 import org.eventspace.job.MonitoredJob;
 import org.eventspace.job.RankThreads;
 import org.eventspace.wan.GatewayScheduler;
@@ -51,9 +44,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 public final class MultiClusterRun {
     public static final String SCHEMA = "eventspace.run-wan-allreduce/1";
-    private static final int ROWS = 4;
-    private static final int COLUMNS = 16;
-    private static final double OMEGA = 1.5;
 
     public enum Workload {
         NOISE_ALLREDUCE("noise-allreduce"), SOR("sor");
@@ -367,36 +357,28 @@ public final class MultiClusterRun {
         return new long[] {System.nanoTime() - start, wrong, n, trues};
     }
 
-    /** {wall ns, 0, iterations, grid bit sum}. */
+    /** {wall ns, 0, iterations, grid bit sum}: the one SOR kernel ({@link Sor}), its changes summed. */
     private static long[] sor(Comm comm, double epsilon, long computeMicros, int maxIterations) {
         int rank = comm.rank();
         int size = comm.size();
-        double[][] u = new double[ROWS + 2][COLUMNS + 2];
-        if (rank == 0) {
-            Arrays.fill(u[0], 1.0);
-        }
-        long[] halo = new long[COLUMNS + 2];
+        int firstRow = rank * Sor.ROWS_PER_RANK;
+        double[][] u = Sor.newBlock(Sor.ROWS_PER_RANK, rank == 0);
+        long[] halo = new long[Sor.COLUMNS + 2];
         comm.barrier();
         long start = System.nanoTime();
         int iterations = 0;
         boolean going = true;
         while (going && iterations < maxIterations) {
             compute(computeMicros);
-            double delta = sweep(u, rank * ROWS, 0);
-            exchange(comm, u, halo, rank, size);
-            delta += sweep(u, rank * ROWS, 1);
-            exchange(comm, u, halo, rank, size);
+            double delta = Sor.sweep(u, Sor.ROWS_PER_RANK, firstRow, 0, true);
+            Sor.exchange(comm, u, halo, rank, size);
+            delta += Sor.sweep(u, Sor.ROWS_PER_RANK, firstRow, 1, true);
+            Sor.exchange(comm, u, halo, rank, size);
             going = comm.allreduceUntil(delta, ReduceOp.SUM, Condition.GREATER, epsilon);
             iterations++;
         }
         long wall = System.nanoTime() - start;
-        long bits = 0;
-        for (int r = 1; r <= ROWS; r++) {
-            for (int c = 1; c <= COLUMNS; c++) {
-                bits += Double.doubleToRawLongBits(u[r][c]);
-            }
-        }
-        return new long[] {wall, 0, iterations, comm.allreduce(bits, ReduceOp.SUM)};
+        return new long[] {wall, 0, iterations, comm.allreduce(Sor.bitSum(u, Sor.ROWS_PER_RANK), ReduceOp.SUM)};
     }
 
     private static void compute(long micros) {
@@ -404,56 +386,6 @@ public final class MultiClusterRun {
         long left;
         while ((left = deadline - System.nanoTime()) > 0) {
             LockSupport.parkNanos(left);
-        }
-    }
-
-    /** One colour's half-sweep; returns the sum of |change| (non-negative: the partial sums only grow). */
-    private static double sweep(double[][] u, int firstRow, int colour) {
-        double delta = 0;
-        for (int r = 1; r <= ROWS; r++) {
-            int globalRow = firstRow + r - 1;
-            for (int c = 1 + ((globalRow + 1 + colour) & 1); c <= COLUMNS; c += 2) {
-                double old = u[r][c];
-                double next = old + OMEGA * (0.25 * (u[r - 1][c] + u[r + 1][c] + u[r][c - 1] + u[r][c + 1]) - old);
-                u[r][c] = next;
-                delta += Math.abs(next - old);
-            }
-        }
-        return delta;
-    }
-
-    private static void exchange(Comm comm, double[][] u, long[] halo, int rank, int size) {
-        for (int phase = 0; phase < 2; phase++) {
-            boolean sending = (rank % 2 == 0) == (phase == 0);
-            if (sending) {
-                if (rank > 0) {
-                    send(comm, u[1], halo, rank - 1);
-                }
-                if (rank + 1 < size) {
-                    send(comm, u[ROWS], halo, rank + 1);
-                }
-            } else {
-                if (rank > 0) {
-                    receive(comm, u[0], halo, rank - 1);
-                }
-                if (rank + 1 < size) {
-                    receive(comm, u[ROWS + 1], halo, rank + 1);
-                }
-            }
-        }
-    }
-
-    private static void send(Comm comm, double[] row, long[] halo, int dest) {
-        for (int c = 0; c < row.length; c++) {
-            halo[c] = Double.doubleToRawLongBits(row[c]);
-        }
-        comm.send(dest, halo, row.length);
-    }
-
-    private static void receive(Comm comm, double[] row, long[] halo, int source) {
-        int n = comm.recv(source, halo);
-        for (int c = 0; c < n; c++) {
-            row[c] = Double.longBitsToDouble(halo[c]);
         }
     }
 }

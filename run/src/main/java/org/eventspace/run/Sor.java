@@ -10,7 +10,11 @@ import org.eventspace.trace.CallSite;
 import org.eventspace.trace.TracingComm;
 
 /**
- * sor: red-black successive over-relaxation on a 2-D grid split into blocks of rows, one block per rank — the
+ * The one SOR kernel, and the sor workload on it. The kernel (grid blocks, the red-black half-sweep, the halo exchange,
+ * the grid's bit sum) also serves the multi-cluster sor ({@link MultiClusterRun}), which tests convergence on the sum of
+ * the changes where this workload takes their maximum.
+ *
+ * <p>sor: red-black successive over-relaxation on a 2-D grid split into blocks of rows, one block per rank — the
  * dissertation's SOR: per iteration a red half-sweep, a halo exchange with the neighbours above and below
  * (send/recv with rank ± 1), a black half-sweep, another exchange, and a convergence allreduce (MAX of the largest
  * change). A fixed number of iterations: the convergence value is reported, not used to stop, so every run does the
@@ -76,15 +80,15 @@ final class Sor {
         if (rank == 0) {
             double[][] whole = newBlock(ROWS_PER_RANK * size, true);
             for (int i = 0; i < config.iterations(); i++) {
-                sweep(whole, ROWS_PER_RANK * size, 0, 0);
-                sweep(whole, ROWS_PER_RANK * size, 0, 1);
+                sweep(whole, ROWS_PER_RANK * size, 0, 0, false);
+                sweep(whole, ROWS_PER_RANK * size, 0, 1, false);
             }
             ok = bitSum(whole, ROWS_PER_RANK * size) == sum && Double.isFinite(change);
         }
         return new RankResult(rank, wall, config.iterations(), 0, ok, null, latencies);
     }
 
-    private static double[][] newBlock(int rows, boolean topBoundaryHot) {
+    static double[][] newBlock(int rows, boolean topBoundaryHot) {
         double[][] u = new double[rows + 2][COLUMNS + 2];
         if (topBoundaryHot) {
             Arrays.fill(u[0], 1.0);
@@ -95,15 +99,18 @@ final class Sor {
     /** One red-black iteration with its two halo exchanges and the convergence allreduce; returns the global change. */
     private static double iteration(Comm comm, double[][] u, long[] halo, int rank, int size) {
         int firstRow = rank * ROWS_PER_RANK;
-        double change = sweep(u, ROWS_PER_RANK, firstRow, 0);
+        double change = sweep(u, ROWS_PER_RANK, firstRow, 0, false);
         exchange(comm, u, halo, rank, size);
-        change = Math.max(change, sweep(u, ROWS_PER_RANK, firstRow, 1));
+        change = Math.max(change, sweep(u, ROWS_PER_RANK, firstRow, 1, false));
         exchange(comm, u, halo, rank, size);
         return TracingComm.at(comm, CONVERGENCE).allreduce(change, ReduceOp.MAX);
     }
 
-    /** Updates the cells of one colour ((global row + column) % 2 == colour); returns the largest change. */
-    private static double sweep(double[][] u, int rows, int firstRow, int colour) {
+    /**
+     * Updates the cells of one colour ((global row + column) % 2 == colour); returns the largest change, or with
+     * {@code sum} the sum of the changes' magnitudes (non-negative: the partial sums only grow).
+     */
+    static double sweep(double[][] u, int rows, int firstRow, int colour, boolean sum) {
         double change = 0;
         for (int r = 1; r <= rows; r++) {
             int globalRow = firstRow + r - 1;
@@ -112,14 +119,14 @@ final class Sor {
                 double gs = 0.25 * (u[r - 1][c] + u[r + 1][c] + u[r][c - 1] + u[r][c + 1]);
                 double next = old + OMEGA * (gs - old);
                 u[r][c] = next;
-                change = Math.max(change, Math.abs(next - old));
+                change = sum ? change + Math.abs(next - old) : Math.max(change, Math.abs(next - old));
             }
         }
         return change;
     }
 
     /** Sends the first and last interior rows to the neighbours above and below and receives their halos. */
-    private static void exchange(Comm comm, double[][] u, long[] halo, int rank, int size) {
+    static void exchange(Comm comm, double[][] u, long[] halo, int rank, int size) {
         // Even ranks send first, odd ranks receive first: no cycle of blocked sends, whatever the element capacity.
         for (int phase = 0; phase < 2; phase++) {
             boolean sending = (rank % 2 == 0) == (phase == 0);
@@ -155,7 +162,7 @@ final class Sor {
         }
     }
 
-    private static long bitSum(double[][] u, int rows) {
+    static long bitSum(double[][] u, int rows) {
         long sum = 0;
         for (int r = 1; r <= rows; r++) {
             for (int c = 1; c <= COLUMNS; c++) {

@@ -8,12 +8,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-import org.eventspace.comm.launch.JobEnvironment;
-import org.eventspace.comm.path.Gred;
-import org.eventspace.job.HostResult;
 import org.eventspace.job.JobConfig;
-import org.eventspace.job.JobLauncher;
-import org.eventspace.job.JobTransport;
 import org.eventspace.job.MonitoredJob;
 import org.eventspace.job.RankThreads;
 import org.eventspace.trace.Op;
