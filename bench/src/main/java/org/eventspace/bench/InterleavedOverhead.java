@@ -288,7 +288,7 @@ public final class InterleavedOverhead {
         if (sink == 42) {
             System.out.print("");
         }
-        return org.eventspace.events.stats.Median.of(batches);
+        return org.eventspace.base.stats.Median.of(batches);
     }
 
     /** The mean of {@code x} and the half-width of its 95 % confidence interval (Student's t, n − 1 degrees of freedom). */

@@ -14,7 +14,7 @@ import org.eventspace.bench.OffloadBenchmark;
 import org.eventspace.bench.ReplayAccuracy;
 import org.eventspace.bench.RunConfig;
 import org.eventspace.bench.jmh.CollectorCost;
-import org.eventspace.events.stats.Median;
+import org.eventspace.base.stats.Median;
 import org.eventspace.scope.GatherMode;
 import org.eventspace.trace.Replay;
 import org.eventspace.trace.TimeEncoding;

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import org.eventspace.bench.InterleavedOverhead;
-import org.eventspace.comm.runtime.ProcStat;
+import org.eventspace.base.os.ProcStat;
 import org.eventspace.ui.DashboardServer;
 import org.eventspace.ui.DemoJob;
 
@@ -240,7 +240,7 @@ final class DashboardLoad {
     private Runnable client(String base, int index) {
         return () -> {
             if (config.clientsAtLowestPriority()) {
-                String why = org.eventspace.comm.runtime.LowestPriority.enter();
+                String why = org.eventspace.base.os.LowestPriority.enter();
                 if (why == null) {
                     clientsLowered.incrementAndGet();
                 } else {

@@ -18,8 +18,8 @@ import org.eventspace.scope.ScopeRound;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
-import org.eventspace.events.stats.RunningStatistics;
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.RunningStatistics;
+import org.eventspace.base.stats.StatisticsSummary;
 import org.eventspace.scope.filter.FilterResult;
 import org.eventspace.scope.filter.StatsResult;
 

@@ -12,7 +12,7 @@ import java.util.Collections;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.StatisticsSummary;
 import org.eventspace.scope.filter.FilterResult;
 
 /**

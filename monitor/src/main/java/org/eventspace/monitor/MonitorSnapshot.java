@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.events.analysis.GredCalls;
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.StatisticsSummary;
 
 /**
  * What one process's monitors had at one moment: every monitored gred's metrics, the greds that could not be

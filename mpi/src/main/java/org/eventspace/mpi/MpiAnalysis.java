@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.Set;
 
 import org.eventspace.events.TraceTupleFlyweight;
-import org.eventspace.events.stats.RunningStatistics;
+import org.eventspace.base.stats.RunningStatistics;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -36,7 +36,7 @@ import org.eventspace.events.TraceTupleLayout;
  *   ES_MPI_AGENT_SECRET     the job secret, 64 hex digits
  *   ES_MPI_AGENT_DIR        the host's folder; default ES_MPI_DIR/host-&lt;host name&gt;, as the library names it
  * </pre>
- * Its one working thread runs at nice 19 ({@link org.eventspace.comm.runtime.LowestPriority}). It ends after the
+ * Its one working thread runs at nice 19 ({@link org.eventspace.base.os.LowestPriority}). It ends after the
  * front-end's FIN (exit 0), or with exit 1 if the front-end is gone or silent for
  * {@link #SILENCE_MS} ms. Not thread-safe: one thread.
  */
@@ -101,7 +101,7 @@ public final class NodeAgentProcess {
         String at = "eventspace node agent " + agent.name;
         // the ranks come first (EventSpace paper §4.3's order: communication, application, analysis): at nice 19 the
         // agent runs in the time the host's ranks leave, and its rings (and exact missed counts) cover the rest
-        String notLowered = org.eventspace.comm.runtime.LowestPriority.enter();
+        String notLowered = org.eventspace.base.os.LowestPriority.enter();
         if (notLowered != null) {
             System.err.println(at + ": runs at normal priority: " + notLowered);
         }

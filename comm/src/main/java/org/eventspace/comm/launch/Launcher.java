@@ -335,7 +335,7 @@ public final class Launcher {
         static boolean isStopped(long pid) {
             try {
                 String stat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-                char state = org.eventspace.comm.runtime.ProcStat.field(stat, 3).charAt(0);
+                char state = org.eventspace.base.os.ProcStat.field(stat, 3).charAt(0);
                 return state == 'T' || state == 't';
             } catch (IOException | RuntimeException e) {
                 return false; // Not Linux, or the process is gone.

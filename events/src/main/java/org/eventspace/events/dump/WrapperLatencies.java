@@ -20,8 +20,8 @@ import org.eventspace.events.PointToPointCollectors;
 import org.eventspace.events.analysis.GredCalls;
 import org.eventspace.events.dump.TraceDump.DumpEntry;
 import org.eventspace.events.dump.TraceDump.DumpNode;
-import org.eventspace.events.stats.RunningStatistics;
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.RunningStatistics;
+import org.eventspace.base.stats.StatisticsSummary;
 
 /**
  * The post-mortem latency analysis of the dissertation's appendix paper (§7.1, "Monitoring and Analysis", §3;
