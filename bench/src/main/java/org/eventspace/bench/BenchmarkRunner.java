@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.Comm;
 
 import org.eventspace.comm.launch.JobEnvironment;
@@ -31,7 +32,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * runs {@link RankBenchmarks} on every rank and turns what the ranks and the job reported into a {@link RunReport}.
  */
 public final class BenchmarkRunner {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private BenchmarkRunner() {
     }

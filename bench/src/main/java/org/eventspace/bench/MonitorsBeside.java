@@ -3,6 +3,7 @@ package org.eventspace.bench;
 import java.util.Arrays;
 import java.util.List;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.path.Gred;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.job.JobLauncher;
@@ -24,7 +25,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * ({@link #main}), whose parts the launcher merges as {@code BenchmarkRunner} merges a TCP run's. One use.
  */
 public final class MonitorsBeside implements WanAllreduceBenchmark.Beside {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private final RunConfig config;
     /** This process's share, once its ranks are done (as {@code BenchmarkRunner} writes a host's). */
     private final ObjectNode share = JSON.createObjectNode();

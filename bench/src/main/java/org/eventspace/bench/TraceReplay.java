@@ -8,6 +8,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.launch.JobEnvironment;
 import org.eventspace.comm.path.Gred;
 import org.eventspace.job.HostResult;
@@ -35,7 +36,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * last call, as the original's is ({@code wall_ns} of the trace).
  */
 public final class TraceReplay {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     /**
      * A replay's outcome: its wall (the longest rank), calls re-issued, what went wrong, and per operation the time its

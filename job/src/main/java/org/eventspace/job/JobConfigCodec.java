@@ -8,6 +8,7 @@ import java.util.Base64;
 import java.util.HashSet;
 import java.util.Set;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.launch.CpuBinding;
 import org.eventspace.comm.pathmap.PathmapConfig;
 import org.eventspace.comm.runtime.PathExtension;
@@ -29,7 +30,7 @@ public final class JobConfigCodec {
      * quotes its input back (a 10 MB transport name is not echoed whole into a host process's log).
      */
     public static final int MAX_MESSAGE_CHARS = 1024;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private JobConfigCodec() {
     }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.pathmap.PathmapSpec;
 import org.eventspace.comm.traffic.TrafficCounters;
 import org.eventspace.comm.traffic.TrafficScope;
@@ -256,7 +257,7 @@ public final class TrafficMatrix {
 
     /** The matrix of this process's own counters (a job simulated in one JVM has them all). */
     public static TrafficMatrix of(List<TrafficCounters> counters, PathmapSpec spec) {
-        return merge(List.of(part(counters, new ObjectMapper())), spec);
+        return merge(List.of(part(counters, Json.mapper())), spec);
     }
 
     public List<String> phases() {
@@ -407,8 +408,7 @@ public final class TrafficMatrix {
     }
 
     public void write(Path file, ObjectNode run) throws IOException {
-        ObjectMapper json = new ObjectMapper();
-        json.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), toJson(json, run));
+        Json.pretty().writeValue(file.toFile(), toJson(Json.mapper(), run));
     }
 
     /**
@@ -419,7 +419,7 @@ public final class TrafficMatrix {
     public static TrafficMatrix read(Path file) {
         JsonNode root;
         try {
-            root = new ObjectMapper().readTree(Files.readAllBytes(file));
+            root = Json.mapper().readTree(Files.readAllBytes(file));
         } catch (IOException e) {
             throw new IllegalArgumentException(file + ": not readable as JSON: " + e.getMessage(), e);
         }

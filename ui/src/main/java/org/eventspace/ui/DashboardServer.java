@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.transport.AgentThreads;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -49,7 +50,7 @@ public final class DashboardServer implements AutoCloseable {
     private volatile boolean closed;
 
     private DashboardServer(DashboardSource source, String bind, int port, long periodMs) {
-        this.json = new ObjectMapper();
+        this.json = Json.mapper();
         this.bind = bind;
         DashboardFrames frames = new DashboardFrames(source, json);
         this.sampler = new DashboardSampler(frames, json, periodMs);

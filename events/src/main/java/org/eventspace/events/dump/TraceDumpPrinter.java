@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.events.TraceOp;
 
 /**
@@ -20,7 +21,7 @@ import org.eventspace.events.TraceOp;
  */
 public final class TraceDumpPrinter {
     public static final String TUPLE_SCHEMA = "eventspace.trace-tuple/1";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private TraceDumpPrinter() {
     }

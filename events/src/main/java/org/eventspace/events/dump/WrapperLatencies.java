@@ -9,12 +9,11 @@ import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.agrona.collections.LongHashSet;
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.events.PointToPointCollectors;
 import org.eventspace.events.analysis.GredCalls;
@@ -470,11 +469,7 @@ public final class WrapperLatencies {
 
     /** {@link #toJson()}, indented or on one line (then it ends with a newline all the same). */
     public String toJson(boolean indent) {
-        ObjectMapper mapper = new ObjectMapper();
-        if (indent) {
-            mapper.enable(SerializationFeature.INDENT_OUTPUT);
-        }
-        ObjectNode root = mapper.createObjectNode().put("schema", SCHEMA).put("dump", source)
+        ObjectNode root = Json.object().put("schema", SCHEMA).put("dump", source)
                 .put("overwritten_tuples_max", overwritten);
         ArrayNode g = root.putArray("greds");
         for (GredLatencies gred : greds) {
@@ -516,7 +511,7 @@ public final class WrapperLatencies {
         ArrayNode notAnalysed = root.putArray("skipped");
         skipped.forEach(notAnalysed::add);
         try {
-            return mapper.writeValueAsString(root) + "\n";
+            return (indent ? Json.pretty() : Json.mapper().writer()).writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write the latency report as JSON", e);
         }

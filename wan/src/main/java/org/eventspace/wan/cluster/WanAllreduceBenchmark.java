@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.Comm;
 import org.eventspace.comm.path.Condition;
 import org.eventspace.comm.path.Gred;
@@ -260,7 +261,7 @@ public final class WanAllreduceBenchmark {
         }
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     /** Runs the workload on {@code job}'s local ranks (every rank in one JVM) and reads its cluster roots and gateways. */
     private static HostPart hostPart(MonitoredJob job, Work work, Duration limit) {
