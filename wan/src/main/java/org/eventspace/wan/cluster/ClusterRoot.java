@@ -4,6 +4,7 @@ import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.path.Condition;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.ReduceOp;
+import org.eventspace.comm.path.SpinYieldPark;
 import org.eventspace.comm.path.ValueType;
 import org.eventspace.comm.path.Wrapper;
 
@@ -23,7 +24,12 @@ import org.eventspace.comm.path.Wrapper;
  * all-to-all. Up comes word 0 = 1 (holds) or 0.
  *
  * <p>Called by one thread at a time (a tree's calls are in order and the cluster's gred releases no one before this
- * returns). Allocates nothing per call; the caches' reads are between {@link Thread#yield()}s, as in the paper.
+ * returns). Allocates nothing per call.
+ *
+ * <p>Between passes over the caches it waits through the host's {@link SpinYieldPark}, as the gred's waiters do: the
+ * paper read the caches between yields, which the policy's spin and yield phases keep; past them (a remote cluster a
+ * WAN latency away, or more threads than cores) it parks in slices of {@value #POLL_NANOS} ns, since no prefetch
+ * thread unparks the root, rather than yield for milliseconds on a core the prefetch and service threads need.
  */
 final class ClusterRoot implements Wrapper {
     private final String name;
@@ -31,7 +37,9 @@ final class ClusterRoot implements Wrapper {
     private final ClusterState state;
     private final Condition condition;
     private final double constant;
-    private final long timeoutNanos;
+    /** Park slice once the policy's spins and yields are spent: a small fraction of any WAN latency. */
+    static final long POLL_NANOS = 50_000;
+    private final SpinYieldPark waiting;
     private final Runnable startPrefetch;
     private final long[][] partials;
     private final boolean[] have;
@@ -41,14 +49,14 @@ final class ClusterRoot implements Wrapper {
     /** Conditional calls decided on local data, by a cache read, by the rule, and by the full exchange. */
     final long[] decided = new long[4];
 
-    ClusterRoot(String name, Wrapper next, ClusterState state, Condition condition, double constant, long timeoutNanos,
-                int maxWords, Runnable startPrefetch) {
+    ClusterRoot(String name, Wrapper next, ClusterState state, Condition condition, double constant,
+                SpinYieldPark waiting, int maxWords, Runnable startPrefetch) {
         this.name = name;
         this.next = next;
         this.state = state;
         this.condition = condition;
         this.constant = constant;
-        this.timeoutNanos = timeoutNanos;
+        this.waiting = waiting;
         this.startPrefetch = startPrefetch;
         this.partials = new long[state.clusters][maxWords];
         this.have = new boolean[state.clusters];
@@ -79,7 +87,9 @@ final class ClusterRoot implements Wrapper {
         have[state.cluster] = true;
         int pending = state.clusters - 1;
         double sofar = Double.longBitsToDouble(m.word(0));
-        long deadline = System.nanoTime() + timeoutNanos;
+        long deadline = waiting.deadlineFromNow();
+        int spinStep = 0;
+        int yieldStep = 0;
         while (pending > 0) {
             for (int b = 0; b < state.clusters; b++) {
                 if (have[b]) {
@@ -113,12 +123,10 @@ final class ClusterRoot implements Wrapper {
                     }
                 }
             }
-            if (pending > 0) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new CommException(name + ": call " + s + " waited " + timeoutNanos / 1_000_000
-                            + " ms for the other clusters' partial results");
-                }
-                Thread.yield();
+            if (pending > 0 && !waiting.spin(spinStep++) && !waiting.yield(yieldStep++, deadline)
+                    && !SpinYieldPark.park(this, deadline, POLL_NANOS)) {
+                throw new CommException(name + ": call " + s + " waited " + waiting.policy().timeoutNanos() / 1_000_000
+                        + " ms for the other clusters' partial results");
             }
         }
         // Every partial result of call s: combine them in cluster order, the same on every cluster.
