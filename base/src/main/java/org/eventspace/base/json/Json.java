@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * The one Jackson configuration of the project: every report, codec, API and file we read or write as JSON goes
@@ -39,15 +37,5 @@ public final class Json {
     /** A writer of indented JSON (Jackson's default pretty printer), for the files people read too. */
     public static ObjectWriter pretty() {
         return PRETTY;
-    }
-
-    /** A new, empty object node of the shared mapper's node factory. */
-    public static ObjectNode object() {
-        return MAPPER.createObjectNode();
-    }
-
-    /** A new, empty array node of the shared mapper's node factory. */
-    public static ArrayNode array() {
-        return MAPPER.createArrayNode();
     }
 }
