@@ -24,9 +24,10 @@ import org.eventspace.job.RankThreads;
 import org.eventspace.wan.GatewayScheduler;
 import org.eventspace.wan.WanEmulation;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -208,22 +209,10 @@ public final class WanAllreduceBenchmark {
      * What one process's ranks and cluster roots report: per rank {wall ns, wrong answers, iterations, checksum}; the
      * conditional calls its cluster roots decided (local, cache, rule, full exchange); the messages its gateways released.
      */
-    private record HostPart(List<long[]> ranks, long[] decided, long wanMessages) {
+    @JsonPropertyOrder({"ranks", "decided", "wan_messages"})
+    private record HostPart(List<long[]> ranks, long[] decided, @JsonProperty("wan_messages") long wanMessages) {
         JsonNode toJson() {
-            ObjectNode node = JSON.createObjectNode();
-            ArrayNode list = node.putArray("ranks");
-            for (long[] v : ranks) {
-                ArrayNode a = list.addArray();
-                for (long x : v) {
-                    a.add(x);
-                }
-            }
-            ArrayNode d = node.putArray("decided");
-            for (long x : decided) {
-                d.add(x);
-            }
-            node.put("wan_messages", wanMessages);
-            return node;
+            return JSON.valueToTree(this);
         }
 
         static HostPart fromJson(JsonNode node) {
