@@ -23,9 +23,10 @@ import org.agrona.concurrent.IdleStrategy;
  * parking, and what it does when the deadline passes.
  *
  * <p>The threads above comm wait through it too: an agent's duty cycle idles on {@link #agentIdle} (the scope's
- * gather helpers, the analysis threads without coscheduling), a thread that waits for a flag no one signals parks
- * through {@link #park} in slices (the coscheduled analysis threads, the scope gather's caller, the WAN cluster roots
- * and their prefetch threads, the messages held at a WAN gateway).
+ * gather helpers, the scope's front-end, the analysis threads without coscheduling); a thread woken by an unpark, or
+ * polling a flag no one signals, parks through {@link #park} to its deadline or in slices (the coscheduled analysis
+ * threads, the scope gather's caller, the WAN cluster roots' prefetch threads, the messages held at a WAN gateway);
+ * a WAN cluster root yields between reads of its caches with a policy of yields only, the paper's wait.
  *
  * <p>One exception, by necessity: the WAN gateway's scheduler ({@code wan.GatewayScheduler}) must release each
  * message at its due time, not when a condition comes true, so it parks until a fixed window before the next due

@@ -72,7 +72,8 @@ public final class ClusterKinds implements AutoCloseable {
             double constant = c == null ? 0 : Double.parseDouble(node.property(Condition.CONSTANT_PROPERTY));
             String key = host.host() + "/" + node.tree();
             ClusterRoot root = new ClusterRoot(node.name(), host.downstream(node), state, c, constant,
-                    host.waiting(), host.pathmap().spec().resultWords(), () -> startPrefetch(key));
+                    ClusterRoot.paperWait(host.waitPolicy().timeoutNanos()), host.pathmap().spec().resultWords(),
+                    () -> startPrefetch(key));
             synchronized (ClusterKinds.this) {
                 roots.add(root);
             }

@@ -6,6 +6,7 @@ import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.ReduceOp;
 import org.eventspace.comm.path.SpinYieldPark;
 import org.eventspace.comm.path.ValueType;
+import org.eventspace.comm.path.WaitPolicy;
 import org.eventspace.comm.path.Wrapper;
 
 /**
@@ -26,10 +27,10 @@ import org.eventspace.comm.path.Wrapper;
  * <p>Called by one thread at a time (a tree's calls are in order and the cluster's gred releases no one before this
  * returns). Allocates nothing per call.
  *
- * <p>Between passes over the caches it waits through the host's {@link SpinYieldPark}, as the gred's waiters do: the
- * paper read the caches between yields, which the policy's spin and yield phases keep; past them (a remote cluster a
- * WAN latency away, or more threads than cores) it parks in slices of {@value #POLL_NANOS} ns, since no prefetch
- * thread unparks the root, rather than yield for milliseconds on a core the prefetch and service threads need.
+ * <p>Between passes over the caches it waits through a {@link SpinYieldPark}: in the job, {@link #paperWait}'s, which
+ * yields between reads up to the host's timeout, as the paper's root did (the caches' reads are between yields); the
+ * park phase, in slices of {@value #POLL_NANOS} ns (no prefetch thread unparks the root), serves a policy that ends
+ * its yields earlier.
  */
 final class ClusterRoot implements Wrapper {
     private final String name;
@@ -48,6 +49,15 @@ final class ClusterRoot implements Wrapper {
     private boolean started;
     /** Conditional calls decided on local data, by a cache read, by the rule, and by the full exchange. */
     final long[] decided = new long[4];
+
+    /**
+     * The paper's wait at a cluster root: no spinning, a yield between reads of the caches until {@code timeoutNanos}
+     * passed. A root waits a WAN latency for the other clusters; spinning through it would take the core its own
+     * prefetch threads and the hops' service threads need, and parking would add a wake-up to every call.
+     */
+    static SpinYieldPark paperWait(long timeoutNanos) {
+        return new SpinYieldPark(new WaitPolicy(0, Integer.MAX_VALUE, timeoutNanos));
+    }
 
     ClusterRoot(String name, Wrapper next, ClusterState state, Condition condition, double constant,
                 SpinYieldPark waiting, int maxWords, Runnable startPrefetch) {
