@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import org.eventspace.base.stats.Quantile;
 import org.eventspace.job.JobTransport;
 import org.eventspace.run.Workload;
 import org.eventspace.run.RunEngine;
@@ -182,10 +183,10 @@ public final class CollectorOverhead {
             on.add(round(onUs[i], 6));
             pairs.add(round(pct[i], 3));
         }
-        node.put("overhead_pct", round(quantile(pct, 0.5), 3));
-        node.put("overhead_pct_min", round(quantile(pct, 0), 3));
-        node.put("overhead_pct_max", round(quantile(pct, 1), 3));
-        node.put("overhead_pct_iqr", round(quantile(pct, 0.75) - quantile(pct, 0.25), 3));
+        node.put("overhead_pct", round(Quantile.of(pct, 0.5), 3));
+        node.put("overhead_pct_min", round(Quantile.of(pct, 0), 3));
+        node.put("overhead_pct_max", round(Quantile.of(pct, 1), 3));
+        node.put("overhead_pct_iqr", round(Quantile.of(pct, 0.75) - Quantile.of(pct, 0.25), 3));
         double[] same = new double[pct.length];
         int n = 0;
         for (int i = 0; i < pct.length; i++) {
@@ -195,20 +196,10 @@ public final class CollectorOverhead {
         }
         node.put("pairs_same_state", n);
         if (n > 0) {
-            node.put("overhead_pct_same_state", round(quantile(Arrays.copyOf(same, n), 0.5), 3));
+            node.put("overhead_pct_same_state", round(Quantile.of(Arrays.copyOf(same, n), 0.5), 3));
         } else {
             node.putNull("overhead_pct_same_state");
         }
-    }
-
-    /** The q-quantile, interpolated linearly between closest ranks (R's type 7; q = 0.5 is the median). */
-    static double quantile(double[] values, double q) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        double h = (sorted.length - 1) * q;
-        int lo = (int) Math.floor(h);
-        int hi = Math.min(lo + 1, sorted.length - 1);
-        return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
     }
 
     private static double round(double value, int decimals) {

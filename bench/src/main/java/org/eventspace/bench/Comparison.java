@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.function.Consumer;
 
 import org.eventspace.comm.pathmap.TreeShape;
-import org.eventspace.events.stats.Median;
+import org.eventspace.base.stats.Median;
 import org.eventspace.run.Workload;
 import org.eventspace.run.RunEngine;
 import org.eventspace.run.RunConfig;

@@ -12,10 +12,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import org.eventspace.bench.InterleavedOverhead;
-import org.eventspace.comm.runtime.ProcStat;
+import org.eventspace.base.os.ProcStat;
 import org.eventspace.ui.DashboardServer;
 import org.eventspace.ui.DemoJob;
-import org.eventspace.comm.runtime.LowestPriority;
+import org.eventspace.base.os.LowestPriority;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -8,7 +8,7 @@ import java.util.BitSet;
 import java.util.List;
 
 import org.eventspace.comm.launch.CpuBinding;
-import org.eventspace.comm.runtime.ShortCommand;
+import org.eventspace.base.os.ShortCommand;
 
 /**
  * Places a one-JVM benchmark's threads as a cluster places its processes: the job's threads on some CPUs, the

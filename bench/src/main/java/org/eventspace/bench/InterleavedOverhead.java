@@ -23,7 +23,7 @@ import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.traffic.TrafficScope;
 import org.eventspace.events.CollectorKind;
-import org.eventspace.events.stats.Median;
+import org.eventspace.base.stats.Median;
 import org.eventspace.job.JobTransport;
 import org.eventspace.net.TrafficMatrix;
 

@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.eventspace.base.json.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Runs the Open MPI baseline ({@code bench/mpi/run-baseline.sh}, which installs Open MPI and builds the C
@@ -47,7 +47,7 @@ public final class MpiBaseline {
                 throw new IllegalStateException("Open MPI baseline failed (exit " + process.exitValue() + "): " + command);
             }
             String last = text.substring(text.lastIndexOf('\n') + 1);
-            return new ObjectMapper().readTree(last);
+            return Json.mapper().readTree(last);
         } catch (IOException e) {
             throw new IllegalStateException("could not run " + command + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {

@@ -35,7 +35,7 @@ import org.eventspace.job.ScopeSnapshot;
 import org.eventspace.scope.filter.ScopeRecord;
 import org.eventspace.run.RunConfig;
 import org.eventspace.run.RunReport;
-import org.eventspace.events.stats.Median;
+import org.eventspace.base.stats.Median;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

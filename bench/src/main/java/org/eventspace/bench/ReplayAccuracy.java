@@ -9,7 +9,8 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Consumer;
 
-import org.eventspace.events.stats.Median;
+import org.eventspace.base.stats.Median;
+import org.eventspace.base.stats.Quantile;
 import org.eventspace.trace.Replay;
 import org.eventspace.trace.Trace;
 import org.eventspace.trace.TraceConfig;
@@ -181,14 +182,7 @@ public final class ReplayAccuracy {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         root.put(name + "_median", Median.of(sorted.clone()));
-        root.putArray(name + "_iqr").add(quantile(sorted, 0.25)).add(quantile(sorted, 0.75));
-    }
-
-    private static double quantile(double[] sorted, double q) {
-        double pos = q * (sorted.length - 1);
-        int lo = (int) Math.floor(pos);
-        int hi = (int) Math.ceil(pos);
-        return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+        root.putArray(name + "_iqr").add(Quantile.ofSorted(sorted, 0.25)).add(Quantile.ofSorted(sorted, 0.75));
     }
 
     public static String summary(ObjectNode r) {

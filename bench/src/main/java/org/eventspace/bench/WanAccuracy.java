@@ -27,8 +27,9 @@ import org.eventspace.wan.GatewayScheduler;
 import org.eventspace.wan.Site;
 import org.eventspace.wan.LinkSchedule;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -320,48 +321,55 @@ public final class WanAccuracy {
 
     /** The {@value #SCHEMA} document. */
     public static ObjectNode toJson(Config config, List<Row> rows, ObjectMapper mapper) {
-        ObjectNode root = mapper.createObjectNode();
-        root.put("schema", SCHEMA);
-        root.put("wan", config.file().toAbsolutePath().toString());
-        root.put("site_a", config.siteA());
-        root.put("site_b", config.siteB());
-        root.put("iterations", config.iterations());
-        root.put("warmup", config.warmup());
-        root.put("spin_window_us", config.spinWindowNs() / 1e3);
-        root.put("bar", "|error_us| <= max(5 % of model_us, 50 us)");
-        root.put("all_within_bar", rows.stream().allMatch(Row::withinBar));
-        ArrayNode array = root.putArray("rows");
+        List<RowJson> out = new ArrayList<>(rows.size());
         for (Row r : rows) {
-            ObjectNode o = array.addObject();
-            o.put("connections", r.connections());
-            o.put("bytes", r.bytes());
-            o.put("configured_two_way_us", r.configuredTwoWayUs());
-            o.put("model_us", r.modelUs());
-            o.put("wan_us", r.wanUs());
-            o.put("lan_us", r.lanUs());
-            o.put("emulated_us", r.emulatedUs());
-            o.put("error_us", r.errorUs());
-            o.put("error_pct", r.errorPct());
-            o.put("within_bar", r.withinBar());
-            o.put("configured_mbit_s", r.configuredMbit());
-            if (r.emulatedMbit() != null) {
-                o.put("emulated_mbit_s", r.emulatedMbit());
-            } else {
-                o.putNull("emulated_mbit_s");
-            }
-            ObjectNode g = o.putObject("gateways");
-            g.put("released", r.released());
-            g.put("release_late_mean_us", r.releaseLateMeanUs());
-            g.put("release_late_max_us", r.releaseLateMaxUs());
-            g.put("wake_late_mean_us", r.wakeLateMeanUs());
-            g.put("wake_late_max_us", r.wakeLateMaxUs());
-            g.put("queued_mean_us", r.queuedMeanUs());
+            out.add(new RowJson(r.connections(), r.bytes(), r.configuredTwoWayUs(), r.modelUs(), r.wanUs(), r.lanUs(),
+                    r.emulatedUs(), r.errorUs(), r.errorPct(), r.withinBar(), r.configuredMbit(), r.emulatedMbit(),
+                    new Gateways(r.released(), r.releaseLateMeanUs(), r.releaseLateMaxUs(), r.wakeLateMeanUs(),
+                            r.wakeLateMaxUs(), r.queuedMeanUs())));
         }
-        ObjectNode machine = root.putObject("machine");
-        machine.put("cores", Runtime.getRuntime().availableProcessors());
-        machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
-        root.put("date", Instant.now().toString());
-        return root;
+        return mapper.valueToTree(new Document(SCHEMA, config.file().toAbsolutePath().toString(), config.siteA(),
+                config.siteB(), config.iterations(), config.warmup(), config.spinWindowNs() / 1e3,
+                "|error_us| <= max(5 % of model_us, 50 us)", rows.stream().allMatch(Row::withinBar), out,
+                new Machine(Runtime.getRuntime().availableProcessors(),
+                        System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
+                        System.getProperty("os.name") + " " + System.getProperty("os.arch")),
+                Instant.now().toString()));
+    }
+
+    @JsonPropertyOrder({"schema", "wan", "site_a", "site_b", "iterations", "warmup", "spin_window_us", "bar",
+            "all_within_bar", "rows", "machine", "date"})
+    record Document(String schema, String wan, @JsonProperty("site_a") String siteA,
+                    @JsonProperty("site_b") String siteB, int iterations, int warmup,
+                    @JsonProperty("spin_window_us") double spinWindowUs, String bar,
+                    @JsonProperty("all_within_bar") boolean allWithinBar, List<RowJson> rows, Machine machine,
+                    String date) {
+    }
+
+    /** A row as written; {@code emulated_mbit_s} null where the size is too small to measure a bandwidth. */
+    @JsonPropertyOrder({"connections", "bytes", "configured_two_way_us", "model_us", "wan_us", "lan_us", "emulated_us",
+            "error_us", "error_pct", "within_bar", "configured_mbit_s", "emulated_mbit_s", "gateways"})
+    record RowJson(int connections, int bytes, @JsonProperty("configured_two_way_us") double configuredTwoWayUs,
+                   @JsonProperty("model_us") double modelUs, @JsonProperty("wan_us") double wanUs,
+                   @JsonProperty("lan_us") double lanUs, @JsonProperty("emulated_us") double emulatedUs,
+                   @JsonProperty("error_us") double errorUs, @JsonProperty("error_pct") double errorPct,
+                   @JsonProperty("within_bar") boolean withinBar,
+                   @JsonProperty("configured_mbit_s") double configuredMbit,
+                   @JsonProperty("emulated_mbit_s") Double emulatedMbit, Gateways gateways) {
+    }
+
+    /** What the gateways' schedulers counted ({@code GatewayScheduler.Stats}), in µs. */
+    @JsonPropertyOrder({"released", "release_late_mean_us", "release_late_max_us", "wake_late_mean_us",
+            "wake_late_max_us", "queued_mean_us"})
+    record Gateways(long released, @JsonProperty("release_late_mean_us") double releaseLateMeanUs,
+                    @JsonProperty("release_late_max_us") double releaseLateMaxUs,
+                    @JsonProperty("wake_late_mean_us") double wakeLateMeanUs,
+                    @JsonProperty("wake_late_max_us") double wakeLateMaxUs,
+                    @JsonProperty("queued_mean_us") double queuedMeanUs) {
+    }
+
+    /** The machine the figures were measured on. */
+    @JsonPropertyOrder({"cores", "java", "os"})
+    record Machine(int cores, String java, String os) {
     }
 }

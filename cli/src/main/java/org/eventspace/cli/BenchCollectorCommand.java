@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 import org.eventspace.bench.jmh.CollectorCost;
+import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -74,8 +75,8 @@ final class BenchCollectorCommand implements Callable<Integer> {
             System.out.println("JMH's log: " + jmhLog);
         }
         if (json != null) {
-            ObjectMapper mapper = BenchCommand.json();
-            mapper.writeValue(json.toFile(), CollectorCost.toJson(measured, settings, mapper));
+            ObjectMapper mapper = Json.mapper();
+            Json.pretty().writeValue(json.toFile(), CollectorCost.toJson(measured, settings, mapper));
         }
         return EventSpaceCommand.EXIT_OK;
     }

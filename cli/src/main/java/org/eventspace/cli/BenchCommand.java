@@ -1,8 +1,5 @@
 package org.eventspace.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -28,7 +25,4 @@ final class BenchCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    static ObjectMapper json() {
-        return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    }
 }

@@ -12,6 +12,7 @@ import picocli.CommandLine.Option;
 import org.eventspace.bench.DashboardLoad;
 import org.eventspace.bench.FrontEndPlacement;
 import org.eventspace.ui.DemoJob;
+import org.eventspace.base.json.Json;
 
 /** {@code eventspace bench dashboard-load}: the job's overhead with N clients polling the dashboard, interleaved. */
 @Command(name = "dashboard-load", mixinStandardHelpOptions = true,
@@ -85,11 +86,11 @@ final class BenchDashboardLoadCommand implements Callable<Integer> {
         System.err.printf(java.util.Locale.ROOT, "bench dashboard-load: %d clients, %d pairs of %.1f s blocks after %.1f s "
                 + "of warm-up (about %.0f s)%n", clients, config.pairs(), blockS, warmupS,
                 warmupS + config.pairs() * 2 * blockS);
-        ObjectMapper mapper = BenchCommand.json();
+        ObjectMapper mapper = Json.mapper();
         ObjectNode report = new DashboardLoad(config).run(mapper);
         System.out.print(DashboardLoad.summary(report));
         if (json != null) {
-            mapper.writeValue(json.toFile(), report);
+            Json.pretty().writeValue(json.toFile(), report);
         }
         return report.path("request_errors").asLong() == 0 ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
     }

@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 
 import org.eventspace.bench.OffloadBenchmark;
 import org.eventspace.scope.GatherMode;
+import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -102,8 +103,8 @@ final class BenchOffloadCommand implements Callable<Integer> {
         List<OffloadBenchmark.Result> results = sweeps.medians();
         System.out.print(OffloadBenchmark.summary(results));
         if (json != null) {
-            ObjectMapper mapper = BenchCommand.json();
-            mapper.writeValue(json.toFile(), OffloadBenchmark.toJson(results, sweeps.runs(), mapper));
+            ObjectMapper mapper = Json.mapper();
+            Json.pretty().writeValue(json.toFile(), OffloadBenchmark.toJson(results, sweeps.runs(), mapper));
         }
         return EventSpaceCommand.EXIT_OK;
     }

@@ -10,6 +10,7 @@ import org.eventspace.bench.PaperTables;
 import org.eventspace.run.RunConfig;
 import org.eventspace.trace.TimeEncoding;
 import org.eventspace.trace.TraceConfig;
+import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -85,7 +86,7 @@ final class BenchOverheadCommand implements Callable<Integer> {
             throw new UsageError("--repeats must be >= 1, got " + repeats);
         }
         RunConfig config = options.toConfig(kind);
-        ObjectMapper mapper = BenchCommand.json();
+        ObjectMapper mapper = Json.mapper();
         if (interleave != 0) {
             if (kind != Workload.GSUM) {
                 throw new UsageError("--interleave runs gsum; --benchmark " + benchmark + " cannot interleave");
@@ -119,14 +120,14 @@ final class BenchOverheadCommand implements Callable<Integer> {
             }
             System.out.print(InterleavedOverhead.summary(report));
             if (options.json != null) {
-                mapper.writeValue(options.json.toFile(), report);
+                Json.pretty().writeValue(options.json.toFile(), report);
             }
             return report.path("result_ok").asBoolean() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
         }
         ObjectNode report = new CollectorOverhead(config, repeats).run(mapper, System.err::println);
         System.out.print(CollectorOverhead.summary(report));
         if (options.json != null) {
-            mapper.writeValue(options.json.toFile(), report);
+            Json.pretty().writeValue(options.json.toFile(), report);
         }
         return report.path("result_ok").asBoolean() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
     }
@@ -150,11 +151,11 @@ final class BenchOverheadCommand implements Callable<Integer> {
                     + " into at least 10 blocks");
         }
         RunConfig base = options.toConfig(Workload.GSUM).withCollectors(true);
-        ObjectMapper mapper = BenchCommand.json();
+        ObjectMapper mapper = Json.mapper();
         ObjectNode doc = PaperTables.run(table, base, repeats, block, mapper, System.err::println);
         System.out.print(PaperTables.markdown(doc));
         if (options.json != null) {
-            mapper.writeValue(options.json.toFile(), doc);
+            Json.pretty().writeValue(options.json.toFile(), doc);
         }
         return doc.path("result_ok").asBoolean() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
     }

@@ -8,6 +8,7 @@ import org.eventspace.run.RunConfig;
 import org.eventspace.trace.Replay;
 import org.eventspace.trace.TimeEncoding;
 import org.eventspace.trace.TraceConfig;
+import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -64,11 +65,11 @@ final class BenchReplayCommand implements Callable<Integer> {
             throw new UsageError("--time-encoding: " + e.getMessage());
         }
         RunConfig config = options.toConfig(kind);
-        ObjectMapper mapper = BenchCommand.json();
+        ObjectMapper mapper = Json.mapper();
         ObjectNode report = ReplayAccuracy.run(config, traceConfig, mode, pairs, mapper, System.err::println);
         System.out.print(ReplayAccuracy.summary(report));
         if (options.json != null) {
-            mapper.writeValue(options.json.toFile(), report);
+            Json.pretty().writeValue(options.json.toFile(), report);
         }
         return report.path("result_ok").asBoolean() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
     }

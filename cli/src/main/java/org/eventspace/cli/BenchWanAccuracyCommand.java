@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 
 import org.eventspace.bench.WanAccuracy;
 import org.eventspace.wan.WanFile;
+import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -64,8 +65,8 @@ final class BenchWanAccuracyCommand implements Callable<Integer> {
         System.out.println(all ? "every row within max(5 %, 50 µs) of the model"
                 : rows.stream().filter(r -> !r.withinBar()).count() + " of " + rows.size() + " rows outside max(5 %, 50 µs)");
         if (json != null) {
-            ObjectMapper mapper = BenchCommand.json();
-            mapper.writeValue(json.toFile(), WanAccuracy.toJson(config, rows, mapper));
+            ObjectMapper mapper = Json.mapper();
+            Json.pretty().writeValue(json.toFile(), WanAccuracy.toJson(config, rows, mapper));
         }
         return EventSpaceCommand.EXIT_OK;
     }

@@ -10,6 +10,7 @@ import org.eventspace.run.RunConfig;
 import org.eventspace.wan.WanFile;
 import org.eventspace.bench.WanCompression;
 import org.eventspace.scope.filter.EdgeCodec;
+import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -79,8 +80,8 @@ final class BenchWanCompressionCommand implements Callable<Integer> {
         }
         System.out.print(WanCompression.table(figures));
         if (out != null) {
-            ObjectMapper mapper = BenchCommand.json();
-            mapper.writeValue(out.toFile(), WanCompression.json(mapper,
+            ObjectMapper mapper = Json.mapper();
+            Json.pretty().writeValue(out.toFile(), WanCompression.json(mapper,
                     "bench wan-compression " + benchmark, edges, figures));
         }
         return EventSpaceCommand.EXIT_OK;

@@ -7,9 +7,9 @@ import java.util.concurrent.Callable;
 
 import org.eventspace.bench.Comparison;
 import org.eventspace.bench.MpiBaseline;
+import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Command;
@@ -61,11 +61,11 @@ final class CompareCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageError("--collectors: " + e.getMessage());
         }
-        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectMapper mapper = Json.mapper();
         ObjectNode report = new Comparison(mpi, iterations, warmup, repeats).run(cases, mapper, System.err::println);
         System.out.print(Comparison.table(report));
         if (json != null) {
-            mapper.writeValue(json.toFile(), report);
+            Json.pretty().writeValue(json.toFile(), report);
         }
         boolean ok = true;
         for (var row : report.path("cases")) {

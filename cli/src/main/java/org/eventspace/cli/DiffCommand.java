@@ -8,9 +8,9 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 
 import org.eventspace.monitor.RunDiff;
+import org.eventspace.base.json.Json;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -35,7 +35,7 @@ final class DiffCommand implements Callable<Integer> {
         if (json != null) {
             ConfigFiles.checkWritable("--json", json);
         }
-        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectMapper mapper = Json.mapper();
         RunDiff diff;
         try {
             diff = RunDiff.of(a.toString(), read(mapper, a), b.toString(), read(mapper, b));
@@ -44,7 +44,7 @@ final class DiffCommand implements Callable<Integer> {
         }
         System.out.print(diff.text());
         if (json != null) {
-            mapper.writeValue(json.toFile(), diff.toJson(mapper));
+            Json.pretty().writeValue(json.toFile(), diff.toJson(mapper));
         }
         return EventSpaceCommand.EXIT_OK;
     }

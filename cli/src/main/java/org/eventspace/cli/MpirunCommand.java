@@ -23,9 +23,9 @@ import org.eventspace.scope.filter.FilterSpec;
 import org.eventspace.trace.RankTrace;
 import org.eventspace.trace.Trace;
 import org.eventspace.trace.TraceFile;
+import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -222,12 +222,12 @@ final class MpirunCommand implements Callable<Integer> {
             traced = writeTrace(recorder, result, err);
         }
         if (json != null) {
-            ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+            ObjectMapper mapper = Json.mapper();
             com.fasterxml.jackson.databind.node.ObjectNode doc = result.toJson(mapper);
             if (traced != null) {
                 doc.set("trace", traced.toJson(mapper));
             }
-            mapper.writeValue(json.toFile(), doc);
+            Json.pretty().writeValue(json.toFile(), doc);
         }
         Integer exit = result.exitCode();
         return exit == null ? EventSpaceCommand.EXIT_FAILURE : exit;

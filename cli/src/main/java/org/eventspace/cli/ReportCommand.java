@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 import org.eventspace.ui.RunReportPage;
+import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -37,7 +38,7 @@ final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         ConfigFiles.checkWritable("-o", output);
-        ObjectMapper mapper = new ObjectMapper();
+        ObjectMapper mapper = Json.mapper();
         JsonNode runA = DiffCommand.read(mapper, a);
         JsonNode runB = b != null ? DiffCommand.read(mapper, b) : null;
         String page;

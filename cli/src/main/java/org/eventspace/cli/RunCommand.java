@@ -10,9 +10,9 @@ import org.eventspace.run.RunReport;
 import org.eventspace.run.TracedRun;
 import org.eventspace.job.JobTransport;
 import org.eventspace.net.TrafficMatrix;
+import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Command;
@@ -117,7 +117,7 @@ final class RunCommand implements Callable<Integer> {
 
     /** The eventspace.traffic/1 file of a {@code --traffic} run, and one line saying what it holds. */
     static void writeTraffic(RunReport report, RunConfig config, java.nio.file.Path file) throws IOException {
-        ObjectMapper json = new ObjectMapper();
+        ObjectMapper json = Json.mapper();
         ObjectNode run = json.createObjectNode();
         run.put("benchmark", config.benchmark().label());
         run.put("transport", config.transport().label());
@@ -134,11 +134,11 @@ final class RunCommand implements Callable<Integer> {
 
     /** The eventspace.run/1 report, with the {@code trace} block of a {@code --trace} run (else null). */
     static void writeJson(RunReport report, TracedRun.Summary trace, java.io.File file) throws IOException {
-        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectMapper json = Json.mapper();
         ObjectNode doc = report.toJson(json);
         if (trace != null) {
             doc.set("trace", trace.toJson(json));
         }
-        json.writeValue(file, doc);
+        Json.pretty().writeValue(file, doc);
     }
 }

@@ -13,9 +13,9 @@ import org.eventspace.job.JobTransport;
 import org.eventspace.job.PollMode;
 import org.eventspace.trace.Replay;
 import org.eventspace.trace.Trace;
+import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine;
@@ -138,7 +138,7 @@ final class TraceReplayCommand implements Callable<Integer> {
         }
         out.flush();
         if (json != null) {
-            ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+            ObjectMapper mapper = Json.mapper();
             ObjectNode o = mapper.createObjectNode();
             o.put("schema", "eventspace.trace-replay/1");
             o.put("trace", file.toString());
@@ -158,7 +158,7 @@ final class TraceReplayCommand implements Callable<Integer> {
                 o.put("timed_original_s", timedOriginalS);
                 o.put("timed_error_pct", timedErrorPct);
             }
-            mapper.writeValue(json.toFile(), o);
+            Json.pretty().writeValue(json.toFile(), o);
         }
         if (ok && calls != trace.eventsRecorded()) {
             spec.commandLine().getErr().println("eventspace: trace replay: re-issued " + calls + " calls, the trace recorded "

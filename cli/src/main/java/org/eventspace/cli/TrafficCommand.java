@@ -13,6 +13,7 @@ import org.eventspace.net.LinkLoads;
 import org.eventspace.net.NetworkSvg;
 import org.eventspace.net.TopologyFile;
 import org.eventspace.net.TrafficMatrix;
+import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -119,7 +120,7 @@ final class TrafficCommand implements Runnable {
             } catch (IllegalArgumentException e) {
                 throw new UsageError("traffic map: " + topology + ": " + e.getMessage(), e);
             }
-            ObjectMapper out = new ObjectMapper();
+            ObjectMapper out = Json.mapper();
             com.fasterxml.jackson.databind.node.ObjectNode doc = loads.toJson(out, topology.toString(), traffic.toString(),
                     phase != null ? phase : operation != null ? "operation " + operation : "total");
             out.writerWithDefaultPrettyPrinter().writeValue(json.toFile(), doc);

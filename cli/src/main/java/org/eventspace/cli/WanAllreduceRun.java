@@ -11,9 +11,9 @@ import org.eventspace.monitor.MonitorSummary;
 import org.eventspace.wan.cluster.AllreduceInput;
 import org.eventspace.wan.cluster.ClusterAllreduce;
 import org.eventspace.run.MultiClusterRun;
+import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 
 import picocli.CommandLine.Option;
 
@@ -89,8 +89,8 @@ final class WanAllreduceRun {
             System.out.print(MonitorSummary.of(r.monitors(), job.pathmap(), 40));
         }
         if (options.json != null) {
-            ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-            json.writeValue(options.json.toFile(), r.toJson(json, job.extension() == null ? null : job.extension().argument(),
+            ObjectMapper json = Json.mapper();
+            Json.pretty().writeValue(options.json.toFile(), r.toJson(json, job.extension() == null ? null : job.extension().argument(),
                     computeMicros));
         }
         return r.wrongAnswers() == 0 ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;

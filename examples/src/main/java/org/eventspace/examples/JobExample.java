@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.Comm;
 import org.eventspace.comm.launch.JobEnvironment;
 import org.eventspace.comm.path.ReduceOp;
@@ -137,7 +138,7 @@ public final class JobExample {
         return exact;
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     /** On the front-end's process, prints the monitors' headline, as the scope has gathered it, once a second. */
     private static ScheduledExecutorService watchMonitors(MonitoredJob job) {

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.function.Function;
 
+import org.eventspace.base.json.Json;
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,7 +31,7 @@ import org.eventspace.run.RunConfigCodec;
  * @param <T> the configuration type.
  */
 final class ConfigLineFuzzer<T> implements Fuzzer {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private final String format;
     private final List<String> words;

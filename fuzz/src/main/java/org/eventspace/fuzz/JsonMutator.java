@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.SplittableRandom;
 
+import org.eventspace.base.json.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -29,7 +30,7 @@ final class JsonMutator {
     /** Placeholders replaced in the text after the tree is written: Jackson's tree cannot hold these edits. */
     private static final String DUPLICATE_KEY = "__es_fuzz_duplicate__";
     private static final String DEEP_VALUE = "__es_fuzz_deep__";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     private final FuzzCase c;

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.pathmap.PathmapConfig;
@@ -29,7 +30,7 @@ final class PathmapFuzzer implements Fuzzer {
     /** Specs of at most this many nodes are built in a case. */
     static final long BUILD_NODES = 1 << 16;
     private static final String SOURCE = "fuzz.json";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     /** Valid files: examples/pathmaps/two-clusters.json and the shapes of PathmapConfigTest. */
     static final List<String> TEMPLATES = List.of("""

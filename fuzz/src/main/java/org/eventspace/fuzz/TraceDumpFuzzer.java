@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.events.TraceBufferLayout;
 import org.eventspace.events.dump.TraceDump;
 import org.eventspace.events.dump.TraceDumpPrinter;
@@ -36,7 +37,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * <p>Not thread-safe; its cases share one directory under the work directory.
  */
 final class TraceDumpFuzzer implements Fuzzer {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private final Path work;
     private final Map<Path, byte[]> original = new LinkedHashMap<>();

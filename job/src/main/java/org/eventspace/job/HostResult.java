@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * What a process that ran part of a job reports to the one that launched it, as one JSON line ({@value #SCHEMA}):
@@ -19,7 +21,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param scope   the {@code scope} block of the front-end ({@link ScopeSnapshot#toJson}), or null if it ran none.
  * @param program what the program running the ranks reported (a benchmark: its ranks' results), or null.
  */
-public record HostResult(List<HostTrace> traces, JsonNode scope, JsonNode program) {
+@JsonPropertyOrder({"schema", "traces", "scope", "program"})
+public record HostResult(List<HostTrace> traces, @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode scope,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode program) {
     public static final String SCHEMA = "eventspace.host-result/1";
     /** The longest line accepted: a host's result is a few KB per rank; more is not ours. */
     public static final int MAX_LINE_CHARS = 64 << 20;
@@ -28,18 +32,19 @@ public record HostResult(List<HostTrace> traces, JsonNode scope, JsonNode progra
         traces = List.copyOf(traces);
     }
 
+    /** {@value #SCHEMA}, as every result line states it. */
+    @JsonProperty("schema")
+    public String schema() {
+        return SCHEMA;
+    }
+
+    /** The one-line JSON document: {@code schema}, {@code traces}, and {@code scope} and {@code program} where present. */
     public String encode(ObjectMapper json) {
-        ObjectNode line = json.createObjectNode();
-        line.put("schema", SCHEMA);
-        ArrayNode t = line.putArray("traces");
-        traces.forEach(trace -> t.add(trace.toJson(json)));
-        if (scope != null) {
-            line.set("scope", scope);
+        try {
+            return json.writeValueAsString(this);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write a host result as JSON", e);
         }
-        if (program != null) {
-            line.set("program", program);
-        }
-        return line.toString();
     }
 
     /** @throws IllegalArgumentException naming what is malformed. */

@@ -2,6 +2,8 @@ package org.eventspace.job;
 
 import org.eventspace.events.TraceTupleLayout;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -22,9 +24,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param bufferBytes   bytes the host's trace buffers take ({@code EventSpace.bytesAllocated()}).
  * @param overwritten   tuples the bounded buffers overwrote (EventSpace §4.2: the oldest goes): written but no longer
  *                      held, so a post-mortem dump cannot see them; a scope that read them in time still did.
+ *
+ * <p>Jackson writes it as {@code {"host", "collectors", "tuples_written", "timed_tuples", "buffer_bytes",
+ * "tuples_overwritten"}}, in that order: the {@code collectors.hosts[]} objects of {@code eventspace.run/1}.
  */
-public record HostTrace(int host, int collectors, long tuplesWritten, long timedTuples, long bufferBytes,
-                        long overwritten) {
+@JsonPropertyOrder({"host", "collectors", "tuples_written", "timed_tuples", "buffer_bytes", "tuples_overwritten"})
+public record HostTrace(int host, int collectors, @JsonProperty("tuples_written") long tuplesWritten,
+                        @JsonProperty("timed_tuples") long timedTuples, @JsonProperty("buffer_bytes") long bufferBytes,
+                        @JsonProperty("tuples_overwritten") long overwritten) {
     /** Before overwritten tuples were counted, and where none were. */
     public HostTrace(int host, int collectors, long tuplesWritten, long timedTuples, long bufferBytes) {
         this(host, collectors, tuplesWritten, timedTuples, bufferBytes, 0);
@@ -36,14 +43,7 @@ public record HostTrace(int host, int collectors, long tuplesWritten, long timed
     }
 
     public ObjectNode toJson(ObjectMapper json) {
-        ObjectNode node = json.createObjectNode();
-        node.put("host", host);
-        node.put("collectors", collectors);
-        node.put("tuples_written", tuplesWritten);
-        node.put("timed_tuples", timedTuples);
-        node.put("buffer_bytes", bufferBytes);
-        node.put("tuples_overwritten", overwritten);
-        return node;
+        return json.valueToTree(this);
     }
 
     public static HostTrace fromJson(JsonNode node) {

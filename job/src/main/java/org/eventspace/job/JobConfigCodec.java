@@ -6,13 +6,18 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.launch.CpuBinding;
 import org.eventspace.comm.pathmap.PathmapConfig;
 import org.eventspace.comm.runtime.PathExtension;
 import org.eventspace.events.CollectorSettings;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -29,44 +34,48 @@ public final class JobConfigCodec {
      * quotes its input back (a 10 MB transport name is not echoed whole into a host process's log).
      */
     public static final int MAX_MESSAGE_CHARS = 1024;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private JobConfigCodec() {
     }
 
     public static ObjectNode toJson(JobConfig config) {
-        ObjectNode node = JSON.createObjectNode();
-        node.put("schema", SCHEMA);
-        node.put("pathmap", PathmapConfig.write(config.spec()));
-        node.put("transport", config.transport().label());
-        node.put("timeout_ms", config.timeout().toMillis());
-        node.put("poll", config.poll().label());
-        node.put("socket_buffer_bytes", config.socketBufferBytes());
-        node.put("bind", config.binding().label());
-        node.put("collectors", config.collectors());
-        ObjectNode collect = node.putObject("collector_settings");
-        config.collectorSettings().kinds().stream().sorted().forEach(collect.putArray("kinds")::add);
-        config.collectorSettings().trees().stream().sorted().forEach(collect.putArray("trees")::add);
-        collect.put("capacity", config.collectorSettings().capacity());
-        if (config.scope() != null) {
-            ObjectNode scope = node.putObject("scope");
-            scope.put("shape", config.scope().shapeText());
-            scope.put("gather", config.scope().gather().toString());
-            scope.put("filter", config.scope().filter().text());
-            scope.put("interval_ms", config.scope().intervalMs());
-        }
-        if (config.traceDump() != null) {
-            node.put("trace_dump", config.traceDump().toString());
-        }
-        if (config.traffic() != null) {
-            node.put("traffic", config.traffic());
-        }
-        if (config.extension() != null) {
-            ObjectNode extension = node.putObject("extension");
-            extension.put("name", config.extension().name());
-            extension.put("argument", config.extension().argument());
-        }
-        return node;
+        CollectorSettings c = config.collectorSettings();
+        ScopeSettings s = config.scope();
+        PathExtension e = config.extension();
+        return JSON.valueToTree(new Document(SCHEMA, PathmapConfig.write(config.spec()), config.transport().label(),
+                config.timeout().toMillis(), config.poll().label(), config.socketBufferBytes(), config.binding().label(),
+                config.collectors(),
+                new Collect(c.kinds().stream().sorted().toList(), c.trees().stream().sorted().toList(), c.capacity()),
+                s == null ? null : new Scope(s.shapeText(), s.gather().toString(), s.filter().text(), s.intervalMs()),
+                config.traceDump() == null ? null : config.traceDump().toString(), config.traffic(),
+                e == null ? null : new Extension(e.name(), e.argument())));
+    }
+
+    /** The {@value #SCHEMA} document; scope, trace dump, traffic and extension are absent when the job has none. */
+    @JsonPropertyOrder({"schema", "pathmap", "transport", "timeout_ms", "poll", "socket_buffer_bytes", "bind", "collectors",
+            "collector_settings", "scope", "trace_dump", "traffic", "extension"})
+    record Document(String schema, String pathmap, String transport, @JsonProperty("timeout_ms") long timeoutMs,
+                    String poll, @JsonProperty("socket_buffer_bytes") int socketBufferBytes, String bind,
+                    boolean collectors, @JsonProperty("collector_settings") Collect collectorSettings,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) Scope scope,
+                    @JsonProperty("trace_dump") @JsonInclude(JsonInclude.Include.NON_NULL) String traceDump,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) String traffic,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) Extension extension) {
+    }
+
+    /** {@code collector_settings}: kinds and trees sorted, so equal settings give equal documents. */
+    @JsonPropertyOrder({"kinds", "trees", "capacity"})
+    record Collect(List<String> kinds, List<Integer> trees, int capacity) {
+    }
+
+    @JsonPropertyOrder({"shape", "gather", "filter", "interval_ms"})
+    record Scope(String shape, String gather, String filter, @JsonProperty("interval_ms") int intervalMs) {
+    }
+
+    /** The layer's name and its argument (null when it takes none), for the host process to make it again. */
+    @JsonPropertyOrder({"name", "argument"})
+    record Extension(String name, String argument) {
     }
 
     /** @throws IllegalArgumentException naming what is missing or malformed, in at most {@link #MAX_MESSAGE_CHARS} characters. */

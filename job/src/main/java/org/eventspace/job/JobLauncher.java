@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.launch.Launcher;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -89,7 +90,7 @@ public final class JobLauncher {
         Duration register = config.timeout().plus(REGISTRATION_SLACK);
         Launcher.Result result = Launcher.launch(config.hosts(), Launcher.javaCommand(mainClass, arguments), env, limit,
                 register, config.binding());
-        ObjectMapper json = new ObjectMapper();
+        ObjectMapper json = Json.mapper();
         List<HostResult> hosts = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         for (Launcher.HostResult host : result.hosts()) {

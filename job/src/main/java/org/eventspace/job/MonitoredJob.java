@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.Comm;
 import org.eventspace.comm.launch.JobEnvironment;
 import org.eventspace.comm.launch.TcpHost;
@@ -46,7 +47,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * {@link Comm} of a rank from that rank's thread only.
  */
 public final class MonitoredJob implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     /** How long a host whose ranks failed waits for the others at the end (its report is delivered at once). */
     static final Duration FAILED_FINISH_WAIT = Duration.ofSeconds(2);
     /** The bound of the scope's final pulls once a local rank failed. */

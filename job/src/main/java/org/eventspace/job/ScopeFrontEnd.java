@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.eventspace.comm.transport.AgentThreads;
 import org.eventspace.comm.runtime.HostRuntime;
@@ -18,8 +17,9 @@ import org.eventspace.scope.ScopeRound;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
-import org.eventspace.events.stats.RunningStatistics;
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.RunningStatistics;
+import org.eventspace.base.stats.StatisticsSummary;
+import org.eventspace.comm.path.SpinYieldPark;
 import org.eventspace.scope.filter.FilterResult;
 import org.eventspace.scope.filter.StatsResult;
 
@@ -123,7 +123,7 @@ public final class ScopeFrontEnd implements Agent {
         agent.paused = paused;
         // The pause between pulls is kept by doWork's schedule; the idle strategy only decides how a thread with
         // nothing due waits: a few spins and yields, then parks of 1 µs growing to 1 ms.
-        IdleStrategy idle = new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
+        IdleStrategy idle = SpinYieldPark.agentIdle(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
         agent.runner = AgentThreads.start(new AgentRunner(idle, agent::onError, null, agent));
         return agent;
     }

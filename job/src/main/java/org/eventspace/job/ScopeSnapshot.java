@@ -4,15 +4,17 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.Collections;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.StatisticsSummary;
 import org.eventspace.scope.filter.FilterResult;
 
 /**
@@ -85,38 +87,31 @@ public record ScopeSnapshot(ScopeSettings settings, long rounds, long recordsPro
      * filter's result of the last round with data (labelled by {@code result_round}).
      */
     public ObjectNode toJson(ObjectMapper json) {
-        ObjectNode node = json.createObjectNode();
-        node.put("shape", settings.shapeText());
-        node.put("gather", settings.gather().toString());
-        node.put("filter", settings.filter().text());
-        node.put("interval_ms", Math.max(0, settings.intervalMs()));
-        node.put("cadence", settings.cadenceKind());
-        node.put("rounds", rounds);
-        node.put("records_produced", recordsProduced);
-        node.put("records_gathered", recordsGathered);
-        node.put("records_dropped", recordsDropped);
-        node.put("gather_rate", gatherRate());
-        node.put("raw_bytes", rawBytes);
-        ArrayNode levels = node.putArray("bytes_per_level");
-        for (long b : bytesPerLevel) {
-            levels.add(b);
-        }
         double reduction = reductionFactor();
-        if (Double.isNaN(reduction)) {
-            node.putNull("reduction_factor");
-        } else {
-            node.put("reduction_factor", reduction);
-        }
-        node.put("round_us_mean", roundUsMean());
-        node.put("result_round", resultRound);
-        node.set("result", json.valueToTree(result));
-        if (!runStatistics.isEmpty()) {
-            node.set("run_statistics", json.valueToTree(runStatistics));
-        }
-        if (error != null) {
-            node.put("error", error);
-        }
-        return node;
+        return json.valueToTree(new Block(settings.shapeText(), settings.gather().toString(), settings.filter().text(),
+                Math.max(0, settings.intervalMs()), settings.cadenceKind(), rounds, recordsProduced, recordsGathered,
+                recordsDropped, gatherRate(), rawBytes, bytesPerLevel, Double.isNaN(reduction) ? null : reduction,
+                roundUsMean(), resultRound, result, runStatistics, error));
+    }
+
+    /**
+     * The report's {@code scope} block as Jackson writes it: {@code reduction_factor} null before the root sent
+     * anything, {@code run_statistics} absent when empty and {@code error} when there was none.
+     */
+    @JsonPropertyOrder({"shape", "gather", "filter", "interval_ms", "cadence", "rounds", "records_produced",
+            "records_gathered", "records_dropped", "gather_rate", "raw_bytes", "bytes_per_level", "reduction_factor",
+            "round_us_mean", "result_round", "result", "run_statistics", "error"})
+    record Block(String shape, String gather, String filter, @JsonProperty("interval_ms") int intervalMs,
+                 String cadence, long rounds, @JsonProperty("records_produced") long recordsProduced,
+                 @JsonProperty("records_gathered") long recordsGathered,
+                 @JsonProperty("records_dropped") long recordsDropped, @JsonProperty("gather_rate") double gatherRate,
+                 @JsonProperty("raw_bytes") long rawBytes, @JsonProperty("bytes_per_level") long[] bytesPerLevel,
+                 @JsonProperty("reduction_factor") Double reductionFactor,
+                 @JsonProperty("round_us_mean") double roundUsMean, @JsonProperty("result_round") long resultRound,
+                 FilterResult result,
+                 @JsonProperty("run_statistics") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+                 SortedMap<String, StatisticsSummary> runStatistics,
+                 @JsonInclude(JsonInclude.Include.NON_NULL) String error) {
     }
 
     @Override

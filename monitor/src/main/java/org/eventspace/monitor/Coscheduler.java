@@ -7,9 +7,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.eventspace.comm.path.Gred;
+import org.eventspace.comm.path.SpinYieldPark;
 import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.pathmap.PathmapBuilder;
@@ -156,7 +156,7 @@ public final class Coscheduler implements Gred.ReleaseListener {
      */
     IdleStrategy idleStrategy(int host) {
         if (strategy == Coschedule.NONE) {
-            return new BackoffIdleStrategy(10, 20, 10_000, TimeUnit.MILLISECONDS.toNanos(1));
+            return SpinYieldPark.agentIdle(10, 20, 10_000, TimeUnit.MILLISECONDS.toNanos(1));
         }
         Gate gate = byHost.computeIfAbsent(host, h -> new Gate());
         return new GateIdle(gate);
@@ -180,12 +180,11 @@ public final class Coscheduler implements Gred.ReleaseListener {
         public void idle() {
             gate.waiter = Thread.currentThread();
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MAX_WAIT_MILLIS);
+            // The gate unparks this thread every RELEASES_PER_PASS releases: park to the deadline, no polling.
             while (gate.releases.get() - seen < RELEASES_PER_PASS) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
+                if (!SpinYieldPark.park(this, deadline, SpinYieldPark.UNTIL_DEADLINE)) {
                     break;
                 }
-                LockSupport.parkNanos(this, left);
             }
             seen = gate.releases.get();
         }

@@ -2,6 +2,8 @@ package org.eventspace.monitor;
 
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -36,11 +38,8 @@ final class HopLatencies {
             if (n.kind().equals(PathmapBuilder.CORE)) {
                 Node gred = gredUnder(pathmap, n);
                 if (gred != null && greds.path(gred.name()).has("below")) {
-                    ObjectNode row = wrappers.putObject(n.name());
-                    row.put("kind", "core");
-                    row.put("host", n.host());
-                    row.put("tree", n.tree());
-                    row.set("store_latency", greds.path(gred.name()).path("below"));
+                    wrappers.set(n.name(), json.valueToTree(new CoreRow("core", n.host(), n.tree(),
+                            greds.path(gred.name()).path("below"))));
                 }
             } else if (n.kind().equals(PathmapBuilder.PROXY)) {
                 hop(wrappers, greds, pathmap, n, json);
@@ -69,17 +68,27 @@ final class HopLatencies {
                 || total.path("mean").isNull() || upperBelow.path("mean").isNull()) {
             return;
         }
-        ObjectNode row = wrappers.putObject(proxy.name());
-        row.put("kind", "proxy");
-        row.put("host", proxy.host());
-        row.put("tree", proxy.tree());
-        row.put("to_host", upper.host());
-        ObjectNode twoWay = row.putObject("two_way_latency");
-        twoWay.put("count", Math.min(below.path("count").asLong(), total.path("count").asLong()));
-        twoWay.put("mean", below.path("mean").asDouble() - total.path("mean").asDouble() - upperBelow.path("mean").asDouble());
-        row.put("method", "mean of " + pathmap.node(proxy.id()).name() + "'s outer collector t4 - t1 (below "
-                + lower.name() + ") minus mean of its serving collector " + serving.name() + " t3 - t2 (port "
-                + serving.parentPort() + " of " + upper.name() + ")");
+        wrappers.set(proxy.name(), json.valueToTree(new ProxyRow("proxy", proxy.host(), proxy.tree(), upper.host(),
+                new TwoWay(Math.min(below.path("count").asLong(), total.path("count").asLong()),
+                        below.path("mean").asDouble() - total.path("mean").asDouble() - upperBelow.path("mean").asDouble()),
+                "mean of " + pathmap.node(proxy.id()).name() + "'s outer collector t4 - t1 (below " + lower.name()
+                        + ") minus mean of its serving collector " + serving.name() + " t3 - t2 (port "
+                        + serving.parentPort() + " of " + upper.name() + ")")));
+    }
+
+    /** A core's row: its store latency is its root gred's {@code below} (µs), as the gred's part carries it. */
+    @JsonPropertyOrder({"kind", "host", "tree", "store_latency"})
+    record CoreRow(String kind, int host, int tree, @JsonProperty("store_latency") JsonNode storeLatency) {
+    }
+
+    /** A hop's row: the two-way latency (µs) of the hop from {@code host} to {@code to_host}, and how it was derived. */
+    @JsonPropertyOrder({"kind", "host", "tree", "to_host", "two_way_latency", "method"})
+    record ProxyRow(String kind, int host, int tree, @JsonProperty("to_host") int toHost,
+                    @JsonProperty("two_way_latency") TwoWay twoWayLatency, String method) {
+    }
+
+    @JsonPropertyOrder({"count", "mean"})
+    record TwoWay(long count, double mean) {
     }
 
     /** The gred that a collector hands to {@code n} (a core or a proxy) calls through: n ← collector ← gred, or null. */

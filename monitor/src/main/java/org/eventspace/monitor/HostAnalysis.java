@@ -4,7 +4,7 @@ import java.util.List;
 
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentTerminationException;
-import org.eventspace.comm.runtime.LowestPriority;
+import org.eventspace.base.os.LowestPriority;
 import org.eventspace.events.TraceTupleFlyweight;
 
 /**

@@ -2,10 +2,14 @@ package org.eventspace.monitor;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -13,7 +17,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.events.analysis.GredCalls;
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.StatisticsSummary;
 import org.eventspace.events.TraceOp;
 
 /**
@@ -48,91 +52,136 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
 
     /** This process's part. */
     public ObjectNode toJson(ObjectMapper json) {
-        ObjectNode root = json.createObjectNode();
-        ArrayNode k = root.putArray("kinds");
+        List<String> k = new ArrayList<>();
         for (MonitorKind kind : MonitorKind.values()) {
             if (kinds.contains(kind)) {
                 k.add(kind.label());
             }
         }
-        ObjectNode all = root.putObject("greds");
+        boolean withStats = kinds.contains(MonitorKind.STATS);
+        Map<String, GredPart> all = new LinkedHashMap<>();
         long dropped = 0;
         long failed = 0;
         long missed = 0;
         long read = 0;
         long memory = 0;
         for (GredSnapshot g : greds) {
-            ObjectNode o = all.putObject(g.gred());
-            GredCalls c = g.calls();
-            o.put("host", g.host());
-            o.put("tree", g.tree());
-            o.put("calls", c.calls());
-            ArrayNode contributors = o.putArray("contributors");
-            ArrayNode last = o.putArray("last_arrivals");
-            ArrayNode waits = o.putArray("mean_arrival_wait_us");
-            for (int p = 0; p < c.ports(); p++) {
-                contributors.add(g.contributors()[p]);
-                last.add(c.lastArrivals(p));
-                double wait = c.port(p, GredCalls.ARRIVAL_WAIT).mean();
-                waits.add(Double.isNaN(wait) ? 0 : wait / 1_000.0);
-            }
-            if (kinds.contains(MonitorKind.STATS)) {
-                o.set("down", micros(json, c.down()));
-                o.set("up", micros(json, c.up()));
-                o.set("below", micros(json, c.below()));
-                ObjectNode stages = o.putObject("stages");
-                stages.set("arrival", micros(json, c.arrival()));
-                stages.set("reduce", micros(json, c.down()));
-                stages.set("broadcast", micros(json, c.broadcast()));
-                ArrayNode byArrival = o.putArray("arrival_wait_by_order");
-                ArrayNode byDeparture = o.putArray("departure_wait_by_order");
-                for (int order = 0; order < c.ports(); order++) {
-                    byArrival.add(micros(json, c.arrivalWaitByOrder(order)));
-                    byDeparture.add(micros(json, c.departureWaitByOrder(order)));
-                }
-                ArrayNode ports = o.putArray("ports");
-                for (int p = 0; p < c.ports(); p++) {
-                    ObjectNode port = ports.addObject();
-                    port.put("port", p);
-                    port.put("contributor", g.contributors()[p]);
-                    port.set("down", micros(json, c.port(p, GredCalls.DOWN)));
-                    port.set("up", micros(json, c.port(p, GredCalls.UP)));
-                    port.set("total", micros(json, c.port(p, GredCalls.TOTAL)));
-                    port.set("arrival_wait", micros(json, c.port(p, GredCalls.ARRIVAL_WAIT)));
-                    port.set("departure_wait", micros(json, c.port(p, GredCalls.DEPARTURE_WAIT)));
-                    port.set("arrival_order", longs(json, c.arrivalOrder(p)));
-                    port.set("departure_order", longs(json, c.departureOrder(p)));
-                }
-            }
+            all.put(g.gred(), GredPart.of(g, withStats));
             dropped += g.dropped();
             failed += g.failed();
             missed += g.missed();
             read += g.read();
             memory += g.memoryBytes();
         }
-        ObjectNode ranks = root.putObject("ranks");
+        Map<String, Map<String, OpTime>> ranks = new LinkedHashMap<>();
         for (Map.Entry<Integer, long[][]> e : new java.util.TreeMap<>(profiles).entrySet()) {
-            ObjectNode r = ranks.putObject(Integer.toString(e.getKey()));
+            Map<String, OpTime> r = new LinkedHashMap<>();
             for (int op = 0; op < e.getValue()[0].length; op++) {
                 if (e.getValue()[0][op] > 0) {
-                    ObjectNode o = r.putObject(TraceOp.name(op));
-                    o.put("calls", e.getValue()[0][op]);
-                    o.put("time_us", e.getValue()[1][op] / 1_000.0);
+                    r.put(TraceOp.name(op), new OpTime(e.getValue()[0][op], e.getValue()[1][op] / 1_000.0));
                 }
             }
+            ranks.put(Integer.toString(e.getKey()), r);
         }
-        root.put("calls_dropped", dropped);
-        root.put("tuples_failed", failed);
-        root.put("tuples_missed", missed);
-        root.put("tuples_read", read);
-        ObjectNode analysis = root.putObject("analysis");
-        analysis.put("threads", analysisThreads);
-        analysis.put("lowest_priority_threads", lowestPriorityThreads);
-        analysis.put("cpu_ms", analysisCpuNanos / 1e6);
-        analysis.put("memory_bytes", memory);
-        ArrayNode s = root.putArray("skipped");
-        skipped.forEach(s::add);
-        return root;
+        return json.valueToTree(new Part(k, all, ranks, dropped, failed, missed, read,
+                new Analysis(analysisThreads, lowestPriorityThreads, analysisCpuNanos / 1e6, memory), skipped));
+    }
+
+    /** One process's part of the {@code monitors} block, as {@link #report} reads it back. */
+    @JsonPropertyOrder({"kinds", "greds", "ranks", "calls_dropped", "tuples_failed", "tuples_missed", "tuples_read",
+            "analysis", "skipped"})
+    record Part(List<String> kinds, Map<String, GredPart> greds, Map<String, Map<String, OpTime>> ranks,
+                @JsonProperty("calls_dropped") long callsDropped, @JsonProperty("tuples_failed") long tuplesFailed,
+                @JsonProperty("tuples_missed") long tuplesMissed, @JsonProperty("tuples_read") long tuplesRead,
+                Analysis analysis, List<String> skipped) {
+    }
+
+    /**
+     * A gred of {@link Part}: counts always, latencies (µs) only with the statistics monitor — the fields from
+     * {@code down} on are absent without it.
+     */
+    @JsonPropertyOrder({"host", "tree", "calls", "contributors", "last_arrivals", "mean_arrival_wait_us", "down", "up",
+            "below", "stages", "arrival_wait_by_order", "departure_wait_by_order", "ports"})
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record GredPart(int host, int tree, long calls, String[] contributors,
+                    @JsonProperty("last_arrivals") long[] lastArrivals,
+                    @JsonProperty("mean_arrival_wait_us") double[] meanArrivalWaitUs, Micros down, Micros up,
+                    Micros below, Stages stages, @JsonProperty("arrival_wait_by_order") List<Micros> arrivalWaitByOrder,
+                    @JsonProperty("departure_wait_by_order") List<Micros> departureWaitByOrder, List<PortPart> ports) {
+        static GredPart of(GredSnapshot g, boolean withStats) {
+            GredCalls c = g.calls();
+            int n = c.ports();
+            String[] contributors = new String[n];
+            long[] last = new long[n];
+            double[] waits = new double[n];
+            for (int p = 0; p < n; p++) {
+                contributors[p] = g.contributors()[p];
+                last[p] = c.lastArrivals(p);
+                double wait = c.port(p, GredCalls.ARRIVAL_WAIT).mean();
+                waits[p] = Double.isNaN(wait) ? 0 : wait / 1_000.0;
+            }
+            if (!withStats) {
+                return new GredPart(g.host(), g.tree(), c.calls(), contributors, last, waits, null, null, null, null,
+                        null, null, null);
+            }
+            List<Micros> byArrival = new ArrayList<>(n);
+            List<Micros> byDeparture = new ArrayList<>(n);
+            List<PortPart> ports = new ArrayList<>(n);
+            for (int order = 0; order < n; order++) {
+                byArrival.add(Micros.of(c.arrivalWaitByOrder(order)));
+                byDeparture.add(Micros.of(c.departureWaitByOrder(order)));
+            }
+            for (int p = 0; p < n; p++) {
+                ports.add(new PortPart(p, g.contributors()[p], Micros.of(c.port(p, GredCalls.DOWN)),
+                        Micros.of(c.port(p, GredCalls.UP)), Micros.of(c.port(p, GredCalls.TOTAL)),
+                        Micros.of(c.port(p, GredCalls.ARRIVAL_WAIT)), Micros.of(c.port(p, GredCalls.DEPARTURE_WAIT)),
+                        c.arrivalOrder(p), c.departureOrder(p)));
+            }
+            return new GredPart(g.host(), g.tree(), c.calls(), contributors, last, waits, Micros.of(c.down()),
+                    Micros.of(c.up()), Micros.of(c.below()),
+                    new Stages(Micros.of(c.arrival()), Micros.of(c.down()), Micros.of(c.broadcast())),
+                    byArrival, byDeparture, ports);
+        }
+    }
+
+    /** The three stages of a collective at a gred (µs): the arrivals, the reduction below, the broadcast. */
+    @JsonPropertyOrder({"arrival", "reduce", "broadcast"})
+    record Stages(Micros arrival, Micros reduce, Micros broadcast) {
+    }
+
+    @JsonPropertyOrder({"port", "contributor", "down", "up", "total", "arrival_wait", "departure_wait", "arrival_order",
+            "departure_order"})
+    record PortPart(int port, String contributor, Micros down, Micros up, Micros total,
+                    @JsonProperty("arrival_wait") Micros arrivalWait, @JsonProperty("departure_wait") Micros departureWait,
+                    @JsonProperty("arrival_order") long[] arrivalOrder,
+                    @JsonProperty("departure_order") long[] departureOrder) {
+    }
+
+    /** A rank's calls of one operation and the time they took. */
+    @JsonPropertyOrder({"calls", "time_us"})
+    record OpTime(long calls, @JsonProperty("time_us") double timeUs) {
+    }
+
+    @JsonPropertyOrder({"threads", "lowest_priority_threads", "cpu_ms", "memory_bytes"})
+    record Analysis(int threads, @JsonProperty("lowest_priority_threads") int lowestPriorityThreads,
+                    @JsonProperty("cpu_ms") double cpuMs, @JsonProperty("memory_bytes") long memoryBytes) {
+    }
+
+    /**
+     * A {@link StatisticsSummary} of ns written in µs: NaN (no values) as null; {@code median}, the sliding window's,
+     * only where a monitor keeps one (a window median of measured latencies is never NaN).
+     */
+    @JsonPropertyOrder({"count", "mean", "sd", "min", "max", "median"})
+    record Micros(long count, Double mean, Double sd, Double min, Double max,
+                  @JsonInclude(JsonInclude.Include.NON_NULL) Double median) {
+        static Micros of(StatisticsSummary s) {
+            return new Micros(s.count(), micros(s.mean()), micros(s.sd()), micros(s.min()), micros(s.max()),
+                    s.windowMedian() == null ? null : micros(s.windowMedian()));
+        }
+
+        private static Double micros(double nanos) {
+            return Double.isNaN(nanos) ? null : nanos / 1_000.0;
+        }
     }
 
     /**
@@ -297,33 +346,4 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
         }
         return a.equals(b) ? 0 : 1;
     };
-
-    private static ObjectNode micros(ObjectMapper json, StatisticsSummary s) {
-        ObjectNode o = json.createObjectNode();
-        o.put("count", s.count());
-        putMicros(o, "mean", s.mean());
-        putMicros(o, "sd", s.sd());
-        putMicros(o, "min", s.min());
-        putMicros(o, "max", s.max());
-        if (s.windowMedian() != null) {
-            putMicros(o, "median", s.windowMedian());
-        }
-        return o;
-    }
-
-    private static void putMicros(ObjectNode o, String field, double nanos) {
-        if (Double.isNaN(nanos)) {
-            o.putNull(field);
-        } else {
-            o.put(field, nanos / 1_000.0);
-        }
-    }
-
-    private static ArrayNode longs(ObjectMapper json, long[] values) {
-        ArrayNode a = json.createArrayNode();
-        for (long v : values) {
-            a.add(v);
-        }
-        return a;
-    }
 }

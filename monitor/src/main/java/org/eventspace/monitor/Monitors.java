@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.agrona.concurrent.AgentRunner;
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.pathmap.Entry;
 import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
@@ -337,7 +338,7 @@ public final class Monitors implements AutoCloseable {
         board.publish(ResultRecords.flatten(json, board.newest().version() + 1));
     }
 
-    private static final ObjectMapper PUBLISH_JSON = new ObjectMapper();
+    private static final ObjectMapper PUBLISH_JSON = Json.mapper();
     /** Each analysis thread's CPU time, read just before it ended (it cannot be read after). */
     private long[] cpuAtStop = new long[0];
 

@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -47,15 +49,16 @@ final class RankProfiles {
                 max = t[1] > max[1] ? t : max;
             }
             double mean = sum / times.size();
-            ObjectNode o = across.putObject(op);
-            o.put("ranks", times.size());
-            o.put("min_us", min[1]);
-            o.put("min_rank", (int) min[0]);
-            o.put("mean_us", mean);
-            o.put("max_us", max[1]);
-            o.put("max_rank", (int) max[0]);
-            o.put("imbalance_pct", mean == 0 ? 0 : (max[1] / mean - 1) * 100);
+            across.set(op, json.valueToTree(new Spread(times.size(), min[1], (int) min[0], mean, max[1], (int) max[0],
+                    mean == 0 ? 0 : (max[1] / mean - 1) * 100)));
         }
         return root;
+    }
+
+    /** One operation across the ranks: smallest, mean and largest time (µs), who had them, the percent imbalance. */
+    @JsonPropertyOrder({"ranks", "min_us", "min_rank", "mean_us", "max_us", "max_rank", "imbalance_pct"})
+    record Spread(int ranks, @JsonProperty("min_us") double minUs, @JsonProperty("min_rank") int minRank,
+                  @JsonProperty("mean_us") double meanUs, @JsonProperty("max_us") double maxUs,
+                  @JsonProperty("max_rank") int maxRank, @JsonProperty("imbalance_pct") double imbalancePct) {
     }
 }

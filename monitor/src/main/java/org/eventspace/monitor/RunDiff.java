@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -196,32 +196,26 @@ public final class RunDiff {
     }
 
     public ObjectNode toJson(ObjectMapper json) {
-        ObjectNode root = json.createObjectNode();
-        root.put("schema", SCHEMA);
-        root.put("a", nameA);
-        root.put("b", nameB);
-        ArrayNode list = root.putArray("rows");
+        List<RowJson> list = new ArrayList<>(rows.size());
         for (Row r : rows) {
-            ObjectNode o = list.addObject();
-            o.put("section", r.section());
-            o.put("what", r.what());
-            o.put("unit", r.unit());
-            put(o, "a", r.a());
-            put(o, "b", r.b());
-            put(o, "ratio", r.ratio());
-            o.put("verdict", r.verdict());
+            list.add(new RowJson(r.section(), r.what(), r.unit(), orNull(r.a()), orNull(r.b()), orNull(r.ratio()),
+                    r.verdict()));
         }
-        ArrayNode n = root.putArray("notes");
-        notes.forEach(n::add);
-        return root;
+        return json.valueToTree(new Document(SCHEMA, nameA, nameB, list, notes));
     }
 
-    private static void put(ObjectNode o, String field, double v) {
-        if (Double.isNaN(v) || Double.isInfinite(v)) {
-            o.putNull(field);
-        } else {
-            o.put(field, v);
-        }
+    /** The {@value #SCHEMA} document. */
+    @JsonPropertyOrder({"schema", "a", "b", "rows", "notes"})
+    record Document(String schema, String a, String b, List<RowJson> rows, List<String> notes) {
+    }
+
+    /** A row as written: a figure a run lacks (NaN) or a ratio without a base (NaN, ±∞) is null. */
+    @JsonPropertyOrder({"section", "what", "unit", "a", "b", "ratio", "verdict"})
+    record RowJson(String section, String what, String unit, Double a, Double b, Double ratio, String verdict) {
+    }
+
+    private static Double orNull(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? null : v;
     }
 
     private static double finite(double v) {

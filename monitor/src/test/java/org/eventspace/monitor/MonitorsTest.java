@@ -19,7 +19,7 @@ import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.events.dump.TraceDump;
 import org.eventspace.events.dump.WrapperLatencies;
 import org.eventspace.events.dump.WrapperLatencies.GredLatencies;
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.StatisticsSummary;
 import org.eventspace.events.analysis.GredCalls;
 import org.eventspace.job.JobConfig;
 import org.eventspace.job.JobTransport;

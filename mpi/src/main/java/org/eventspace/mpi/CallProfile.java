@@ -3,7 +3,7 @@ package org.eventspace.mpi;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.eventspace.events.stats.RunningStatistics;
+import org.eventspace.base.stats.RunningStatistics;
 
 /**
  * Each rank's profile as mpiP and Scalasca's summary give it: per rank and MPI function the calls and the time spent

@@ -6,7 +6,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import org.eventspace.events.stats.RunningStatistics;
+import org.eventspace.base.stats.RunningStatistics;
 
 /**
  * Scalasca's "Wait at N×N" over collective instances (Geimer et al., "The Scalasca performance toolset

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.eventspace.events.stats.RunningStatistics;
+import org.eventspace.base.stats.RunningStatistics;
 import org.eventspace.scope.filter.FilterResult;
 import org.eventspace.scope.filter.FilterSpec;
 import org.eventspace.scope.filter.Packet;

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 import org.eventspace.net.TrafficMatrix;
+import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -88,7 +89,7 @@ public final class MpiTraffic {
         int[] rankHosts = hosts.rankHosts().length == np ? hosts.rankHosts() : new int[np];
         List<String> names = hosts.rankHosts().length == np ? hosts.hostNames() : List.of("host-0");
         TrafficMatrix m = TrafficMatrix.ofRanks("all", rankHosts, names, counts.byOperation(), PmlTraffic.COUNTED_BY);
-        ObjectMapper json = new ObjectMapper();
+        ObjectMapper json = Json.mapper();
         ObjectNode run = json.createObjectNode();
         run.put("benchmark", program);
         run.put("transport", "mpi");

@@ -22,7 +22,7 @@ import java.util.Set;
 
 import org.eventspace.events.TraceTupleFlyweight;
 import org.eventspace.events.TraceTupleLayout;
-import org.eventspace.comm.runtime.LowestPriority;
+import org.eventspace.base.os.LowestPriority;
 
 /**
  * The node agent as a process of its own, one per host (SPEC §8): it maps every rank file of its host's folder, as
@@ -37,7 +37,7 @@ import org.eventspace.comm.runtime.LowestPriority;
  *   ES_MPI_AGENT_SECRET     the job secret, 64 hex digits
  *   ES_MPI_AGENT_DIR        the host's folder; default ES_MPI_DIR/host-&lt;host name&gt;, as the library names it
  * </pre>
- * Its one working thread runs at nice 19 ({@link org.eventspace.comm.runtime.LowestPriority}). It ends after the
+ * Its one working thread runs at nice 19 ({@link org.eventspace.base.os.LowestPriority}). It ends after the
  * front-end's FIN (exit 0), or with exit 1 if the front-end is gone or silent for
  * {@link #SILENCE_MS} ms. Not thread-safe: one thread.
  */

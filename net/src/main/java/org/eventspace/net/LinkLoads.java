@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -109,59 +111,55 @@ public final class LinkLoads {
     }
 
     public ObjectNode toJson(ObjectMapper json, String topologyFile, String trafficFile, String phase) {
-        ObjectNode root = json.createObjectNode();
-        root.put("schema", SCHEMA);
-        root.put("topology", fabric.description());
-        root.put("topology_file", topologyFile);
-        root.put("traffic_file", trafficFile);
-        root.put("phase", phase);
-        root.put("subnets", fabric.subnets());
-        root.put("routed_bytes", routedBytes);
-        root.put("same_node_bytes", localBytes);
-        root.put("byte_hops", byteHops);
-        ArrayNode devices = root.putArray("devices");
+        List<DeviceJson> devices = new ArrayList<>();
         for (Fabric.Device d : fabric.devices()) {
-            ObjectNode o = devices.addObject();
-            o.put("name", d.name());
-            o.put("kind", d.kind() == Fabric.Kind.SWITCH ? "switch" : "endpoint");
-            o.put("layer", d.layer());
-            o.put("subnet", d.subnet());
-            if (d.x() >= 0) {
-                o.put("x", d.x());
-            }
-            if (d.y() >= 0) {
-                o.put("y", d.y());
-            }
+            devices.add(new DeviceJson(d.name(), d.kind() == Fabric.Kind.SWITCH ? "switch" : "endpoint", d.layer(),
+                    d.subnet(), d.x() >= 0 ? d.x() : null, d.y() >= 0 ? d.y() : null));
         }
-        ArrayNode links = root.putArray("links");
+        List<LinkJson> links = new ArrayList<>();
         for (Fabric.Link l : fabric.links()) {
-            ObjectNode o = links.addObject();
-            o.put("id", l.id());
-            o.put("a", fabric.device(l.a()).name());
-            o.put("a_port", l.aPort());
-            o.put("b", fabric.device(l.b()).name());
-            o.put("b_port", l.bPort());
-            o.put("bytes_a_to_b", bytes(l.id(), 0));
-            o.put("bytes_b_to_a", bytes(l.id(), 1));
+            links.add(new LinkJson(l.id(), fabric.device(l.a()).name(), l.aPort(), fabric.device(l.b()).name(), l.bPort(),
+                    bytes(l.id(), 0), bytes(l.id(), 1)));
         }
-        List<long[]> hot = hottest(10);
-        if (hot.isEmpty()) {
-            root.putNull("max_link");
-        } else {
-            root.set("max_link", half(json, hot.get(0)));
+        List<HalfJson> hottest = new ArrayList<>();
+        for (long[] x : hottest(10)) {
+            hottest.add(half(x));
         }
-        ArrayNode h = root.putArray("hottest");
-        hot.forEach(x -> h.add(half(json, x)));
-        return root;
+        return json.valueToTree(new Document(SCHEMA, fabric.description(), topologyFile, trafficFile, phase,
+                fabric.subnets(), routedBytes, localBytes, byteHops, devices, links,
+                hottest.isEmpty() ? null : hottest.get(0), hottest));
     }
 
-    private ObjectNode half(ObjectMapper json, long[] x) {
+    private HalfJson half(long[] x) {
         Fabric.Link l = fabric.links().get((int) x[0]);
-        ObjectNode o = json.createObjectNode();
-        o.put("link", l.id());
-        o.put("from", fabric.device(x[1] == 0 ? l.a() : l.b()).name());
-        o.put("to", fabric.device(x[1] == 0 ? l.b() : l.a()).name());
-        o.put("bytes", x[2]);
-        return o;
+        return new HalfJson(l.id(), fabric.device(x[1] == 0 ? l.a() : l.b()).name(),
+                fabric.device(x[1] == 0 ? l.b() : l.a()).name(), x[2]);
+    }
+
+    /** The {@value #SCHEMA} document; {@code max_link} is null when no link carried a byte. */
+    @JsonPropertyOrder({"schema", "topology", "topology_file", "traffic_file", "phase", "subnets", "routed_bytes",
+            "same_node_bytes", "byte_hops", "devices", "links", "max_link", "hottest"})
+    record Document(String schema, String topology, @JsonProperty("topology_file") String topologyFile,
+                    @JsonProperty("traffic_file") String trafficFile, String phase, int subnets,
+                    @JsonProperty("routed_bytes") long routedBytes, @JsonProperty("same_node_bytes") long sameNodeBytes,
+                    @JsonProperty("byte_hops") long byteHops, List<DeviceJson> devices, List<LinkJson> links,
+                    @JsonProperty("max_link") HalfJson maxLink, List<HalfJson> hottest) {
+    }
+
+    /** A device; {@code x} and {@code y} only where the topology places it. */
+    @JsonPropertyOrder({"name", "kind", "layer", "subnet", "x", "y"})
+    record DeviceJson(String name, String kind, int layer, int subnet,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Integer x,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Integer y) {
+    }
+
+    @JsonPropertyOrder({"id", "a", "a_port", "b", "b_port", "bytes_a_to_b", "bytes_b_to_a"})
+    record LinkJson(int id, String a, @JsonProperty("a_port") int aPort, String b, @JsonProperty("b_port") int bPort,
+                    @JsonProperty("bytes_a_to_b") long bytesAToB, @JsonProperty("bytes_b_to_a") long bytesBToA) {
+    }
+
+    /** One direction of a link and the bytes it carried. */
+    @JsonPropertyOrder({"link", "from", "to", "bytes"})
+    record HalfJson(int link, String from, String to, long bytes) {
     }
 }

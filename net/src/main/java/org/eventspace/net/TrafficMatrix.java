@@ -11,14 +11,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.pathmap.PathmapSpec;
 import org.eventspace.comm.traffic.TrafficCounters;
 import org.eventspace.comm.traffic.TrafficScope;
 import org.eventspace.comm.traffic.TrafficTag;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -110,20 +113,12 @@ public final class TrafficMatrix {
      * bytes_received, messages_received]]}]}}.
      */
     public static ObjectNode part(List<TrafficCounters> counters, ObjectMapper json) {
-        ObjectNode part = json.createObjectNode();
         TrafficScope scope = counters.stream().map(TrafficCounters::scope).filter(s -> s != null).findFirst().orElse(null);
-        part.put("scope", scope == null ? null : scope.text());
-        ArrayNode names = part.putArray("phases");
-        (scope == null ? List.of(TrafficScope.UNMARKED) : scope.phaseNames()).forEach(names::add);
-        ArrayNode ports = part.putArray("ports");
+        List<PortPart> ports = new ArrayList<>();
         for (TrafficCounters c : counters) {
             for (TrafficCounters.Port p : c.ports()) {
-                ObjectNode port = ports.addObject();
-                port.put("kind", p.kind() == TrafficCounters.PortKind.RANK ? "rank" : "host");
-                port.put("id", p.id());
-                port.put("host", c.host());
-                ArrayNode cells = port.putArray("cells");
-                ArrayNode operationCells = port.putArray("operation_cells");
+                List<long[]> cells = new ArrayList<>();
+                List<long[]> operationCells = new ArrayList<>();
                 for (int peer = 0; peer < p.peers(); peer++) {
                     for (int phase = 0; phase < TrafficTag.MAX_PHASES; phase++) {
                         addCell(cells, peer, phase, p, false);
@@ -132,24 +127,36 @@ public final class TrafficMatrix {
                         addCell(operationCells, peer, kind, p, true);
                     }
                 }
+                ports.add(new PortPart(p.kind() == TrafficCounters.PortKind.RANK ? "rank" : "host", p.id(), c.host(),
+                        cells, operationCells));
             }
         }
-        return part;
+        return json.valueToTree(new Part(scope == null ? null : scope.text(),
+                scope == null ? List.of(TrafficScope.UNMARKED) : scope.phaseNames(), ports));
     }
 
-    private static void addCell(ArrayNode into, int peer, int slot, TrafficCounters.Port p, boolean operation) {
-        long[] v = new long[4];
+    /** What one process counted, for {@link #merge}. */
+    @JsonPropertyOrder({"scope", "phases", "ports"})
+    record Part(String scope, List<String> phases, List<PortPart> ports) {
+    }
+
+    /** One port's non-zero cells: {@code [peer, phase or operation kind, bytes_sent, messages_sent, bytes_received, messages_received]}. */
+    @JsonPropertyOrder({"kind", "id", "host", "cells", "operation_cells"})
+    record PortPart(String kind, int id, int host, List<long[]> cells,
+                    @JsonProperty("operation_cells") List<long[]> operationCells) {
+    }
+
+    private static void addCell(List<long[]> into, int peer, int slot, TrafficCounters.Port p, boolean operation) {
+        long[] cell = new long[6];
         boolean any = false;
+        cell[0] = peer;
+        cell[1] = slot;
         for (int f = 0; f < 4; f++) {
-            v[f] = operation ? p.readOperation(peer, slot, OFFSETS[f]) : p.read(peer, slot, OFFSETS[f]);
-            any |= v[f] != 0;
+            cell[2 + f] = operation ? p.readOperation(peer, slot, OFFSETS[f]) : p.read(peer, slot, OFFSETS[f]);
+            any |= cell[2 + f] != 0;
         }
         if (any) {
-            ArrayNode cell = into.addArray();
-            cell.add(peer).add(slot);
-            for (long x : v) {
-                cell.add(x);
-            }
+            into.add(cell);
         }
     }
 
@@ -256,7 +263,7 @@ public final class TrafficMatrix {
 
     /** The matrix of this process's own counters (a job simulated in one JVM has them all). */
     public static TrafficMatrix of(List<TrafficCounters> counters, PathmapSpec spec) {
-        return merge(List.of(part(counters, new ObjectMapper())), spec);
+        return merge(List.of(part(counters, Json.mapper())), spec);
     }
 
     public List<String> phases() {
@@ -344,71 +351,65 @@ public final class TrafficMatrix {
 
     /** The {@code eventspace.traffic/1} document; {@code run} is what ran (benchmark, transport), copied in. */
     public ObjectNode toJson(ObjectMapper json, ObjectNode run) {
-        ObjectNode root = json.createObjectNode();
-        root.put("schema", SCHEMA);
-        if (run != null) {
-            root.set("run", run);
-        }
-        root.put("scope", scope);
-        root.put("bytes", countedBy == null ? "payload bytes (8 per word), frame headers not included" : "message bytes");
-        if (countedBy != null) {
-            root.put("counted_by", countedBy);
-        }
-        root.put("ranks", ranks());
-        root.put("hosts", hosts());
-        ArrayNode rh = root.putArray("rank_hosts");
-        for (int h : rankHosts) {
-            rh.add(h);
-        }
-        ArrayNode hn = root.putArray("host_names");
-        hostNames.forEach(hn::add);
-        ArrayNode ph = root.putArray("phases");
+        List<Named> phaseList = new ArrayList<>(phases.size());
         for (int p = 0; p < phases.size(); p++) {
-            ObjectNode phase = ph.addObject();
-            phase.put("name", phases.get(p));
-            putMatrices(phase, p);
+            phaseList.add(new Named(phases.get(p), matrices(p)));
         }
-        ArrayNode ops = root.putArray("operations");
+        List<Named> operationList = new ArrayList<>(operations.size());
         for (int o = 0; o < operations.size(); o++) {
-            ObjectNode op = ops.addObject();
-            op.put("name", operations.get(o));
-            putMatrices(op, rankByOperation[o], hostByOperation[o]);
+            operationList.add(new Named(operations.get(o),
+                    new Matrices(Fields.of(rankByOperation[o]), Fields.of(hostByOperation[o]))));
         }
-        putMatrices(root.putObject("total"), -1);
-        return root;
+        return json.valueToTree(new Document(SCHEMA, run, scope,
+                countedBy == null ? "payload bytes (8 per word), frame headers not included" : "message bytes",
+                countedBy, ranks(), hosts(), rankHosts, hostNames, phaseList, operationList, matrices(-1)));
     }
 
-    private void putMatrices(ObjectNode into, int phase) {
+    private Matrices matrices(int phase) {
         long[][][] r = new long[4][][];
         long[][][] h = new long[4][][];
         for (int f = 0; f < 4; f++) {
             r[f] = rankMatrix(phase, f);
             h[f] = hostMatrix(phase, f);
         }
-        putMatrices(into, r, h);
+        return new Matrices(Fields.of(r), Fields.of(h));
     }
 
-    private static void putMatrices(ObjectNode into, long[][][] rankFields, long[][][] hostFields) {
-        ObjectNode r = into.putObject("rank");
-        ObjectNode h = into.putObject("host");
-        for (int f = 0; f < 4; f++) {
-            putMatrix(r.putArray(FIELDS.get(f)), rankFields[f]);
-            putMatrix(h.putArray(FIELDS.get(f)), hostFields[f]);
+    /** The {@code eventspace.traffic/1} document: {@code run} and {@code counted_by} absent where unknown. */
+    @JsonPropertyOrder({"schema", "run", "scope", "bytes", "counted_by", "ranks", "hosts", "rank_hosts", "host_names",
+            "phases", "operations", "total"})
+    record Document(String schema, @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode run, String scope, String bytes,
+                    @JsonProperty("counted_by") @JsonInclude(JsonInclude.Include.NON_NULL) String countedBy,
+                    int ranks, int hosts, @JsonProperty("rank_hosts") int[] rankHosts,
+                    @JsonProperty("host_names") List<String> hostNames, List<Named> phases, List<Named> operations,
+                    Matrices total) {
+    }
+
+    /** A phase or an operation with its matrices. */
+    @JsonPropertyOrder({"name", "rank", "host"})
+    record Named(String name, Fields rank, Fields host) {
+        Named(String name, Matrices m) {
+            this(name, m.rank(), m.host());
         }
     }
 
-    private static void putMatrix(ArrayNode into, long[][] m) {
-        for (long[] row : m) {
-            ArrayNode a = into.addArray();
-            for (long v : row) {
-                a.add(v);
-            }
+    /** Rank by rank and host by host. */
+    @JsonPropertyOrder({"rank", "host"})
+    record Matrices(Fields rank, Fields host) {
+    }
+
+    /** The four counters of {@link #FIELDS}, each a matrix [from][to], in that order. */
+    @JsonPropertyOrder({"bytes_sent", "messages_sent", "bytes_received", "messages_received"})
+    record Fields(@JsonProperty("bytes_sent") long[][] bytesSent, @JsonProperty("messages_sent") long[][] messagesSent,
+                  @JsonProperty("bytes_received") long[][] bytesReceived,
+                  @JsonProperty("messages_received") long[][] messagesReceived) {
+        static Fields of(long[][][] byField) {
+            return new Fields(byField[0], byField[1], byField[2], byField[3]);
         }
     }
 
     public void write(Path file, ObjectNode run) throws IOException {
-        ObjectMapper json = new ObjectMapper();
-        json.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), toJson(json, run));
+        Json.pretty().writeValue(file.toFile(), toJson(Json.mapper(), run));
     }
 
     /**
@@ -419,7 +420,7 @@ public final class TrafficMatrix {
     public static TrafficMatrix read(Path file) {
         JsonNode root;
         try {
-            root = new ObjectMapper().readTree(Files.readAllBytes(file));
+            root = Json.mapper().readTree(Files.readAllBytes(file));
         } catch (IOException e) {
             throw new IllegalArgumentException(file + ": not readable as JSON: " + e.getMessage(), e);
         }

@@ -8,10 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.launch.Launcher;
 import org.eventspace.job.HostResult;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Runs one in-JVM benchmark in a JVM of its own and reads its report back: what {@link CollectorOverhead} uses so
@@ -48,7 +48,7 @@ public final class ForkedRun {
                 errors.add("forked run printed no result (exit code " + child.exitValue() + ")");
                 return new RunReport(config, List.of(), errors);
             }
-            HostResult result = HostResult.decode(new ObjectMapper(), last);
+            HostResult result = HostResult.decode(Json.mapper(), last);
             return new RunReport(config, WorkloadRanks.decodeRanks(result.program()), errors, result.traces(), result.scope());
         } catch (IOException | RuntimeException e) {
             errors.add("forked run failed: " + e.getMessage());
@@ -76,7 +76,7 @@ public final class ForkedRun {
         RunReport report = RunEngine.inJvm(config, RunEngine.Watcher.NONE);
         // Every error of an in-JVM run is one the parent's report derives again from the ranks and the scope block.
         System.out.println(new HostResult(report.traces(), report.scope(), WorkloadRanks.encodeRanks(report.rankResults()))
-                .encode(new ObjectMapper()));
+                .encode(Json.mapper()));
         System.exit(report.resultOk() ? 0 : 1);
     }
 }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.Comm;
 import org.eventspace.comm.path.Condition;
 import org.eventspace.comm.path.ReduceOp;
@@ -19,9 +20,10 @@ import org.eventspace.wan.cluster.ClusterAllreduce;
 import org.eventspace.wan.cluster.MultiClusterLayer;
 import org.eventspace.wan.WanEmulation;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -247,22 +249,10 @@ public final class MultiClusterRun {
      * What one process's ranks and cluster roots report: per rank {wall ns, wrong answers, iterations, checksum}; the
      * conditional calls its cluster roots decided (local, cache, rule, full exchange); the messages its gateways released.
      */
-    private record HostPart(List<long[]> ranks, long[] decided, long wanMessages) {
+    @JsonPropertyOrder({"ranks", "decided", "wan_messages"})
+    private record HostPart(List<long[]> ranks, long[] decided, @JsonProperty("wan_messages") long wanMessages) {
         JsonNode toJson() {
-            ObjectNode node = JSON.createObjectNode();
-            ArrayNode list = node.putArray("ranks");
-            for (long[] v : ranks) {
-                ArrayNode a = list.addArray();
-                for (long x : v) {
-                    a.add(x);
-                }
-            }
-            ArrayNode d = node.putArray("decided");
-            for (long x : decided) {
-                d.add(x);
-            }
-            node.put("wan_messages", wanMessages);
-            return node;
+            return JSON.valueToTree(this);
         }
 
         static HostPart fromJson(JsonNode node) {
@@ -300,7 +290,7 @@ public final class MultiClusterRun {
         }
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     /** Runs the workload on {@code job}'s local ranks (every rank in one JVM) and reads its cluster roots and gateways. */
     private static HostPart hostPart(MonitoredJob job, Settings work, Duration limit) {

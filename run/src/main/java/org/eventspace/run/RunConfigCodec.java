@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.job.JobConfigCodec;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,7 +25,7 @@ import org.eventspace.monitor.MonitorKind;
  */
 public final class RunConfigCodec {
     public static final String SCHEMA = "eventspace.run-config/3";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private RunConfigCodec() {
     }

@@ -20,6 +20,7 @@ import org.eventspace.monitor.Coscheduler;
 import org.eventspace.monitor.MonitorSnapshot;
 import org.eventspace.monitor.Monitors;
 import org.eventspace.net.TrafficMatrix;
+import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -33,7 +34,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * host's report and their merge into the run's {@code monitors} block and traffic matrix.
  */
 public final class RunEngine {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     /** How long the front-end waits for every host's last results before it stops pulling. */
     private static final Duration LIVE_FINAL_BOUND = Duration.ofSeconds(3);
 

@@ -16,6 +16,7 @@ import org.eventspace.trace.Replay;
 import org.eventspace.trace.Trace;
 import org.eventspace.trace.TraceFile;
 import org.eventspace.trace.TraceFormatException;
+import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,7 +31,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * last call, as the original's is ({@code wall_ns} of the trace).
  */
 public final class TraceReplay {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     /**
      * A replay's outcome: its wall (the longest rank), calls re-issued, what went wrong, and per operation the time its

@@ -9,6 +9,7 @@ import org.eventspace.job.MonitoredJob;
 import org.eventspace.job.RankThreads;
 import org.eventspace.trace.TraceConfig;
 import org.eventspace.trace.TraceFile;
+import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,7 +26,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 final class WorkloadRanks implements HostWork<List<RankResult>> {
     /** This work's kind among the host processes' arguments. */
     static final String KIND = "workload";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private final RunConfig config;
     /** A trace configuration as the host processes get it ({@link TracedRun#encodeConfig}), or null. */

@@ -9,9 +9,9 @@ import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
 import org.eventspace.comm.path.CommException;
+import org.eventspace.comm.path.SpinYieldPark;
 
 /**
  * The helper threads of one {@code par:N} gather wrapper (EventSpace paper §4.2: "a given number of helper threads
@@ -45,7 +45,7 @@ final class GatherHelpers {
         };
         for (int i = 0; i < count; i++) {
             Helper helper = new Helper("es-scope-" + gather + "-helper-" + i, queue);
-            AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(64, 16, TimeUnit.MICROSECONDS.toNanos(1),
+            AgentRunner runner = new AgentRunner(SpinYieldPark.agentIdle(64, 16, TimeUnit.MICROSECONDS.toNanos(1),
                     TimeUnit.MILLISECONDS.toNanos(MAX_PARK_MS)), errors, null, helper);
             Thread thread = AgentRunner.startOnThread(runner, r -> {
                 Thread t = new Thread(r, helper.roleName());
@@ -87,12 +87,11 @@ final class GatherHelpers {
         for (Thread t : threads) {
             LockSupport.unpark(t);
         }
+        // The last helper to finish unparks this thread (Batch), so it parks to the deadline without polling.
         while (!batch.finished()) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
+            if (!SpinYieldPark.park(this, deadline, SpinYieldPark.UNTIL_DEADLINE)) {
                 break;
             }
-            LockSupport.parkNanos(this, left);
         }
         for (ScopeChild c : children) {
             if (c.busy()) {

@@ -30,7 +30,7 @@ import org.eventspace.comm.transport.tcp.TcpServer;
 import org.eventspace.comm.transport.tcp.TcpTransport;
 import org.eventspace.events.CollectorKind;
 import org.eventspace.events.EventSpace;
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.StatisticsSummary;
 import org.eventspace.scope.filter.Packet;
 import org.eventspace.scope.filter.ScopeRecord;
 import org.eventspace.scope.filter.StatsResult;

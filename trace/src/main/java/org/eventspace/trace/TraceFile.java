@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.path.ReduceOp;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -38,7 +39,7 @@ public final class TraceFile {
      * that holds such a call, so every other trace stays readable by readers of version 1.
      */
     public static final String SCHEMA_RUNS = "eventspace.trace/2";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     /** Writes the self-described CBOR tag (55799: bytes d9 d9 f7) first, which is how a reader tells the encodings apart. */
     private static final ObjectMapper CBOR = new ObjectMapper(CBORFactory.builder()
             .enable(CBORGenerator.Feature.WRITE_TYPE_HEADER).build());

@@ -3,6 +3,7 @@ package org.eventspace.ui;
 import java.util.Iterator;
 import java.util.Set;
 
+import org.eventspace.base.json.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,7 +27,7 @@ public record DashboardRequest(int port, String bind, String name, String descri
     public static final String ENV = "ES_DASHBOARD";
     public static final String SCHEMA = "eventspace.dashboard-request/1";
     private static final Set<String> FIELDS = Set.of("schema", "port", "bind", "name", "description", "injected_slow_rank");
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     public DashboardRequest {
         if (port < 0 || port > 65_535) {

@@ -11,9 +11,13 @@ import java.util.function.Consumer;
 
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.transport.AgentThreads;
 import org.eventspace.net.NetworkSvg;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -50,7 +54,7 @@ public final class DashboardServer implements AutoCloseable {
     private volatile boolean closed;
 
     private DashboardServer(DashboardSource source, String bind, int port, long periodMs) {
-        this.json = new ObjectMapper();
+        this.json = Json.mapper();
         this.bind = bind;
         DashboardFrames frames = new DashboardFrames(source, json);
         this.sampler = new DashboardSampler(frames, json, periodMs);
@@ -132,25 +136,11 @@ public final class DashboardServer implements AutoCloseable {
         app.get("/api/v1/health", ctx -> {
             only(ctx);
             DashboardSampler.Frame f = frame();
-            ObjectNode o = json.createObjectNode();
-            o.put("status", sampler.error() == null ? "ok" : "degraded");
-            o.put("schema", DashboardFrames.SCHEMA);
-            o.put("api", "v1");
-            o.put("running", f.node().path("running").asBoolean());
-            o.put("frame", f.number());
-            o.put("uptime_s", f.node().path("uptime_s").asDouble());
-            o.put("stream_clients", clients.size());
             // Whether the dashboard's own threads run at nice 19, as monitors.analysis.lowest_priority_threads says of
             // the analysis threads: a request must never take a core from a rank at equal weight.
-            o.put("server_threads", threads.threads());
-            o.put("lowest_priority_threads", threads.lowestPriorityThreads());
-            if (threads.problem() != null) {
-                o.put("lowest_priority_error", threads.problem());
-            }
-            if (sampler.error() != null) {
-                o.put("error", sampler.error());
-            }
-            send(ctx, o);
+            send(ctx, json.valueToTree(new Health(sampler.error() == null ? "ok" : "degraded", DashboardFrames.SCHEMA, "v1",
+                    f.node().path("running").asBoolean(), f.number(), f.node().path("uptime_s").asDouble(), clients.size(),
+                    threads.threads(), threads.lowestPriorityThreads(), threads.problem(), sampler.error())));
         });
         app.get("/api/v1/traffic", ctx -> {
             only(ctx);
@@ -409,16 +399,29 @@ public final class DashboardServer implements AutoCloseable {
     }
 
     private void error(Context ctx, int status, String code, String message) {
-        ObjectNode o = json.createObjectNode();
-        o.put("error", code);
-        o.put("message", message);
-        o.put("status", status);
+        ApiError o = new ApiError(code, message, status);
         ctx.attribute(ANSWERED, Boolean.TRUE);
         try {
             ctx.status(status).contentType("application/json").result(json.writeValueAsString(o));
         } catch (Exception e) {
             ctx.status(status).result("{\"error\":\"" + code + "\"}");
         }
+    }
+
+    /** {@code /api/v1/health}: {@code lowest_priority_error} and {@code error} only when there is one. */
+    @JsonPropertyOrder({"status", "schema", "api", "running", "frame", "uptime_s", "stream_clients", "server_threads",
+            "lowest_priority_threads", "lowest_priority_error", "error"})
+    record Health(String status, String schema, String api, boolean running, long frame,
+                  @JsonProperty("uptime_s") double uptimeS, @JsonProperty("stream_clients") int streamClients,
+                  @JsonProperty("server_threads") int serverThreads,
+                  @JsonProperty("lowest_priority_threads") int lowestPriorityThreads,
+                  @JsonProperty("lowest_priority_error") @JsonInclude(JsonInclude.Include.NON_NULL) String lowestPriorityError,
+                  @JsonInclude(JsonInclude.Include.NON_NULL) String error) {
+    }
+
+    /** Every error answer of the API: a code for programs, a message for people, the HTTP status. */
+    @JsonPropertyOrder({"error", "message", "status"})
+    record ApiError(String error, String message, int status) {
     }
 
     private static final Map<String, String> TYPES = Map.of("html", "text/html; charset=utf-8",

@@ -4,7 +4,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
-import org.eventspace.comm.runtime.LowestPriority;
+import org.eventspace.base.os.LowestPriority;
 
 /**
  * The dashboard's own threads — the HTTP pool (Jetty's acceptor, selector and the threads that answer), the sampler and

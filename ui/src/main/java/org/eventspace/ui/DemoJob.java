@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.Comm;
 import org.eventspace.comm.path.ReduceOp;
 import org.eventspace.comm.pathmap.TreeShape;
@@ -38,7 +39,7 @@ public final class DemoJob implements AutoCloseable {
     public static final int SLOW_OFF_S = 1;
     /** The mark rank 0 adds to the sum when asked to stop: far above any sum of ranks. */
     private static final long STOP_MARK = 1L << 40;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     /**
      * What the demo runs.

@@ -2,6 +2,7 @@ package org.eventspace.ui;
 
 import java.util.Optional;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.job.MonitoredJob;
 import org.eventspace.monitor.Monitors;
@@ -17,7 +18,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * what the front-end already holds. Thread-safe: the sampler reads, the job's thread calls {@link #finishing()}.
  */
 public final class GatheredJobSource implements DashboardSource {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private final MonitoredJob job;
     private final RunInfo info;

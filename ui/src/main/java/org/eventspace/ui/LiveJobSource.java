@@ -3,6 +3,7 @@ package org.eventspace.ui;
 import java.util.List;
 import java.util.Optional;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.job.MonitoredJob;
 import org.eventspace.monitor.MonitorSnapshot;
@@ -22,7 +23,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * thread.
  */
 public final class LiveJobSource implements DashboardSource {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private final MonitoredJob job;
     private final Monitors monitors;

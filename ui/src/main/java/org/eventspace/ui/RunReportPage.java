@@ -1,5 +1,6 @@
 package org.eventspace.ui;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.monitor.RunDiff;
 import org.eventspace.net.LinkLoads;
 import org.eventspace.net.NetworkSvg;
@@ -35,7 +36,7 @@ public final class RunReportPage {
      * as a panel of its own, SVG inline.
      */
     public static String html(String nameA, JsonNode a, String nameB, JsonNode b, JsonNode linkLoads) {
-        ObjectMapper json = new ObjectMapper();
+        ObjectMapper json = Json.mapper();
         RunFileSource source = new RunFileSource(nameA, a);
         DashboardFrames frames = new DashboardFrames(source, json);
         ObjectNode data = json.createObjectNode();

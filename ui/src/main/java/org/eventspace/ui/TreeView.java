@@ -10,8 +10,9 @@ import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.pathmap.PathmapBuilder;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -118,31 +119,23 @@ public final class TreeView {
     }
 
     public ObjectNode toJson(ObjectMapper json) {
-        ObjectNode o = json.createObjectNode();
-        o.put("schema", DashboardFrames.SCHEMA);
-        o.put("tree", tree);
-        o.put("trees", trees);
-        o.put("hosts", hosts);
-        o.put("ranks", ranks);
-        ArrayNode list = o.putArray("nodes");
+        List<NodeJson> list = new ArrayList<>(nodes.size());
         for (Drawn d : nodes) {
-            ObjectNode n = list.addObject();
-            n.put("id", d.id());
-            n.put("kind", d.kind());
-            n.put("host", d.host());
-            if (d.parent() == null) {
-                n.putNull("parent");
-                n.putNull("gred");
-                n.putNull("port");
-            } else {
-                n.put("parent", d.parent());
-                n.put("gred", d.gred());
-                n.put("port", d.port());
-            }
-            if (d.rank() >= 0) {
-                n.put("rank", d.rank());
-            }
+            boolean root = d.parent() == null;
+            list.add(new NodeJson(d.id(), d.kind(), d.host(), d.parent(), root ? null : d.gred(), root ? null : d.port(),
+                    d.rank() >= 0 ? d.rank() : null));
         }
-        return o;
+        return json.valueToTree(new View(DashboardFrames.SCHEMA, tree, trees, hosts, ranks, list));
+    }
+
+    /** The {@code /api/tree} document. */
+    @JsonPropertyOrder({"schema", "tree", "trees", "hosts", "ranks", "nodes"})
+    record View(String schema, int tree, int trees, int hosts, int ranks, List<NodeJson> nodes) {
+    }
+
+    /** A node of {@link View}: {@code parent}, {@code gred} and {@code port} null at the root; {@code rank} on rank nodes only. */
+    @JsonPropertyOrder({"id", "kind", "host", "parent", "gred", "port", "rank"})
+    record NodeJson(String id, String kind, int host, String parent, String gred, Integer port,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) Integer rank) {
     }
 }

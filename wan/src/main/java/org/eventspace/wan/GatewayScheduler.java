@@ -11,6 +11,7 @@ import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 import org.eventspace.comm.path.CommException;
+import org.eventspace.comm.path.SpinYieldPark;
 
 /**
  * The one scheduler thread of a gateway host (dissertation §8.1 §III, Figure 2): messages crossing the gateway's
@@ -27,7 +28,12 @@ import org.eventspace.comm.path.CommException;
  * <p>How the agent waits (a deliberate difference from the paper, whose spinner spun all the time): with nothing
  * queued it parks until a caller unparks it; with messages queued it parks until {@code spinWindow} before the
  * earliest due time and spins (onSpinWait) through that window, so a gateway costs a core only in the last stretch
- * before a release, and machines with few cores keep room for the ranks.
+ * before a release, and machines with few cores keep room for the ranks. Its parks are {@link SpinYieldPark}'s; the
+ * spin through the window is the one wait that does not follow a policy's phases (SpinYieldPark says why): it ends
+ * when the clock reaches a due time, which no step count or condition expresses, and a park's wake-up (tens of µs
+ * late) would add its lateness to every emulated latency. A held message's thread parks through
+ * {@link SpinYieldPark#park} without spinning or yielding first: the agent unparks it at its due time, which is
+ * milliseconds away as a rule, and a spinning caller would take the core the agent needs to be on time.
  *
  * <p>Thread-safety: {@link #register} during a host's build (one thread); {@link Waiter#delay} from any thread, each
  * waiter by one thread at a time; {@link #doWork} by the agent's thread only (or a test stepping it).
@@ -150,10 +156,11 @@ public final class GatewayScheduler implements Agent {
     /** Parks until {@code spinWindow} before the next due time (or until a caller wakes it), else spins once. */
     private void idle(long now) {
         if (nextDueNs == Long.MAX_VALUE) {
-            LockSupport.parkNanos(this, IDLE_PARK_NS);
+            SpinYieldPark.park(this, SpinYieldPark.NO_DEADLINE, IDLE_PARK_NS);
         } else if (nextDueNs - now > spinWindowNs) {
-            LockSupport.parkNanos(this, Math.min(IDLE_PARK_NS, nextDueNs - now - spinWindowNs));
+            SpinYieldPark.park(this, SpinYieldPark.NO_DEADLINE, Math.min(IDLE_PARK_NS, nextDueNs - now - spinWindowNs));
         } else {
+            // The documented exception to SpinYieldPark's phases: spin until the clock reaches the due time.
             Thread.onSpinWait();
         }
     }
@@ -268,7 +275,8 @@ public final class GatewayScheduler implements Agent {
                     throw new CommException("gateway " + host + ": a message on link " + links.get(link).link().name()
                             + " was not released within " + timeoutNs / 1_000_000 + " ms");
                 }
-                LockSupport.parkNanos(this, Math.min(deadline - now, IDLE_PARK_NS));
+                // The deadline is on the scheduler's clock (a test may step it), so the waiter checks it itself.
+                SpinYieldPark.park(this, SpinYieldPark.NO_DEADLINE, Math.min(deadline - now, IDLE_PARK_NS));
             }
             long late = clock.nanoTime() - dueNs;
             woken++;

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.eventspace.comm.transport.tcp.JobSecret;
+import org.eventspace.base.os.ProcStat;
 
 /**
  * Runs a job of {@code n} host processes on this machine: starts a {@link Rendezvous} on 127.0.0.1, starts the
@@ -335,7 +336,7 @@ public final class Launcher {
         static boolean isStopped(long pid) {
             try {
                 String stat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-                char state = org.eventspace.comm.runtime.ProcStat.field(stat, 3).charAt(0);
+                char state = ProcStat.field(stat, 3).charAt(0);
                 return state == 'T' || state == 't';
             } catch (IOException | RuntimeException e) {
                 return false; // Not Linux, or the process is gone.

@@ -2,6 +2,8 @@ package org.eventspace.comm.path;
 
 import java.util.concurrent.locks.LockSupport;
 
+import org.agrona.concurrent.IdleStrategy;
+
 /**
  * How every thread of the communication system waits for another: spin, then yield, then park (or block) until
  * woken or the deadline passes, with the phase lengths of a {@link WaitPolicy}. The gred's waiters, a
@@ -19,6 +21,21 @@ import java.util.concurrent.locks.LockSupport;
  * Keeping the condition in the caller's code is what keeps waiting allocation-free (no condition object or
  * lambda per wait) and lets each waiter keep its own rules: where its deadline starts, what it registers before
  * parking, and what it does when the deadline passes.
+ *
+ * <p>The threads above comm wait through it too: an agent's duty cycle idles on {@link #agentIdle} (the scope's
+ * gather helpers, the scope's front-end, the analysis threads without coscheduling); a thread woken by an unpark, or
+ * polling a flag no one signals, parks through {@link #park} to its deadline or in slices (the coscheduled analysis
+ * threads, the scope gather's caller, the WAN cluster roots' prefetch threads, the messages held at a WAN gateway);
+ * a WAN cluster root yields between reads of its caches with a policy of yields only, the paper's wait.
+ *
+ * <p>One exception, by necessity: the WAN gateway's scheduler ({@code wan.GatewayScheduler}) must release each
+ * message at its due time, not when a condition comes true, so it parks until a fixed window before the next due
+ * time and spins ({@link Thread#onSpinWait()}) through that window: no step count or deadline of a policy says how
+ * long to spin there, the clock does (a park's wake-up is tens of µs late, the emulated latency must not be).
+ *
+ * <p>Not waits for another thread, and so not here: timers that sleep for a time of their own (the rendezvous
+ * client's retries and heartbeats, a monitor's poll for the final results, the dashboard's sampling period, a
+ * replay's recorded compute time, a benchmark's injected delays).
  *
  * <p>Stateless beyond its immutable policy: may be shared by any number of threads.
  */
@@ -91,6 +108,75 @@ public final class SpinYieldPark {
     /** Whether {@code deadlineNanos} (a {@link System#nanoTime()} value, or {@link #NO_DEADLINE}) has passed. */
     public static boolean passed(long deadlineNanos) {
         return deadlineNanos != NO_DEADLINE && System.nanoTime() - deadlineNanos >= 0;
+    }
+
+    /**
+     * An Agrona idle strategy for one agent's duty cycle with this class's phases: after a cycle without work,
+     * {@code spins} spin steps, then {@code yields} yields, then parks whose length doubles from
+     * {@code minParkNanos} to {@code maxParkNanos} (no waker is obliged to unpark an agent, so it polls, and backs
+     * off so an idle agent costs a wake-up every {@code maxParkNanos} at most); a cycle with work starts over. It has
+     * no deadline: an agent idles until it is closed. One per agent thread (it counts that thread's steps);
+     * allocates nothing per idle.
+     *
+     * @throws IllegalArgumentException if a count is negative or the park lengths are not 0 &lt; min ≤ max.
+     */
+    public static IdleStrategy agentIdle(int spins, int yields, long minParkNanos, long maxParkNanos) {
+        if (minParkNanos <= 0 || maxParkNanos < minParkNanos) {
+            throw new IllegalArgumentException("park lengths must be 0 < min <= max, minParkNanos=" + minParkNanos
+                    + ", maxParkNanos=" + maxParkNanos);
+        }
+        return new AgentIdle(new SpinYieldPark(new WaitPolicy(spins, yields, WaitPolicy.DEFAULT_TIMEOUT.toNanos())),
+                minParkNanos, maxParkNanos);
+    }
+
+    /** {@link #agentIdle}: the phases of one agent thread, counted across its idle cycles. Not thread-safe. */
+    private static final class AgentIdle implements IdleStrategy {
+        private final SpinYieldPark wait;
+        private final long minParkNanos;
+        private final long maxParkNanos;
+        private int spinStep;
+        private int yieldStep;
+        private long parkNanos;
+
+        AgentIdle(SpinYieldPark wait, long minParkNanos, long maxParkNanos) {
+            this.wait = wait;
+            this.minParkNanos = minParkNanos;
+            this.maxParkNanos = maxParkNanos;
+            this.parkNanos = minParkNanos;
+        }
+
+        @Override
+        public void idle(int workCount) {
+            if (workCount > 0) {
+                reset();
+            } else {
+                idle();
+            }
+        }
+
+        @Override
+        public void idle() {
+            if (wait.spin(spinStep)) {
+                spinStep++;
+            } else if (wait.yield(yieldStep, NO_DEADLINE)) {
+                yieldStep++;
+            } else {
+                park(this, NO_DEADLINE, parkNanos);
+                parkNanos = Math.min(parkNanos << 1, maxParkNanos);
+            }
+        }
+
+        @Override
+        public void reset() {
+            spinStep = 0;
+            yieldStep = 0;
+            parkNanos = minParkNanos;
+        }
+
+        @Override
+        public String alias() {
+            return "spin-yield-park";
+        }
     }
 
     @Override

@@ -6,8 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import org.eventspace.base.json.Json;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -295,33 +297,37 @@ public final class PathmapDescription {
      * properties}], "entries": [{tree, rank, host, node, port}]}}; hosts are named, a root's parent is null.
      */
     public static String toJson(Pathmap pathmap) {
-        JsonNodeFactory f = JsonNodeFactory.instance;
         PathmapSpec spec = pathmap.spec();
         Topology topology = spec.topology();
-        ObjectNode root = f.objectNode().put("schema", LAYOUT_SCHEMA).put("ranks", spec.ranks())
-                .put("trees", spec.trees()).put("rootHost", topology.host(spec.rootHost()).name());
-        ArrayNode hosts = root.putArray("hosts");
-        for (Host h : topology.hosts()) {
-            hosts.addObject().put("id", h.id()).put("name", h.name()).put("cluster", h.cluster()).put("cpus", h.cpus());
-        }
-        ArrayNode nodes = root.putArray("nodes");
+        List<NodeJson> nodes = new ArrayList<>(pathmap.nodes().size());
         for (Node n : pathmap.nodes()) {
-            ObjectNode node = nodes.addObject().put("id", n.id()).put("name", n.name()).put("kind", n.kind())
-                    .put("tree", n.tree()).put("host", topology.host(n.host()).name());
-            if (n.isRoot()) {
-                node.putNull("parent");
-            } else {
-                node.put("parent", n.parent()).put("parentPort", n.parentPort());
-            }
-            node.put("arity", n.arity());
-            ObjectNode properties = node.putObject("properties");
-            new TreeMap<>(n.properties()).forEach(properties::put);
+            nodes.add(new NodeJson(n.id(), n.name(), n.kind(), n.tree(), topology.host(n.host()).name(),
+                    n.isRoot() ? null : n.parent(), n.isRoot() ? null : n.parentPort(), n.arity(),
+                    new TreeMap<>(n.properties())));
         }
-        ArrayNode entries = root.putArray("entries");
+        List<EntryJson> entries = new ArrayList<>(pathmap.entries().size());
         for (Entry e : pathmap.entries()) {
-            entries.addObject().put("tree", e.tree()).put("rank", e.rank())
-                    .put("host", topology.host(spec.hostOf(e.rank())).name()).put("node", e.node()).put("port", e.port());
+            entries.add(new EntryJson(e.tree(), e.rank(), topology.host(spec.hostOf(e.rank())).name(), e.node(), e.port()));
         }
+        ObjectNode root = Json.mapper().valueToTree(new Layout(LAYOUT_SCHEMA, spec.ranks(), spec.trees(),
+                topology.host(spec.rootHost()).name(), topology.hosts(), nodes, entries));
         return JsonPrinter.print(root, LAYOUT_LINE_WIDTH);
+    }
+
+    /** The {@value #LAYOUT_SCHEMA} document ({@link Host} is written as it is: id, name, cluster, cpus). */
+    @JsonPropertyOrder({"schema", "ranks", "trees", "rootHost", "hosts", "nodes", "entries"})
+    record Layout(String schema, int ranks, int trees, String rootHost, List<Host> hosts, List<NodeJson> nodes,
+                  List<EntryJson> entries) {
+    }
+
+    /** A node with its host named; {@code parent} null and {@code parentPort} absent at a root. */
+    @JsonPropertyOrder({"id", "name", "kind", "tree", "host", "parent", "parentPort", "arity", "properties"})
+    record NodeJson(int id, String name, String kind, int tree, String host, Integer parent,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) Integer parentPort, int arity,
+                    Map<String, String> properties) {
+    }
+
+    @JsonPropertyOrder({"tree", "rank", "host", "node", "port"})
+    record EntryJson(int tree, int rank, String host, int node, int port) {
     }
 }

@@ -1,12 +1,14 @@
 package org.eventspace.comm.path;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import org.agrona.concurrent.IdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -66,5 +68,37 @@ class SpinYieldParkTest {
         WaitProofs.awaitParked(t, () -> LockSupport.getBlocker(t) == blocker, Duration.ofSeconds(20));
         LockSupport.unpark(t);
         assertThat(parked.get(10, TimeUnit.SECONDS)).as("parked, then woken long before its deadline").isTrue();
+    }
+
+    /**
+     * An agent's idle strategy: after the policy's spins and yields it parks, each park twice the last up to the
+     * longest (Agrona's back-off, through this class's phases), and a cycle with work starts over from the spins.
+     */
+    @Test
+    void anAgentIdlesThroughSpinsYieldsAndDoublingParksAndStartsOverAfterWork() {
+        IdleStrategy idle = SpinYieldPark.agentIdle(2, 2, Duration.ofMillis(40).toNanos(), Duration.ofMillis(80).toNanos());
+        long start = System.nanoTime();
+        for (int i = 0; i < 4; i++) {
+            idle.idle(0);
+        }
+        assertThat(System.nanoTime() - start).as("two spins and two yields do not park").isLessThan(Duration.ofMillis(40).toNanos());
+        start = System.nanoTime();
+        idle.idle(0);
+        idle.idle(0);
+        idle.idle(0);
+        assertThat(System.nanoTime() - start).as("parks of 40, 80 and 80 ms").isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
+        idle.idle(1);
+        start = System.nanoTime();
+        for (int i = 0; i < 4; i++) {
+            idle.idle(0);
+        }
+        assertThat(System.nanoTime() - start).as("work reset the phases to the spins").isLessThan(Duration.ofMillis(40).toNanos());
+        assertThat(idle.alias()).isEqualTo("spin-yield-park");
+    }
+
+    @Test
+    void anAgentsParkLengthsAreChecked() {
+        assertThatThrownBy(() -> SpinYieldPark.agentIdle(1, 1, 0, 10)).hasMessageContaining("minParkNanos=0");
+        assertThatThrownBy(() -> SpinYieldPark.agentIdle(1, 1, 10, 5)).hasMessageContaining("maxParkNanos=5");
     }
 }

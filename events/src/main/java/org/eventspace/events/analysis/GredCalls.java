@@ -1,8 +1,8 @@
 package org.eventspace.events.analysis;
 
-import org.eventspace.events.stats.Median;
-import org.eventspace.events.stats.RunningStatistics;
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.Median;
+import org.eventspace.base.stats.RunningStatistics;
+import org.eventspace.base.stats.StatisticsSummary;
 
 /**
  * The metrics of one allreduce (gred) wrapper over the calls it took part in (dissertation §7.1, EventSpace paper §3),

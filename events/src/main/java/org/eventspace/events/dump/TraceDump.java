@@ -14,8 +14,8 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.pathmap.PathmapDescription;
 import org.eventspace.events.CollectorKind;
 import org.eventspace.events.CollectorPlacement;
@@ -265,7 +265,7 @@ public final class TraceDump {
     private static Map<Integer, String> parsePathmap(Path file, List<DumpNode> nodes, List<DumpEntry> entries) throws IOException {
         JsonNode root;
         try {
-            root = new ObjectMapper().readTree(file.toFile());
+            root = Json.mapper().readTree(file.toFile());
         } catch (JsonProcessingException e) {
             throw new IOException(bounded(file + " is not valid JSON: " + shown(e.getOriginalMessage())), e);
         }

@@ -5,10 +5,13 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.events.TraceOp;
 
 /**
@@ -20,7 +23,7 @@ import org.eventspace.events.TraceOp;
  */
 public final class TraceDumpPrinter {
     public static final String TUPLE_SCHEMA = "eventspace.trace-tuple/1";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private TraceDumpPrinter() {
     }
@@ -66,17 +69,20 @@ public final class TraceDumpPrinter {
     }
 
     static String jsonLine(CollectorTrace c, int i) {
-        ObjectNode o = JSON.createObjectNode().put("schema", TUPLE_SCHEMA).put("collector", c.name())
-                .put("host", c.host()).put("op", TraceOp.name(c.opType(i))).put("seq", c.sequence(i))
-                .put("value", c.value(i)).put("start_ns", c.startNs(i)).put("end_ns", c.endNs(i));
-        if (c.flags(i) != 0) {
-            o.put("flags", c.flags(i));
-        }
+        TupleLine o = new TupleLine(TUPLE_SCHEMA, c.name(), c.host(), TraceOp.name(c.opType(i)), c.sequence(i),
+                c.value(i), c.startNs(i), c.endNs(i), c.flags(i) != 0 ? c.flags(i) : null);
         try {
             return JSON.writeValueAsString(o);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write a tuple of " + c.name() + " as JSON", e);
         }
+    }
+
+    /** One tuple of a dump as a JSON line; {@code flags} only where a flag is set. */
+    @JsonPropertyOrder({"schema", "collector", "host", "op", "seq", "value", "start_ns", "end_ns", "flags"})
+    record TupleLine(String schema, String collector, String host, String op, long seq, long value,
+                     @JsonProperty("start_ns") long startNs, @JsonProperty("end_ns") long endNs,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) Integer flags) {
     }
 
     /** The earliest timestamp of each host: the zero of that host's relative times. */

@@ -8,20 +8,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.agrona.collections.LongHashSet;
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.events.PointToPointCollectors;
 import org.eventspace.events.analysis.GredCalls;
 import org.eventspace.events.dump.TraceDump.DumpEntry;
 import org.eventspace.events.dump.TraceDump.DumpNode;
-import org.eventspace.events.stats.RunningStatistics;
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.RunningStatistics;
+import org.eventspace.base.stats.StatisticsSummary;
 
 /**
  * The post-mortem latency analysis of the dissertation's appendix paper (§7.1, "Monitoring and Analysis", §3;
@@ -470,66 +469,84 @@ public final class WrapperLatencies {
 
     /** {@link #toJson()}, indented or on one line (then it ends with a newline all the same). */
     public String toJson(boolean indent) {
-        ObjectMapper mapper = new ObjectMapper();
-        if (indent) {
-            mapper.enable(SerializationFeature.INDENT_OUTPUT);
-        }
-        ObjectNode root = mapper.createObjectNode().put("schema", SCHEMA).put("dump", source)
-                .put("overwritten_tuples_max", overwritten);
-        ArrayNode g = root.putArray("greds");
+        List<GredJson> g = new ArrayList<>(greds.size());
         for (GredLatencies gred : greds) {
-            ObjectNode o = g.addObject().put("gred", gred.gred()).put("host", gred.host()).put("tree", gred.tree())
-                    .put("collector_below", gred.collectorBelow()).put("calls_joined", gred.callsJoined())
-                    .put("calls_dropped", gred.callsDropped());
-            json(o.putObject("down_latency"), gred.down());
-            json(o.putObject("up_latency"), gred.up());
-            ArrayNode ports = o.putArray("ports");
+            List<PortJson> ports = new ArrayList<>(gred.ports().size());
             for (PortLatencies p : gred.ports()) {
-                ObjectNode po = ports.addObject().put("port", p.port()).put("contributor", p.contributor())
-                        .put("collector", p.collector());
-                json(po.putObject("down_latency"), p.down());
-                json(po.putObject("up_latency"), p.up());
-                json(po.putObject("total"), p.total());
-                json(po.putObject("arrival_wait"), p.arrivalWait());
-                json(po.putObject("departure_wait"), p.departureWait());
-                ArrayNode arrival = po.putArray("arrival_order");
-                Arrays.stream(p.arrivalOrder()).forEach(arrival::add);
-                ArrayNode departure = po.putArray("departure_order");
-                Arrays.stream(p.departureOrder()).forEach(departure::add);
+                ports.add(new PortJson(p.port(), p.contributor(), p.collector(), Latency.of(p.down()), Latency.of(p.up()),
+                        Latency.of(p.total()), Latency.of(p.arrivalWait()), Latency.of(p.departureWait()),
+                        p.arrivalOrder(), p.departureOrder()));
             }
+            g.add(new GredJson(gred.gred(), gred.host(), gred.tree(), gred.collectorBelow(), gred.callsJoined(),
+                    gred.callsDropped(), Latency.of(gred.down()), Latency.of(gred.up()), ports));
         }
-        ArrayNode h = root.putArray("hops");
+        List<HopJson> h = new ArrayList<>(hops.size());
         for (HopLatencies hop : hops) {
-            ObjectNode o = h.addObject().put("proxy", hop.proxy()).put("from_host", hop.fromHost())
-                    .put("to_host", hop.toHost()).put("tree", hop.tree()).put("collector_before", hop.collectorBefore())
-                    .put("collector_after", hop.collectorAfter()).put("calls_joined", hop.callsJoined())
-                    .put("calls_dropped", hop.callsDropped());
-            json(o.putObject("two_way_latency"), hop.twoWay());
+            h.add(new HopJson(hop.proxy(), hop.fromHost(), hop.toHost(), hop.tree(), hop.collectorBefore(),
+                    hop.collectorAfter(), hop.callsJoined(), hop.callsDropped(), Latency.of(hop.twoWay())));
         }
-        ArrayNode c = root.putArray("cores");
-        for (StoreLatencies s : stores) {
-            ObjectNode o = c.addObject().put("core", s.core()).put("host", s.host()).put("tree", s.tree())
-                    .put("collector", s.collector()).put("calls_joined", s.callsJoined())
-                    .put("calls_dropped", s.callsDropped());
-            json(o.putObject("store_latency"), s.store());
+        List<CoreJson> c = new ArrayList<>(stores.size());
+        for (StoreLatencies st : stores) {
+            c.add(new CoreJson(st.core(), st.host(), st.tree(), st.collector(), st.callsJoined(), st.callsDropped(),
+                    Latency.of(st.store())));
         }
-        ArrayNode notAnalysed = root.putArray("skipped");
-        skipped.forEach(notAnalysed::add);
         try {
-            return mapper.writeValueAsString(root) + "\n";
+            return (indent ? Json.pretty() : Json.mapper().writer())
+                    .writeValueAsString(new Report(SCHEMA, source, overwritten, g, h, c, skipped)) + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write the latency report as JSON", e);
         }
     }
 
-    private static void json(ObjectNode o, StatisticsSummary s) {
-        o.put("count", s.count());
-        if (s.count() == 0) {
-            o.putNull("mean_ns").putNull("min_ns").putNull("max_ns");
-        } else {
-            // Latencies are whole ns, held exactly by a double (below 2^53 ns, 104 days): min and max print as
-            // the integers they are.
-            o.put("mean_ns", s.mean()).put("min_ns", (long) s.min()).put("max_ns", (long) s.max());
+    /** The {@value #SCHEMA} document. */
+    @JsonPropertyOrder({"schema", "dump", "overwritten_tuples_max", "greds", "hops", "cores", "skipped"})
+    record Report(String schema, String dump, @JsonProperty("overwritten_tuples_max") long overwrittenTuplesMax,
+                  List<GredJson> greds, List<HopJson> hops, List<CoreJson> cores, List<String> skipped) {
+    }
+
+    @JsonPropertyOrder({"gred", "host", "tree", "collector_below", "calls_joined", "calls_dropped", "down_latency",
+            "up_latency", "ports"})
+    record GredJson(String gred, String host, int tree, @JsonProperty("collector_below") String collectorBelow,
+                    @JsonProperty("calls_joined") long callsJoined, @JsonProperty("calls_dropped") long callsDropped,
+                    @JsonProperty("down_latency") Latency downLatency, @JsonProperty("up_latency") Latency upLatency,
+                    List<PortJson> ports) {
+    }
+
+    @JsonPropertyOrder({"port", "contributor", "collector", "down_latency", "up_latency", "total", "arrival_wait",
+            "departure_wait", "arrival_order", "departure_order"})
+    record PortJson(int port, String contributor, String collector, @JsonProperty("down_latency") Latency downLatency,
+                    @JsonProperty("up_latency") Latency upLatency, Latency total,
+                    @JsonProperty("arrival_wait") Latency arrivalWait,
+                    @JsonProperty("departure_wait") Latency departureWait,
+                    @JsonProperty("arrival_order") long[] arrivalOrder,
+                    @JsonProperty("departure_order") long[] departureOrder) {
+    }
+
+    @JsonPropertyOrder({"proxy", "from_host", "to_host", "tree", "collector_before", "collector_after", "calls_joined",
+            "calls_dropped", "two_way_latency"})
+    record HopJson(String proxy, @JsonProperty("from_host") String fromHost, @JsonProperty("to_host") String toHost,
+                   int tree, @JsonProperty("collector_before") String collectorBefore,
+                   @JsonProperty("collector_after") String collectorAfter,
+                   @JsonProperty("calls_joined") long callsJoined, @JsonProperty("calls_dropped") long callsDropped,
+                   @JsonProperty("two_way_latency") Latency twoWayLatency) {
+    }
+
+    @JsonPropertyOrder({"core", "host", "tree", "collector", "calls_joined", "calls_dropped", "store_latency"})
+    record CoreJson(String core, String host, int tree, String collector, @JsonProperty("calls_joined") long callsJoined,
+                    @JsonProperty("calls_dropped") long callsDropped,
+                    @JsonProperty("store_latency") Latency storeLatency) {
+    }
+
+    /**
+     * A latency summary in ns; mean, min and max null when nothing was measured. Latencies are whole ns, held exactly
+     * by a double (below 2^53 ns, 104 days): min and max print as the integers they are.
+     */
+    @JsonPropertyOrder({"count", "mean_ns", "min_ns", "max_ns"})
+    record Latency(long count, @JsonProperty("mean_ns") Double meanNs, @JsonProperty("min_ns") Long minNs,
+                   @JsonProperty("max_ns") Long maxNs) {
+        static Latency of(StatisticsSummary s) {
+            return s.count() == 0 ? new Latency(0, null, null, null)
+                    : new Latency(s.count(), s.mean(), (long) s.min(), (long) s.max());
         }
     }
 }

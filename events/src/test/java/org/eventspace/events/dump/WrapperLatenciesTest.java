@@ -17,7 +17,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.eventspace.events.dump.WrapperLatencies.GredLatencies;
 import org.eventspace.events.dump.WrapperLatencies.PortLatencies;
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.StatisticsSummary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -12,8 +12,8 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-import org.eventspace.events.stats.RunningStatistics;
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.RunningStatistics;
+import org.eventspace.base.stats.StatisticsSummary;
 
 /**
  * {@code class:SCHEME}: ToM's ClassFilter (§4.3), functional classification of ranks with a histogram per class and

@@ -8,7 +8,7 @@ import java.util.TreeMap;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.StatisticsSummary;
 
 /**
  * {@link ClassFilter}'s result (ToM §4.3): an earlier round's functional classes, each with per-event statistics

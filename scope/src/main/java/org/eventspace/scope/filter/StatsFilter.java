@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
-import org.eventspace.events.stats.RunningStatistics;
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.RunningStatistics;
+import org.eventspace.base.stats.StatisticsSummary;
 
 /**
  * {@code stats}: ToM's StatsFilter (§4.1, Phase A of Figure 4): per event name, across all ranks, for one round,

@@ -6,7 +6,7 @@ import java.util.TreeMap;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.StatisticsSummary;
 
 /**
  * {@link StatsFilter}'s result (ToM §4.1): per event, across all ranks, one round's count, mean, population

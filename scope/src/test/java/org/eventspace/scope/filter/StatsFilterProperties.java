@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.StatisticsSummary;
 
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.eventspace.events.stats.StatisticsSummary;
+import org.eventspace.base.stats.StatisticsSummary;
 import org.junit.jupiter.api.Test;
 
 class StatsFilterTest {

@@ -4,12 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.LockSupport;
 
 import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.path.Condition;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.ReduceOp;
+import org.eventspace.comm.path.SpinYieldPark;
 import org.eventspace.comm.path.ValueType;
 import org.eventspace.comm.path.Wrapper;
 import org.eventspace.comm.pathmap.Node;
@@ -28,6 +28,8 @@ import org.eventspace.comm.runtime.WrapperKinds;
  */
 public final class ClusterKinds implements AutoCloseable {
     private static final long CLOSE_BOUND_MS = 1_000;
+    /** How often a prefetch thread holding a reply looks whether its root has decided the cached call. */
+    private static final long HOLD_POLL_NANOS = 1_000_000L;
     private final Map<String, ClusterState> states = new ConcurrentHashMap<>();
     private final List<ClusterRoot> roots = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
@@ -70,7 +72,8 @@ public final class ClusterKinds implements AutoCloseable {
             double constant = c == null ? 0 : Double.parseDouble(node.property(Condition.CONSTANT_PROPERTY));
             String key = host.host() + "/" + node.tree();
             ClusterRoot root = new ClusterRoot(node.name(), host.downstream(node), state, c, constant,
-                    host.waitPolicy().timeoutNanos(), host.pathmap().spec().resultWords(), () -> startPrefetch(key));
+                    ClusterRoot.paperWait(host.waitPolicy().timeoutNanos()), host.pathmap().spec().resultWords(),
+                    () -> startPrefetch(key));
             synchronized (ClusterKinds.this) {
                 roots.add(root);
             }
@@ -164,8 +167,10 @@ public final class ClusterKinds implements AutoCloseable {
                 continue;
             }
             // Hold the reply until the root has decided what the cache holds (it may still need that exact tuple).
+            // Park only (SpinYieldPark's park phase, in slices: the root does not unpark it): the root decides within a
+            // call, and a prefetch thread beside the ranks must not spin or yield on the cores they compute on.
             while (state.done < cache.seq() && !state.closed()) {
-                LockSupport.parkNanos(state, 1_000_000L);
+                SpinYieldPark.park(state, SpinYieldPark.NO_DEADLINE, HOLD_POLL_NANOS);
             }
             cache.put(m);
         }

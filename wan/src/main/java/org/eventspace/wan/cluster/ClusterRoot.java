@@ -4,7 +4,9 @@ import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.path.Condition;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.ReduceOp;
+import org.eventspace.comm.path.SpinYieldPark;
 import org.eventspace.comm.path.ValueType;
+import org.eventspace.comm.path.WaitPolicy;
 import org.eventspace.comm.path.Wrapper;
 
 /**
@@ -23,7 +25,12 @@ import org.eventspace.comm.path.Wrapper;
  * all-to-all. Up comes word 0 = 1 (holds) or 0.
  *
  * <p>Called by one thread at a time (a tree's calls are in order and the cluster's gred releases no one before this
- * returns). Allocates nothing per call; the caches' reads are between {@link Thread#yield()}s, as in the paper.
+ * returns). Allocates nothing per call.
+ *
+ * <p>Between passes over the caches it waits through a {@link SpinYieldPark}: in the job, {@link #paperWait}'s, which
+ * yields between reads up to the host's timeout, as the paper's root did (the caches' reads are between yields); the
+ * park phase, in slices of {@value #POLL_NANOS} ns (no prefetch thread unparks the root), serves a policy that ends
+ * its yields earlier.
  */
 final class ClusterRoot implements Wrapper {
     private final String name;
@@ -31,7 +38,9 @@ final class ClusterRoot implements Wrapper {
     private final ClusterState state;
     private final Condition condition;
     private final double constant;
-    private final long timeoutNanos;
+    /** Park slice once the policy's spins and yields are spent: a small fraction of any WAN latency. */
+    static final long POLL_NANOS = 50_000;
+    private final SpinYieldPark waiting;
     private final Runnable startPrefetch;
     private final long[][] partials;
     private final boolean[] have;
@@ -41,14 +50,23 @@ final class ClusterRoot implements Wrapper {
     /** Conditional calls decided on local data, by a cache read, by the rule, and by the full exchange. */
     final long[] decided = new long[4];
 
-    ClusterRoot(String name, Wrapper next, ClusterState state, Condition condition, double constant, long timeoutNanos,
-                int maxWords, Runnable startPrefetch) {
+    /**
+     * The paper's wait at a cluster root: no spinning, a yield between reads of the caches until {@code timeoutNanos}
+     * passed. A root waits a WAN latency for the other clusters; spinning through it would take the core its own
+     * prefetch threads and the hops' service threads need, and parking would add a wake-up to every call.
+     */
+    static SpinYieldPark paperWait(long timeoutNanos) {
+        return new SpinYieldPark(new WaitPolicy(0, Integer.MAX_VALUE, timeoutNanos));
+    }
+
+    ClusterRoot(String name, Wrapper next, ClusterState state, Condition condition, double constant,
+                SpinYieldPark waiting, int maxWords, Runnable startPrefetch) {
         this.name = name;
         this.next = next;
         this.state = state;
         this.condition = condition;
         this.constant = constant;
-        this.timeoutNanos = timeoutNanos;
+        this.waiting = waiting;
         this.startPrefetch = startPrefetch;
         this.partials = new long[state.clusters][maxWords];
         this.have = new boolean[state.clusters];
@@ -79,7 +97,9 @@ final class ClusterRoot implements Wrapper {
         have[state.cluster] = true;
         int pending = state.clusters - 1;
         double sofar = Double.longBitsToDouble(m.word(0));
-        long deadline = System.nanoTime() + timeoutNanos;
+        long deadline = waiting.deadlineFromNow();
+        int spinStep = 0;
+        int yieldStep = 0;
         while (pending > 0) {
             for (int b = 0; b < state.clusters; b++) {
                 if (have[b]) {
@@ -113,12 +133,10 @@ final class ClusterRoot implements Wrapper {
                     }
                 }
             }
-            if (pending > 0) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new CommException(name + ": call " + s + " waited " + timeoutNanos / 1_000_000
-                            + " ms for the other clusters' partial results");
-                }
-                Thread.yield();
+            if (pending > 0 && !waiting.spin(spinStep++) && !waiting.yield(yieldStep++, deadline)
+                    && !SpinYieldPark.park(this, deadline, POLL_NANOS)) {
+                throw new CommException(name + ": call " + s + " waited " + waiting.policy().timeoutNanos() / 1_000_000
+                        + " ms for the other clusters' partial results");
             }
         }
         // Every partial result of call s: combine them in cluster order, the same on every cluster.

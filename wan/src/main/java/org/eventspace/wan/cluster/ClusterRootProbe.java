@@ -3,7 +3,9 @@ package org.eventspace.wan.cluster;
 import org.eventspace.comm.path.Condition;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.ReduceOp;
+import org.eventspace.comm.path.SpinYieldPark;
 import org.eventspace.comm.path.ValueType;
+import org.eventspace.comm.path.WaitPolicy;
 
 /**
  * A cluster root of cluster 0 of three with no tree below it and caches filled by the caller: what the JMH benchmark
@@ -15,7 +17,7 @@ public final class ClusterRootProbe {
     private static final double EPSILON = 10.0;
     private final ClusterState state = new ClusterState(0, 3, 4);
     private final ClusterRoot root = new ClusterRoot("probe", m -> { }, state, Condition.GREATER, EPSILON,
-            60_000_000_000L, 4, () -> { });
+            new SpinYieldPark(new WaitPolicy(100, 1_000, 60_000_000_000L)), 4, () -> { });
     private final Message call = new Message(4);
     private final Message tuple = new Message(4);
     private long seq;

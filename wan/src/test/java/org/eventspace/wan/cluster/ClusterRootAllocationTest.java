@@ -7,7 +7,9 @@ import java.lang.management.ManagementFactory;
 import org.eventspace.comm.path.Condition;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.ReduceOp;
+import org.eventspace.comm.path.SpinYieldPark;
 import org.eventspace.comm.path.ValueType;
+import org.eventspace.comm.path.WaitPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,7 +31,8 @@ class ClusterRootAllocationTest {
     @Test
     void aCallAllocatesNothingOnceWarm() {
         ClusterState state = new ClusterState(0, 3, 4);
-        ClusterRoot root = new ClusterRoot("root", m -> { }, state, Condition.GREATER, 10.0, 1_000_000_000L, 4, () -> { });
+        ClusterRoot root = new ClusterRoot("root", m -> { }, state, Condition.GREATER, 10.0,
+                new SpinYieldPark(new WaitPolicy(100, 1_000, 1_000_000_000L)), 4, () -> { });
         Message call = new Message(4);
         Message tuple = new Message(4);
         Message fetched = new Message(4);

@@ -7,7 +7,9 @@ import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.path.Condition;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.ReduceOp;
+import org.eventspace.comm.path.SpinYieldPark;
 import org.eventspace.comm.path.ValueType;
+import org.eventspace.comm.path.WaitPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -22,7 +24,7 @@ class ClusterRootTest {
     private static final double EPSILON = 10.0;
     private final ClusterState state = new ClusterState(0, 3, 16);
     private final ClusterRoot root = new ClusterRoot("t0.clusterroot.h0.mc0", m -> { }, state, Condition.GREATER, EPSILON,
-            1_000_000_000L, 16, () -> { });
+            new SpinYieldPark(new WaitPolicy(100, 1_000, 1_000_000_000L)), 16, () -> { });
 
     private static Message conditional(double value) {
         return new Message(1).op(ReduceOp.SUM).type(ValueType.DOUBLE).length(1)

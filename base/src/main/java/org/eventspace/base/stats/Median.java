@@ -1,4 +1,4 @@
-package org.eventspace.events.stats;
+package org.eventspace.base.stats;
 
 import java.util.ArrayList;
 import java.util.Arrays;

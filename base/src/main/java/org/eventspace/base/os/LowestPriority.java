@@ -1,4 +1,4 @@
-package org.eventspace.comm.runtime;
+package org.eventspace.base.os;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package org.eventspace.comm.runtime;
+package org.eventspace.base.os;
 
 /**
  * Reads a field of a Linux {@code /proc/<pid>[/task/<tid>]/stat} line (proc(5)): field 2, the command name, is in

@@ -1,4 +1,4 @@
-package org.eventspace.comm.runtime;
+package org.eventspace.base.os;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.eventspace.events.stats;
+package org.eventspace.base.stats;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;

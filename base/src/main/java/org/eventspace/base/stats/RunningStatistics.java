@@ -1,4 +1,4 @@
-package org.eventspace.events.stats;
+package org.eventspace.base.stats;
 
 /**
  * Count, mean, variance, minimum and maximum of a stream of values, accumulated in one pass and mergeable: the

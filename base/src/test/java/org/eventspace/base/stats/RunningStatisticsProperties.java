@@ -1,4 +1,4 @@
-package org.eventspace.events.stats;
+package org.eventspace.base.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
