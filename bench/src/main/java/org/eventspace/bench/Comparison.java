@@ -163,10 +163,10 @@ public final class Comparison {
     /** The comparison as a table for people. */
     public static String table(JsonNode report) {
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "%-50s %12s %12s %7s %11s %11s %7s%n", "configuration", "ours mean", "MPI mean",
+        out.append(String.format(Locale.ROOT, "%-64s %12s %12s %7s %11s %11s %7s%n", "configuration", "ours mean", "MPI mean",
                 "ratio", "ours p50", "MPI p50", "ratio"));
         for (JsonNode row : report.path("cases")) {
-            out.append(String.format(Locale.ROOT, "%-50s %9.2f µs %9.2f µs %6.2fx %8.2f µs %8.2f µs %6.2fx%s%n",
+            out.append(String.format(Locale.ROOT, "%-64s %9.2f µs %9.2f µs %6.2fx %8.2f µs %8.2f µs %6.2fx%s%n",
                     row.path("label").asText(), row.path("ours_mean_us").asDouble(), row.path("mpi_mean_us").asDouble(),
                     row.path("ratio_mean").asDouble(), row.path("ours_p50_us").asDouble(), row.path("mpi_p50_us").asDouble(),
                     row.path("ratio_p50").asDouble(), row.path("result_ok").asBoolean() ? "" : "  WRONG RESULT"));

@@ -1,11 +1,15 @@
 package org.eventspace.run;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.zip.DataFormatException;
 
 import org.HdrHistogram.Histogram;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -48,27 +52,25 @@ public record RankResult(int rank, long wallNanos, int iterations, long computeN
         return new RankResult(rank, 0, 0, 0, false, error, newHistogram());
     }
 
+    /**
+     * The rank result as it travels from a host process to the launcher: this record's fields in this order, with
+     * {@code blocks} only for the interleaved runs, {@code error} only for a failed rank, and the latencies as the
+     * histogram's compressed encoding in Base64.
+     */
+    @JsonPropertyOrder({"rank", "wall_ns", "iterations", "compute_ns", "sort_length", "result_ok", "blocks", "error",
+            "histogram"})
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    private record Wire(int rank, @JsonProperty("wall_ns") long wallNs, int iterations,
+                        @JsonProperty("compute_ns") long computeNs, @JsonProperty("sort_length") int sortLength,
+                        @JsonProperty("result_ok") boolean resultOk, long[] blocks, String error, String histogram) {
+    }
+
     public ObjectNode toJson(ObjectMapper json) {
-        ObjectNode node = json.createObjectNode();
-        node.put("rank", rank);
-        node.put("wall_ns", wallNanos);
-        node.put("iterations", iterations);
-        node.put("compute_ns", computeNanos);
-        node.put("sort_length", sortLength);
-        node.put("result_ok", resultOk);
-        if (blocks.length > 0) {
-            com.fasterxml.jackson.databind.node.ArrayNode b = node.putArray("blocks");
-            for (long v : blocks) {
-                b.add(v);
-            }
-        }
-        if (error != null) {
-            node.put("error", error);
-        }
         ByteBuffer buffer = ByteBuffer.allocate(latencies.getNeededByteBufferCapacity());
         int length = latencies.encodeIntoCompressedByteBuffer(buffer);
-        node.put("histogram", Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length)));
-        return node;
+        String histogram = Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length));
+        return json.valueToTree(new Wire(rank, wallNanos, iterations, computeNanos, sortLength, resultOk,
+                blocks.length > 0 ? blocks : null, error, histogram));
     }
 
     private static long[] longs(JsonNode array) {
