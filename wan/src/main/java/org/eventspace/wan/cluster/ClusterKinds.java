@@ -144,9 +144,11 @@ public final class ClusterKinds implements AutoCloseable {
      * partial results travel as soon as they exist (dissertation appendix 7.3 §VI-B). A request sent only after the root
      * decided the previous call adds the request's own crossing whenever the compute between calls is shorter than the
      * link's latency: measured over four sites (18.5 ms one way, 10 ms of compute), MagPIe took 48–62 ms an iteration,
-     * the two-way latency and more, instead of compute plus one way. The remote cluster cannot run more than one call
-     * ahead of what this root published (it needs this cluster's partial result to decide), so the reply held back is at
-     * most one call newer than the cached one.
+     * the two-way latency and more, instead of compute plus one way. The remote cluster cannot pass a plain call this
+     * root has not published (it needs this cluster's partial result), but it may run any number of conditional calls
+     * decided on its own values ahead: its fetch then answers with the newest tuple, or with its newest plain call's
+     * when that is at least the one asked for ({@link ClusterState#fetch}), so a root waiting at a plain call always
+     * gets that call's exact partial result.
      */
     private static void prefetch(ClusterState state, int from, Wrapper below, int words) {
         ClusterState.Cache cache = state.caches[from];

@@ -86,7 +86,7 @@ final class ClusterRoot implements Wrapper {
                     + (condition == null ? "no condition (not laid out with --allreduce conditional)" : condition));
         }
         next.call(m);
-        state.publish(s, m);
+        state.publish(s, m, until == null);
         int length = m.length();
         if (until != null && holds(m.word(0))) {
             decide(m, s, true, 0);

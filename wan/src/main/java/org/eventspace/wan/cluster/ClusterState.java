@@ -17,7 +17,12 @@ import org.eventspace.comm.path.Message;
  * Tuples are copied under this object's or the cache's monitor; nothing is allocated after construction.
  */
 final class ClusterState {
-    /** Published tuples kept: a remote root asking for an exact sequence number is at most one behind the newest. */
+    /**
+     * Published tuples kept. A remote root that asks for an exact sequence number of a plain call is never more than one
+     * plain call behind (this root needs its partial result to pass it), but conditional calls decided on local values
+     * need no remote partial, so this root may run any number of them ahead: the newest plain call's tuple is therefore
+     * kept apart from the ring ({@link #publish}), and the ring only serves the recent conditional calls.
+     */
     static final int RING = 4;
     /**
      * Longest a {@code partialfetch} waits for a new tuple before answering "none yet" (its caller asks again). Long
@@ -39,6 +44,11 @@ final class ClusterState {
     private final int[] lengths = new int[RING];
     private final long[][] payloads;
     private long newest = -1;
+    /** The newest plain (unconditional) call's tuple, kept until the next plain call replaces it. */
+    private long plainSeq = -1;
+    private long plainLastFalse = -1;
+    private int plainLength;
+    private final long[] plainPayload;
     /** The newest sequence number this root decided (finished); its prefetch threads fetch past it. */
     volatile long done = -1;
     /** The newest sequence number this root decided a conditional call false on. */
@@ -52,6 +62,7 @@ final class ClusterState {
         this.cluster = cluster;
         this.clusters = clusters;
         this.payloads = new long[RING][maxWords];
+        this.plainPayload = new long[maxWords];
         this.caches = new Cache[clusters];
         for (int b = 0; b < clusters; b++) {
             caches[b] = b == cluster ? null : new Cache(maxWords);
@@ -60,20 +71,31 @@ final class ClusterState {
         java.util.Arrays.fill(seq, -1);
     }
 
-    /** Stores the cluster's partial result of call {@code s}. */
-    synchronized void publish(long s, Message m) {
+    /**
+     * Stores the cluster's partial result of call {@code s}; a {@code plain} call's (not conditional: every cluster needs
+     * its exact partial result) also stays in the plain slot until the next plain call.
+     */
+    synchronized void publish(long s, Message m, boolean plain) {
         int slot = (int) (s % RING);
         seq[slot] = s;
         lastFalseOf[slot] = lastFalse;
         lengths[slot] = m.length();
         System.arraycopy(m.words(), 0, payloads[slot], 0, m.length());
+        if (plain) {
+            plainSeq = s;
+            plainLastFalse = lastFalse;
+            plainLength = m.length();
+            System.arraycopy(m.words(), 0, plainPayload, 0, m.length());
+        }
         newest = s;
         notifyAll();
     }
 
     /**
-     * Fills {@code reply} with the tuple of sequence number {@code want} if still kept, else the newest, once the newest
-     * is at least {@code want}; with sequence number -1 if none came within {@link #FETCH_SLICE_NS} or the job closed.
+     * Fills {@code reply} with the tuple of sequence number {@code want} if still kept; else the newest plain call's if it
+     * is at least {@code want} (a root waiting at that plain call needs it exactly, and for the conditional calls before
+     * it any newer tuple answers by the sequence-number rule); else the newest — once the newest is at least
+     * {@code want}. With sequence number -1 if none came within {@link #FETCH_SLICE_NS} or the job closed.
      */
     synchronized void fetch(long want, Message reply) throws InterruptedException {
         long deadline = System.nanoTime() + FETCH_SLICE_NS;
@@ -86,6 +108,12 @@ final class ClusterState {
             return;
         }
         int slot = (int) (want % RING);
+        if (seq[slot] != want && plainSeq >= want) {
+            reply.length(HEADER_WORDS + plainLength);
+            reply.word(0, plainSeq).word(1, plainLastFalse);
+            System.arraycopy(plainPayload, 0, reply.words(), HEADER_WORDS, plainLength);
+            return;
+        }
         if (seq[slot] != want) {
             slot = (int) (newest % RING);
         }

@@ -111,4 +111,25 @@ class ClusterRootTest {
         state.fetch(0, reply);
         assertThat(reply.word(0)).isEqualTo(-1);
     }
+
+    /**
+     * A remote root still waiting at plain call 0 gets this cluster's exact partial of it, although this cluster ran
+     * past the ring's depth of conditional calls decided on local values (each needs no remote partial): a fetch for
+     * call 0 must not answer with the newest tuple, which would make the waiting root fail "past call 0".
+     */
+    @Test
+    void theNewestPlainCallsPartialStaysFetchableAfterManyLocallyDecidedCalls() throws Exception {
+        Message plain = new Message(1).op(ReduceOp.SUM).type(ValueType.LONG).length(1).word(0, 42L);
+        state.publish(0, plain, true);
+        for (long s = 1; s <= ClusterState.RING * 3; s++) {
+            state.publish(s, conditional(11.0), false);
+        }
+        Message reply = new Message(3);
+        state.fetch(0, reply);
+        assertThat(reply.word(0)).as("sequence number").isZero();
+        assertThat(reply.word(2)).as("the plain call's partial").isEqualTo(42L);
+        // A conditional call the ring no longer holds is answered by a newer tuple: the sequence-number rule decides it.
+        state.fetch(1, reply);
+        assertThat(reply.word(0)).isEqualTo(ClusterState.RING * 3L);
+    }
 }
