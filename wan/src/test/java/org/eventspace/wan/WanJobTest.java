@@ -18,8 +18,11 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * gsum on two emulated sites joined by a 2 ms link (examples/wan/two-sites-2ms.wan), in one JVM, with the job's
- * collectors on: the sums are right, and no iteration is faster than the emulated round trip, a lower bound the
- * emulator guarantees (a message is never due before latency + size / bandwidth), not a timing measurement.
+ * collectors on: the sums are right, and the calls take at least a round trip each after the first, a lower bound the
+ * emulator guarantees (a message is never due before latency + size / bandwidth), not a timing measurement. The first
+ * call is exempt: a rank on the root's site may start its clock after the other site's first partial result left, so
+ * that call can end sooner than a round trip; every later call's remote partial leaves only once the previous result
+ * has crossed.
  */
 @Timeout(120)
 class WanJobTest {
@@ -39,7 +42,7 @@ class WanJobTest {
     }
 
     @Test
-    void gsumOnTwoSitesGivesCorrectSumsAndTakesAtLeastTheRoundTripPerIteration() {
+    void gsumOnTwoSitesGivesCorrectSumsAndTakesAtLeastTheRoundTripPerCallAfterTheFirst() {
         WanEmulation wan = WanEmulation.read(WanFileTest.examples().resolve("two-sites-2ms.wan"));
         JobConfig config = JobConfig.of(JobConfig.shortcut(4, 2, 2, TreeShape.hier(2)), JobTransport.JVM)
                 .withExtension(wan);
@@ -59,7 +62,8 @@ class WanJobTest {
             assertThat(outcomes).allMatch(RankThreads.Outcome::ok);
             for (RankThreads.Outcome<long[]> o : outcomes) {
                 assertThat(o.value()[0]).as("wrong sums of rank " + o.rank()).isZero();
-                assertThat(o.value()[1] / CALLS).as("ns per iteration of rank " + o.rank()).isGreaterThanOrEqualTo(ROUND_TRIP_NS);
+                assertThat(o.value()[1]).as("ns for %d calls of rank %d", CALLS, o.rank())
+                        .isGreaterThanOrEqualTo((CALLS - 1) * ROUND_TRIP_NS);
             }
             WanEmulation.Running running = (WanEmulation.Running) job.extension().orElseThrow();
             List<GatewayScheduler.Stats> gateways = running.stats();
