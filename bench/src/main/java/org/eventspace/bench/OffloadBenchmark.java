@@ -12,6 +12,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 import org.eventspace.comm.Comm;
 import org.eventspace.comm.pathmap.Pathmap;
@@ -119,7 +120,7 @@ public final class OffloadBenchmark {
      * {@code repeats} whole sweeps over {@code configs}, one after the other, so a slow spell of the machine hits every
      * configuration alike; each run's line goes to {@code progress}.
      */
-    public static Sweeps sweep(List<Config> configs, int repeats, java.util.function.Consumer<String> progress) {
+    public static Sweeps sweep(List<Config> configs, int repeats, Consumer<String> progress) {
         List<List<Result>> runs = new ArrayList<>();
         for (int i = 0; i < configs.size(); i++) {
             runs.add(new ArrayList<>());

@@ -1,6 +1,5 @@
 package org.eventspace.cli;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -80,11 +79,6 @@ final class CompareCommand implements Callable<Integer> {
         if (home != null) {
             return Path.of(home);
         }
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            if (Files.isRegularFile(p.resolve("bench/mpi/run-baseline.sh"))) {
-                return p;
-            }
-        }
-        return Path.of(".");
+        return ConfigFiles.folderHolding("bench/mpi/run-baseline.sh").orElse(Path.of("."));
     }
 }

@@ -1,8 +1,10 @@
 package org.eventspace.cli;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Optional;
 
 import org.eventspace.comm.pathmap.PathmapConfig;
 import org.eventspace.comm.pathmap.PathmapConfigException;
@@ -43,5 +45,19 @@ final class ConfigFiles {
         if (!java.nio.file.Files.isWritable(dir) || (java.nio.file.Files.exists(absolute) && !java.nio.file.Files.isWritable(absolute))) {
             throw new UsageError(flag + " " + file + ": cannot write there");
         }
+    }
+
+    /**
+     * The nearest folder, from the working folder up to the root, that holds the regular file {@code relative} (a file
+     * of this installation, such as {@code examples/wan/converging.input}, found when a command runs inside a clone);
+     * empty if none does.
+     */
+    static Optional<Path> folderHolding(String relative) {
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.isRegularFile(p.resolve(relative))) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
     }
 }

@@ -97,13 +97,8 @@ final class WanAllreduceRun {
     }
 
     private static Path defaultInput() {
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            Path candidate = p.resolve("examples/wan/converging.input");
-            if (java.nio.file.Files.isRegularFile(candidate)) {
-                return candidate;
-            }
-        }
-        throw new UsageError("noise-allreduce needs --input FILE (no examples/wan/converging.input above "
-                + Path.of("").toAbsolutePath() + ")");
+        String input = "examples/wan/converging.input";
+        return ConfigFiles.folderHolding(input).map(p -> p.resolve(input)).orElseThrow(() -> new UsageError(
+                "noise-allreduce needs --input FILE (no " + input + " above " + Path.of("").toAbsolutePath() + ")"));
     }
 }

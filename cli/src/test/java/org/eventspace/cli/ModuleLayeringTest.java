@@ -35,7 +35,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
  * what a file uses is in its first lines.
  */
 class ModuleLayeringTest {
-    private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+    private static final Path ROOT = Repository.root();
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z]+)`[^|]*\\|[^|]*\\|([^|]*)\\|\\s*$");
     private static final Pattern NAME = Pattern.compile("`([a-z]+)`");
     private static Map<String, Set<String>> table;

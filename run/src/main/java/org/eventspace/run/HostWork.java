@@ -1,6 +1,7 @@
 package org.eventspace.run;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.eventspace.job.MonitoredJob;
 
@@ -18,11 +19,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 public interface HostWork<T> {
     /**
-     * What one process's ranks did: the value itself (in one JVM the caller reads it directly), its encoding as this
-     * host's part of the run's report (a TCP host process sends it to the launcher, which decodes it again), and whether
-     * every local rank got the right results (the host process's exit code).
+     * What one process's ranks did: the value itself (in one JVM the caller reads it directly), how to encode it as this
+     * host's part of the run's report (only a TCP host process does, to send it to the launcher, which decodes it
+     * again: an in-JVM run of many ranks never pays for it), and whether every local rank got the right results (the
+     * host process's exit code).
      */
-    record Part<T>(T value, ObjectNode program, boolean ok) {
+    record Part<T>(T value, Supplier<ObjectNode> program, boolean ok) {
     }
 
     /** Runs {@code job}'s local ranks (every rank in one JVM) and returns what they did; the job is still open. */

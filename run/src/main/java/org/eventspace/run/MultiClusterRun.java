@@ -159,9 +159,7 @@ public final class MultiClusterRun {
      */
     public static Result run(JobConfig base, Workload workload, ClusterAllreduce mode, AllreduceInput input,
                              double sorEpsilon, long computeMicros, int maxIterations, Duration limit) {
-        RunConfig config = new RunConfig(org.eventspace.run.Workload.SOR, base, Math.max(1, maxIterations), 1, Duration.ZERO,
-                1, 0);
-        return run(config, Settings.of(workload, mode, input, sorEpsilon, computeMicros, maxIterations), limit);
+        return run(RunConfig.forJob(base), Settings.of(workload, mode, input, sorEpsilon, computeMicros, maxIterations), limit);
     }
 
     /**
@@ -236,7 +234,7 @@ public final class MultiClusterRun {
         @Override
         public Part<HostPart> run(MonitoredJob job) {
             HostPart part = hostPart(job, settings, limit);
-            return new Part<>(part, (ObjectNode) part.toJson(), true);
+            return new Part<>(part, () -> (ObjectNode) part.toJson(), true);
         }
 
         @Override

@@ -87,6 +87,14 @@ public record RunConfig(Workload benchmark, JobConfig job, int iterations, int w
         }
     }
 
+    /**
+     * The run configuration of a work that brings its own parameters (a trace's replay, the multi-cluster workloads):
+     * {@code job} with no monitors and no faults. Its workload fields are placeholders the work never reads.
+     */
+    public static RunConfig forJob(JobConfig job) {
+        return new RunConfig(Workload.GSUM, job, 1, 1, Duration.ZERO, 1, 0);
+    }
+
     /** No monitors and no faults. */
     public RunConfig(Workload benchmark, JobConfig job, int iterations, int warmup, Duration warmupTime,
                      int payloadWords, int sortLength) {

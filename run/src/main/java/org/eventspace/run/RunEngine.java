@@ -63,8 +63,8 @@ public final class RunEngine {
      * What a job's hosts reported, merged.
      *
      * @param local    in one JVM, what the work's ranks produced; null over TCP (decode {@code programs} there).
-     * @param programs each host's part of the report ({@link HostWork.Part#program}, with its share of the monitors), by
-     *                 host; null where a host reported nothing.
+     * @param programs over TCP, each host's part of the report ({@link HostWork.Part#program}, with its share of the
+     *                 monitors), by host, null where a host reported nothing; empty in one JVM (read {@code local}).
      * @param errors   what went wrong outside the ranks: hosts that died or sent malformed reports, missing counters.
      * @param monitors the run's {@code monitors} block, or null without monitors.
      * @param traffic  the run's communication matrix, or null without {@code --traffic}.
@@ -186,9 +186,7 @@ public final class RunEngine {
             watcher.finished(report, result.scope());
             // Read after finish: the simulated hosts' service threads are gone, so every message is counted.
             TrafficMatrix traffic = config.job().traffic() != null ? TrafficMatrix.of(job.trafficCounters(), config.spec()) : null;
-            List<JsonNode> programs = new ArrayList<>();
-            programs.add(part.program());
-            return new JobRun<>(part.value(), programs, List.of(), result.traces(), result.scope(), report, traffic);
+            return new JobRun<>(part.value(), List.of(), List.of(), result.traces(), result.scope(), report, traffic);
         }
     }
 
@@ -336,7 +334,7 @@ public final class RunEngine {
         try (MonitoredJob job = MonitoredJob.join(config.job(), env, listenerFor(config));
              Monitors monitors = startMonitors(job, config)) {
             HostWork.Part<?> part = work.run(job);
-            ObjectNode program = part.program();
+            ObjectNode program = part.program().get();
             putHostMonitors(program, monitors, job);
             if (config.job().traffic() != null) {
                 // This host's counters. Its service threads may still serve a peer's last reply, which a later host's

@@ -26,8 +26,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /**
  * {@code trace replay}: a job of the trace's rank count re-issues the trace's calls (ScalaTrace's timed replay, Ratn et
  * al. §3.4), each rank interpreting its part of the compressed trace with a {@link Replay} — in this JVM (simulated
- * hosts) or in one process per host over TCP ({@link #main} is such a host process: it reads the trace file itself,
- * so only the file's path travels). The replay's wall time is the longest rank's, from its start to the end of its
+ * hosts) or in one process per host over TCP (a {@link HostWork} of {@link RunEngine}: each host process reads the
+ * trace file itself, so only the file's path travels). The replay's wall time is the longest rank's, from its start to the end of its
  * last call, as the original's is ({@code wall_ns} of the trace).
  */
 public final class TraceReplay {
@@ -56,8 +56,7 @@ public final class TraceReplay {
         if (job.ranks() != trace.ranks()) {
             throw new IllegalArgumentException("the trace is of " + trace.ranks() + " ranks, the job has " + job.ranks());
         }
-        RunConfig config = new RunConfig(Workload.GSUM, job, 1, 1, Duration.ZERO, 1, 0);
-        RunEngine.JobRun<Result> run = RunEngine.run(config, new Ranks(trace, file, compute, limit), limit);
+        RunEngine.JobRun<Result> run = RunEngine.run(RunConfig.forJob(job), new Ranks(trace, file, compute, limit), limit);
         if (run.local() != null) {
             return run.local();
         }
@@ -120,9 +119,12 @@ public final class TraceReplay {
         @Override
         public Part<Result> run(MonitoredJob job) {
             List<RankThreads.Outcome<long[]>> outcomes = job.runRanks(rank -> replay(trace, job, rank, compute), limit);
+            return new Part<>(collect(outcomes), () -> encode(outcomes), outcomes.stream().allMatch(RankThreads.Outcome::ok));
+        }
+
+        private static ObjectNode encode(List<RankThreads.Outcome<long[]>> outcomes) {
             ObjectNode program = JSON.createObjectNode();
             ArrayNode list = program.putArray("ranks");
-            boolean ok = true;
             for (RankThreads.Outcome<long[]> o : outcomes) {
                 ObjectNode r = list.addObject().put("rank", o.rank());
                 if (o.ok()) {
@@ -133,10 +135,9 @@ public final class TraceReplay {
                     mine.forEach((op, ns) -> byOp.put(op.fileName(), ns));
                 } else {
                     r.put("error", String.valueOf(o.error()));
-                    ok = false;
                 }
             }
-            return new Part<>(collect(outcomes), program, ok);
+            return program;
         }
 
         @Override

@@ -31,12 +31,18 @@ final class WorkloadRanks implements HostWork<List<RankResult>> {
     private final RunConfig config;
     /** A trace configuration as the host processes get it ({@link TracedRun#encodeConfig}), or null. */
     private final String traceArgument;
+    /** {@link #traceArgument} decoded once: how the ranks are recorded (null: not), and the tree a recorder alternates on. */
+    private final TraceConfig traceConfig;
+    private final int alternatingTree;
     /** In one JVM, what each rank calls through; null over TCP (made from {@link #traceArgument} there). */
     private final BiFunction<Integer, Comm, Comm> decorate;
 
+    /** @throws IllegalArgumentException for a malformed {@code traceArgument}. */
     private WorkloadRanks(RunConfig config, String traceArgument, BiFunction<Integer, Comm, Comm> decorate) {
         this.config = config;
         this.traceArgument = traceArgument;
+        this.traceConfig = traceArgument == null ? null : TracedRun.decodeArgument(traceArgument);
+        this.alternatingTree = traceArgument == null ? -1 : TracedRun.alternatingTree(traceArgument);
         this.decorate = decorate;
     }
 
@@ -61,8 +67,7 @@ final class WorkloadRanks implements HostWork<List<RankResult>> {
             throw new IllegalArgumentException("expected " + KIND + " [<trace configuration>], got " + arguments);
         }
         if (arguments.size() == 2) {
-            // Checked here, so a malformed argument is a usage error (exit 2) before the job starts.
-            TracedRun.decodeArgument(arguments.get(1));
+            // Decoded here, so a malformed argument is a usage error (exit 2) before the job starts.
             return traced(config, arguments.get(1));
         }
         return plain(config);
@@ -78,8 +83,6 @@ final class WorkloadRanks implements HostWork<List<RankResult>> {
 
     @Override
     public Part<List<RankResult>> run(MonitoredJob job) {
-        TraceConfig traceConfig = traceArgument == null ? null : TracedRun.decodeArgument(traceArgument);
-        int alternatingTree = traceArgument == null ? -1 : TracedRun.alternatingTree(traceArgument);
         TracedRun.Recorders recorders = traceConfig == null ? null : new TracedRun.Recorders(config.ranks(), traceConfig);
         List<RankResult> results;
         if (decorate != null) {
@@ -95,6 +98,11 @@ final class WorkloadRanks implements HostWork<List<RankResult>> {
                 return alternatingTree == 0 ? new AlternatingComm(traced, comm) : new AlternatingComm(comm, traced);
             });
         }
+        return new Part<>(results, () -> encode(results, recorders, job), results.stream().allMatch(RankResult::resultOk));
+    }
+
+    /** This host's part: its ranks' results, and with a recorder its partial trace or the events it recorded. */
+    private ObjectNode encode(List<RankResult> results, TracedRun.Recorders recorders, MonitoredJob job) {
         ObjectNode program = encodeRanks(results);
         if (recorders != null && alternatingTree >= 0) {
             program.put("events_recorded", recorders.recorded(job.localRanks()));
@@ -103,7 +111,7 @@ final class WorkloadRanks implements HostWork<List<RankResult>> {
             // finalize); the launching side merges the hosts' (TracedRun).
             program.set("trace", TraceFile.toJson(recorders.merged(job.localRanks())));
         }
-        return new Part<>(results, program, results.stream().allMatch(RankResult::resultOk));
+        return program;
     }
 
     /** Runs the workload on every local rank of {@code job}; a rank that failed or was late is reported as such. */
