@@ -19,6 +19,8 @@ import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.events.analysis.GredCalls;
 import org.eventspace.base.stats.StatisticsSummary;
 import org.eventspace.events.TraceOp;
+import org.eventspace.monitor.model.SlowestRankRule;
+import org.eventspace.monitor.model.Verdict;
 
 /**
  * What one process's monitors had at one moment: every monitored gred's metrics, the greds that could not be
@@ -100,12 +102,13 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
      * A gred of {@link Part}: counts always, latencies (µs) only with the statistics monitor — the fields from
      * {@code down} on are absent without it.
      */
-    @JsonPropertyOrder({"host", "tree", "calls", "contributors", "last_arrivals", "mean_arrival_wait_us", "down", "up",
+    @JsonPropertyOrder({"host", "tree", "calls", "contributors", "last_arrivals", "mean_arrival_wait_us", "span_us", "down", "up",
             "below", "stages", "arrival_wait_by_order", "departure_wait_by_order", "ports"})
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record GredPart(int host, int tree, long calls, String[] contributors,
                     @JsonProperty("last_arrivals") long[] lastArrivals,
-                    @JsonProperty("mean_arrival_wait_us") double[] meanArrivalWaitUs, Micros down, Micros up,
+                    @JsonProperty("mean_arrival_wait_us") double[] meanArrivalWaitUs,
+                    @JsonProperty("span_us") double spanUs, Micros down, Micros up,
                     Micros below, Stages stages, @JsonProperty("arrival_wait_by_order") List<Micros> arrivalWaitByOrder,
                     @JsonProperty("departure_wait_by_order") List<Micros> departureWaitByOrder, List<PortPart> ports) {
         static GredPart of(GredSnapshot g, boolean withStats) {
@@ -121,7 +124,7 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
                 waits[p] = Double.isNaN(wait) ? 0 : wait / 1_000.0;
             }
             if (!withStats) {
-                return new GredPart(g.host(), g.tree(), c.calls(), contributors, last, waits, null, null, null, null,
+                return new GredPart(g.host(), g.tree(), c.calls(), contributors, last, waits, c.spanNs() / 1_000.0, null, null, null, null,
                         null, null, null);
             }
             List<Micros> byArrival = new ArrayList<>(n);
@@ -137,7 +140,7 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
                         Micros.of(c.port(p, GredCalls.ARRIVAL_WAIT)), Micros.of(c.port(p, GredCalls.DEPARTURE_WAIT)),
                         c.arrivalOrder(p), c.departureOrder(p)));
             }
-            return new GredPart(g.host(), g.tree(), c.calls(), contributors, last, waits, Micros.of(c.down()),
+            return new GredPart(g.host(), g.tree(), c.calls(), contributors, last, waits, c.spanNs() / 1_000.0, Micros.of(c.down()),
                     Micros.of(c.up()), Micros.of(c.below()),
                     new Stages(Micros.of(c.arrival()), Micros.of(c.down()), Micros.of(c.broadcast())),
                     byArrival, byDeparture, ports);
@@ -255,13 +258,21 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
                     best = t;
                 }
             }
-            RankLateness slowest = RankLateness.slowest(greds);
-            lb.put("slowest_rank", slowest.rank());
-            lb.put("slowest_rank_score", slowest.score());
-            lb.put("slowest_rank_z", slowest.z());
+            List<SlowestRankRule.Evidence> evidence = RankLateness.evidence(greds);
+            Verdict.SlowestRank slowest = SlowestRankRule.judge(evidence);
+            lb.put("slowest_rank", slowest.rank() == null ? -1 : slowest.rank());
+            lb.put("slowest_rank_z", slowest.z() == null ? 0 : slowest.z());
             lb.put("slowest_rank_beyond_chance", slowest.beyondChance());
-            lb.put("slowest_rank_lateness_us", slowest.lateness());
-            lb.put("slowest_rank_gred", slowest.gred());
+            lb.put("slowest_rank_lateness_us", slowest.latenessUs() == null ? 0 : slowest.latenessUs());
+            lb.put("slowest_rank_gred", slowest.where());
+            lb.set("verdict", json.valueToTree(slowest));
+            ObjectNode byRank = lb.putObject("ranks");
+            for (SlowestRankRule.Evidence e : evidence) {
+                ObjectNode r = byRank.putObject(Integer.toString(e.rank()));
+                r.put("last_arrivals", e.lastArrivals());
+                r.put("instances", e.instances());
+                r.put("lateness_us", Math.round(e.latenessUs() * 10) / 10.0);
+            }
             ArrayNode path = lb.putArray("heaviest_path");
             best.path().forEach(path::add);
             lb.put("heaviest_path_weight", best.weight());
@@ -282,6 +293,7 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
                 g.set("last_arrivals", e.getValue().path("last_arrivals"));
                 g.set("mean_arrival_wait_us", e.getValue().path("mean_arrival_wait_us"));
                 g.set("calls", e.getValue().path("calls"));
+                g.set("span_us", e.getValue().path("span_us"));
             });
         }
         if (stats) {

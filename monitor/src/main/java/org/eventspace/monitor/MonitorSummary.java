@@ -33,10 +33,9 @@ public final class MonitorSummary {
         JsonNode lb = monitors.path("loadbalance");
         JsonNode wrappers = monitors.path("stats").path("wrappers");
         List<String> headline = new ArrayList<>();
-        if (lb.has("slowest_rank") && lb.path("slowest_rank").asInt() >= 0) {
-            headline.add(String.format(Locale.ROOT, "rank %d is slowest (%s at %s, z %.1f)", lb.path("slowest_rank").asInt(),
-                    lb.path("slowest_rank_beyond_chance").asBoolean() ? "last beyond chance" : "but within chance",
-                    lb.path("slowest_rank_gred").asText(), lb.path("slowest_rank_z").asDouble()));
+        if (lb.path("verdict").has("words")) {
+            // The one verdict rule's sentence (SlowestRankRule): a culprit with its certainty, or "within chance".
+            headline.add(lb.path("verdict").path("words").asText());
         }
         String[] stage = slowestStage(wrappers);
         if (stage != null) {

@@ -1,12 +1,16 @@
 package org.eventspace.mpi;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.eventspace.base.stats.RunningStatistics;
+import org.eventspace.monitor.model.SlowestRankRule;
+import org.eventspace.monitor.model.Verdict;
 
 /**
  * Scalasca's "Wait at N×N" over collective instances (Geimer et al., "The Scalasca performance toolset
@@ -36,6 +40,11 @@ final class CollectiveWaits {
     /** Σ 1/P and Σ (1/P)(1 − 1/P) over each rank's instances: the mean and variance of its last arrivals by chance. */
     final double[] expectedLast;
     final double[] varianceLast;
+    /** Per rank, Σ over its instances of (the members' mean wait − its own wait), ns: how late it was, in total. */
+    final double[] latenessNs;
+    /** The earliest and latest entry of any complete instance: the span a rank's lateness is a share of. */
+    long firstEntryNs = Long.MAX_VALUE;
+    long lastEntryNs = Long.MIN_VALUE;
     /** Per rank, its wait at each instance (µs): the arrival-wait statistics the dashboard colours by. */
     final RunningStatistics[] waitUs;
     /**
@@ -57,6 +66,7 @@ final class CollectiveWaits {
         this.waitCausedNs = new long[worldSize];
         this.expectedLast = new double[worldSize];
         this.varianceLast = new double[worldSize];
+        this.latenessNs = new double[worldSize];
         this.waitUs = new RunningStatistics[worldSize];
         for (int r = 0; r < worldSize; r++) {
             waitUs[r] = new RunningStatistics();
@@ -127,6 +137,16 @@ final class CollectiveWaits {
         long lastEntry = instance.entries[last];
         double p = 1.0 / instance.n;
         long caused = 0;
+        long sumEntries = 0;
+        long firstEntry = Long.MAX_VALUE;
+        for (int i = 0; i < instance.n; i++) {
+            sumEntries += instance.entries[i] - lastEntry;
+            firstEntry = Math.min(firstEntry, instance.entries[i]);
+        }
+        // The members' mean wait is lastEntry − mean entry; a member's lateness is its entry − the mean entry.
+        double meanEntryFromLast = (double) sumEntries / instance.n;
+        firstEntryNs = Math.min(firstEntryNs, firstEntry);
+        lastEntryNs = Math.max(lastEntryNs, lastEntry);
         for (int i = 0; i < instance.n; i++) {
             int r = instance.ranks[i];
             participations[r]++;
@@ -134,6 +154,7 @@ final class CollectiveWaits {
             waitUs[r].add((lastEntry - instance.entries[i]) / 1000.0);
             caused += lastEntry - instance.entries[i];
             expectedLast[r] += p;
+            latenessNs[r] += (instance.entries[i] - lastEntry) - meanEntryFromLast;
             varianceLast[r] += p * (1 - p);
         }
         if (arrivalOrder != null && instance.n == worldSize) {
@@ -156,25 +177,25 @@ final class CollectiveWaits {
         return pending.size();
     }
 
-    /** The rank that arrived last most often (a tie: the one that caused the larger wait), or −1 if none did. */
-    int slowestRank() {
-        int best = -1;
-        for (int r = 0; r < worldSize; r++) {
-            if (lastArrivals[r] == 0) {
-                continue;
-            }
-            if (best < 0 || lastArrivals[r] > lastArrivals[best]
-                    || lastArrivals[r] == lastArrivals[best] && waitCausedNs[r] > waitCausedNs[best]) {
-                best = r;
-            }
-        }
-        return best;
+    /** The time from the first complete instance's earliest entry to the last one's latest, ns; 0 before two. */
+    long spanNs() {
+        return lastEntryNs > firstEntryNs ? lastEntryNs - firstEntryNs : 0;
     }
 
-    /** z of rank r's last arrivals against chance (each instance of P members: last with probability 1/P). */
-    double lastArrivalZ(int r) {
-        double var = varianceLast[r];
-        return var <= 0 ? 0 : (lastArrivals[r] - expectedLast[r]) / Math.sqrt(var);
+    /** Every rank's evidence for {@link SlowestRankRule}: last arrivals against chance, lateness, the instances' span. */
+    List<SlowestRankRule.Evidence> evidence() {
+        List<SlowestRankRule.Evidence> out = new ArrayList<>(worldSize);
+        double spanUs = spanNs() / 1000.0;
+        for (int r = 0; r < worldSize; r++) {
+            out.add(new SlowestRankRule.Evidence(r, lastArrivals[r], participations[r], expectedLast[r], varianceLast[r],
+                    latenessNs[r] / 1000.0, spanUs, "collective instances"));
+        }
+        return out;
+    }
+
+    /** The slowest rank as the one rule judges it. */
+    Verdict.SlowestRank verdict() {
+        return SlowestRankRule.judge(evidence());
     }
 
     private static final class Instance {

@@ -7,6 +7,7 @@ import java.util.Set;
 
 import org.eventspace.base.stats.RunningStatistics;
 import org.eventspace.base.stats.StatisticsSummary;
+import org.eventspace.monitor.model.Verdict;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -101,16 +102,11 @@ record MonitorsBlock(List<String> kinds, LoadBalance loadbalance, Stats stats, P
     private static LoadBalance loadBalance(MpiAnalysis analysis, MpiPathmap tree) {
         CollectiveWaits c = analysis.collectives();
         int n = analysis.worldSize();
-        int slowest = c.slowestRank();
-        Double share = null;
-        Double z = null;
-        Boolean beyondChance = null;
-        if (slowest >= 0) {
-            share = round((double) c.lastArrivals[slowest] / Math.max(1, c.participations[slowest]));
-            double zs = c.lastArrivalZ(slowest);
-            z = round(zs);
-            beyondChance = zs > 3.0;
-        }
+        Verdict.SlowestRank verdict = c.verdict();
+        int slowest = verdict.rank() == null ? -1 : verdict.rank();
+        Double share = verdict.lastShare();
+        Double z = verdict.z();
+        Boolean beyondChance = verdict.rank() == null ? null : verdict.beyondChance();
         Map<String, Double> wait = byRank(n, r -> us(c.waitNs[r]));
         Map<String, Double> caused = byRank(n, r -> us(c.waitCausedNs[r]));
         Map<String, Long> last = byRank(n, r -> c.lastArrivals[r]);

@@ -197,7 +197,8 @@ final class MpiAnalysis implements MpiTupleSink {
 
     /** The rank that arrived last most often at collectives (a tie: the one that caused the larger wait), or −1. */
     int slowestRank() {
-        return collectives == null ? -1 : collectives.slowestRank();
+        Integer culprit = collectives == null ? null : collectives.verdict().culprit();
+        return culprit == null ? -1 : culprit;
     }
 
     /** Wait at N×N; null before {@link #started()}. */

@@ -7,13 +7,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import org.eventspace.monitor.model.RunModel;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * What one monitored MPI run gave: the program's exit code, its wall time and the analysis of its trace, written
- * as {@code eventspace.run/1} (the {@code run} command's schema, with an {@code mpi} block) and as text.
+ * as the run model's {@code eventspace.run/2} (with an {@code mpi} block of what only an MPI run has) and as text.
  */
 public final class MpiRunResult {
     private final MpiRunConfig config;
@@ -25,6 +27,7 @@ public final class MpiRunResult {
     private final long missed;
     private final int hosts;
     private final List<String> errors;
+    private final RunModel model;
 
     /** What the agent processes sent, or null when the agents were threads of this JVM. */
     private final RemoteAgents.Traffic agentTraffic;
@@ -45,12 +48,14 @@ public final class MpiRunResult {
         this.written = written;
         this.missed = missed;
         this.hosts = hosts;
-        this.errors = new ArrayList<>(errors);
-        List<Integer> unfinished = analysis.snapshots().unfinished(analysis.worldSize());
-        if (!unfinished.isEmpty()) {
-            this.errors.add("rank(s) " + unfinished + " did not reach MPI_Finalize; their trace files are in "
-                    + config.traceDir().toAbsolutePath());
-        }
+        this.model = MpiModel.of(analysis, Path.of(config.program()).getFileName().toString(), config.np(), hosts, null,
+                Math.round(wallS * 1000) / 1000.0, errors, exitCode, false, written, missed, hosts);
+        this.errors = model.errors();
+    }
+
+    /** The run as the one run model. */
+    public RunModel model() {
+        return model;
     }
 
     /** The program's exit code (mpirun's), or null if it was stopped after the timeout. */
@@ -58,9 +63,10 @@ public final class MpiRunResult {
         return exitCode;
     }
 
-    /** The rank that arrived last most often at collectives, or −1 if none did. */
+    /** The rank the verdict names as slowest (beyond chance), or −1 if none is. */
     public int slowestRank() {
-        return analysis.slowestRank();
+        Integer culprit = model.verdict().slowestRank().culprit();
+        return culprit == null ? -1 : culprit;
     }
 
     public List<String> errors() {
@@ -91,18 +97,11 @@ public final class MpiRunResult {
     }
 
     public ObjectNode toJson(ObjectMapper json) {
-        ObjectNode root = json.createObjectNode();
-        root.put("schema", "eventspace.run/1");
-        root.put("benchmark", Path.of(config.program()).getFileName().toString());
+        ObjectNode root = model.toJson(json);
         root.put("program", config.program());
         ArrayNode args = root.putArray("program_args");
         config.args().forEach(args::add);
         root.put("program_exit_code", exitCode);
-        root.put("ranks", config.np());
-        root.put("wall_s", Math.round(wallS * 1000) / 1000.0);
-        root.put("result_ok", exitCode != null && exitCode == 0 && errors.isEmpty());
-        ArrayNode e = root.putArray("errors");
-        errors.forEach(e::add);
         root.put("trace_dir", config.traceDir().toAbsolutePath().toString());
         ArrayNode cmd = root.putArray("mpirun_command");
         command.forEach(cmd::add);
@@ -130,9 +129,7 @@ public final class MpiRunResult {
     /** The summary for people: slowest rank first, units on every number. */
     public List<String> summary() {
         List<String> lines = new ArrayList<>();
-        if (config.monitors().contains("loadbalance") || config.monitors().isEmpty()) {
-            lines.addAll(MpiSummary.lines(analysis));
-        }
+        lines.addAll(MpiSummary.lines(analysis, model));
         long calls = 0;
         for (int op = MpiOp.FIRST; op < MpiOp.END; op++) {
             calls += analysis.snapshots().calls(op);

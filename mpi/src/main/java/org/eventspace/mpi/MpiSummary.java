@@ -5,6 +5,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
+import org.eventspace.monitor.model.RunModel;
+import org.eventspace.monitor.model.RunText;
+import org.eventspace.monitor.model.Verdict;
+
 /** What the analysis of an MPI run says to people: the summary, slowest rank first, and the live progress line. */
 final class MpiSummary {
     private MpiSummary() {
@@ -16,36 +20,23 @@ final class MpiSummary {
             return "no rank has reached MPI_Init yet";
         }
         CollectiveWaits c = analysis.collectives();
-        int slowest = c.slowestRank();
+        Verdict.SlowestRank v = c.verdict();
         return String.format(Locale.ROOT, "%d ranks mapped, %d calls read, %d collective instances, slowest rank so far %s",
-                analysis.ranksMapped(), analysis.tuplesRead(), c.instances,
-                slowest < 0 ? "none" : slowest + " (last at " + c.lastArrivals[slowest] + ")");
+                analysis.ranksMapped(), analysis.tuplesRead(), c.instances, v.rank() == null ? "none"
+                        : v.rank() + " (last at " + v.lastArrivals() + ", " + (v.beyondChance() ? "beyond chance" : "within chance") + ")");
     }
 
-    /** Lines for people, slowest rank first, units on every number. */
-    static List<String> lines(MpiAnalysis analysis) {
+    /** Lines for people: the run model's ({@link RunText}), then what only an MPI run has. Units on every number. */
+    static List<String> lines(MpiAnalysis analysis, RunModel model) {
         List<String> lines = new ArrayList<>();
         if (!analysis.started()) {
             lines.add("no rank wrote trace files (was the program an MPI program, and did it reach MPI_Init?)");
+            lines.add(RunText.coverage(model.coverage()));
             return lines;
         }
-        CollectiveWaits c = analysis.collectives();
-        PointToPointWaits p = analysis.pointToPoint();
+        lines.addAll(RunText.lines(model));
         int worldSize = analysis.worldSize();
-        int slowest = c.slowestRank();
-        if (slowest >= 0) {
-            lines.add(String.format(Locale.ROOT,
-                    "slowest rank: %d (last at %d of %d collective instances, z %.1f); it made the others wait %.1f µs in total",
-                    slowest, c.lastArrivals[slowest], c.participations[slowest], c.lastArrivalZ(slowest),
-                    c.waitCausedNs[slowest] / 1000.0));
-        } else {
-            lines.add("slowest rank: none (no complete collective instance with more than one rank)");
-        }
-        StringBuilder waits = new StringBuilder("wait at collectives per rank (µs):");
-        for (int r = 0; r < worldSize; r++) {
-            waits.append(String.format(Locale.ROOT, " %d:%.1f", r, c.waitNs[r] / 1000.0));
-        }
-        lines.add(waits.toString());
+        PointToPointWaits p = analysis.pointToPoint();
         long ls = Arrays.stream(p.lateSenderNs).sum();
         long lr = Arrays.stream(p.lateReceiverNs).sum();
         int causer = 0;
@@ -54,8 +45,8 @@ final class MpiSummary {
                 causer = r;
             }
         }
-        lines.add(String.format(Locale.ROOT, "point-to-point: %d matched, late sender %.1f µs%s, late receiver %.1f µs",
-                p.matched, ls / 1000.0, ls == 0 ? "" : String.format(Locale.ROOT, " (%.1f µs of it caused by rank %d)",
+        lines.add(String.format(Locale.ROOT, "point-to-point: %d matched, %d unmatched, late sender %.1f µs%s, late receiver %.1f µs",
+                p.matched, p.unmatched(), ls / 1000.0, ls == 0 ? "" : String.format(Locale.ROOT, " (%.1f µs of it caused by rank %d)",
                         p.lateSenderCausedNs[causer] / 1000.0, causer), lr / 1000.0));
         HostClocks clocks = analysis.clocks();
         if (clocks.hosts() > 1) {

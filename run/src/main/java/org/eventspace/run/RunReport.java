@@ -11,6 +11,8 @@ import org.eventspace.events.CollectorSettings;
 import org.eventspace.job.HostTrace;
 import org.eventspace.job.ScopeSummary;
 import org.eventspace.monitor.MonitorSummary;
+import org.eventspace.monitor.model.RunModel;
+import org.eventspace.monitor.model.RunText;
 import org.eventspace.net.TrafficMatrix;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -19,7 +21,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * The outcome of one run, merged over all ranks: the {@code eventspace.run/1} JSON document and its
+ * The outcome of one run, merged over all ranks: the {@code eventspace.run/2} JSON document (the run model,
+ * {@link RunModel}, with this kind's blocks) and its
  * human-readable summary.
  *
  * <p>Mean latency is wall time / iterations of the slowest rank (the way the Open MPI baseline reports it,
@@ -34,7 +37,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code {"count": 0}}.
  */
 public final class RunReport {
-    public static final String SCHEMA = "eventspace.run/1";
+    public static final String SCHEMA = RunModel.SCHEMA;
 
     private final RunConfig config;
     private final List<RankResult> ranks;
@@ -263,6 +266,11 @@ public final class RunReport {
         }
     }
 
+    /** The run as the one run model: what {@link #toJson} writes at the top level, and every view reads. */
+    public RunModel model() {
+        return WorkloadModel.of(this);
+    }
+
     /** Whether any rank finished its timed iterations, so that the latency figures describe something. */
     public boolean measured() {
         return merged.getTotalCount() > 0;
@@ -304,8 +312,8 @@ public final class RunReport {
     }
 
     public ObjectNode toJson(ObjectMapper json) {
-        ObjectNode root = json.createObjectNode();
-        root.put("schema", SCHEMA);
+        RunModel model = model();
+        ObjectNode root = model.toJson(json);
         putConfig(root, config);
         putMeasured(root, "wall_s", wallSeconds);
         ObjectNode latency = root.putObject(config.benchmark() == Workload.PINGPONG ? "pingpong_us"
@@ -334,9 +342,6 @@ public final class RunReport {
             faults.put("noise", config.faults().noise());
             faults.put("noise_us", config.faults().noiseMicros());
         }
-        root.put("result_ok", resultOk);
-        ArrayNode errs = root.putArray("errors");
-        errors.forEach(errs::add);
         putMachine(root);
         root.put("date", Instant.now().toString());
         return root;
@@ -421,6 +426,13 @@ public final class RunReport {
         }
         if (monitors != null) {
             out.append(MonitorSummary.of(monitors, config.pathmap(), 40));
+        }
+        RunModel model = model();
+        if (model.verdict().load() != null && model.verdict().load().oversubscribed()) {
+            out.append("  warning: ").append(model.verdict().load().warning()).append('\n');
+        }
+        if (monitors != null) {
+            out.append("  ").append(RunText.coverage(model.coverage())).append('\n');
         }
         out.append("  results: ").append(resultsVerdict()).append('\n');
         for (String e : errors) {

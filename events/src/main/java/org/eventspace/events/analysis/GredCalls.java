@@ -54,6 +54,9 @@ public final class GredCalls {
     private final RunningStatistics[] arrivalWaitByOrder;
     private final RunningStatistics[] departureWaitByOrder;
     private final int[] order;
+    /** The first call's earliest arrival and the last call's latest departure: the time the gred was in use. */
+    private long firstNs = Long.MAX_VALUE;
+    private long lastNs = Long.MIN_VALUE;
 
     /** Metrics without a median window (the post-mortem analysis). */
     public GredCalls(int ports) {
@@ -108,6 +111,8 @@ public final class GredCalls {
             departureWaitByOrder[k].add(t4[order[k]] - t4f);
         }
         long t4last = t4[order[ports - 1]];
+        firstNs = Math.min(firstNs, t1first);
+        lastNs = Math.max(lastNs, t4last);
         int slot = window == 0 ? 0 : (int) (down.count() % window);
         down.add(t2 - t1l);
         up.add(t4f - t3);
@@ -225,6 +230,14 @@ public final class GredCalls {
         return withMedian(perPort[port][metric].summary(), window == 0 ? null : recent[port][metric]);
     }
 
+    /**
+     * The time from the first call's earliest arrival to the last call's latest departure (0 before two calls): what a
+     * contributor's total lateness is a share of, when a verdict sizes its effect.
+     */
+    public long spanNs() {
+        return lastNs > firstNs ? lastNs - firstNs : 0;
+    }
+
     /** An independent copy, for a reader on another thread (take it under the owner's lock). */
     public GredCalls copy() {
         GredCalls c = new GredCalls(ports, window);
@@ -235,6 +248,8 @@ public final class GredCalls {
                 }
             }
         }
+        c.firstNs = firstNs;
+        c.lastNs = lastNs;
         c.down.merge(down);
         c.up.merge(up);
         c.below.merge(below);
