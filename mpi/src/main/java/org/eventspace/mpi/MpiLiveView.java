@@ -2,6 +2,8 @@ package org.eventspace.mpi;
 
 import java.util.Optional;
 
+import org.eventspace.monitor.model.RunModel;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
@@ -22,6 +24,7 @@ public final class MpiLiveView {
     private final MpiPathmap tree;
     private volatile JsonNode monitors;
     private volatile JsonNode scope;
+    private volatile RunModel model;
     private volatile boolean running = true;
 
     MpiLiveView(String program, int ranks, int hosts) {
@@ -59,17 +62,23 @@ public final class MpiLiveView {
         return Optional.ofNullable(scope);
     }
 
+    /** The newest run model (live: no exits, no verdict on faults yet; final once the run ended). */
+    public Optional<RunModel> model() {
+        return Optional.ofNullable(model);
+    }
+
     public boolean running() {
         return running;
     }
 
-    void publish(JsonNode newMonitors, JsonNode newScope) {
+    void publish(JsonNode newMonitors, JsonNode newScope, RunModel newModel) {
         scope = newScope;
+        model = newModel;
         monitors = newMonitors;
     }
 
-    void finished(JsonNode finalMonitors, JsonNode finalScope) {
-        publish(finalMonitors, finalScope);
+    void finished(JsonNode finalMonitors, JsonNode finalScope, RunModel finalModel) {
+        publish(finalMonitors, finalScope, finalModel);
         running = false;
     }
 }

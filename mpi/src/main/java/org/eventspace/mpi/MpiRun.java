@@ -198,11 +198,11 @@ public final class MpiRun {
         analysis.finish();
         // the final blocks map every timestamp between the MPI_Init and MPI_Finalize offsets (rings read again if need be)
         MpiAnalysis reported = analysis.reread(hosts.agents);
-        live.finished(LIVE_JSON.valueToTree(MonitorsBlock.live(reported, config.monitors(), live.tree(), hosts.missed(),
-                        hosts.agentCpuNs())),
-                reported.scope() != null ? reported.scope().toJson(LIVE_JSON) : null);
         MpiRunResult result = new MpiRunResult(config, command, exit, wallS, reported, hosts.written(), hosts.missed(),
                 hosts.count(), errors, remote != null ? remote.traffic() : null);
+        live.finished(LIVE_JSON.valueToTree(MonitorsBlock.live(reported, config.monitors(), live.tree(), hosts.missed(),
+                        hosts.agentCpuNs())),
+                reported.scope() != null ? reported.scope().toJson(LIVE_JSON) : null, result.model());
         hosts.closeAll();
         return result;
     }
@@ -396,7 +396,9 @@ public final class MpiRun {
                 java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
                 agentCpuNs = mx.isCurrentThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : 0;
                 live.publish(LIVE_JSON.valueToTree(MonitorsBlock.live(analysis, kinds, live.tree(), missed(), agentCpuNs)),
-                        analysis.scope() != null ? analysis.scope().toJson(LIVE_JSON) : null);
+                        analysis.scope() != null ? analysis.scope().toJson(LIVE_JSON) : null,
+                        MpiModel.of(analysis, live.program(), live.ranks(), live.hosts(), null, (now - startNs) / 1e9,
+                                List.of(), null, true, analysis.tuplesRead() + missed(), missed(), live.hosts()));
             }
             if (progressNs > 0 && now >= nextProgressNs) {
                 nextProgressNs = now + progressNs;

@@ -1,150 +1,25 @@
 package org.eventspace.run;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
-import org.eventspace.base.json.Json;
-import org.eventspace.monitor.model.Coverage;
-import org.eventspace.monitor.model.RankRecord;
+import org.eventspace.monitor.JobModel;
 import org.eventspace.monitor.model.RunModel;
-import org.eventspace.monitor.model.SlowestRankRule;
-import org.eventspace.monitor.model.Verdict;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-
-/**
- * One of our workloads' runs as the one run model ({@link RunModel}): each rank with its result, and — when the
- * load-balance monitor ran — its last arrivals, lateness and wait at the gred its path enters; with the profile, its
- * calls and time per operation; the verdict of {@link SlowestRankRule} and the heaviest path; what the collectors wrote
- * and the analysis missed.
- */
+/** A finished run of one of our workloads as the one run model: {@link JobModel} with the ranks' results. */
 final class WorkloadModel {
     private WorkloadModel() {
     }
 
     static RunModel of(RunReport report) {
         RunConfig config = report.config();
-        JsonNode monitors = report.monitors();
-        JsonNode lb = monitors == null ? null : monitors.get("loadbalance");
-        Map<Integer, RankResult> results = new HashMap<>();
-        report.ranks().forEach(r -> results.put(r.rank(), r));
-        Map<Integer, double[]> waits = waitsByRank(lb);
-        JsonNode profiles = monitors == null ? null : monitors.path("profile").path("ranks");
-        List<RankRecord> perRank = new ArrayList<>(config.ranks());
-        List<Coverage.UnfinishedRank> unfinished = new ArrayList<>();
-        for (int r = 0; r < config.ranks(); r++) {
-            RankResult result = results.get(r);
-            String error = result == null ? "rank " + r + ": no result arrived"
-                    : result.error() != null ? "rank " + r + ": " + result.error()
-                    : !result.resultOk() ? "rank " + r + ": got a wrong result" : null;
-            boolean finished = result != null && result.error() == null;
-            if (!finished) {
-                unfinished.add(new Coverage.UnfinishedRank(r, result == null ? "no result arrived" : result.error()));
-            }
-            JsonNode evidence = lb == null ? null : lb.path("ranks").get(Integer.toString(r));
-            double[] w = waits.get(r);
-            perRank.add(new RankRecord(r, config.spec().hostOf(r), finished, null, error,
-                    calls(profiles, r), null, w == null ? null : round(w[0]),
-                    evidence == null ? null : evidence.path("lateness_us").asDouble(),
-                    evidence == null ? null : evidence.path("last_arrivals").asLong(),
-                    evidence == null ? null : evidence.path("instances").asLong(), null, null, profile(profiles, r)));
+        int[] hostOf = new int[config.ranks()];
+        for (int r = 0; r < hostOf.length; r++) {
+            hostOf[r] = config.spec().hostOf(r);
         }
-        Verdict.SlowestRank slowest = slowest(lb);
-        Verdict.HeaviestPath heaviest = null;
-        if (lb != null && lb.path("heaviest_path").isArray() && lb.path("heaviest_path").size() > 0) {
-            List<String> path = new ArrayList<>();
-            lb.path("heaviest_path").forEach(n -> path.add(n.asText()));
-            int end = lb.path("heaviest_path_rank").asInt(-1);
-            heaviest = new Verdict.HeaviestPath(path, end < 0 ? null : end, lb.path("heaviest_path_weight").asDouble(),
-                    slowest.rank() != null && slowest.rank() == end);
-        }
-        int toolThreads = monitors == null ? 0 : monitors.path("analysis").path("threads").asInt();
-        // Every host of `run` is on this machine (threads of one JVM, or host processes on loopback).
-        Verdict.Load load = Verdict.Load.of(Runtime.getRuntime().availableProcessors(), config.ranks(), toolThreads);
-        List<String> errors = report.errors();
-        String fault = unfinished.isEmpty() ? null : "rank " + unfinished.get(0).rank() + " did not finish ("
-                + unfinished.get(0).reason() + ")" + (unfinished.size() > 1 ? " nor did " + (unfinished.size() - 1)
-                + " other(s)" : "");
-        String headline = fault == null ? slowest.words() : fault + "; " + slowest.words();
-        long written = report.tuplesWritten();
-        long read = monitors == null ? 0 : monitors.path("tuples_read").asLong();
-        long missed = monitors == null ? report.tuplesOverwritten() : monitors.path("tuples_missed").asLong();
-        Coverage coverage = new Coverage(written, read, missed, Coverage.gatherRate(read, missed), 0, 0, 0, 0,
-                monitors == null ? 0 : monitors.path("calls_dropped").asLong(), unfinished);
-        return new RunModel(RunModel.SCHEMA, RunModel.WORKLOAD, config.benchmark().label(), config.ranks(),
-                config.hosts(), config.transport().label(), report.measured() ? report.wallSeconds() : null,
-                report.resultOk(), errors.isEmpty() && !report.resultOk() ? List.of("the run's results did not check out")
-                : errors, perRank, RunModel.operationsOf(perRank), new Verdict(slowest, heaviest, load, headline), coverage);
-    }
-
-    private static Verdict.SlowestRank slowest(JsonNode lb) {
-        if (lb == null || !lb.has("verdict")) {
-            Verdict.SlowestRank none = SlowestRankRule.judge(List.of());
-            return new Verdict.SlowestRank(null, 0, 0, null, null, null, null, none.alpha(), 0, null, null, null,
-                    none.minEffectPct(), false, false, null,
-                    "no verdict: the load-balance monitor did not run (--monitor loadbalance)");
-        }
-        try {
-            return Json.mapper().treeToValue(lb.get("verdict"), Verdict.SlowestRank.class);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("the monitors' verdict does not read back: " + e.getOriginalMessage(), e);
-        }
-    }
-
-    /** Per rank its total wait at the gred its path enters (mean wait × calls, summed over its trees), µs. */
-    private static Map<Integer, double[]> waitsByRank(JsonNode lb) {
-        Map<Integer, double[]> out = new HashMap<>();
-        if (lb == null) {
-            return out;
-        }
-        lb.path("greds").fields().forEachRemaining(e -> {
-            JsonNode g = e.getValue();
-            JsonNode contributors = g.path("contributors");
-            long calls = g.path("calls").asLong();
-            for (int p = 0; p < contributors.size(); p++) {
-                String who = contributors.get(p).asText();
-                if (who.startsWith("rank ") && !who.contains(",")) {
-                    int rank = Integer.parseInt(who.substring("rank ".length()));
-                    out.computeIfAbsent(rank, k -> new double[1])[0] += g.path("mean_arrival_wait_us").path(p).asDouble() * calls;
-                }
-            }
-        });
-        return out;
-    }
-
-    private static Long calls(JsonNode profiles, int rank) {
-        JsonNode p = profiles == null ? null : profiles.get(Integer.toString(rank));
-        if (p == null) {
-            return null;
-        }
-        long calls = 0;
-        for (JsonNode op : p) {
-            calls += op.path("calls").asLong();
-        }
-        return calls;
-    }
-
-    private static Map<String, RankRecord.Calls> profile(JsonNode profiles, int rank) {
-        JsonNode p = profiles == null ? null : profiles.get(Integer.toString(rank));
-        if (p == null) {
-            return null;
-        }
-        Map<String, RankRecord.Calls> out = new LinkedHashMap<>();
-        List<String> names = new ArrayList<>();
-        p.fieldNames().forEachRemaining(names::add);
-        names.sort(Comparator.naturalOrder());
-        for (String op : names) {
-            out.put(op, new RankRecord.Calls(p.path(op).path("calls").asLong(), p.path(op).path("time_us").asDouble()));
-        }
-        return out;
-    }
-
-    private static double round(double x) {
-        return Math.round(x * 10.0) / 10.0;
+        List<JobModel.Outcome> outcomes = report.ranks().stream()
+                .map(r -> new JobModel.Outcome(r.rank(), r.resultOk(), r.error())).toList();
+        return JobModel.of(new JobModel.Job(config.benchmark().label(), hostOf, config.hosts(),
+                        config.transport().label(), report.measured() ? report.wallSeconds() : null), report.monitors(),
+                outcomes, report.errors(), report.tuplesWritten(), report.tuplesOverwritten());
     }
 }

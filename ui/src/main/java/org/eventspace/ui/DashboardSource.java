@@ -3,6 +3,8 @@ package org.eventspace.ui;
 import java.util.Optional;
 
 import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.monitor.model.RunModel;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
@@ -51,6 +53,14 @@ public interface DashboardSource {
      * Called by the sampler's thread only.
      */
     default Optional<JsonNode> network() {
+        return Optional.empty();
+    }
+
+    /**
+     * The run as the one run model ({@link RunModel}): live while the job runs (no outcomes yet), final once it ended;
+     * empty when the source cannot make one. {@code /metrics} and the verdict pane read it.
+     */
+    default Optional<RunModel> model() {
         return Optional.empty();
     }
 }

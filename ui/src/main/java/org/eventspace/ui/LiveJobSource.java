@@ -6,8 +6,10 @@ import java.util.Optional;
 import org.eventspace.base.json.Json;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.job.MonitoredJob;
+import org.eventspace.monitor.JobModel;
 import org.eventspace.monitor.MonitorSnapshot;
 import org.eventspace.monitor.Monitors;
+import org.eventspace.monitor.model.RunModel;
 import org.eventspace.net.Fabric;
 import org.eventspace.net.HostMapping;
 import org.eventspace.net.LinkLoads;
@@ -32,6 +34,7 @@ public final class LiveJobSource implements DashboardSource {
     private volatile JsonNode finalMonitors;
     private volatile JsonNode finalScope;
     private volatile Fabric fabric;
+    private volatile RunModel finalModel;
 
     /** @param monitors the job's monitors, or null when it runs none. */
     public LiveJobSource(MonitoredJob job, Monitors monitors, RunInfo info) {
@@ -93,6 +96,25 @@ public final class LiveJobSource implements DashboardSource {
     @Override
     public boolean running() {
         return running;
+    }
+
+    @Override
+    public Optional<RunModel> model() {
+        RunModel done = finalModel;
+        if (done != null) {
+            return Optional.of(done);
+        }
+        int[] hostOf = new int[job.config().spec().ranks()];
+        for (int r = 0; r < hostOf.length; r++) {
+            hostOf[r] = job.config().spec().hostOf(r);
+        }
+        return Optional.of(JobModel.of(new JobModel.Job(info.name(), hostOf, info.hosts(),
+                job.config().transport().label(), null), monitors().orElse(null), null, List.of(), 0, 0));
+    }
+
+    /** The run's final model, once its report exists: served from now on. */
+    public void finalModel(RunModel model) {
+        this.finalModel = model;
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.monitor.model.RunModel;
 import org.eventspace.mpi.MpiLiveView;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -45,6 +46,11 @@ public final class MpiDashboardSource implements DashboardSource {
     @Override
     public Optional<JsonNode> scope() {
         return view.scope();
+    }
+
+    @Override
+    public Optional<RunModel> model() {
+        return view.model();
     }
 
     @Override
