@@ -51,7 +51,7 @@ final class MpirunCommand implements Callable<Integer> {
             description = "loadbalance (slowest rank, waits), stats (call durations); both give the profile. Default: ${DEFAULT-VALUE}.")
     List<String> monitors;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Write eventspace.run/1.")
+    @Option(names = "--json", paramLabel = "FILE", description = "Write eventspace.run/2.")
     Path json;
 
     @Option(names = "--trace-dir", paramLabel = "DIR", description = "Where the ranks' trace files go (kept). "

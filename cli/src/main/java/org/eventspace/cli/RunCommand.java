@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
 /** {@code eventspace run gsum|compute-gsum|pingpong|sor|alltoall [flags]}. */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = "Run a benchmark (gsum, compute-gsum, pingpong, sor, alltoall) and print a summary; --json writes "
-                + "eventspace.run/1, --traffic the communication matrix.")
+                + "eventspace.run/2, --traffic the communication matrix.")
 final class RunCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "BENCHMARK", description = "gsum, compute-gsum, pingpong, sor, alltoall or noise-allreduce")
     String benchmark;
@@ -132,7 +132,7 @@ final class RunCommand implements Callable<Integer> {
                 TrafficMatrix.total(m.hostMatrix(-1, 0)), m.phases().size(), file);
     }
 
-    /** The eventspace.run/1 report, with the {@code trace} block of a {@code --trace} run (else null). */
+    /** The eventspace.run/2 report, with the {@code trace} block of a {@code --trace} run (else null). */
     static void writeJson(RunReport report, TracedRun.Summary trace, java.io.File file) throws IOException {
         ObjectMapper json = Json.mapper();
         ObjectNode doc = report.toJson(json);

@@ -62,7 +62,7 @@ final class RunOptions {
             defaultValue = "0")
     int socketBufferBytes;
 
-    @Option(names = "--json", description = "Write the eventspace.run/1 report to this file.")
+    @Option(names = "--json", description = "Write the eventspace.run/2 report to this file.")
     Path json;
 
     @Option(names = "--trace-dump", paramLabel = "DIR", description = "Keep the trace buffers as memory-mapped files in "

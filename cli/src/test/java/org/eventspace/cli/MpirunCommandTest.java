@@ -64,9 +64,9 @@ class MpirunCommandTest {
 
         assertThat(exit).as(cli.err()).isEqualTo(5);
         List<String> lines = cli.err().lines().toList();
-        assertThat(lines.get(0)).startsWith("eventspace: slowest rank: 1 ");
+        assertThat(lines.get(0)).startsWith("eventspace: rank 1 is the slowest rank, beyond chance");
         JsonNode report = new ObjectMapper().readTree(json.toFile());
-        assertThat(report.path("schema").asText()).isEqualTo("eventspace.run/1");
+        assertThat(report.path("schema").asText()).isEqualTo("eventspace.run/2");
         assertThat(report.path("benchmark").asText()).isEqualTo("es_allreduce");
         assertThat(report.path("program_exit_code").asInt()).isEqualTo(5);
         assertThat(report.at("/mpi/ranks").asInt()).isEqualTo(3);

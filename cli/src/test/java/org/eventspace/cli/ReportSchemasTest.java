@@ -20,7 +20,7 @@ class ReportSchemasTest {
         try (Stream<Path> s = Files.list(ReportSchemas.DIR)) {
             files = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".schema.json")).sorted().toList();
         }
-        assertThat(files).contains("run-report.schema.json", "mpirun-report.schema.json", "dashboard-frame.schema.json");
+        assertThat(files).contains("run-report.schema.json", "dashboard-frame.schema.json");
         assertThat(files.size()).isGreaterThan(15);
         files.forEach(ReportSchemas::assertValidSchema);
     }

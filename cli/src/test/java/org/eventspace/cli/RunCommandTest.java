@@ -87,7 +87,7 @@ class RunCommandTest {
 
         assertThat(code).isZero();
         JsonNode run = new ObjectMapper().readTree(json.toFile());
-        assertThat(run.path("schema").asText()).isEqualTo("eventspace.run/1");
+        assertThat(run.path("schema").asText()).isEqualTo("eventspace.run/2");
         assertThat(run.path("benchmark").asText()).isEqualTo("gsum");
         assertThat(run.path("ranks").asInt()).isEqualTo(4);
         assertThat(run.path("hosts").asInt()).isEqualTo(2);

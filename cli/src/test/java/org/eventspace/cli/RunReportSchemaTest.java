@@ -74,7 +74,7 @@ class RunReportSchemaTest {
     void anMpiProgramsReportConforms() throws Exception {
         Path program = NativePrograms.compile("es_allreduce", dir);
         // The trace files go to the test's folder, not to a folder of their own in /tmp that nobody removes.
-        JsonNode report = report("mpirun-report.schema.json", "mpirun", "-np", "2", "--trace-dir",
+        JsonNode report = report("run-report.schema.json", "mpirun", "-np", "2", "--trace-dir",
                 dir.resolve("trace").toString(), "--mpirun-arg", "--mca",
                 "--mpirun-arg", "btl", "--mpirun-arg", "self,vader", "--", program.toString(), "-i", "50", "-s", "1");
         assertThat(report.at("/mpi/calls/MPI_Allreduce").asLong()).isEqualTo(100);

@@ -26,7 +26,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  *                      held, so a post-mortem dump cannot see them; a scope that read them in time still did.
  *
  * <p>Jackson writes it as {@code {"host", "collectors", "tuples_written", "timed_tuples", "buffer_bytes",
- * "tuples_overwritten"}}, in that order: the {@code collectors.hosts[]} objects of {@code eventspace.run/1}.
+ * "tuples_overwritten"}}, in that order: the {@code collectors.hosts[]} objects of {@code eventspace.run/2}.
  */
 @JsonPropertyOrder({"host", "collectors", "tuples_written", "timed_tuples", "buffer_bytes", "tuples_overwritten"})
 public record HostTrace(int host, int collectors, @JsonProperty("tuples_written") long tuplesWritten,

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
 /**
- * The {@code mpi} block of an MPI run's {@code eventspace.run/1} report, as Jackson writes it (snake_case, in the
+ * The {@code mpi} block of an MPI run's {@code eventspace.run/2} report, as Jackson writes it (snake_case, in the
  * components' order): what was called and sent (the meta files' exact counts), what the agents read and missed, the
  * ranks that did not finish, the collective instances and point-to-point matches, the clock alignment
  * ({@link ClockBlock}) and where the node agents ran. {@code collectives} and {@code point_to_point} are absent before

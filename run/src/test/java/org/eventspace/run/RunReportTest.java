@@ -83,7 +83,7 @@ class RunReportTest {
         ObjectNode json = new RunReport(config(Workload.PINGPONG, 2), List.of(rank(0, 2_000_000, 900), rank(1, 2_000_000, 900)))
                 .toJson(new ObjectMapper());
 
-        assertThat(json.path("schema").asText()).isEqualTo("eventspace.run/1");
+        assertThat(json.path("schema").asText()).isEqualTo("eventspace.run/2");
         assertThat(json.path("transport").asText()).isEqualTo("tcp");
         assertThat(json.path("tree").asText()).isEqualTo("hier:2");
         assertThat(json.path("pingpong_us").path("mean").asDouble()).isEqualTo(1.0);

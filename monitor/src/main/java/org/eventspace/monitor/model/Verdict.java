@@ -42,6 +42,7 @@ public record Verdict(SlowestRank slowestRank, HeaviestPath heaviestPath, Load l
      * @param words          the verdict in one sentence, with its numbers.
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record SlowestRank(@JsonInclude(JsonInclude.Include.ALWAYS) Integer rank, long lastArrivals, long instances,
                               Double lastShare, Double chanceShare, Double z, Double criticalZ, double alpha,
                               int ranksTested, Double latenessUs, Double effectPct, String where, double minEffectPct,
@@ -74,6 +75,7 @@ public record Verdict(SlowestRank slowestRank, HeaviestPath heaviestPath, Load l
      * @param warning         what that means, or null.
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Load(int cores, int ranks, int toolThreads, boolean oversubscribed, String warning) {
         public static Load of(int cores, int ranks, int toolThreads) {
             boolean over = ranks + toolThreads > cores;
