@@ -25,7 +25,7 @@ public interface DashboardSource {
 
     /**
      * The newest {@code monitors} block, in the shape of {@code MonitorSnapshot.report} (the {@code monitors} block of an
-     * {@code eventspace.run/1} report); empty before the monitors have anything or when the job runs none.
+     * {@code eventspace.run/2} report); empty before the monitors have anything or when the job runs none.
      */
     Optional<JsonNode> monitors();
 
