@@ -53,20 +53,39 @@ public final class SlowestRankRule {
         }
     }
 
-    /** The verdict over {@code ranks} (ranks with no instance are ignored). */
+    /**
+     * The verdict over {@code ranks} (ranks with no instance are ignored). Every rank is tested against the same
+     * Bonferroni-corrected critical value; of those both significant and late by at least {@link #MIN_EFFECT_PCT}, the
+     * latest is named. When none is, the candidate reported is the rank whose last arrivals exceed chance the most (a
+     * rank last more often than chance yet early on average is such a candidate, and is not named).
+     */
     public static Verdict.SlowestRank judge(List<Evidence> ranks) {
-        Evidence best = null;
         int tested = 0;
+        for (Evidence e : ranks) {
+            if (e.instances() > 0 && e.varianceLast() > 0) {
+                tested++;
+            }
+        }
+        double critical = tested == 0 ? Double.POSITIVE_INFINITY : upperNormalQuantile(ALPHA / tested);
+        Evidence best = null;
+        Evidence named = null;
         for (Evidence e : ranks) {
             if (e.instances() == 0 || e.varianceLast() <= 0) {
                 continue;
             }
-            tested++;
             if (best == null || e.z() > best.z()
                     || e.z() == best.z() && (e.latenessUs() > best.latenessUs()
                     || e.latenessUs() == best.latenessUs() && e.rank() < best.rank())) {
                 best = e;
             }
+            Double effect = effectPct(e);
+            if (e.z() > critical && effect != null && effect >= MIN_EFFECT_PCT
+                    && (named == null || effect > effectPct(named))) {
+                named = e;
+            }
+        }
+        if (named != null) {
+            best = named;
         }
         if (best == null) {
             return new Verdict.SlowestRank(null, 0, 0, null, null, null, null, ALPHA, 0, null, null, null,
@@ -74,11 +93,10 @@ public final class SlowestRankRule {
                     "no verdict: no collective instance had more than one member");
         }
         double z = best.z();
-        double critical = upperNormalQuantile(ALPHA / tested);
         boolean significant = z > critical;
         double share = (double) best.lastArrivals() / best.instances();
         double chance = best.expectedLast() / best.instances();
-        Double effectPct = best.spanUs() > 0 ? 100.0 * best.latenessUs() / best.spanUs() : null;
+        Double effectPct = effectPct(best);
         boolean large = effectPct != null && effectPct >= MIN_EFFECT_PCT;
         boolean beyond = significant && large;
         String words;
@@ -101,6 +119,10 @@ public final class SlowestRankRule {
                 round(chance, 4), round(z, 2), round(critical, 2), ALPHA, tested, round(best.latenessUs(), 1),
                 effectPct == null ? null : round(effectPct, 2), best.where(), MIN_EFFECT_PCT, significant, beyond,
                 beyond ? best.rank() : null, words);
+    }
+
+    private static Double effectPct(Evidence e) {
+        return e.spanUs() > 0 ? 100.0 * e.latenessUs() / e.spanUs() : null;
     }
 
     private static String micros(double us) {
