@@ -46,10 +46,9 @@ public final class MpiRunResult {
         this.missed = missed;
         this.hosts = hosts;
         this.errors = new ArrayList<>(errors);
-        List<Integer> unfinished = analysis.snapshots().unfinished(analysis.worldSize());
-        if (!unfinished.isEmpty()) {
-            this.errors.add("rank(s) " + unfinished + " did not reach MPI_Finalize; their trace files are in "
-                    + config.traceDir().toAbsolutePath());
+        this.errors.addAll(RankExits.errors(analysis.exits()));
+        if (this.errors.isEmpty() && (exitCode == null || exitCode != 0)) {
+            this.errors.add(exitCode == null ? "mpirun was stopped" : "mpirun exited with code " + exitCode);
         }
     }
 
@@ -127,9 +126,13 @@ public final class MpiRunResult {
         return root;
     }
 
-    /** The summary for people: slowest rank first, units on every number. */
+    /** The summary for people: the ranks that failed first, then the slowest rank, units on every number. */
     public List<String> summary() {
         List<String> lines = new ArrayList<>();
+        List<String> failures = RankExits.errors(analysis.exits());
+        if (!failures.isEmpty()) {
+            lines.add("run failed: " + String.join("; ", failures));
+        }
         if (config.monitors().contains("loadbalance") || config.monitors().isEmpty()) {
             lines.addAll(MpiSummary.lines(analysis));
         }
