@@ -1,7 +1,9 @@
 package org.eventspace.mpi;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -103,6 +105,8 @@ final class RankExits {
     static List<String> errors(List<RankExit> exits) {
         List<String> errors = new ArrayList<>();
         List<Integer> stopped = new ArrayList<>();
+        // ranks that exited (or aborted) with the same code are one line: "ranks [0, 1, 2] exited with code 5"
+        Map<String, List<Integer>> sameCode = new LinkedHashMap<>();
         int after = -1;
         for (RankExit e : exits) {
             if (e.finished()) {
@@ -111,10 +115,19 @@ final class RankExits {
             if (e.stoppedAfterRank() != null) {
                 stopped.add(e.rank());
                 after = e.stoppedAfterRank();
+            } else if (e.state() == RankExit.State.EXITED_NONZERO) {
+                sameCode.computeIfAbsent(" exited with code " + e.exitCode(), k -> new ArrayList<>()).add(e.rank());
+            } else if (e.state() == RankExit.State.ABORTED) {
+                sameCode.computeIfAbsent(" called MPI_Abort with code " + e.abortCode(), k -> new ArrayList<>())
+                        .add(e.rank());
             } else {
                 errors.add(describe(e));
             }
         }
+        List<String> grouped = new ArrayList<>();
+        sameCode.forEach((what, ranks) -> grouped.add(
+                (ranks.size() == 1 ? "rank " + ranks.get(0) : "ranks " + ranks) + what));
+        errors.addAll(0, grouped);
         if (!stopped.isEmpty()) {
             errors.add((stopped.size() == 1 ? "rank " + stopped.get(0) + " was" : "ranks " + stopped + " were")
                     + " stopped before MPI_Finalize (after rank " + after + " failed)");
