@@ -73,6 +73,7 @@ class MpirunFaultTest {
             assertThat(run.exit(r).path("stopped_after_rank").asInt()).as("rank %d", r).isEqualTo(1);
             assertThat(run.exit(r).has("exit_code")).isFalse();
         }
+        assertThat(ReportSchemas.errors("mpirun-report.schema.json", run.report().toString())).isEmpty();
         assertThat(run.err().lines().findFirst().orElseThrow()).startsWith(
                 "eventspace: run failed: rank 1 was killed by signal 11 (SIGSEGV)");
     }
