@@ -19,7 +19,8 @@
  * returns its return value. Its own messages (clock offsets at MPI_Init and MPI_Finalize) go over a private
  * duplicate of MPI_COMM_WORLD. Without ES_MPI_DIR, or if its files cannot be made, it only forwards. No agent is
  * needed while the program runs: the files are the interface, and a rank that crashes leaves them readable (the
- * pages of a MAP_SHARED file survive the process).
+ * pages of a MAP_SHARED file survive the process), with how it ended: MPI_Abort's code, the fatal signal and the call
+ * it hit, the exit status ("how the rank ended" below).
  *
  * Threads: with MPI_THREAD_MULTIPLE only the thread that initialised MPI records; other threads' calls are counted
  * (atomically) as untraced. The trace buffer has one writer, as TraceBuffer's contract says.
