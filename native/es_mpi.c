@@ -558,6 +558,15 @@ static const int es_fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
 #define ES_FATAL_SIGNALS ((int)(sizeof es_fatal_signals / sizeof es_fatal_signals[0]))
 static struct sigaction es_previous[ES_FATAL_SIGNALS];
 
+/*
+ * Whether the meta file is this process's: a child the program forked shares the mapping and inherits the handlers,
+ * and its crash or exit must not be taken for the rank's (getpid is async-signal-safe).
+ */
+static int es_end_mine(void)
+{
+    return es_meta != NULL && *(int32_t *)(es_meta + ES_META_PID_OFFSET) == (int32_t)getpid();
+}
+
 static int32_t es_end_flags(void)
 {
     return __atomic_load_n((int32_t *)(es_meta + ES_META_END_FLAGS_OFFSET), __ATOMIC_ACQUIRE);
@@ -583,7 +592,7 @@ static void es_fatal(int sig, siginfo_t *info, void *context)
     if (k == ES_FATAL_SIGNALS) {
         return;
     }
-    if (es_meta != NULL && !(es_end_flags() & ES_END_SIGNALED)) {
+    if (es_end_mine() && !(es_end_flags() & ES_END_SIGNALED)) {
         int op = es_current_op;
         *(int32_t *)(es_meta + ES_META_END_SIGNAL_OFFSET) = sig;
         *(int32_t *)(es_meta + ES_META_END_SIGNAL_OP_OFFSET) = op < 0 ? -op : op;
@@ -615,7 +624,7 @@ static void es_fatal(int sig, siginfo_t *info, void *context)
 static void es_on_exit(int status, void *arg)
 {
     (void)arg;
-    if (es_meta == NULL || (es_end_flags() & ES_END_EXITED)) {
+    if (!es_end_mine() || (es_end_flags() & ES_END_EXITED)) {
         return;
     }
     int before = __atomic_load_n((int32_t *)(es_meta + ES_META_STATE_OFFSET), __ATOMIC_ACQUIRE) != ES_META_STATE_FINALIZED;
@@ -649,7 +658,7 @@ static void es_end_watch(void)
 /* MPI_Abort, before PMPI_Abort (which does not return): the code in the meta file, and the call as a tuple. */
 static void es_aborting(MPI_Comm comm, int errorcode, int flags, void *ra)
 {
-    if (es_meta == NULL || (es_end_flags() & ES_END_ABORTED)) {
+    if (!es_end_mine() || (es_end_flags() & ES_END_ABORTED)) {
         return;
     }
     *(int32_t *)(es_meta + ES_META_END_ABORT_CODE_OFFSET) = errorcode;
