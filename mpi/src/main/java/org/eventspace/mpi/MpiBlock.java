@@ -12,8 +12,8 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 /**
  * The {@code mpi} block of an MPI run's {@code eventspace.run/1} report, as Jackson writes it (snake_case, in the
  * components' order): what was called and sent (the meta files' exact counts), what the agents read and missed, the
- * ranks that did not finish and how every rank ended ({@link RankExit}), the collective instances and point-to-point matches, the clock alignment
- * ({@link ClockBlock}) and where the node agents ran. {@code collectives} and {@code point_to_point} are absent before
+ * ranks that did not finish and how every rank ended ({@link RankExit}), the collective instances and point-to-point
+ * matches, the clock alignment ({@link ClockBlock}) and where the node agents ran. {@code collectives} and {@code point_to_point} are absent before
  * any rank reached MPI_Init.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

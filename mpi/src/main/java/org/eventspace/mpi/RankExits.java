@@ -11,8 +11,8 @@ import java.util.Set;
  * to the others (and SIGKILL to those that linger), so a run where rank 1 crashed leaves every rank unfinished: the
  * rank that failed by itself (aborted, a fatal signal other than a stop signal, an exit with a non-zero status or
  * before MPI_Finalize) is the cause, the earliest first; the ranks killed by a stop signal or gone without a record
- * were stopped after it. When no rank failed by itself, a rank gone without a record (SIGKILL cannot be caught) is
- * taken for the cause.
+ * were stopped after it. When no rank failed by itself but some were stopped by a signal, a rank gone without a
+ * record (SIGKILL cannot be caught) is taken for the cause.
  */
 final class RankExits {
     /** Signals that stop a rank from outside (mpirun's SIGTERM, then SIGKILL; ^C; a lost terminal). */
@@ -39,7 +39,10 @@ final class RankExits {
                 }
             }
         }
-        boolean vanishedAreCauses = first < 0;
+        // a rank gone without a record is the cause only when mpirun was seen stopping the others (a lost agent's
+        // stale copies look gone too, and then nobody was stopped)
+        boolean vanishedAreCauses = first < 0
+                && exits.stream().anyMatch(e -> e.state() == RankExit.State.KILLED_BY_SIGNAL);
         if (vanishedAreCauses) {
             for (RankExit e : exits) {
                 if (e.state() == RankExit.State.UNKNOWN && snapshots.of(e.rank()) != null) {
@@ -107,6 +110,7 @@ final class RankExits {
         List<Integer> stopped = new ArrayList<>();
         // ranks that exited (or aborted) with the same code are one line: "ranks [0, 1, 2] exited with code 5"
         Map<String, List<Integer>> sameCode = new LinkedHashMap<>();
+        List<RankExit> unknown = new ArrayList<>();
         int after = -1;
         for (RankExit e : exits) {
             if (e.finished()) {
@@ -120,9 +124,17 @@ final class RankExits {
             } else if (e.state() == RankExit.State.ABORTED) {
                 sameCode.computeIfAbsent(" called MPI_Abort with code " + e.abortCode(), k -> new ArrayList<>())
                         .add(e.rank());
+            } else if (e.state() == RankExit.State.UNKNOWN) {
+                unknown.add(e);
             } else {
                 errors.add(describe(e));
             }
+        }
+        if (unknown.size() == 1) {
+            errors.add(describe(unknown.get(0)));
+        } else if (!unknown.isEmpty()) {
+            errors.add("ranks " + unknown.stream().map(RankExit::rank).toList() + " did not reach MPI_Finalize and"
+                    + " recorded no exit, abort or signal (SIGKILL cannot be caught; or they left no trace files)");
         }
         List<String> grouped = new ArrayList<>();
         sameCode.forEach((what, ranks) -> grouped.add(

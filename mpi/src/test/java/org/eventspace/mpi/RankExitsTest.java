@@ -97,6 +97,18 @@ class RankExitsTest {
     }
 
     @Test
+    void ranksGoneWithoutARecordAndWithNobodyStoppedAreOneLineAndNobodyIsBlamed() {
+        // a lost node agent: its ranks' copies stop short of MPI_Finalize, the program itself ended well
+        int exited = MpiRankMetaLayout.END_EXITED;
+        List<RankExit> exits = exits(rank(0, true, exited, 0, 0, 0, 0, 0), rank(1, true, exited, 0, 0, 0, 0, 0),
+                rank(2, false, 0, 0, 0, 0, 0, 0), rank(3, false, 0, 0, 0, 0, 0, 0));
+
+        assertThat(exits).extracting(RankExit::stoppedAfterRank).containsOnlyNulls();
+        assertThat(RankExits.errors(exits)).containsExactly("ranks [2, 3] did not reach MPI_Finalize and recorded no"
+                + " exit, abort or signal (SIGKILL cannot be caught; or they left no trace files)");
+    }
+
+    @Test
     void aRunThatEndedWellHasNoErrorAndOldMetaFilesReadAsFinished() {
         List<RankExit> exits = exits(rank(0, true, MpiRankMetaLayout.END_EXITED, 0, 0, 0, 0, 0),
                 rank(1, true, 0, 0, 0, 0, 0, 0));
