@@ -19,7 +19,8 @@
  * returns its return value. Its own messages (clock offsets at MPI_Init and MPI_Finalize) go over a private
  * duplicate of MPI_COMM_WORLD. Without ES_MPI_DIR, or if its files cannot be made, it only forwards. No agent is
  * needed while the program runs: the files are the interface, and a rank that crashes leaves them readable (the
- * pages of a MAP_SHARED file survive the process).
+ * pages of a MAP_SHARED file survive the process), with how it ended: MPI_Abort's code, the fatal signal and the call
+ * it hit, the exit status ("how the rank ended" below).
  *
  * Threads: with MPI_THREAD_MULTIPLE only the thread that initialised MPI records; other threads' calls are counted
  * (atomically) as untraced. The trace buffer has one writer, as TraceBuffer's contract says.
@@ -36,6 +37,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +95,8 @@ static uintptr_t es_exe_base;
 static int es_rank = -1, es_size;
 static MPI_Comm es_private = MPI_COMM_NULL;
 static int es_sync_wanted;          /* ES_MPI_DIR set: the same on every rank, so collective steps match */
+/* > 0: the op whose PMPI call the recording thread is in; < 0: the op it last returned from; 0: none yet */
+static volatile sig_atomic_t es_current_op;
 
 static ES_INLINE int64_t es_now(void)
 {
@@ -103,6 +107,13 @@ static ES_INLINE int64_t es_now(void)
         t += es_skew + (int64_t)((double)(t - es_drift_base) * es_drift);
     }
     return t;
+}
+
+/* A wrapper's entry: the op it is in (for a fatal signal's report), then the call's start. */
+static ES_INLINE int64_t es_enter(int op)
+{
+    es_current_op = op;
+    return es_now();
 }
 
 /*
@@ -274,6 +285,7 @@ static ES_INLINE void es_record(int op, int flags, uint32_t comm_id, uint32_t lo
                              int64_t t0, int64_t t1, void *ra)
 {
     uint64_t *counter = es_counters + 2 * (op - ES_OP_FIRST);
+    es_current_op = -op;
     counter[0]++;
     counter[1] += bytes;
     es_write(op, flags, es_site(ra), comm_id, low, peer_world, bytes, t0, t1);
@@ -528,6 +540,143 @@ static void es_unregister(MPI_Comm c)
     }
 }
 
+/* ---- how the rank ended -------------------------------------------------------------------------------------- */
+
+/*
+ * mpirun says only that some process failed, and then stops the others (Open MPI sends them SIGTERM), so without
+ * help every rank looks alike: none reached MPI_Finalize. The meta file's end fields (es_mpi_layout.h) say how this
+ * rank ended. The MPI_Abort wrapper writes the error code before PMPI_Abort; handlers for the fatal signals a
+ * program can catch (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM: SIGKILL and SIGSTOP cannot be caught, so a
+ * rank killed by SIGKILL leaves no end record, and SIGINT is left alone, mpirun forwards it as a request) write the
+ * signal and the op the rank was in, then hand the signal on to the handler that was there before (Open MPI
+ * installs one that prints a backtrace and raises it again) or, if there was none, die of it as the default
+ * action would; an on_exit handler writes the exit status and whether MPI_Finalize had been reached. The handlers
+ * only store to the mapped file and call clock_gettime, sigaction and raise, which are async-signal-safe. Under
+ * MPI_THREAD_MULTIPLE the op is the recording thread's, whichever thread the signal hit.
+ */
+static const int es_fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM};
+#define ES_FATAL_SIGNALS ((int)(sizeof es_fatal_signals / sizeof es_fatal_signals[0]))
+static struct sigaction es_previous[ES_FATAL_SIGNALS];
+
+/*
+ * Whether the meta file is this process's: a child the program forked shares the mapping and inherits the handlers,
+ * and its crash or exit must not be taken for the rank's (getpid is async-signal-safe).
+ */
+static int es_end_mine(void)
+{
+    return es_meta != NULL && *(int32_t *)(es_meta + ES_META_PID_OFFSET) == (int32_t)getpid();
+}
+
+static int32_t es_end_flags(void)
+{
+    return __atomic_load_n((int32_t *)(es_meta + ES_META_END_FLAGS_OFFSET), __ATOMIC_ACQUIRE);
+}
+
+/* After the fields it vouches for: the flag; and if this is a failure, the time of the first one. */
+static void es_end_mark(int32_t flag, int failed)
+{
+    int64_t *at = (int64_t *)(es_meta + ES_META_END_FAILED_NS_OFFSET);
+    if (failed && *at == 0) {
+        *at = es_now();
+    }
+    __atomic_fetch_or((int32_t *)(es_meta + ES_META_END_FLAGS_OFFSET), flag, __ATOMIC_RELEASE);
+}
+
+static void es_fatal(int sig, siginfo_t *info, void *context)
+{
+    int saved = errno;
+    int k = 0;
+    while (k < ES_FATAL_SIGNALS && es_fatal_signals[k] != sig) {
+        k++;
+    }
+    if (k == ES_FATAL_SIGNALS) {
+        return;
+    }
+    if (es_end_mine() && !(es_end_flags() & ES_END_SIGNALED)) {
+        int op = es_current_op;
+        *(int32_t *)(es_meta + ES_META_END_SIGNAL_OFFSET) = sig;
+        *(int32_t *)(es_meta + ES_META_END_SIGNAL_OP_OFFSET) = op < 0 ? -op : op;
+        es_end_mark(ES_END_SIGNALED | (op > 0 ? ES_END_IN_CALL : 0), 1);
+    }
+    struct sigaction *prev = &es_previous[k];
+    int handler = (prev->sa_flags & SA_SIGINFO) ? prev->sa_sigaction != NULL
+                                                 : prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN;
+    /* the disposition the signal would have had after the previous handler ran (it may have been one-shot too) */
+    struct sigaction after = *prev;
+    if (!handler || (prev->sa_flags & SA_RESETHAND)) {
+        memset(&after, 0, sizeof after);
+        after.sa_handler = SIG_DFL;
+        sigemptyset(&after.sa_mask);
+    }
+    sigaction(sig, &after, NULL);
+    if (handler && (prev->sa_flags & SA_SIGINFO)) {
+        prev->sa_sigaction(sig, info, context);
+    } else if (handler) {
+        prev->sa_handler(sig);
+    } else {
+        /* blocked while this handler runs: delivered, with the default action, when it returns */
+        raise(sig);
+    }
+    errno = saved;
+}
+
+#ifdef __GLIBC__
+static void es_on_exit(int status, void *arg)
+{
+    (void)arg;
+    if (!es_end_mine() || (es_end_flags() & ES_END_EXITED)) {
+        return;
+    }
+    int before = __atomic_load_n((int32_t *)(es_meta + ES_META_STATE_OFFSET), __ATOMIC_ACQUIRE) != ES_META_STATE_FINALIZED;
+    *(int32_t *)(es_meta + ES_META_END_EXIT_STATUS_OFFSET) = status;
+    es_end_mark(ES_END_EXITED | (before ? ES_END_BEFORE_FINALIZE : 0), status != 0 || before);
+}
+#endif
+
+/* At MPI_Init, once the meta file is there (after MPI's own handlers, so ours run first and chain to them). */
+static void es_end_watch(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = es_fatal;
+    sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (int k = 0; k < ES_FATAL_SIGNALS; k++) {
+        struct sigaction prev;
+        if (sigaction(es_fatal_signals[k], NULL, &prev) != 0
+            || (!(prev.sa_flags & SA_SIGINFO) && prev.sa_handler == SIG_IGN)) {
+            continue; /* an ignored signal kills no one: leave it ignored */
+        }
+        es_previous[k] = prev;
+        sigaction(es_fatal_signals[k], &sa, NULL);
+    }
+#ifdef __GLIBC__
+    on_exit(es_on_exit, NULL);
+#endif
+}
+
+/* MPI_Abort, before PMPI_Abort (which does not return): the code in the meta file, and the call as a tuple. */
+static void es_aborting(MPI_Comm comm, int errorcode, int flags, void *ra)
+{
+    if (!es_end_mine() || (es_end_flags() & ES_END_ABORTED)) {
+        return;
+    }
+    *(int32_t *)(es_meta + ES_META_END_ABORT_CODE_OFFSET) = errorcode;
+    es_end_mark(ES_END_ABORTED, 1);
+    if (es_recording()) {
+        int64_t t0 = es_enter(ES_OP_Abort);
+        es_comm *e = es_find(comm);
+        es_record(ES_OP_Abort, flags, e->id, (uint32_t)errorcode, -1, 0, t0, t0, ra);
+        es_current_op = ES_OP_Abort;
+    }
+}
+
+ES_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    es_aborting(comm, errorcode, 0, __builtin_return_address(0));
+    return PMPI_Abort(comm, errorcode);
+}
+
 /* ---- init and finalize -------------------------------------------------------------------------------------- */
 
 static void es_start(int op, int64_t t0, int provided, void *ra)
@@ -562,6 +711,7 @@ static void es_start(int op, int64_t t0, int provided, void *ra)
     es_multi = provided == MPI_THREAD_MULTIPLE;
     es_owner = pthread_self();
     es_on = 1;
+    es_end_watch();
     es_record(op, ES_FLAG_COLLECTIVE, ES_COMM_WORLD_ID, es_world.seq++, -1, 0, t0, t1, ra);
 }
 
@@ -778,7 +928,7 @@ static inline MPI_Status *es_statuses_for(int tracked, int count, MPI_Status *st
 
 /* ---- wrappers ----------------------------------------------------------------------------------------------- */
 
-#define ES_T0 int64_t es_t0 = es_now()
+#define ES_T0(op) int64_t es_t0 = es_enter(op)
 #define ES_RA __builtin_return_address(0)
 #define ES_FAILED(rc) ((rc) != MPI_SUCCESS ? ES_FLAG_FAILED : 0)
 
@@ -789,7 +939,7 @@ static inline MPI_Status *es_statuses_for(int tracked, int count, MPI_Status *st
         if (!es_recording()) {                                                                                 \
             return PMPI_##name(ES_SEND_ARGS);                                                                  \
         }                                                                                                      \
-        ES_T0;                                                                                                 \
+        ES_T0(ES_OP_##name);                                                                                   \
         int rc = PMPI_##name(ES_SEND_ARGS);                                                                    \
         int64_t t1 = es_now();                                                                                 \
         es_comm *e = es_find(comm);                                                                            \
@@ -823,7 +973,7 @@ ES_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, 
     }
     MPI_Status own;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-    ES_T0;
+    ES_T0(ES_OP_Recv);
     int rc = PMPI_Recv(buf, count, datatype, source, tag, comm, st);
     int64_t t1 = es_now();
     es_comm *e = es_find(comm);
@@ -844,7 +994,7 @@ ES_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
     if (!es_recording()) {
         return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
     }
-    ES_T0;
+    ES_T0(ES_OP_Irecv);
     int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
     int64_t t1 = es_now();
     es_comm *e = es_find(comm);
@@ -881,7 +1031,7 @@ ES_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype send
     }
     MPI_Status own;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-    ES_T0;
+    ES_T0(ES_OP_Sendrecv);
     int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
                            recvtag, comm, st);
     int64_t t1 = es_now();
@@ -900,7 +1050,7 @@ ES_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, 
     }
     MPI_Status own;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-    ES_T0;
+    ES_T0(ES_OP_Sendrecv_replace);
     int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, st);
     int64_t t1 = es_now();
     es_comm *e = es_find(comm);
@@ -930,7 +1080,7 @@ ES_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status)
     int slot = ES_LIKELY(es_reqs_live == 0) ? -1 : es_req_find(*request);
     MPI_Status own;
     MPI_Status *st = slot >= 0 && status == MPI_STATUS_IGNORE ? &own : status;
-    ES_T0;
+    ES_T0(ES_OP_Wait);
     int rc = PMPI_Wait(request, st);
     int64_t t1 = es_now();
     es_record(ES_OP_Wait, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, 1, -1, 0, es_t0, t1, ES_RA);
@@ -948,7 +1098,7 @@ ES_EXPORT int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     int slot = ES_LIKELY(es_reqs_live == 0) ? -1 : es_req_find(*request);
     MPI_Status own;
     MPI_Status *st = slot >= 0 && status == MPI_STATUS_IGNORE ? &own : status;
-    ES_T0;
+    ES_T0(ES_OP_Test);
     int rc = PMPI_Test(request, flag, st);
     int64_t t1 = es_now();
     es_record(ES_OP_Test, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, 1, -1, 0, es_t0, t1, ES_RA);
@@ -977,7 +1127,7 @@ ES_EXPORT int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status
 #undef ES_ARGS
     int tracked = es_req_collect(count, array_of_requests);
     MPI_Status *st = es_statuses_for(tracked, count, array_of_statuses);
-    ES_T0;
+    ES_T0(ES_OP_Waitall);
     int rc = PMPI_Waitall(count, array_of_requests, st);
     int64_t t1 = es_now();
     es_record(ES_OP_Waitall, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)count, -1, 0, es_t0, t1, ES_RA);
@@ -992,7 +1142,7 @@ ES_EXPORT int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
 #undef ES_ARGS
     int tracked = es_req_collect(count, array_of_requests);
     MPI_Status *st = es_statuses_for(tracked, count, array_of_statuses);
-    ES_T0;
+    ES_T0(ES_OP_Testall);
     int rc = PMPI_Testall(count, array_of_requests, flag, st);
     int64_t t1 = es_now();
     es_record(ES_OP_Testall, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)count, -1, 0, es_t0, t1, ES_RA);
@@ -1024,7 +1174,7 @@ ES_EXPORT int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index
     int tracked = es_req_collect(count, array_of_requests);
     MPI_Status own;
     MPI_Status *st = tracked > 0 && status == MPI_STATUS_IGNORE ? &own : status;
-    ES_T0;
+    ES_T0(ES_OP_Waitany);
     int rc = PMPI_Waitany(count, array_of_requests, index, st);
     int64_t t1 = es_now();
     es_record(ES_OP_Waitany, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)count, -1, 0, es_t0, t1, ES_RA);
@@ -1040,7 +1190,7 @@ ES_EXPORT int MPI_Testany(int count, MPI_Request array_of_requests[], int *index
     int tracked = es_req_collect(count, array_of_requests);
     MPI_Status own;
     MPI_Status *st = tracked > 0 && status == MPI_STATUS_IGNORE ? &own : status;
-    ES_T0;
+    ES_T0(ES_OP_Testany);
     int rc = PMPI_Testany(count, array_of_requests, index, flag, st);
     int64_t t1 = es_now();
     es_record(ES_OP_Testany, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)count, -1, 0, es_t0, t1, ES_RA);
@@ -1075,7 +1225,7 @@ ES_EXPORT int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *ou
 #undef ES_ARGS
     int tracked = es_req_collect(incount, array_of_requests);
     MPI_Status *st = es_statuses_for(tracked, incount, array_of_statuses);
-    ES_T0;
+    ES_T0(ES_OP_Waitsome);
     int rc = PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, st);
     int64_t t1 = es_now();
     es_record(ES_OP_Waitsome, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)incount, -1, 0, es_t0, t1, ES_RA);
@@ -1091,7 +1241,7 @@ ES_EXPORT int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *ou
 #undef ES_ARGS
     int tracked = es_req_collect(incount, array_of_requests);
     MPI_Status *st = es_statuses_for(tracked, incount, array_of_statuses);
-    ES_T0;
+    ES_T0(ES_OP_Testsome);
     int rc = PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, st);
     int64_t t1 = es_now();
     es_record(ES_OP_Testsome, ES_FAILED(rc), ES_COMM_UNKNOWN_ID, (uint32_t)incount, -1, 0, es_t0, t1, ES_RA);
@@ -1117,7 +1267,7 @@ ES_EXPORT int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     if (!es_recording()) {
         return PMPI_Probe(source, tag, comm, status);
     }
-    ES_T0;
+    ES_T0(ES_OP_Probe);
     int rc = PMPI_Probe(source, tag, comm, status);
     int64_t t1 = es_now();
     es_comm *e = es_find(comm);
@@ -1130,7 +1280,7 @@ ES_EXPORT int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Stat
     if (!es_recording()) {
         return PMPI_Iprobe(source, tag, comm, flag, status);
     }
-    ES_T0;
+    ES_T0(ES_OP_Iprobe);
     int rc = PMPI_Iprobe(source, tag, comm, flag, status);
     int64_t t1 = es_now();
     es_comm *e = es_find(comm);
@@ -1151,7 +1301,7 @@ ES_EXPORT int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Stat
         }                                                                                                         \
         es_comm *e = es_find(comm);                                                                               \
         uint32_t seq = e->seq++;                                                                                  \
-        ES_T0;                                                                                                    \
+        ES_T0(ES_OP_##name);                                                                                      \
         int rc = PMPI_##name(ES_ARGS);                                                                            \
         int64_t t1 = es_now();                                                                                    \
         es_record(ES_OP_##name, ES_FLAG_COLLECTIVE | (flags) | ES_FAILED(rc), e->id, seq, es_world_rank(e, root), \
@@ -1395,7 +1545,7 @@ ES_COLL(Ineighbor_alltoallw, NB, -1, 0, const void *sendbuf, const int sendcount
         }                                                                                                      \
         es_comm *e = es_find(comm);                                                                            \
         uint32_t parent = e->id, seq = e->seq++;                                                               \
-        ES_T0;                                                                                                 \
+        ES_T0(ES_OP_##name);                                                                                   \
         int rc = PMPI_##name(ES_ARGS);                                                                         \
         int64_t t1 = es_now();                                                                                 \
         if (rc == MPI_SUCCESS) {                                                                               \
@@ -1435,7 +1585,7 @@ ES_EXPORT int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI
         return PMPI_Comm_create_group(comm, group, tag, newcomm);
     }
     es_comm *e = es_find(comm);
-    ES_T0;
+    ES_T0(ES_OP_Comm_create_group);
     int rc = PMPI_Comm_create_group(comm, group, tag, newcomm);
     int64_t t1 = es_now();
     if (rc == MPI_SUCCESS) {
@@ -1456,7 +1606,7 @@ ES_EXPORT int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *reque
     }
     es_comm *e = es_find(comm);
     uint32_t seq = e->seq++;
-    ES_T0;
+    ES_T0(ES_OP_Comm_idup);
     int rc = PMPI_Comm_idup(comm, newcomm, request);
     if (rc == MPI_SUCCESS) {
         es_req *q = es_req_track(*request, comm, e, MPI_PROC_NULL, 0, MPI_DATATYPE_NULL, es_t0);
@@ -1479,7 +1629,7 @@ ES_EXPORT int MPI_Comm_free(MPI_Comm *comm)
     MPI_Comm c = *comm;
     es_comm *e = es_find(c);
     uint32_t id = e->id, seq = e->seq++;
-    ES_T0;
+    ES_T0(ES_OP_Comm_free);
     int rc = PMPI_Comm_free(comm);
     int64_t t1 = es_now();
     if (rc == MPI_SUCCESS) {
@@ -1562,7 +1712,7 @@ ES_EXPORT int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info 
     }
     es_comm *e = es_find(comm);
     uint32_t parent = e->id, seq = e->seq++;
-    ES_T0;
+    ES_T0(ES_OP_Win_create);
     int rc = PMPI_Win_create(base, size, disp_unit, info, comm, win);
     int64_t t1 = es_now();
     if (rc == MPI_SUCCESS) {
@@ -1580,7 +1730,7 @@ ES_EXPORT int MPI_Win_free(MPI_Win *win)
     }
     es_win *w = es_win_find(*win);
     uint32_t id = w->id, seq = w->seq++;
-    ES_T0;
+    ES_T0(ES_OP_Win_free);
     int rc = PMPI_Win_free(win);
     int64_t t1 = es_now();
     if (rc == MPI_SUCCESS && w != &es_win_unknown) {
@@ -1599,7 +1749,7 @@ ES_EXPORT int MPI_Win_fence(int assert, MPI_Win win)
     }
     es_win *w = es_win_find(win);
     uint32_t seq = w->seq++;
-    ES_T0;
+    ES_T0(ES_OP_Win_fence);
     int rc = PMPI_Win_fence(assert, win);
     es_record(ES_OP_Win_fence, ES_FLAG_COLLECTIVE | ES_FAILED(rc), w->id, seq, -1, 0, es_t0, es_now(), ES_RA);
     return rc;
@@ -1610,7 +1760,7 @@ ES_EXPORT int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     if (!es_recording()) {
         return PMPI_Win_lock(lock_type, rank, assert, win);
     }
-    ES_T0;
+    ES_T0(ES_OP_Win_lock);
     int rc = PMPI_Win_lock(lock_type, rank, assert, win);
     int64_t t1 = es_now();
     es_win *w = es_win_find(win);
@@ -1623,7 +1773,7 @@ ES_EXPORT int MPI_Win_unlock(int rank, MPI_Win win)
     if (!es_recording()) {
         return PMPI_Win_unlock(rank, win);
     }
-    ES_T0;
+    ES_T0(ES_OP_Win_unlock);
     int rc = PMPI_Win_unlock(rank, win);
     int64_t t1 = es_now();
     es_win *w = es_win_find(win);
@@ -1638,7 +1788,7 @@ ES_EXPORT int MPI_Win_unlock(int rank, MPI_Win win)
         if (!es_recording()) {                                                                                   \
             return PMPI_##name(ES_ARGS);                                                                         \
         }                                                                                                        \
-        ES_T0;                                                                                                   \
+        ES_T0(ES_OP_##name);                                                                                     \
         int rc = PMPI_##name(ES_ARGS);                                                                           \
         int64_t t1 = es_now();                                                                                   \
         es_win *w = es_win_find(win);                                                                            \

@@ -8,7 +8,7 @@
  * to Open MPI's own `pmpi_x_` with the caller's arguments untouched (so Fortran's MPI_IN_PLACE, MPI_BOTTOM and
  * MPI_STATUS_IGNORE keep their meaning); handles are converted to C only to record the communicator and sizes.
  *
- * Covered: init, init_thread, finalize, send, ssend, bsend, rsend, isend, issend, recv, irecv, sendrecv, wait,
+ * Covered: init, init_thread, finalize, abort, send, ssend, bsend, rsend, isend, issend, recv, irecv, sendrecv, wait,
  * waitall, waitany, test, testall, probe, iprobe, barrier, bcast, reduce, allreduce, gather, gatherv, scatter,
  * scatterv, allgather, allgatherv, alltoall, alltoallv, reduce_scatter, scan, comm_dup, comm_split, comm_free.
  * Other Fortran calls run, unrecorded. A Fortran receive records the source and tag it posted (MPI_ANY_SOURCE:
@@ -57,6 +57,12 @@ ES_FNAMES(init_thread, F *required, F *provided, F *ierr)
     }
 }
 
+ES_FNAMES(abort, F *comm, F *errorcode, F *ierr)
+{
+    es_aborting(PMPI_Comm_f2c(*comm), (int)*errorcode, ES_FLAG_FORTRAN, ES_RA);
+    pmpi_abort_(comm, errorcode, ierr);
+}
+
 ES_FNAMES(finalize, F *ierr)
 {
     int64_t t0 = es_now();
@@ -77,7 +83,7 @@ ES_FNAMES(finalize, F *ierr)
             pmpi_##lname##_(ES_FARGS);                                                                         \
             return;                                                                                            \
         }                                                                                                      \
-        ES_T0;                                                                                                 \
+        ES_T0(ES_OP_##op);                                                                                     \
         pmpi_##lname##_(ES_FARGS);                                                                             \
         int64_t t1 = es_now();                                                                                 \
         es_comm *e = es_fcomm(comm);                                                                           \
@@ -110,7 +116,7 @@ ES_FNAMES(sendrecv, void *sendbuf, F *sendcount, F *sendtype, F *dest, F *sendta
                        comm, status, ierr);
         return;
     }
-    ES_T0;
+    ES_T0(ES_OP_Sendrecv);
     pmpi_sendrecv_(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm,
                    status, ierr);
     int64_t t1 = es_now();
@@ -125,7 +131,7 @@ ES_FNAMES(sendrecv, void *sendbuf, F *sendcount, F *sendtype, F *dest, F *sendta
             pmpi_##lname##_(ES_FARGS);                                                                         \
             return;                                                                                            \
         }                                                                                                      \
-        ES_T0;                                                                                                 \
+        ES_T0(ES_OP_##op);                                                                                     \
         pmpi_##lname##_(ES_FARGS);                                                                             \
         int64_t t1 = es_now();                                                                                 \
         ES_FREC(op, 0, &es_unknown, (nreq), -1, 0);                                                            \
@@ -152,7 +158,7 @@ ES_FNAMES(probe, F *source, F *tag, F *comm, F *status, F *ierr)
         pmpi_probe_(source, tag, comm, status, ierr);
         return;
     }
-    ES_T0;
+    ES_T0(ES_OP_Probe);
     pmpi_probe_(source, tag, comm, status, ierr);
     int64_t t1 = es_now();
     es_comm *e = es_fcomm(comm);
@@ -165,7 +171,7 @@ ES_FNAMES(iprobe, F *source, F *tag, F *comm, F *flag, F *status, F *ierr)
         pmpi_iprobe_(source, tag, comm, flag, status, ierr);
         return;
     }
-    ES_T0;
+    ES_T0(ES_OP_Iprobe);
     pmpi_iprobe_(source, tag, comm, flag, status, ierr);
     int64_t t1 = es_now();
     es_comm *e = es_fcomm(comm);
@@ -181,7 +187,7 @@ ES_FNAMES(iprobe, F *source, F *tag, F *comm, F *flag, F *status, F *ierr)
         }                                                                                                      \
         es_comm *e = es_fcomm(comm);                                                                           \
         uint32_t seq = e->seq++;                                                                               \
-        ES_T0;                                                                                                 \
+        ES_T0(ES_OP_##op);                                                                                     \
         pmpi_##lname##_(ES_FARGS);                                                                             \
         int64_t t1 = es_now();                                                                                 \
         ES_FREC(op, ES_FLAG_COLLECTIVE, e, seq, es_world_rank(e, (root)), (bytes));                           \
@@ -246,7 +252,7 @@ ES_FCOLL(reduce_scatter, Reduce_scatter, -1, 0, void *sendbuf, void *recvbuf, F 
         }                                                                                                      \
         es_comm *e = es_fcomm(comm);                                                                           \
         uint32_t parent = e->id, seq = e->seq++;                                                               \
-        ES_T0;                                                                                                 \
+        ES_T0(ES_OP_##op);                                                                                     \
         pmpi_##lname##_(ES_FARGS);                                                                             \
         int64_t t1 = es_now();                                                                                 \
         if (*ierr == MPI_SUCCESS) {                                                                            \
@@ -271,7 +277,7 @@ ES_FNAMES(comm_free, F *comm, F *ierr)
     MPI_Comm c = PMPI_Comm_f2c(*comm);
     es_comm *e = es_find(c);
     uint32_t id = e->id, seq = e->seq++;
-    ES_T0;
+    ES_T0(ES_OP_Comm_free);
     pmpi_comm_free_(comm, ierr);
     int64_t t1 = es_now();
     if (*ierr == MPI_SUCCESS) {

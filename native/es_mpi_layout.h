@@ -14,7 +14,8 @@
  *                   MPI_Init and MPI_Finalize, the MPI_Irecv requests its table could not track, per op the exact call and byte counters (the ring may
  *                   overwrite tuples; the counters never lose a call), and the first ES_META_COMMS_MAX
  *                   communicators this rank joined as (id, size) pairs, so a reader knows when every member
- *                   of a collective instance has arrived.
+ *                   of a collective instance has arrived; and how the rank ended (MPI_Abort's code, the fatal
+ *                   signal and the call it arrived in, the exit status), so a crash names its rank.
  *
  * An MPI trace tuple uses the 40-byte TraceTupleLayout with these meanings:
  *   collector id (int)  call-site signature: the caller's return address minus the load base of the object it is
@@ -126,6 +127,29 @@
 #define ES_META_STATE_RUNNING 1
 #define ES_META_STATE_FINALIZED 2
 #define ES_META_NO_OFFSET 0x7fffffffffffffffLL
+/*
+ * How the rank ended, in the space the counters do not use (they stop at ES_META_COUNTERS_MAX ops): written by the
+ * library's MPI_Abort wrapper, its fatal-signal handlers and its on_exit handler, each at most once, with plain
+ * stores only (a signal handler may write them). Zero everywhere until something happened.
+ *   flags (int)          ES_END_* bits below
+ *   signal (int)         the first fatal signal the rank received (ES_END_SIGNALED)
+ *   signal op (int)      the op the rank was in (ES_END_IN_CALL) or had last returned from, 0: none yet
+ *   abort code (int)     MPI_Abort's error code (ES_END_ABORTED)
+ *   exit status (int)    the status exit() was given or main returned (ES_END_EXITED)
+ *   failed at (long, ns) when the first abort, fatal signal or non-zero exit was recorded, the trace's clock
+ */
+#define ES_META_COUNTERS_MAX 112
+#define ES_META_END_FLAGS_OFFSET 1984
+#define ES_META_END_SIGNAL_OFFSET 1988
+#define ES_META_END_SIGNAL_OP_OFFSET 1992
+#define ES_META_END_ABORT_CODE_OFFSET 1996
+#define ES_META_END_EXIT_STATUS_OFFSET 2000
+#define ES_META_END_FAILED_NS_OFFSET 2008
+#define ES_END_EXITED 1
+#define ES_END_BEFORE_FINALIZE 2
+#define ES_END_ABORTED 4
+#define ES_END_SIGNALED 8
+#define ES_END_IN_CALL 16
 
 /*
  * Op codes: ES_OP(name, code). Never renumber; add at the end. MpiOp (Java) lists the same.
@@ -157,7 +181,8 @@
     ES_OP(Ineighbor_allgather, 330) ES_OP(Ineighbor_allgatherv, 331) ES_OP(Ineighbor_alltoall, 332) \
     ES_OP(Ineighbor_alltoallv, 333) ES_OP(Ineighbor_alltoallw, 334) \
     ES_OP(Put, 335) ES_OP(Get, 336) ES_OP(Accumulate, 337) ES_OP(Win_fence, 338) ES_OP(Win_lock, 339) \
-    ES_OP(Win_unlock, 340) ES_OP(Win_create, 341) ES_OP(Win_free, 342)
-#define ES_OP_END 343
+    ES_OP(Win_unlock, 340) ES_OP(Win_create, 341) ES_OP(Win_free, 342) \
+    ES_OP(Abort, 343)
+#define ES_OP_END 344
 
 #endif

@@ -64,8 +64,14 @@ class MpirunCommandTest {
 
         assertThat(exit).as(cli.err()).isEqualTo(5);
         List<String> lines = cli.err().lines().toList();
-        assertThat(lines.get(0)).startsWith("eventspace: rank 1 is the slowest rank, beyond chance");
+        // every rank returned 5 after MPI_Finalize: the failure comes first, then the analysis
+        assertThat(lines.get(0)).startsWith("eventspace: run failed: ranks [0, 1, 2] exited with code 5; rank 1 is the "
+                + "slowest rank, beyond chance");
         JsonNode report = new ObjectMapper().readTree(json.toFile());
+        assertThat(report.path("result_ok").asBoolean()).isFalse();
+        assertThat(report.path("errors")).extracting(JsonNode::asText).containsExactly("ranks [0, 1, 2] exited with code 5");
+        assertThat(report.at("/mpi/rank_exits/2/state").asText()).isEqualTo("exited_nonzero");
+        assertThat(report.at("/mpi/rank_exits/2/exit_code").asInt()).isEqualTo(5);
         assertThat(report.path("schema").asText()).isEqualTo("eventspace.run/2");
         assertThat(report.path("benchmark").asText()).isEqualTo("es_allreduce");
         assertThat(report.path("program_exit_code").asInt()).isEqualTo(5);

@@ -230,6 +230,11 @@ final class MpiAnalysis implements MpiTupleSink {
         return snapshots;
     }
 
+    /** How each rank 0 .. worldSize-1 ended, as the meta files said at {@link #finish} (none before). */
+    List<RankExit> exits() {
+        return RankExits.of(snapshots, Math.max(0, worldSize), profile);
+    }
+
     /** Ranks whose files the agents mapped. */
     int ranksMapped() {
         return rankFiles.size();

@@ -12,16 +12,16 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 /**
  * The {@code mpi} block of an MPI run's {@code eventspace.run/2} report, as Jackson writes it (snake_case, in the
  * components' order): what was called and sent (the meta files' exact counts), what the agents read and missed, the
- * ranks that did not finish, the collective instances and point-to-point matches, the clock alignment
- * ({@link ClockBlock}) and where the node agents ran. {@code collectives} and {@code point_to_point} are absent before
+ * ranks that did not finish and how every rank ended ({@link RankExit}), the collective instances and point-to-point
+ * matches, the clock alignment ({@link ClockBlock}) and where the node agents ran. {@code collectives} and {@code point_to_point} are absent before
  * any rank reached MPI_Init.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record MpiBlock(int ranks, int ranksTraced, int hosts, Map<String, Long> calls, long callsTotal, long bytesSent,
                 long tuplesWritten, long tuplesRead, long tuplesMissed, long untracedCalls,
-                List<UnfinishedRank> unfinishedRanks, Collectives collectives, PointToPoint pointToPoint, ClockBlock clock,
-                Agents agents) {
+                List<UnfinishedRank> unfinishedRanks, List<RankExit> rankExits, Collectives collectives,
+                PointToPoint pointToPoint, ClockBlock clock, Agents agents) {
 
     /** A rank that did not reach MPI_Finalize. */
     sealed interface UnfinishedRank permits NoFiles, NoFinalize {
@@ -89,8 +89,8 @@ record MpiBlock(int ranks, int ranksTraced, int hosts, Map<String, Long> calls, 
                     byRank(worldSize, r -> us(p.lateReceiverNs[r])));
         }
         return new MpiBlock(Math.max(0, worldSize), snapshots.all().size(), hosts, calls, total, snapshots.bytesSent(),
-                written, analysis.tuplesRead(), missed, snapshots.untracedCalls(), unfinished, collectives, pointToPoint,
-                ClockBlock.of(analysis), agents);
+                written, analysis.tuplesRead(), missed, snapshots.untracedCalls(), unfinished, analysis.exits(),
+                collectives, pointToPoint, ClockBlock.of(analysis), agents);
     }
 
     private static UnfinishedRank unfinished(MpiAnalysis analysis, int rank) {

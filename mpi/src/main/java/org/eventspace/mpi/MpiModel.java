@@ -100,14 +100,21 @@ final class MpiModel {
                 ? worldSize : Math.max(busiest, hosts <= 1 ? worldSize : busiest);
         Verdict.Load load = Verdict.Load.of(Runtime.getRuntime().availableProcessors(), onMachine, toolThreads);
         List<String> errors = new ArrayList<>(outside);
-        String fault = null;
+        List<String> faults = new ArrayList<>();
         for (Coverage.UnfinishedRank u : unfinished) {
             String e = "rank " + u.rank() + " " + u.reason();
-            fault = fault == null ? e : fault;
-            if (!errors.contains(e)) {
-                errors.add(e);
+            if (exits == null) {
+                faults.add(e);
+                if (!errors.contains(e)) {
+                    errors.add(e);
+                }
             }
         }
+        if (exits != null) {
+            // The library's records name the cause and the ranks stopped after it (RankExits), once each.
+            faults.addAll(outside.stream().filter(e -> e.startsWith("rank")).toList());
+        }
+        String fault = faults.isEmpty() ? null : "run failed: " + String.join("; ", faults);
         if (!running && exitCode != null && exitCode != 0 && errors.isEmpty()) {
             errors.add("mpirun exited with code " + exitCode);
         }
@@ -123,6 +130,16 @@ final class MpiModel {
         return new RunModel(RunModel.SCHEMA, RunModel.MPI, program, worldSize, hosts, "mpi", wallS, ok || running,
                 running ? List.of() : errors, perRank, RunModel.operationsOf(perRank),
                 new Verdict(slowest, heaviest, load, headline), coverage);
+    }
+
+    /** The library's record of how each rank ended ({@link RankExit}) as the model's. */
+    static List<RankRecord.Exit> exits(List<RankExit> exits) {
+        List<RankRecord.Exit> out = new ArrayList<>(exits.size());
+        for (RankExit e : exits) {
+            String state = e.stoppedAfterRank() != null ? "stopped" : e.state().name().toLowerCase(java.util.Locale.ROOT);
+            out.add(new RankRecord.Exit(state, e.exitCode(), e.signal(), e.signalName(), e.abortCode(), e.lastCall()));
+        }
+        return out;
     }
 
     /** How a rank ended, from its meta file alone (before the library recorded exits and signals). */

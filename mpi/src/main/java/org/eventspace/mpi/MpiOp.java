@@ -95,7 +95,8 @@ public final class MpiOp {
             "MPI_Win_lock",
             "MPI_Win_unlock",
             "MPI_Win_create",
-            "MPI_Win_free"
+            "MPI_Win_free",
+            "MPI_Abort"
     };
     /** One past the last code this version knows. */
     public static final int END = FIRST + NAMES.length;

@@ -147,8 +147,32 @@ final class MpiRankFiles implements AutoCloseable {
     }
 
     int opCount() {
-        return Math.min(buffer.getInt(MpiRankMetaLayout.OP_COUNT_OFFSET, order),
-                (MpiRankMetaLayout.COMMS_COUNT_OFFSET - MpiRankMetaLayout.COUNTERS_OFFSET) / MpiRankMetaLayout.COUNTER_LENGTH);
+        return Math.min(buffer.getInt(MpiRankMetaLayout.OP_COUNT_OFFSET, order), MpiRankMetaLayout.COUNTERS_MAX);
+    }
+
+    /** {@link MpiRankMetaLayout}'s END_* bits: how the rank ended, 0 while nothing was recorded. */
+    int endFlags() {
+        return buffer.getIntVolatile(MpiRankMetaLayout.END_FLAGS_OFFSET);
+    }
+
+    int endSignal() {
+        return buffer.getInt(MpiRankMetaLayout.END_SIGNAL_OFFSET, order);
+    }
+
+    int endSignalOp() {
+        return buffer.getInt(MpiRankMetaLayout.END_SIGNAL_OP_OFFSET, order);
+    }
+
+    int abortCode() {
+        return buffer.getInt(MpiRankMetaLayout.END_ABORT_CODE_OFFSET, order);
+    }
+
+    int exitStatus() {
+        return buffer.getInt(MpiRankMetaLayout.END_EXIT_STATUS_OFFSET, order);
+    }
+
+    long failedNs() {
+        return buffer.getLong(MpiRankMetaLayout.END_FAILED_NS_OFFSET, order);
     }
 
     /** Calls of op {@code MpiOp.FIRST + i} so far: exact, whatever the ring overwrote. */

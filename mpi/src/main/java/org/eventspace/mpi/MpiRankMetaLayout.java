@@ -13,11 +13,14 @@ package org.eventspace.mpi;
  *   80 untraced calls (long: threads other than MPI's initialiser under MPI_THREAD_MULTIPLE)
  *   88 simulated clock skew (long, ns)                96 host name (64 bytes, NUL-terminated)
  *   160 MPI_Irecv requests the library's table could not track (long: they give no receive record)
- *   192 per op from MpiOp.FIRST: calls (long), bytes (long)
+ *   192 per op from MpiOp.FIRST: calls (long), bytes (long), room for {@link #COUNTERS_MAX} ops
+ *   1984 how the rank ended: flags (int, END_* bits)     1988 fatal signal (int)  1992 the op it hit (int)
+ *   1996 MPI_Abort's code (int)  2000 exit status (int)  2008 first failure at (long, ns, the trace's clock)
  *   2048 communicators (int count), 2056: count × (id int, size int), at most 255
  * </pre>
  * An offset is {@link #NO_OFFSET} until measured. The counters are exact: the trace ring may overwrite tuples, the
- * counters never lose a call.
+ * counters never lose a call. The end fields are written by the library's MPI_Abort wrapper, fatal-signal handlers
+ * and on_exit handler; zero until one of them ran (a rank killed by SIGKILL never writes them).
  */
 public final class MpiRankMetaLayout {
     public static final int MAGIC = 0x524d5345;
@@ -54,6 +57,23 @@ public final class MpiRankMetaLayout {
     public static final int STATE_RUNNING = 1;
     public static final int STATE_FINALIZED = 2;
     public static final long NO_OFFSET = Long.MAX_VALUE;
+    public static final int COUNTERS_MAX = 112;
+    public static final int END_FLAGS_OFFSET = 1984;
+    public static final int END_SIGNAL_OFFSET = 1988;
+    public static final int END_SIGNAL_OP_OFFSET = 1992;
+    public static final int END_ABORT_CODE_OFFSET = 1996;
+    public static final int END_EXIT_STATUS_OFFSET = 2000;
+    public static final int END_FAILED_NS_OFFSET = 2008;
+    /** The process exited (exit() or main returned); the exit status is set. */
+    public static final int END_EXITED = 1;
+    /** It exited without having reached MPI_Finalize. */
+    public static final int END_BEFORE_FINALIZE = 2;
+    /** It called MPI_Abort; the abort code is set. */
+    public static final int END_ABORTED = 4;
+    /** A fatal signal arrived; the signal and its op are set. */
+    public static final int END_SIGNALED = 8;
+    /** The signal arrived inside the op's MPI call (else after the rank returned from it). */
+    public static final int END_IN_CALL = 16;
 
     private MpiRankMetaLayout() {
     }

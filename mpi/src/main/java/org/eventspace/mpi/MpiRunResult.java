@@ -48,8 +48,11 @@ public final class MpiRunResult {
         this.written = written;
         this.missed = missed;
         this.hosts = hosts;
-        this.model = MpiModel.of(analysis, Path.of(config.program()).getFileName().toString(), config.np(), hosts, null,
-                Math.round(wallS * 1000) / 1000.0, errors, exitCode, false, written, missed, hosts);
+        List<RankExit> exits = analysis.exits();
+        List<String> all = new ArrayList<>(errors);
+        all.addAll(RankExits.errors(exits));
+        this.model = MpiModel.of(analysis, Path.of(config.program()).getFileName().toString(), config.np(), hosts,
+                MpiModel.exits(exits), Math.round(wallS * 1000) / 1000.0, all, exitCode, false, written, missed, hosts);
         this.errors = model.errors();
     }
 
@@ -126,7 +129,7 @@ public final class MpiRunResult {
         return root;
     }
 
-    /** The summary for people: slowest rank first, units on every number. */
+    /** The summary for people: the ranks that failed first, then the slowest rank, units on every number. */
     public List<String> summary() {
         List<String> lines = new ArrayList<>();
         lines.addAll(MpiSummary.lines(analysis, model));
@@ -145,7 +148,9 @@ public final class MpiRunResult {
                     agentTraffic.tuples() == 0 ? 0.0 : (double) agentTraffic.bytes() / agentTraffic.tuples()));
         }
         for (String error : errors) {
-            lines.add("error: " + error);
+            if (!model.verdict().headline().contains(error)) {
+                lines.add("error: " + error);
+            }
         }
         lines.add("trace files: " + config.traceDir().toAbsolutePath());
         return lines;

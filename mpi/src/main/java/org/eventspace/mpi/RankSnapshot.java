@@ -5,7 +5,8 @@ package org.eventspace.mpi;
  */
 record RankSnapshot(int rank, int host, String hostName, int pid, boolean finalized, long initNs, long finalizeNs,
                     long initOffsetNs, long initRttNs, long finalizeOffsetNs, long finalizeRttNs, long untracedCalls,
-                    long skewNs, long untrackedRequests, long[] calls, long[] bytes, long tuplesWritten) {
+                    long skewNs, long untrackedRequests, long[] calls, long[] bytes, long tuplesWritten, int endFlags,
+                    int endSignal, int endSignalOp, int abortCode, int exitStatus, long failedNs) {
 
     static RankSnapshot of(MpiRankFiles f) {
         int n = f.opCount();
@@ -17,7 +18,12 @@ record RankSnapshot(int rank, int host, String hostName, int pid, boolean finali
         }
         return new RankSnapshot(f.rank(), f.host(), f.hostName(), f.pid(), f.finalized(), f.initNs(), f.finalizeNs(),
                 f.initOffsetNs(), f.initRttNs(), f.finalizeOffsetNs(), f.finalizeRttNs(), f.untracedCalls(), f.skewNs(),
-                f.untrackedRequests(), calls, bytes, f.trace().writePosition());
+                f.untrackedRequests(), calls, bytes, f.trace().writePosition(), f.endFlags(), f.endSignal(),
+                f.endSignalOp(), f.abortCode(), f.exitStatus(), f.failedNs());
+    }
+
+    boolean ended(int endFlag) {
+        return (endFlags & endFlag) != 0;
     }
 
     long calls(int i) {

@@ -17,11 +17,19 @@ final class RankSnapshots {
     static final RankSnapshots NONE = new RankSnapshots(0, List.of());
 
     RankSnapshots(int worldSize, List<MpiRankFiles> files) {
+        this(files.stream().map(RankSnapshot::of).toList(), worldSize);
+    }
+
+    /** Of snapshots already taken (tests make them as a library would leave them). */
+    static RankSnapshots of(int worldSize, List<RankSnapshot> snapshots) {
+        return new RankSnapshots(snapshots, worldSize);
+    }
+
+    private RankSnapshots(List<RankSnapshot> snapshots, int worldSize) {
         this.worldSize = Math.max(0, worldSize);
         this.all = new ArrayList<>();
         this.byRank = new RankSnapshot[this.worldSize];
-        for (MpiRankFiles f : files) {
-            RankSnapshot snapshot = RankSnapshot.of(f);
+        for (RankSnapshot snapshot : snapshots) {
             all.add(snapshot);
             if (snapshot.rank() >= 0 && snapshot.rank() < byRank.length) {
                 byRank[snapshot.rank()] = snapshot;

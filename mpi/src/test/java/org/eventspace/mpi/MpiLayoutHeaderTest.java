@@ -117,7 +117,14 @@ class MpiLayoutHeaderTest {
                 {"ES_META_COUNTER_LENGTH", "COUNTER_LENGTH"}, {"ES_META_COMMS_COUNT_OFFSET", "COMMS_COUNT_OFFSET"},
                 {"ES_META_COMMS_OFFSET", "COMMS_OFFSET"}, {"ES_META_COMM_LENGTH", "COMM_LENGTH"},
                 {"ES_META_COMMS_MAX", "COMMS_MAX"}, {"ES_META_LENGTH", "LENGTH"},
-                {"ES_META_STATE_RUNNING", "STATE_RUNNING"}, {"ES_META_STATE_FINALIZED", "STATE_FINALIZED"}};
+                {"ES_META_STATE_RUNNING", "STATE_RUNNING"}, {"ES_META_STATE_FINALIZED", "STATE_FINALIZED"},
+                {"ES_META_COUNTERS_MAX", "COUNTERS_MAX"}, {"ES_META_END_FLAGS_OFFSET", "END_FLAGS_OFFSET"},
+                {"ES_META_END_SIGNAL_OFFSET", "END_SIGNAL_OFFSET"}, {"ES_META_END_SIGNAL_OP_OFFSET", "END_SIGNAL_OP_OFFSET"},
+                {"ES_META_END_ABORT_CODE_OFFSET", "END_ABORT_CODE_OFFSET"},
+                {"ES_META_END_EXIT_STATUS_OFFSET", "END_EXIT_STATUS_OFFSET"},
+                {"ES_META_END_FAILED_NS_OFFSET", "END_FAILED_NS_OFFSET"}, {"ES_END_EXITED", "END_EXITED"},
+                {"ES_END_BEFORE_FINALIZE", "END_BEFORE_FINALIZE"}, {"ES_END_ABORTED", "END_ABORTED"},
+                {"ES_END_SIGNALED", "END_SIGNALED"}, {"ES_END_IN_CALL", "END_IN_CALL"}};
         for (String[] p : pairs) {
             try {
                 long java = MpiRankMetaLayout.class.getField(p[1]).getLong(null);
@@ -127,9 +134,11 @@ class MpiLayoutHeaderTest {
             }
         }
         assertThat(define("ES_META_NO_OFFSET")).isEqualTo(MpiRankMetaLayout.NO_OFFSET);
-        // the counters and the communicator table fit the file and do not overlap
-        long countersEnd = define("ES_META_COUNTERS_OFFSET") + (long) (MpiOp.END - MpiOp.FIRST) * define("ES_META_COUNTER_LENGTH");
-        assertThat(countersEnd).isLessThanOrEqualTo(define("ES_META_COMMS_COUNT_OFFSET"));
+        // the counters, the end fields and the communicator table fit the file and do not overlap
+        assertThat(MpiOp.END - MpiOp.FIRST).isLessThanOrEqualTo(MpiRankMetaLayout.COUNTERS_MAX);
+        long countersEnd = define("ES_META_COUNTERS_OFFSET") + define("ES_META_COUNTERS_MAX") * define("ES_META_COUNTER_LENGTH");
+        assertThat(countersEnd).isLessThanOrEqualTo(define("ES_META_END_FLAGS_OFFSET"));
+        assertThat(define("ES_META_END_FAILED_NS_OFFSET") + 8).isLessThanOrEqualTo(define("ES_META_COMMS_COUNT_OFFSET"));
         assertThat(define("ES_META_COMMS_OFFSET") + define("ES_META_COMMS_MAX") * define("ES_META_COMM_LENGTH"))
                 .isLessThanOrEqualTo(define("ES_META_LENGTH"));
     }

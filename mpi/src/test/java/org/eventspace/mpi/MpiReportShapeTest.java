@@ -30,8 +30,8 @@ class MpiReportShapeTest {
 
         JsonNode mpi = run.report().path("mpi");
         assertThat(names(mpi)).containsExactly("ranks", "ranks_traced", "hosts", "calls", "calls_total", "bytes_sent",
-                "tuples_written", "tuples_read", "tuples_missed", "untraced_calls", "unfinished_ranks", "collectives",
-                "point_to_point", "clock", "agents");
+                "tuples_written", "tuples_read", "tuples_missed", "untraced_calls", "unfinished_ranks", "rank_exits",
+                "collectives", "point_to_point", "clock", "agents");
         assertThat(names(mpi.path("collectives"))).containsExactly("instances", "incomplete", "unknown_communicator_calls");
         assertThat(names(mpi.path("point_to_point"))).containsExactly("matched", "unmatched", "receive_records",
                 "completions_without_post", "untracked_requests", "late_sender_wait_us", "late_sender_calls",
@@ -92,7 +92,7 @@ class MpiReportShapeTest {
 
         assertThat(names(run.report().path("mpi"))).containsExactly("ranks", "ranks_traced", "hosts", "calls",
                 "calls_total", "bytes_sent", "tuples_written", "tuples_read", "tuples_missed", "untraced_calls",
-                "unfinished_ranks", "clock", "agents");
+                "unfinished_ranks", "rank_exits", "clock", "agents");
         assertThat(names(run.report().path("monitors"))).containsExactly("kinds");
         JsonNode live = run.live().monitors().orElseThrow();
         assertThat(names(live)).containsExactly("kinds", "tuples_read", "tuples_missed", "gather_rate", "calls_joined",
