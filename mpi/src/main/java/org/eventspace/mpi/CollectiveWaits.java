@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.eventspace.base.stats.Median;
 import org.eventspace.base.stats.RunningStatistics;
 import org.eventspace.monitor.model.SlowestRankRule;
 import org.eventspace.monitor.model.Verdict;
@@ -42,6 +43,14 @@ final class CollectiveWaits {
     final double[] varianceLast;
     /** Per rank, Σ over its instances of (the members' mean wait − its own wait), ns: how late it was, in total. */
     final double[] latenessNs;
+    /**
+     * Per rank, a uniform sample (Vitter's Algorithm R) of its lateness at its instances, µs, of at most
+     * {@link #LATENESS_SAMPLE}: the verdict's effect is its median, so that a rank preempted for a few time slices
+     * (milliseconds at once, on a loaded machine) does not decide it the way it decides a mean.
+     */
+    static final int LATENESS_SAMPLE = 1024;
+    private final double[][] latenessSample;
+    private final java.util.SplittableRandom sampling = new java.util.SplittableRandom(0x5EED);
     /** The earliest and latest entry of any complete instance: the span a rank's lateness is a share of. */
     long firstEntryNs = Long.MAX_VALUE;
     long lastEntryNs = Long.MIN_VALUE;
@@ -67,6 +76,7 @@ final class CollectiveWaits {
         this.expectedLast = new double[worldSize];
         this.varianceLast = new double[worldSize];
         this.latenessNs = new double[worldSize];
+        this.latenessSample = new double[worldSize][];
         this.waitUs = new RunningStatistics[worldSize];
         for (int r = 0; r < worldSize; r++) {
             waitUs[r] = new RunningStatistics();
@@ -154,7 +164,9 @@ final class CollectiveWaits {
             waitUs[r].add((lastEntry - instance.entries[i]) / 1000.0);
             caused += lastEntry - instance.entries[i];
             expectedLast[r] += p;
-            latenessNs[r] += (instance.entries[i] - lastEntry) - meanEntryFromLast;
+            double late = (instance.entries[i] - lastEntry) - meanEntryFromLast;
+            latenessNs[r] += late;
+            sampleLateness(r, participations[r], late / 1000.0);
             varianceLast[r] += p * (1 - p);
         }
         if (arrivalOrder != null && instance.n == worldSize) {
@@ -177,6 +189,27 @@ final class CollectiveWaits {
         return pending.size();
     }
 
+    private void sampleLateness(int rank, long seen, double us) {
+        double[] sample = latenessSample[rank];
+        if (sample == null) {
+            sample = latenessSample[rank] = new double[LATENESS_SAMPLE];
+        }
+        if (seen <= LATENESS_SAMPLE) {
+            sample[(int) seen - 1] = us;
+        } else {
+            long j = sampling.nextLong(seen);
+            if (j < LATENESS_SAMPLE) {
+                sample[(int) j] = us;
+            }
+        }
+    }
+
+    /** The median of rank r's sampled lateness per instance, µs; 0 before any. */
+    double medianLatenessUs(int r) {
+        int n = (int) Math.min(participations[r], LATENESS_SAMPLE);
+        return n == 0 || latenessSample[r] == null ? 0 : Median.of(java.util.Arrays.copyOf(latenessSample[r], n));
+    }
+
     /** The time from the first complete instance's earliest entry to the last one's latest, ns; 0 before two. */
     long spanNs() {
         return lastEntryNs > firstEntryNs ? lastEntryNs - firstEntryNs : 0;
@@ -187,8 +220,9 @@ final class CollectiveWaits {
         List<SlowestRankRule.Evidence> out = new ArrayList<>(worldSize);
         double spanUs = spanNs() / 1000.0;
         for (int r = 0; r < worldSize; r++) {
+            // the typical lateness (the median per instance) times the instances: robust to a few preempted instances
             out.add(new SlowestRankRule.Evidence(r, lastArrivals[r], participations[r], expectedLast[r], varianceLast[r],
-                    latenessNs[r] / 1000.0, spanUs, "collective instances"));
+                    medianLatenessUs(r) * participations[r], spanUs, "collective instances"));
         }
         return out;
     }
