@@ -50,6 +50,9 @@ final class CollectiveWaits {
      */
     static final int LATENESS_SAMPLE = 1024;
     private final double[][] latenessSample;
+    /** Per rank, a sample of the time between its consecutive instances (the last entries), µs: its iteration. */
+    private final double[][] intervalSample;
+    private final long[] previousLastEntryNs;
     private final java.util.SplittableRandom sampling = new java.util.SplittableRandom(0x5EED);
     /** The earliest and latest entry of any complete instance: the span a rank's lateness is a share of. */
     long firstEntryNs = Long.MAX_VALUE;
@@ -77,6 +80,8 @@ final class CollectiveWaits {
         this.varianceLast = new double[worldSize];
         this.latenessNs = new double[worldSize];
         this.latenessSample = new double[worldSize][];
+        this.intervalSample = new double[worldSize][];
+        this.previousLastEntryNs = new long[worldSize];
         this.waitUs = new RunningStatistics[worldSize];
         for (int r = 0; r < worldSize; r++) {
             waitUs[r] = new RunningStatistics();
@@ -167,6 +172,11 @@ final class CollectiveWaits {
             double late = (instance.entries[i] - lastEntry) - meanEntryFromLast;
             latenessNs[r] += late;
             sampleLateness(r, participations[r], late / 1000.0);
+            if (participations[r] > 1) {
+                intervalSample[r] = sample(intervalSample[r], participations[r] - 1,
+                        (lastEntry - previousLastEntryNs[r]) / 1000.0);
+            }
+            previousLastEntryNs[r] = lastEntry;
             varianceLast[r] += p * (1 - p);
         }
         if (arrivalOrder != null && instance.n == worldSize) {
@@ -190,24 +200,35 @@ final class CollectiveWaits {
     }
 
     private void sampleLateness(int rank, long seen, double us) {
-        double[] sample = latenessSample[rank];
+        latenessSample[rank] = sample(latenessSample[rank], seen, us);
+    }
+
+    /** Vitter's Algorithm R: the {@code seen}-th value {@code x} into a uniform sample of at most LATENESS_SAMPLE. */
+    private double[] sample(double[] sample, long seen, double x) {
         if (sample == null) {
-            sample = latenessSample[rank] = new double[LATENESS_SAMPLE];
+            sample = new double[LATENESS_SAMPLE];
         }
         if (seen <= LATENESS_SAMPLE) {
-            sample[(int) seen - 1] = us;
+            sample[(int) seen - 1] = x;
         } else {
             long j = sampling.nextLong(seen);
             if (j < LATENESS_SAMPLE) {
-                sample[(int) j] = us;
+                sample[(int) j] = x;
             }
         }
+        return sample;
     }
 
     /** The median of rank r's sampled lateness per instance, µs; 0 before any. */
     double medianLatenessUs(int r) {
         int n = (int) Math.min(participations[r], LATENESS_SAMPLE);
         return n == 0 || latenessSample[r] == null ? 0 : Median.of(java.util.Arrays.copyOf(latenessSample[r], n));
+    }
+
+    /** The median time between rank r's consecutive instances, µs (its iteration); 0 before two. */
+    double medianIntervalUs(int r) {
+        int n = (int) Math.min(participations[r] - 1, LATENESS_SAMPLE);
+        return n <= 0 || intervalSample[r] == null ? 0 : Median.of(java.util.Arrays.copyOf(intervalSample[r], n));
     }
 
     /** The time from the first complete instance's earliest entry to the last one's latest, ns; 0 before two. */
@@ -218,11 +239,12 @@ final class CollectiveWaits {
     /** Every rank's evidence for {@link SlowestRankRule}: last arrivals against chance, lateness, the instances' span. */
     List<SlowestRankRule.Evidence> evidence() {
         List<SlowestRankRule.Evidence> out = new ArrayList<>(worldSize);
-        double spanUs = spanNs() / 1000.0;
         for (int r = 0; r < worldSize; r++) {
-            // the typical lateness (the median per instance) times the instances: robust to a few preempted instances
+            // The typical lateness (the median per instance) against the typical iteration (the median time between
+            // its instances), both times the instances: a few preempted instances decide neither.
             out.add(new SlowestRankRule.Evidence(r, lastArrivals[r], participations[r], expectedLast[r], varianceLast[r],
-                    medianLatenessUs(r) * participations[r], spanUs, "collective instances"));
+                    medianLatenessUs(r) * participations[r], medianIntervalUs(r) * participations[r],
+                    "collective instances"));
         }
         return out;
     }

@@ -202,7 +202,12 @@ class MpiRunTest {
             }
         }
         assertThat(rank1.path("last_call").asText()).isEqualTo("MPI_Allreduce");
-        assertThat(run.result().errors()).anyMatch(e -> e.startsWith("rank 1 ") && e.contains("MPI_Finalize"));
+        // rank 1 is named among the ranks that did not finish (a SIGKILL leaves no record, so on a loaded machine the
+        // rank mpirun killed first may be grouped with it)
+        assertThat(run.result().errors()).anyMatch(e -> e.matches("ranks? (\\[.*\\b1\\b.*\\]|1) .*MPI_Finalize.*"));
+        assertThat(run.report().at("/per_rank/1/finished").asBoolean(true)).isFalse();
+        assertThat(run.report().at("/coverage/unfinished_ranks").findValues("rank").stream().map(JsonNode::asInt))
+                .contains(1);
         assertThat(run.report().at("/result_ok").asBoolean()).isFalse();
         // rank 1 died halfway: its 1000 allreduces are counted, and its trace file reads whole
         assertThat(run.report().at("/monitors/profile/ranks/1/MPI_Allreduce/calls").asLong()).isEqualTo(1000);

@@ -43,7 +43,9 @@ public final class SlowestRankRule {
      * @param varianceLast  Σ (1/P)(1 − 1/P): their variance by chance.
      * @param latenessUs    its total lateness: per instance, the members' mean wait minus its own wait, summed (µs);
      *                      negative when it arrived early.
-     * @param spanUs        the time from the first to the last of those instances (µs); 0 if unknown.
+     * @param spanUs        the time its lateness is a share of (µs; 0 if unknown): the span from the first to the last
+     *                     of its instances — or, with the median lateness, the median time between its consecutive
+     *                     instances times the instances, which stalls of the whole machine cannot stretch.
      * @param where         where it was judged (a gred's name, a communicator); may be null.
      */
     public record Evidence(int rank, long lastArrivals, long instances, double expectedLast, double varianceLast,
