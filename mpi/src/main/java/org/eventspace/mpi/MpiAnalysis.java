@@ -81,11 +81,10 @@ final class MpiAnalysis implements MpiTupleSink {
         List<NodeAgent> readers = new ArrayList<>();
         try {
             for (NodeAgent a : agents) {
-                NodeAgent r = a.rereading(again);
-                readers.add(r);
-                r.drain();
+                readers.add(a.rereading(again));
             }
-            again.finish();
+            NodeAgent.drain(readers);
+            again.finish(readers);
         } finally {
             readers.forEach(NodeAgent::onClose);
         }
@@ -113,6 +112,11 @@ final class MpiAnalysis implements MpiTupleSink {
         } else {
             collectives.communicator(id, size);
         }
+    }
+
+    @Override
+    public boolean holdBack(int rank) {
+        return pointToPoint != null && pointToPoint.holdBack(rank);
     }
 
     @Override
@@ -174,14 +178,24 @@ final class MpiAnalysis implements MpiTupleSink {
         }
     }
 
-    /** The end of the run (agents drained): instances still missing a member are counted incomplete. */
-    void finish() {
+    /**
+     * The end of the run ({@code agents} drained, their files still mapped): instances still missing a member are
+     * counted incomplete, point-to-point calls still unmatched are counted by why.
+     */
+    void finish(List<NodeAgent> agents) {
         if (scope != null) {
             scope.finish();
         }
         snapshots = new RankSnapshots(worldSize, rankFiles);
         if (collectives != null) {
             collectives.finish(true);
+        }
+        if (pointToPoint != null) {
+            long[] missed = new long[worldSize];
+            for (NodeAgent a : agents) {
+                a.missedByRank(missed);
+            }
+            pointToPoint.finish(missed);
         }
     }
 

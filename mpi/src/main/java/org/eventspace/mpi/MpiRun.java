@@ -195,7 +195,7 @@ public final class MpiRun {
             }
             stopAgentProcesses(remote);
         }
-        analysis.finish();
+        analysis.finish(hosts.agents);
         // the final blocks map every timestamp between the MPI_Init and MPI_Finalize offsets (rings read again if need be)
         MpiAnalysis reported = analysis.reread(hosts.agents);
         live.finished(LIVE_JSON.valueToTree(MonitorsBlock.live(reported, config.monitors(), live.tree(), hosts.missed(),
@@ -331,6 +331,11 @@ public final class MpiRun {
                 }
 
                 @Override
+                public boolean holdBack(int rank) {
+                    return analysis.holdBack(rank);
+                }
+
+                @Override
                 public void onTuple(int host, int rank, TraceTupleFlyweight tuple) {
                     analysis.onTuple(host, rank, tuple);
                     listener.onCall(rank, tuple);
@@ -381,7 +386,7 @@ public final class MpiRun {
             for (NodeAgent a : agents) {
                 if (pulled) {
                     // read the copy to its end now: the next pull may bring up to half a ring per rank
-                    a.drain();
+                    a.drainUnheld();
                 } else {
                     work += a.doWork();
                 }
@@ -421,9 +426,7 @@ public final class MpiRun {
             }
             scanNow = true;
             doWork();
-            for (NodeAgent a : agents) {
-                a.drain();
-            }
+            NodeAgent.drain(agents);
         }
 
         long written() {

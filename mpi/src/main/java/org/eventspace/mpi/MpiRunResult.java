@@ -48,8 +48,9 @@ public final class MpiRunResult {
         this.errors = new ArrayList<>(errors);
         List<Integer> unfinished = analysis.snapshots().unfinished(analysis.worldSize());
         if (!unfinished.isEmpty()) {
-            this.errors.add("rank(s) " + unfinished + " did not reach MPI_Finalize; their trace files are in "
-                    + config.traceDir().toAbsolutePath());
+            this.errors.add("rank(s) " + unfinished + " did not reach MPI_Finalize; " + (config.traceDirTemporary()
+                    ? "their trace files are removed with the run's temporary folder (--keep-trace-files keeps them)"
+                    : "their trace files are in " + config.traceDir().toAbsolutePath()));
         }
     }
 
@@ -141,6 +142,7 @@ public final class MpiRunResult {
                         + "point-to-point, %d of %d tuples read, %d missed", Path.of(config.program()).getFileName(),
                 exitCode == null ? "none (stopped)" : exitCode.toString(), wallS, analysis.worldSize(), hosts, calls,
                 analysis.snapshots().bytesSent(), written - missed, written, missed));
+        lines.addAll(MpiSummary.notSeen(analysis));
         if (agentTraffic != null) {
             lines.add(String.format(Locale.ROOT, "node agents: %d process(es) pulled in %d rounds, %d bytes received "
                             + "(%d tuples, %d changed 64-byte blocks of meta files; %.1f bytes per tuple)", agentTraffic.agents(),
@@ -150,7 +152,7 @@ public final class MpiRunResult {
         for (String error : errors) {
             lines.add("error: " + error);
         }
-        lines.add("trace files: " + config.traceDir().toAbsolutePath());
+        lines.add(MpiSummary.traceFiles(config, analysis.snapshots().all().size()));
         return lines;
     }
 }
