@@ -383,13 +383,21 @@ public final class MpiRun {
                     }
                 }
             }
-            for (NodeAgent a : agents) {
-                if (pulled) {
-                    // read the copy to its end now: the next pull may bring up to half a ring per rank
-                    a.drainUnheld();
-                } else {
-                    work += a.doWork();
+            if (pulled) {
+                // read the copies to their end now: the next pull may bring up to half a ring per rank
+                NodeAgent.drain(agents);
+            } else {
+                int read = 0;
+                for (NodeAgent a : agents) {
+                    read += a.doWork();
                 }
+                if (read == 0) {
+                    // the held-back ranks wait only while another rank has something to read
+                    for (NodeAgent a : agents) {
+                        read += a.read(true);
+                    }
+                }
+                work += read;
             }
             if (analysis.scope() != null && now >= nextRoundNs) {
                 nextRoundNs = now + SCOPE_ROUND_NS;

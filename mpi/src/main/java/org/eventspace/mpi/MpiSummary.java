@@ -108,7 +108,7 @@ final class MpiSummary {
                         p.lateSenderCausedNs[causer] / 1000.0, causer), lr / 1000.0));
         if (p.pendingBoundExceeded > 0) {
             lines.add(String.format(Locale.ROOT, "point-to-point: %d calls were queued beyond their rank's bound of %d "
-                    + "waiting for a partner (every rank's reader was held back; none was dropped)",
+                    + "waiting for a partner (no rank behind it was left to read first; none was dropped)",
                     p.pendingBoundExceeded, p.pendingBound));
         }
         HostClocks clocks = analysis.clocks();

@@ -115,14 +115,6 @@ public final class NodeAgent implements Agent {
         }
     }
 
-    /** Reads until every rank not held back is at its write position. */
-    void drainUnheld() {
-        scanNow = true;
-        while (read(false) > 0) {
-            // until a whole cycle found nothing
-        }
-    }
-
     /** Per rank of this host (its MPI_COMM_WORLD rank, below {@code worldSize}): tuples its ring overwrote unread. */
     void missedByRank(long[] into) {
         for (MpiRankFiles r : ranks) {

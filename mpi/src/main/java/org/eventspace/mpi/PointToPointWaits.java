@@ -36,8 +36,9 @@ import java.util.Map;
  * written, so the k-th send on a channel meets the k-th receive on it however the node agents' reads interleave (one
  * host's reader may run far ahead of another's). So nothing is dropped while it waits: a call stays queued until its
  * partner is read or the run ends. Memory stays bounded by holding back the reader instead ({@link #holdBack}): a rank
- * with {@link #pendingBound} calls waiting for partners is not read further while another rank can be; a read forced
- * past the bound (every rank held back) is counted ({@link #pendingBoundExceeded}). At the end, what is still queued
+ * with {@link #pendingBound} calls waiting for partners is not read further while a rank behind it in time has tuples
+ * to read ({@link MpiAnalysis#holdBack}); a call queued past the bound anyway (no such rank: its partners never came,
+ * or their tuples were overwritten) is counted ({@link #pendingBoundExceeded}). At the end, what is still queued
  * is counted as unmatched, split by whether the partner rank's ring overwrote tuples before they were read
  * ({@link #finish}).
  *
@@ -136,7 +137,7 @@ final class PointToPointWaits {
     /** Calls per rank queued before its reader is held back. */
     final long pendingBound;
     long matched;
-    /** Calls queued while their rank was already at {@link #pendingBound} (every rank's reader was held back). */
+    /** Calls queued while their rank was already at {@link #pendingBound} (read anyway: no rank behind it could be). */
     long pendingBoundExceeded;
     /** MPI_Irecv forgotten beyond {@link #MAX_POSTED} before their completion arrived. */
     long postsForgotten;
