@@ -166,6 +166,9 @@ public final class MpiRun {
             stopAgentProcesses(remote);
             throw e;
         }
+        // Ctrl-C ends this JVM, not necessarily mpirun (a signal sent to this process alone): it goes too
+        Thread stopOnExit = new Thread(() -> stop(process), "es-mpirun-stop");
+        Runtime.getRuntime().addShutdownHook(stopOnExit);
         try {
             if (process.waitFor(config.timeoutS(), TimeUnit.SECONDS)) {
                 exit = process.exitValue();
@@ -180,6 +183,11 @@ public final class MpiRun {
         } finally {
             if (process.isAlive()) {
                 process.destroyForcibly();
+            }
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopOnExit);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running: it ends mpirun
             }
             if (config.live()) {
                 runner.close();
@@ -243,6 +251,19 @@ public final class MpiRun {
             synchronized (agentProcesses) {
                 agentProcesses.add(agent.start());
             }
+        }
+    }
+
+    /** Ends mpirun (which ends its ranks), forcibly if it has not ended within 5 s. */
+    private static void stop(Process mpirun) {
+        mpirun.destroy();
+        try {
+            if (!mpirun.waitFor(5, TimeUnit.SECONDS)) {
+                mpirun.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            mpirun.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -95,11 +95,24 @@ public final class MpiTraceFolder implements AutoCloseable {
         });
     }
 
+    /** On exit: mpirun may still be ending (its ranks can create files meanwhile), so three tries 200 ms apart. */
     private static void removeQuietly(Path dir) {
-        try {
-            remove(dir);
-        } catch (IOException e) {
-            System.err.println("eventspace: could not remove the temporary trace folder " + dir + ": " + e.getMessage());
+        for (int attempt = 1; ; attempt++) {
+            try {
+                remove(dir);
+                return;
+            } catch (IOException e) {
+                if (attempt == 3) {
+                    System.err.println("eventspace: could not remove the temporary trace folder " + dir + ": " + e);
+                    return;
+                }
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 }
