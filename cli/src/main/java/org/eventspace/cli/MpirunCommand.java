@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import org.eventspace.mpi.MpiRun;
 import org.eventspace.mpi.MpiRunConfig;
 import org.eventspace.mpi.MpiRunResult;
+import org.eventspace.mpi.MpiTraceFolder;
 import org.eventspace.mpi.MpiTraceRecorder;
 import org.eventspace.mpi.MpiTraffic;
 import org.eventspace.ui.DashboardServer;
@@ -54,9 +55,14 @@ final class MpirunCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Write eventspace.run/2.")
     Path json;
 
-    @Option(names = "--trace-dir", paramLabel = "DIR", description = "Where the ranks' trace files go (kept). "
-            + "Default: a new folder eventspace-mpi-* in the temporary folder.")
+    @Option(names = "--trace-dir", paramLabel = "DIR", description = "Where the ranks' trace files go (kept after the "
+            + "run). Default: a new folder eventspace-mpi-* in the temporary folder, removed when the command ends "
+            + "(also after a failure or Ctrl-C) unless --keep-trace-files.")
     Path traceDir;
+
+    @Option(names = "--keep-trace-files", description = "Keep the temporary folder of the ranks' trace files after the "
+            + "run (the summary says where and how much).")
+    boolean keepTraceFiles;
 
     @Option(names = "--capacity", defaultValue = "131072", description = "Tuples per rank's trace ring (power of two; "
             + "48 B each). Default: ${DEFAULT-VALUE}.")
@@ -128,6 +134,16 @@ final class MpirunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        if (traceDir != null || keepTraceFiles) {
+            return call(traceDir != null ? traceDir : Files.createTempDirectory("eventspace-mpi-"), false);
+        }
+        // the ranks' files of a folder nobody asked for go when the command ends, after everything that reads them
+        try (MpiTraceFolder temporary = MpiTraceFolder.temporary()) {
+            return call(temporary.path(), true);
+        }
+    }
+
+    private Integer call(Path dir, boolean temporary) throws IOException, InterruptedException {
         Set<String> kinds = new LinkedHashSet<>(monitors);
         kinds.remove("none");
         if (json != null && json.toAbsolutePath().getParent() != null && !Files.isDirectory(json.toAbsolutePath().getParent())) {
@@ -149,7 +165,6 @@ final class MpirunCommand implements Callable<Integer> {
         MpiRunConfig config;
         Path trafficPrefix = null;
         try {
-            Path dir = traceDir != null ? traceDir : Files.createTempDirectory("eventspace-mpi-");
             List<String> extra = new ArrayList<>(mpirunArgs);
             if (traffic != null) {
                 MpiTraffic.check(mpirun, Executables.find(mpirun));
@@ -174,7 +189,7 @@ final class MpirunCommand implements Callable<Integer> {
             config = new MpiRunConfig(np, program, args, dir, capacity, simHosts, simSkewNs, mpirun, mpicc, extra,
                     timeoutS, kinds, agent.equals("live"), progressS,
                     filter == null ? null : FilterSpec.parse(filter),
-                    where, listen);
+                    where, listen, temporary);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }

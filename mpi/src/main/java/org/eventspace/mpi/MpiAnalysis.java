@@ -24,6 +24,8 @@ final class MpiAnalysis implements MpiTupleSink {
     private final List<MpiRankFiles> rankFiles = new ArrayList<>();
     private final List<int[]> pendingComms = new ArrayList<>();
     private int[] hostOf = new int[0];
+    /** Per rank: the latest entry (rank 0's clock) of the calls read, Long.MIN_VALUE before its first. */
+    private long[] lastEntryNs = new long[0];
     private final HostClocks clocks = new HostClocks();
     private CallProfile profile;
     private CollectiveWaits collectives;
@@ -41,6 +43,8 @@ final class MpiAnalysis implements MpiTupleSink {
         if (worldSize < 0) {
             worldSize = Math.max(1, rank.size());
             hostOf = new int[worldSize];
+            lastEntryNs = new long[worldSize];
+            java.util.Arrays.fill(lastEntryNs, Long.MIN_VALUE);
             profile = new CallProfile(worldSize);
             collectives = new CollectiveWaits(worldSize);
             pointToPoint = new PointToPointWaits(worldSize);
@@ -81,11 +85,10 @@ final class MpiAnalysis implements MpiTupleSink {
         List<NodeAgent> readers = new ArrayList<>();
         try {
             for (NodeAgent a : agents) {
-                NodeAgent r = a.rereading(again);
-                readers.add(r);
-                r.drain();
+                readers.add(a.rereading(again));
             }
-            again.finish();
+            NodeAgent.drain(readers);
+            again.finish(readers);
         } finally {
             readers.forEach(NodeAgent::onClose);
         }
@@ -116,6 +119,26 @@ final class MpiAnalysis implements MpiTupleSink {
     }
 
     @Override
+    public boolean holdBack(int rank) {
+        return pointToPoint != null && pointToPoint.holdBack(rank) && readAhead(rank);
+    }
+
+    /**
+     * Whether {@code rank}'s calls read so far reach later (on rank 0's clock) than another mapped rank's: only then
+     * can reading the others first bring the partners of its waiting calls. A rank no other is behind is not held
+     * back, so calls that never find a partner cannot stall its reader.
+     */
+    private boolean readAhead(int rank) {
+        long mine = lastEntryNs[rank];
+        for (int r = 0; r < worldSize; r++) {
+            if (r != rank && lastEntryNs[r] != Long.MIN_VALUE && lastEntryNs[r] < mine) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
     public void onTuple(int host, int rank, TraceTupleFlyweight t) {
         tuplesRead++;
         int op = t.opType();
@@ -135,6 +158,7 @@ final class MpiAnalysis implements MpiTupleSink {
         ClockMap clock = clocks.mapTuple(hostOf[rank]);
         long entry = clock.toBase(t.startNs());
         long exit = clock.toBase(t.endNs());
+        lastEntryNs[rank] = Math.max(lastEntryNs[rank], entry);
         long seq = t.sequence();
         int comm = MpiTuple.comm(seq);
         if (MpiTuple.collective(t)) {
@@ -174,14 +198,24 @@ final class MpiAnalysis implements MpiTupleSink {
         }
     }
 
-    /** The end of the run (agents drained): instances still missing a member are counted incomplete. */
-    void finish() {
+    /**
+     * The end of the run ({@code agents} drained, their files still mapped): instances still missing a member are
+     * counted incomplete, point-to-point calls still unmatched are counted by why.
+     */
+    void finish(List<NodeAgent> agents) {
         if (scope != null) {
             scope.finish();
         }
         snapshots = new RankSnapshots(worldSize, rankFiles);
         if (collectives != null) {
             collectives.finish(true);
+        }
+        if (pointToPoint != null) {
+            long[] missed = new long[worldSize];
+            for (NodeAgent a : agents) {
+                a.missedByRank(missed);
+            }
+            pointToPoint.finish(missed);
         }
     }
 

@@ -46,9 +46,11 @@ record MpiBlock(int ranks, int ranksTraced, int hosts, Map<String, Long> calls, 
 
     /** Late sender and receiver per rank, keyed by rank; times in µs to 0.1. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record PointToPoint(long matched, long unmatched, long receiveRecords, long completionsWithoutPost,
-                        long untrackedRequests, Map<String, Double> lateSenderWaitUs, Map<String, Long> lateSenderCalls,
-                        Map<String, Double> lateSenderCausedUs, Map<String, Double> lateReceiverWaitUs) {
+    record PointToPoint(long matched, long unmatched, long unmatchedNoPartner, long unmatchedPartnerOverwritten,
+                        long receiveRecords, long completionsWithoutPost, long postsForgotten,
+                        long pendingBoundExceeded, long untrackedRequests, Map<String, Double> lateSenderWaitUs,
+                        Map<String, Long> lateSenderCalls, Map<String, Double> lateSenderCausedUs,
+                        Map<String, Double> lateReceiverWaitUs) {
     }
 
     /** Where the node agents ran, and with agent processes what they sent. */
@@ -83,8 +85,9 @@ record MpiBlock(int ranks, int ranksTraced, int hosts, Map<String, Long> calls, 
             CollectiveWaits c = analysis.collectives();
             collectives = new Collectives(c.instances, c.incomplete, c.unknownCommunicator);
             PointToPointWaits p = analysis.pointToPoint();
-            pointToPoint = new PointToPoint(p.matched, p.unmatched(), analysis.receiveRecords(), p.completionsWithoutPost,
-                    snapshots.untrackedRequests(), byRank(worldSize, r -> us(p.lateSenderNs[r])),
+            pointToPoint = new PointToPoint(p.matched, p.unmatched(), p.unmatchedNoPartner,
+                    p.unmatchedPartnerOverwritten, analysis.receiveRecords(), p.completionsWithoutPost, p.postsForgotten,
+                    p.pendingBoundExceeded, snapshots.untrackedRequests(), byRank(worldSize, r -> us(p.lateSenderNs[r])),
                     byRank(worldSize, r -> p.lateSenderCount[r]), byRank(worldSize, r -> us(p.lateSenderCausedNs[r])),
                     byRank(worldSize, r -> us(p.lateReceiverNs[r])));
         }

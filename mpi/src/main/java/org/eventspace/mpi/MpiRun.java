@@ -166,6 +166,9 @@ public final class MpiRun {
             stopAgentProcesses(remote);
             throw e;
         }
+        // Ctrl-C ends this JVM, not necessarily mpirun (a signal sent to this process alone): it goes too
+        Thread stopOnExit = new Thread(() -> stop(process), "es-mpirun-stop");
+        Runtime.getRuntime().addShutdownHook(stopOnExit);
         try {
             if (process.waitFor(config.timeoutS(), TimeUnit.SECONDS)) {
                 exit = process.exitValue();
@@ -181,6 +184,11 @@ public final class MpiRun {
             if (process.isAlive()) {
                 process.destroyForcibly();
             }
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopOnExit);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running: it ends mpirun
+            }
             if (config.live()) {
                 runner.close();
             }
@@ -195,7 +203,7 @@ public final class MpiRun {
             }
             stopAgentProcesses(remote);
         }
-        analysis.finish();
+        analysis.finish(hosts.agents);
         // the final blocks map every timestamp between the MPI_Init and MPI_Finalize offsets (rings read again if need be)
         MpiAnalysis reported = analysis.reread(hosts.agents);
         MpiRunResult result = new MpiRunResult(config, command, exit, wallS, reported, hosts.written(), hosts.missed(),
@@ -243,6 +251,19 @@ public final class MpiRun {
             synchronized (agentProcesses) {
                 agentProcesses.add(agent.start());
             }
+        }
+    }
+
+    /** Ends mpirun (which ends its ranks), forcibly if it has not ended within 5 s. */
+    private static void stop(Process mpirun) {
+        mpirun.destroy();
+        try {
+            if (!mpirun.waitFor(5, TimeUnit.SECONDS)) {
+                mpirun.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            mpirun.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -331,6 +352,11 @@ public final class MpiRun {
                 }
 
                 @Override
+                public boolean holdBack(int rank) {
+                    return analysis.holdBack(rank);
+                }
+
+                @Override
                 public void onTuple(int host, int rank, TraceTupleFlyweight tuple) {
                     analysis.onTuple(host, rank, tuple);
                     listener.onCall(rank, tuple);
@@ -378,13 +404,21 @@ public final class MpiRun {
                     }
                 }
             }
-            for (NodeAgent a : agents) {
-                if (pulled) {
-                    // read the copy to its end now: the next pull may bring up to half a ring per rank
-                    a.drain();
-                } else {
-                    work += a.doWork();
+            if (pulled) {
+                // read the copies to their end now: the next pull may bring up to half a ring per rank
+                NodeAgent.drain(agents);
+            } else {
+                int read = 0;
+                for (NodeAgent a : agents) {
+                    read += a.doWork();
                 }
+                if (read == 0) {
+                    // the held-back ranks wait only while another rank has something to read
+                    for (NodeAgent a : agents) {
+                        read += a.read(true);
+                    }
+                }
+                work += read;
             }
             if (analysis.scope() != null && now >= nextRoundNs) {
                 nextRoundNs = now + SCOPE_ROUND_NS;
@@ -423,9 +457,7 @@ public final class MpiRun {
             }
             scanNow = true;
             doWork();
-            for (NodeAgent a : agents) {
-                a.drain();
-            }
+            NodeAgent.drain(agents);
         }
 
         long written() {

@@ -13,7 +13,8 @@ import org.eventspace.scope.filter.FilterSpec;
  * @param np         ranks ({@code mpirun -np})
  * @param program    the MPI program (a path or a name on the PATH)
  * @param args       its arguments, passed as they are
- * @param traceDir   ES_MPI_DIR: {@code host-<host>/rank-<R>.trace|.meta} go there and stay after the run
+ * @param traceDir   ES_MPI_DIR: {@code host-<host>/rank-<R>.trace|.meta} go there (kept unless
+ *                   {@code traceDirTemporary})
  * @param capacity   tuples per rank's trace ring (a power of two)
  * @param simHosts   0, or split the ranks in blocks over this many simulated hosts (one node agent each)
  * @param simSkewNs  with simulated hosts: host h's clock reads h × this ahead (so the clock alignment has work)
@@ -33,11 +34,14 @@ import org.eventspace.scope.filter.FilterSpec;
  *                   that this JVM starts and pulls over TCP; {@link Agents#LISTEN}, agent processes started elsewhere
  *                   (one per node of a cluster) connect to {@code listen}'s address and are pulled the same way
  * @param listen     with {@link Agents#LISTEN}: how many agents, where they connect and the secret they present; else null
+ * @param traceDirTemporary {@code traceDir} is a temporary folder its caller removes once it no longer needs the
+ *                   files (after the report, the traffic matrix and the trace are written): the summary and the
+ *                   errors then say the files are gone, not where they are
  */
 public record MpiRunConfig(int np, String program, List<String> args, Path traceDir, int capacity, int simHosts,
                            long simSkewNs, String mpirun, String mpicc, List<String> mpirunArgs, long timeoutS,
                            Set<String> monitors, boolean live, int progressS,
-                           FilterSpec filter, Agents agents, AgentListen listen) {
+                           FilterSpec filter, Agents agents, AgentListen listen, boolean traceDirTemporary) {
     public static final int DEFAULT_CAPACITY = 1 << 17;
     public static final Set<String> MONITORS = Set.of("loadbalance", "stats");
 
@@ -100,6 +104,15 @@ public record MpiRunConfig(int np, String program, List<String> args, Path trace
         public String toString() {
             return "AgentListen[" + hosts + " agents at " + host + ":" + port + "]";
         }
+    }
+
+    /** A run whose trace folder stays after it. */
+    public MpiRunConfig(int np, String program, List<String> args, Path traceDir, int capacity, int simHosts,
+                        long simSkewNs, String mpirun, String mpicc, List<String> mpirunArgs, long timeoutS,
+                        Set<String> monitors, boolean live, int progressS, FilterSpec filter,
+                        Agents agents, AgentListen listen) {
+        this(np, program, args, traceDir, capacity, simHosts, simSkewNs, mpirun, mpicc, mpirunArgs, timeoutS, monitors,
+                live, progressS, filter, agents, listen, false);
     }
 
     /** A run with its agents as {@code agents} says, none of them started elsewhere. */

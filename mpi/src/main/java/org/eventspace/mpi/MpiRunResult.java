@@ -105,7 +105,8 @@ public final class MpiRunResult {
         ArrayNode args = root.putArray("program_args");
         config.args().forEach(args::add);
         root.put("program_exit_code", exitCode);
-        root.put("trace_dir", config.traceDir().toAbsolutePath().toString());
+        // the temporary folder is removed when the command ends (--keep-trace-files keeps it)
+        root.put("trace_dir", config.traceDirTemporary() ? null : config.traceDir().toAbsolutePath().toString());
         ArrayNode cmd = root.putArray("mpirun_command");
         command.forEach(cmd::add);
         MpiBlock.Agents agents = MpiBlock.Agents.of(config.agents().name().toLowerCase(Locale.ROOT), agentTraffic);
@@ -141,6 +142,7 @@ public final class MpiRunResult {
                         + "point-to-point, %d of %d tuples read, %d missed", Path.of(config.program()).getFileName(),
                 exitCode == null ? "none (stopped)" : exitCode.toString(), wallS, analysis.worldSize(), hosts, calls,
                 analysis.snapshots().bytesSent(), written - missed, written, missed));
+        lines.addAll(MpiSummary.notSeen(analysis));
         if (agentTraffic != null) {
             lines.add(String.format(Locale.ROOT, "node agents: %d process(es) pulled in %d rounds, %d bytes received "
                             + "(%d tuples, %d changed 64-byte blocks of meta files; %.1f bytes per tuple)", agentTraffic.agents(),
@@ -152,7 +154,7 @@ public final class MpiRunResult {
                 lines.add("error: " + error);
             }
         }
-        lines.add("trace files: " + config.traceDir().toAbsolutePath());
+        lines.add(MpiSummary.traceFiles(config, analysis.snapshots().all().size()));
         return lines;
     }
 }

@@ -1,5 +1,6 @@
 package org.eventspace.mpi;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,6 +27,50 @@ final class MpiSummary {
                         : v.rank() + " (last at " + v.lastArrivals() + ", " + (v.beyondChance() ? "beyond chance" : "within chance") + ")");
     }
 
+    /**
+     * What the analysis did not see although the ranks made it, one line per counter that is not zero: the figures
+     * above cover the calls that were traced only, and a verdict from fewer calls than were made must say so.
+     */
+    static List<String> notSeen(MpiAnalysis analysis) {
+        List<String> lines = new ArrayList<>();
+        RankSnapshots s = analysis.snapshots();
+        long untraced = s.untracedCalls();
+        if (untraced > 0) {
+            lines.add(untraced + " calls on other threads were not traced (MPI_THREAD_MULTIPLE: only the thread that "
+                    + "initialised MPI records; the waits and the verdict cover its calls only)");
+        }
+        long untracked = s.untrackedRequests();
+        if (untracked > 0) {
+            lines.add(untracked + " MPI_Irecv requests were not tracked (the library's request table was full): their "
+                    + "completions gave no receive record, so those receives are not matched");
+        }
+        if (analysis.started()) {
+            long unknown = analysis.collectives().unknownCommunicator;
+            if (unknown > 0) {
+                lines.add(unknown + " collective calls on communicators the library did not see created were not joined "
+                        + "into instances");
+            }
+            long forgotten = analysis.pointToPoint().postsForgotten;
+            if (forgotten > 0) {
+                lines.add(forgotten + " MPI_Irecv were forgotten before their completion arrived (more than "
+                        + PointToPointWaits.MAX_POSTED + " outstanding on one rank)");
+            }
+        }
+        return lines;
+    }
+
+    /**
+     * Where the ranks' files are and how much they take, or that they go with the temporary folder:
+     * {@code trace files: DIR (4 ranks, 12.3 MB) kept}.
+     */
+    static String traceFiles(MpiRunConfig config, int ranks) {
+        Path dir = config.traceDir().toAbsolutePath();
+        String size = String.format(Locale.ROOT, "%d ranks, %.1f MB", ranks, MpiTraceFolder.bytes(dir) / 1e6);
+        return config.traceDirTemporary()
+                ? "trace files: " + dir + " (" + size + ") removed at the end (--keep-trace-files keeps them)"
+                : "trace files: " + dir + " (" + size + ") kept";
+    }
+
     /** Lines for people: the run model's ({@link RunText}), then what only an MPI run has. Units on every number. */
     static List<String> lines(MpiAnalysis analysis, RunModel model) {
         List<String> lines = new ArrayList<>();
@@ -45,9 +90,18 @@ final class MpiSummary {
                 causer = r;
             }
         }
-        lines.add(String.format(Locale.ROOT, "point-to-point: %d matched, %d unmatched, late sender %.1f µs%s, late receiver %.1f µs",
-                p.matched, p.unmatched(), ls / 1000.0, ls == 0 ? "" : String.format(Locale.ROOT, " (%.1f µs of it caused by rank %d)",
+        long unmatched = p.unmatched();
+        lines.add(String.format(Locale.ROOT, "point-to-point: %d matched, %d unmatched%s, late sender %.1f µs%s, "
+                        + "late receiver %.1f µs", p.matched, unmatched, unmatched == 0 ? ""
+                        : String.format(Locale.ROOT, " (%d with no partner call seen, %d whose partner's ring overwrote "
+                        + "tuples before they were read)", p.unmatchedNoPartner, p.unmatchedPartnerOverwritten),
+                ls / 1000.0, ls == 0 ? "" : String.format(Locale.ROOT, " (%.1f µs of it caused by rank %d)",
                         p.lateSenderCausedNs[causer] / 1000.0, causer), lr / 1000.0));
+        if (p.pendingBoundExceeded > 0) {
+            lines.add(String.format(Locale.ROOT, "point-to-point: %d calls were queued beyond their rank's bound of %d "
+                    + "waiting for a partner (no rank behind it was left to read first; none was dropped)",
+                    p.pendingBoundExceeded, p.pendingBound));
+        }
         HostClocks clocks = analysis.clocks();
         if (clocks.hosts() > 1) {
             long bound = 0;

@@ -13,6 +13,14 @@ interface MpiTupleSink {
     /** Whether every rank of the job has been mapped (agents then stop looking for new files). */
     boolean everyRankSeen();
 
+    /**
+     * Whether {@code rank}'s reader should read other ranks first: its calls already read wait for partners the other
+     * readers have not reached (bounded memory without dropping; an agent reads it anyway once no rank can move).
+     */
+    default boolean holdBack(int rank) {
+        return false;
+    }
+
     /** One tuple of {@code rank}; the flyweight is valid only during the call. */
     void onTuple(int host, int rank, TraceTupleFlyweight tuple);
 }

@@ -56,6 +56,14 @@ public final class NodeAgent implements Agent {
 
     @Override
     public int doWork() {
+        return read(false);
+    }
+
+    /**
+     * One duty cycle: up to {@link #BATCH} tuples of each rank, skipping the ranks the sink holds back unless
+     * {@code force}.
+     */
+    int read(boolean force) {
         int work = 0;
         long now = System.nanoTime();
         if (scanNow || now - lastScanNs >= RESCAN_NS && !sink.everyRankSeen()) {
@@ -67,6 +75,9 @@ public final class NodeAgent implements Agent {
             MpiRankFiles r = ranks.get(i);
             work += learnCommunicators(r, commsSeenPerRank.get(i));
             int rank = r.rank();
+            if (!force && sink.holdBack(rank)) {
+                continue;
+            }
             for (int n = 0; n < BATCH && r.trace().readNext(tuple); n++) {
                 sink.onTuple(host, rank, tuple);
                 work++;
@@ -77,9 +88,39 @@ public final class NodeAgent implements Agent {
 
     /** Reads until every rank's buffer is at its write position (after the ranks ended: everything left). */
     public void drain() {
-        scanNow = true;
-        while (doWork() > 0) {
-            // until a whole cycle found nothing
+        drain(List.of(this));
+    }
+
+    /**
+     * Reads the agents' ranks until every buffer is at its write position, one batch per rank in turn across the
+     * agents, so no host's reader runs a whole ring ahead of another's; held-back ranks are read once no other can be.
+     */
+    static void drain(List<NodeAgent> agents) {
+        for (NodeAgent a : agents) {
+            a.scanNow = true;
+        }
+        while (true) {
+            int work = 0;
+            for (NodeAgent a : agents) {
+                work += a.read(false);
+            }
+            if (work == 0) {
+                for (NodeAgent a : agents) {
+                    work += a.read(true);
+                }
+            }
+            if (work == 0) {
+                return;
+            }
+        }
+    }
+
+    /** Per rank of this host (its MPI_COMM_WORLD rank, below {@code worldSize}): tuples its ring overwrote unread. */
+    void missedByRank(long[] into) {
+        for (MpiRankFiles r : ranks) {
+            if (r.rank() >= 0 && r.rank() < into.length) {
+                into[r.rank()] += r.trace().missed();
+            }
         }
     }
 

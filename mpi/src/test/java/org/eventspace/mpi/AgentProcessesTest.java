@@ -213,8 +213,8 @@ class AgentProcessesTest {
         for (int h = 0; h < hosts; h++) {
             agents.add(new NodeAgent(config.traceDir().resolve("host-" + h), h, analysis));
         }
-        agents.forEach(NodeAgent::drain);
-        analysis.finish();
+        NodeAgent.drain(agents);
+        analysis.finish(agents);
         MpiAnalysis reported = analysis.reread(agents);
         long written = agents.stream().mapToLong(NodeAgent::written).sum();
         long missed = agents.stream().mapToLong(NodeAgent::missed).sum();

@@ -33,8 +33,9 @@ class MpiReportShapeTest {
                 "tuples_written", "tuples_read", "tuples_missed", "untraced_calls", "unfinished_ranks", "rank_exits",
                 "collectives", "point_to_point", "clock", "agents");
         assertThat(names(mpi.path("collectives"))).containsExactly("instances", "incomplete", "unknown_communicator_calls");
-        assertThat(names(mpi.path("point_to_point"))).containsExactly("matched", "unmatched", "receive_records",
-                "completions_without_post", "untracked_requests", "late_sender_wait_us", "late_sender_calls",
+        assertThat(names(mpi.path("point_to_point"))).containsExactly("matched", "unmatched", "unmatched_no_partner",
+                "unmatched_partner_overwritten", "receive_records", "completions_without_post", "posts_forgotten",
+                "pending_bound_exceeded", "untracked_requests", "late_sender_wait_us", "late_sender_calls",
                 "late_sender_caused_us", "late_receiver_wait_us");
         assertThat(names(mpi.at("/point_to_point/late_sender_wait_us"))).containsExactly("0", "1", "2", "3");
         assertThat(names(mpi.path("agents"))).containsExactly("where");

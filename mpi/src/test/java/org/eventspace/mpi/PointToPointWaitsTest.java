@@ -107,4 +107,73 @@ class PointToPointWaitsTest {
         assertThat(p.completionsWithoutPost).isEqualTo(1);
         assertThat(p.lateSenderNs[1]).isEqualTo(1_000);
     }
+    @Test
+    void aWaitallsSharesDoNotDependOnWhichSendWasReadFirst() {
+        PointToPointWaits p = new PointToPointWaits(3);
+        p.post(WORLD, 0, 2, 7, 100, 100);
+        p.post(WORLD, 1, 2, 7, 200, 200);
+        p.complete(WORLD, 0, 2, 7, 100, 1_000, 9_100);
+        p.complete(WORLD, 1, 2, 7, 200, 1_000, 9_100);
+        // rank 1's host read first: its later send still gets only the increase over rank 0's
+        p.send(WORLD, 1, 2, 7, 9_000, 9_010, true);
+        p.send(WORLD, 0, 2, 7, 4_000, 4_010, true);
+
+        assertThat(p.lateSenderNs[2]).isEqualTo(8_000);
+        assertThat(p.lateSenderCount[2]).isEqualTo(1);
+        assertThat(p.lateSenderCausedNs[0]).isEqualTo(3_000);
+        assertThat(p.lateSenderCausedNs[1]).isEqualTo(5_000);
+    }
+
+    @Test
+    void oneHostsReaderFarAheadLosesNoMatch() {
+        // rank 0's host read 5 000 sends before rank 1's host read a receive: all wait, none is dropped
+        PointToPointWaits p = new PointToPointWaits(2);
+        int n = 5_000;
+        for (int i = 0; i < n; i++) {
+            p.send(WORLD, 0, 1, 7, 10_000L * i + 5_000, 10_000L * i + 5_100, true);
+        }
+        assertThat(p.unmatched()).isEqualTo(n);
+        for (int i = 0; i < n; i++) {
+            p.receive(WORLD, 0, 1, 7, 10_000L * i, 10_000L * i + 5_200);
+        }
+        p.finish(new long[2]);
+
+        assertThat(p.matched).isEqualTo(n);
+        assertThat(p.unmatched()).isZero();
+        assertThat(p.lateSenderNs[1]).isEqualTo(5_000L * n);
+        assertThat(p.lateSenderCount[1]).isEqualTo(n);
+        assertThat(p.pendingBoundExceeded).isZero();
+    }
+
+    @Test
+    void aRankAtItsBoundIsHeldBackAndWhatIsQueuedBeyondIsCounted() {
+        PointToPointWaits p = new PointToPointWaits(2);
+        long bound = p.pendingBound;
+        for (long i = 0; i < bound; i++) {
+            p.send(WORLD, 0, 1, 7, i, i + 1, true);
+        }
+        assertThat(p.holdBack(0)).isTrue();
+        assertThat(p.holdBack(1)).isFalse();
+        p.send(WORLD, 0, 1, 7, bound, bound + 1, true);
+        assertThat(p.pendingBoundExceeded).isEqualTo(1);
+
+        p.receive(WORLD, 0, 1, 7, 0, 1);
+        p.receive(WORLD, 0, 1, 7, 1, 2);
+        assertThat(p.holdBack(0)).isFalse();
+        assertThat(p.unmatched()).isEqualTo(bound - 1);
+    }
+
+    @Test
+    void unmatchedCallsAreSplitByWhetherThePartnersRingOverwroteTuples() {
+        PointToPointWaits p = new PointToPointWaits(3);
+        p.send(WORLD, 0, 1, 7, 100, 200, true);     // rank 1 missed tuples: its receive may have been among them
+        p.send(WORLD, 0, 2, 7, 100, 200, true);     // rank 2 missed none: it made no such receive
+        p.receive(WORLD, 2, 0, 9, 300, 400);        // rank 2 missed none
+        p.post(WORLD, 1, 0, 5, 500, 500);           // a named MPI_Irecv from rank 1, which missed tuples
+        p.finish(new long[] {0, 12, 0});
+
+        assertThat(p.unmatched()).isEqualTo(4);
+        assertThat(p.unmatchedNoPartner).isEqualTo(2);
+        assertThat(p.unmatchedPartnerOverwritten).isEqualTo(2);
+    }
 }
