@@ -58,7 +58,8 @@ final class TraceExportCommand implements Callable<Integer> {
             throw new UsageError("--limit must be >= 1, got " + limit);
         }
         ConfigFiles.checkWritable("--out", out);
-        if (MpiTimeline.isRankFolder(file)) {
+        if (Files.isDirectory(file)) {
+            // a folder is read as an mpirun --trace-dir folder, which says what it expected if it is not one
             return exportRankFiles();
         }
         Trace trace = TraceFileCommands.read(file, spec.commandLine().getErr(), "export");

@@ -189,6 +189,19 @@ class TraceTimelineTest {
         assertThat(sendrecvFlowEnds).as("the compressed export's sendrecvs receive too").isEqualTo(4L * iterations);
     }
 
+    @Test
+    void aFolderWithoutRankFilesIsRefusedSayingWhatWasExpected() throws Exception {
+        Path empty = dir.resolve("empty");
+        java.nio.file.Files.createDirectories(empty.resolve("host-0"));
+        Path out = dir.resolve("out.json");
+        CliHarness cli = new CliHarness();
+        assertThat(cli.execute("trace", "export", "--format", "perfetto", empty.toString(), "--out", out.toString()))
+                .isEqualTo(EventSpaceCommand.EXIT_FAILURE);
+        assertThat(cli.err()).contains(empty.toString()).contains("holds no MPI rank files")
+                .contains("host-<h>/rank-<R>.meta");
+        assertThat(out).doesNotExist();
+    }
+
     /** Per rank, the median time from the end of the call before each Sendrecv to the Sendrecv's start (µs). */
     private static Map<Integer, Double> computeGapsBeforeSendrecv(Timeline t) {
         Map<Integer, Double> out = new HashMap<>();

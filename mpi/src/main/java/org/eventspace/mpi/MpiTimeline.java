@@ -67,27 +67,6 @@ public final class MpiTimeline {
     private MpiTimeline() {
     }
 
-    /** Whether {@code path} is a folder of rank files: it holds some {@code host-*}/{@code rank-*.meta}. */
-    public static boolean isRankFolder(Path path) {
-        if (!Files.isDirectory(path)) {
-            return false;
-        }
-        try (DirectoryStream<Path> hosts = Files.newDirectoryStream(path, "host-*")) {
-            for (Path h : hosts) {
-                if (Files.isDirectory(h)) {
-                    try (DirectoryStream<Path> metas = Files.newDirectoryStream(h, "rank-*.meta")) {
-                        if (metas.iterator().hasNext()) {
-                            return true;
-                        }
-                    }
-                }
-            }
-        } catch (IOException e) {
-            return false;
-        }
-        return false;
-    }
-
     /** One call of one rank, its times on rank 0's clock (ns). */
     private record Call(int op, int flags, int site, long sequence, long value, long entryNs, long exitNs) {
         boolean failed() {
