@@ -189,6 +189,30 @@ class TraceTimelineTest {
         assertThat(sendrecvFlowEnds).as("the compressed export's sendrecvs receive too").isEqualTo(4L * iterations);
     }
 
+    /**
+     * Rings too small for the run: the rank files lost their first calls, so the k-th counting of messages is off
+     * there. What is left is still exported, nothing is drawn half, and the loss is said.
+     */
+    @Test
+    void ringsThatOverwroteCallsLoseTheirMessagesButDrawNothingHalf() throws Exception {
+        Path program = NativePrograms.compile("es_slow_rank", dir);
+        Path traceDir = dir.resolve("ranks");
+        CliHarness cli = new CliHarness();
+        assertThat(cli.execute("mpirun", "-np", "4", "--capacity", "256", "--trace-dir", traceDir.toString(), "--timeout",
+                "120", "--mpirun-arg", "--mca", "--mpirun-arg", "btl", "--mpirun-arg", "self,vader", "--",
+                program.toString(), "100", "50")).as(cli.err()).isZero();
+        Path out = dir.resolve("lossy.json");
+        CliHarness export = new CliHarness();
+        assertThat(export.execute("trace", "export", "--format", "perfetto", traceDir.toString(), "--out", out.toString()))
+                .as(export.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        JsonNode root = new ObjectMapper().readTree(out.toFile());
+        assertThat(root.at("/otherData/tuples_lost").asLong()).isPositive();
+        assertThat(export.out()).contains("calls the rings overwrote");
+        Timeline t = checkFormat(root);
+        assertThat(t.tracks()).hasSize(4);
+        assertThat(t.tracks().values()).allSatisfy(track -> assertThat(track.size()).isLessThanOrEqualTo(256));
+    }
+
     @Test
     void aFolderWithoutRankFilesIsRefusedSayingWhatWasExpected() throws Exception {
         Path empty = dir.resolve("empty");

@@ -200,7 +200,9 @@ public final class MpiTimeline {
             List<Call> list = new ArrayList<>();
             // The low 32 bits of each MPI_Irecv's start (a receive record's link to it) -> the MPI_Irecv's call index.
             Map<Integer, Integer> irecvs = new HashMap<>();
+            long read = 0;
             while (f.trace().readNext(t)) {
+                read++;
                 ClockMap clock = clocks.mapTuple(f.host());
                 int op = t.opType();
                 if (op == MpiTuple.RECORD_RECEIVE) {
@@ -231,7 +233,8 @@ public final class MpiTimeline {
                     irecvs.put((int) t.startNs(), index);
                 }
             }
-            long missed = f.trace().missed();
+            // The reader starts at the oldest tuple the ring still holds: what the rank wrote before it is lost.
+            long missed = f.trace().writePosition() - read;
             if (missed > 0) {
                 lost.put(rank, missed);
             }
