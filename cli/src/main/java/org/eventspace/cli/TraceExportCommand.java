@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.zip.GZIPOutputStream;
 
+import org.eventspace.mpi.MpiTimeline;
 import org.eventspace.trace.PerfettoExport;
 import org.eventspace.trace.Trace;
 
@@ -17,19 +18,25 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code eventspace trace export --format perfetto FILE --out OUT.json}: a compressed trace as a timeline in the Chrome
- * JSON trace-event format, which ui.perfetto.dev and chrome://tracing open ({@link PerfettoExport}; the layout is in
- * docs/TRACE-FORMAT.md). An OUT ending in {@code .gz} is written gzip-compressed (both viewers open it so).
+ * {@code eventspace trace export --format perfetto FILE|DIR --out OUT.json}: a timeline in the Chrome JSON trace-event
+ * format, which ui.perfetto.dev and chrome://tracing open — of a compressed trace ({@link PerfettoExport}: calls at
+ * their replayed times, delta times merged over the ranks) or, given the folder of an MPI run's rank files
+ * ({@code mpirun --trace-dir}), the exact one ({@link MpiTimeline}: every call's own entry and exit, each rank's own
+ * compute). The layouts are in docs/TRACE-FORMAT.md. An OUT ending in {@code .gz} is written gzip-compressed (both
+ * viewers open it so).
  */
 @Command(name = "export", mixinStandardHelpOptions = true,
-        description = "Write a trace's timeline for Perfetto (ui.perfetto.dev) or chrome://tracing: one track per rank, every "
-                + "call at its replayed time (statistics: the mean; histograms: bin averages in proportion), messages as "
-                + "arrows; OUT ending in .gz is gzip-compressed.")
+        description = "Write a trace's timeline for Perfetto (ui.perfetto.dev) or chrome://tracing: one track per rank, "
+                + "messages as arrows from send to receive, collective instances linked over the ranks. Of a trace FILE "
+                + "every call at its replayed time (statistics: the mean; histograms: bin averages in proportion; the "
+                + "same for every rank); of an MPI run's rank-file folder DIR (mpirun --trace-dir) every call at its "
+                + "real entry and exit on rank 0's clock, each rank's own. OUT ending in .gz is gzip-compressed.")
 final class TraceExportCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "An eventspace.trace/1 file (run --trace FILE).")
+    @Parameters(index = "0", paramLabel = "FILE|DIR", description = "A compressed trace file (run or mpirun --trace FILE), "
+            + "or the folder of an MPI run's rank files (mpirun --trace-dir DIR: host-<h>/rank-<R>.meta and .trace).")
     Path file;
 
     @Option(names = "--format", required = true, description = "The output format: perfetto (the Chrome JSON trace-event format).")
@@ -51,6 +58,10 @@ final class TraceExportCommand implements Callable<Integer> {
             throw new UsageError("--limit must be >= 1, got " + limit);
         }
         ConfigFiles.checkWritable("--out", out);
+        if (Files.isDirectory(file)) {
+            // a folder is read as an mpirun --trace-dir folder, which says what it expected if it is not one
+            return exportRankFiles();
+        }
         Trace trace = TraceFileCommands.read(file, spec.commandLine().getErr(), "export");
         if (trace == null) {
             return EventSpaceCommand.EXIT_FAILURE;
@@ -60,9 +71,33 @@ final class TraceExportCommand implements Callable<Integer> {
              OutputStream stream = out.getFileName().toString().endsWith(".gz") ? new GZIPOutputStream(raw) : raw) {
             summary = new PerfettoExport(trace, limit).write(stream);
         }
-        spec.commandLine().getOut().printf("%s: %d calls on %d rank tracks, %d message arrows%s; open it in ui.perfetto.dev%n",
-                out, summary.events(), trace.ranks(), summary.flows() / 2,
+        spec.commandLine().getOut().printf("%s: %d calls on %d rank tracks, %d message arrows, %d collective links%s%s; "
+                        + "open it in ui.perfetto.dev%n", out, summary.events(), trace.ranks(), summary.messageFlows(),
+                summary.collectiveFlows(), summary.unmatched() > 0 ? " (" + summary.unmatched()
+                        + " message halves without their other end in the export, not drawn)" : "",
                 summary.truncated() ? " (cut at " + limit + " calls per rank: --limit)" : "");
+        spec.commandLine().getOut().flush();
+        return EventSpaceCommand.EXIT_OK;
+    }
+
+    private int exportRankFiles() throws IOException {
+        MpiTimeline.Summary s;
+        try (OutputStream raw = new BufferedOutputStream(Files.newOutputStream(out));
+             OutputStream stream = out.getFileName().toString().endsWith(".gz") ? new GZIPOutputStream(raw) : raw) {
+            s = MpiTimeline.write(file, stream, limit);
+        } catch (IOException e) {
+            Files.deleteIfExists(out);
+            spec.commandLine().getErr().println("trace export: " + e.getMessage());
+            spec.commandLine().getErr().flush();
+            return EventSpaceCommand.EXIT_FAILURE;
+        }
+        spec.commandLine().getOut().printf("%s: %d calls on %d rank tracks (exact, from the rank files), %d message arrows, "
+                        + "%d collective links%s%s%s; open it in ui.perfetto.dev%n", out, s.slices(), s.ranks(),
+                s.messageFlows(), s.collectiveFlows(),
+                s.unmatchedSends() + s.unmatchedReceives() > 0 ? " (" + s.unmatchedSends() + " sends and "
+                        + s.unmatchedReceives() + " receives without their other end, not drawn)" : "",
+                s.tuplesLost() > 0 ? " (" + s.tuplesLost() + " calls the rings overwrote: a larger --capacity keeps them)" : "",
+                s.truncated() ? " (cut at " + limit + " calls per rank: --limit)" : "");
         spec.commandLine().getOut().flush();
         return EventSpaceCommand.EXIT_OK;
     }

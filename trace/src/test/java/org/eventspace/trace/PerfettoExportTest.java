@@ -53,6 +53,7 @@ class PerfettoExportTest {
         Map<String, Integer> flowStarts = new HashMap<>();
         Map<String, Integer> flowEnds = new HashMap<>();
         int threadNames = 0;
+        int collectiveFlows = 0;
         for (JsonNode e : events) {
             String ph = e.path("ph").asText();
             assertThat(PHASES).as("phase of %s", e).contains(ph);
@@ -71,9 +72,15 @@ class PerfettoExportTest {
                     slices.computeIfAbsent(e.path("tid").asInt(), k -> new ArrayList<>()).add(e);
                 }
                 default -> {
-                    assertThat(e.path("id").isTextual()).isTrue();
-                    assertThat(e.path("bp").asText()).isEqualTo("e");
-                    (ph.equals("s") ? flowStarts : flowEnds).put(e.path("id").asText(), e.path("tid").asInt());
+                    // Perfetto reads a string id as hex: a number is the only id that means what it says.
+                    assertThat(e.path("id").isIntegralNumber()).as("id of %s", e).isTrue();
+                    assertThat(e.path("bp").asText()).isEqualTo(ph.equals("f") ? "e" : "");
+                    if (e.path("name").asText().equals("message")) {
+                        assertThat((ph.equals("s") ? flowStarts : flowEnds).put(e.path("id").asText(), e.path("tid").asInt()))
+                                .as("one %s per id", ph).isNull();
+                    } else {
+                        collectiveFlows++;
+                    }
                 }
             }
         }
@@ -100,7 +107,11 @@ class PerfettoExportTest {
         assertThat(flowEnds.keySet()).isEqualTo(flowStarts.keySet());
         flowStarts.forEach((id, from) -> assertThat(flowEnds.get(id)).isEqualTo((from + 1) % 4));
         assertThat(summary.events()).isEqualTo(240);
-        assertThat(summary.flows()).isEqualTo(160);
+        assertThat(summary.messageFlows()).isEqualTo(80);
+        // each of the 20 allreduces chained rank 0 -> 1 -> 2 -> 3: 3 links, an s and an f each
+        assertThat(summary.collectiveFlows()).isEqualTo(60);
+        assertThat(collectiveFlows).isEqualTo(120);
+        assertThat(summary.unmatched()).isZero();
         assertThat(summary.truncated()).isFalse();
     }
 
@@ -116,5 +127,95 @@ class PerfettoExportTest {
             slices += e.path("ph").asText().equals("X") ? 1 : 0;
         }
         assertThat(slices).isEqualTo(40);
+        // A message one of whose ends was cut is not drawn half: every flow still has both ends.
+        assertThat(flowsHaveBothEndsInSlices(root)).isPositive();
+        assertThat(summary.unmatched()).isPositive();
+    }
+
+    /**
+     * An MPI program's calls as the MPI recorder puts them: a ring of MPI_Sendrecv (peer: the destination) and a ring
+     * of MPI_Send / MPI_Recv. Every MPI send is a flow start (only {@code Op.SEND} was, so an MPI trace had flow ends
+     * and no start), and a sendrecv is both: a start and an end on each of its slices.
+     */
+    @Test
+    void mpiSendsStartFlowsAndASendrecvIsBothHalves() throws Exception {
+        List<RankTrace> ranks = new ArrayList<>();
+        for (int r = 0; r < 4; r++) {
+            RankTrace t = new RankTrace(r, TraceConfig.of(TimeEncoding.STATS));
+            long next = ((r + 1) % 4) - r;
+            long prev = ((r + 3) % 4) - r;
+            for (int i = 0; i < 10; i++) {
+                t.record(Op.MPI_SENDRECV, 3, -1, next, 64, EventNode.NONE, 400, 50);
+                if (r % 2 == 0) {
+                    t.record(Op.MPI_SEND, 4, -1, next, 8, EventNode.NONE, 10, 20);
+                    t.record(Op.MPI_RECV, 5, -1, prev, 8, EventNode.NONE, 10, 20);
+                } else {
+                    t.record(Op.MPI_RECV, 5, -1, prev, 8, EventNode.NONE, 10, 20);
+                    t.record(Op.MPI_SEND, 4, -1, next, 8, EventNode.NONE, 10, 20);
+                }
+            }
+            ranks.add(t);
+        }
+        Trace trace = Trace.mergeAll(ranks);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PerfettoExport.Summary summary = new PerfettoExport(trace, 1_000_000).write(out);
+        JsonNode root = new ObjectMapper().readTree(out.toByteArray());
+        assertThat(flowsHaveBothEndsInSlices(root)).isEqualTo(4 * 10 * 2);
+        assertThat(summary.messageFlows()).isEqualTo(80);
+        assertThat(summary.unmatched()).isZero();
+        // Each sendrecv slice holds the start of its send's flow and the end of its receive's.
+        Map<String, Integer> phasesAtSendrecvs = new HashMap<>();
+        List<JsonNode> sendrecvs = new ArrayList<>();
+        for (JsonNode e : root.path("traceEvents")) {
+            if (e.path("name").asText().equals("mpi_sendrecv")) {
+                sendrecvs.add(e);
+                assertThat(e.path("args").path("source").asInt()).isEqualTo((e.path("tid").asInt() + 3) % 4);
+            }
+        }
+        for (JsonNode f : root.path("traceEvents")) {
+            if (!f.path("name").asText().equals("message")) {
+                continue;
+            }
+            for (JsonNode x : sendrecvs) {
+                if (x.path("tid").asInt() == f.path("tid").asInt() && inside(f, x)) {
+                    phasesAtSendrecvs.merge(f.path("ph").asText(), 1, Integer::sum);
+                }
+            }
+        }
+        assertThat(phasesAtSendrecvs).containsEntry("s", 40).containsEntry("f", 40);
+    }
+
+    private static boolean inside(JsonNode flow, JsonNode slice) {
+        double ts = flow.path("ts").asDouble();
+        double start = slice.path("ts").asDouble();
+        return ts >= start && ts <= start + slice.path("dur").asDouble();
+    }
+
+    /**
+     * The flow rules Perfetto binds by: every flow id has exactly one {@code s} and at least one {@code f}, each inside
+     * a slice on its own track. Returns the number of ids.
+     */
+    static int flowsHaveBothEndsInSlices(JsonNode root) {
+        Map<Integer, List<JsonNode>> slices = new HashMap<>();
+        Map<Long, List<JsonNode>> flows = new HashMap<>();
+        for (JsonNode e : root.path("traceEvents")) {
+            switch (e.path("ph").asText()) {
+                case "X" -> slices.computeIfAbsent(e.path("tid").asInt(), k -> new ArrayList<>()).add(e);
+                case "s", "f" -> flows.computeIfAbsent(e.path("id").asLong(), k -> new ArrayList<>()).add(e);
+                default -> {
+                }
+            }
+        }
+        flows.forEach((id, ends) -> {
+            assertThat(ends.stream().filter(e -> e.path("ph").asText().equals("s")).count()).as("starts of flow %d", id)
+                    .isEqualTo(1);
+            assertThat(ends.stream().filter(e -> e.path("ph").asText().equals("f")).count()).as("ends of flow %d", id)
+                    .isGreaterThanOrEqualTo(1);
+            for (JsonNode end : ends) {
+                assertThat(slices.getOrDefault(end.path("tid").asInt(), List.of())).as("a slice enclosing %s", end)
+                        .anySatisfy(x -> assertThat(inside(end, x)).isTrue());
+            }
+        });
+        return flows.size();
     }
 }
