@@ -123,6 +123,11 @@ final class MpiModel {
         }
         boolean ok = !running && exitCode != null && exitCode == 0 && errors.isEmpty();
         String headline = fault != null ? fault + "; " + slowest.words() : slowest.words();
+        long untraced = snapshots.untracedCalls();
+        if (untraced > 0) {
+            // MPI_THREAD_MULTIPLE: a verdict from the recording thread's calls alone must say what it left out.
+            headline += "; " + untraced + " MPI calls on other threads were not traced and are not in this verdict";
+        }
         long read = analysis.tuplesRead();
         Coverage coverage = new Coverage(written, read, missed, Coverage.gatherRate(read, missed),
                 snapshots.untracedCalls(), c == null ? 0 : c.unknownCommunicator, c == null ? 0 : c.incomplete,
