@@ -375,7 +375,8 @@ public final class RunDiff {
         List<String> out = new ArrayList<>();
         out.add("A: " + describe(a));
         out.add("B: " + describe(b));
-        out.add(waitChangedMost == null ? noWaitChange : String.format(Locale.ROOT,
+        out.add(waitChangedMost == null ? noWaitChange : waitChangedMost.changeUs() == 0
+                ? "no rank's wait at collectives changed: every rank's is the same in A and B" : String.format(Locale.ROOT,
                 "the rank whose wait changed most: rank %d, its wait at collectives %s µs in A, %s µs in B (%s%s µs)",
                 waitChangedMost.rank(), format(waitChangedMost.aUs()), format(waitChangedMost.bUs()),
                 waitChangedMost.changeUs() >= 0 ? "+" : "", format(waitChangedMost.changeUs())));
