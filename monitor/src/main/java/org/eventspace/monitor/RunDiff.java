@@ -48,7 +48,7 @@ public final class RunDiff {
     static final String RUN = "run";
     static final String OPERATIONS = "per operation";
     static final String RANKS = "per rank";
-    static final String NO_MPI_STAGES = "MPI runs have no stages: PMPI sees calls, not a collective's hops";
+    public static final String NO_MPI_STAGES = "MPI runs have no stages: PMPI sees calls, not a collective's hops";
     private static final int BAR = 30;
 
     /**

@@ -84,6 +84,16 @@ public final class RunReportPage {
         page = page.replace("<!--ES_STATIC-->", "<script>window.ES_STATIC = " + script + ";</script>");
         page = page.replace("<script src=\"/assets/dashboard.js\"></script>",
                 "<script>\n" + DashboardAssets.text("dashboard.js").replace("</script", "<\\/script") + "</script>");
+        // The verdict is in the page itself, escaped, so it reads without the script too (the script sets the same text).
+        JsonNode v = data.path("verdict");
+        page = page.replace("<section class=\"panel full\" id=\"verdict-panel\" hidden>",
+                "<section class=\"panel full\" id=\"verdict-panel\">");
+        page = page.replace("<p id=\"verdict-headline\"></p>", "<p id=\"verdict-headline\">" + escape(v.path("headline").asText())
+                + "</p>");
+        page = page.replace("<p id=\"verdict-load\" class=\"muted\"></p>", "<p id=\"verdict-load\" class=\"muted\">"
+                + escape(v.path("load").asText("")) + "</p>");
+        page = page.replace("<p id=\"verdict-coverage\" class=\"muted\"></p>", "<p id=\"verdict-coverage\" class=\"muted\">"
+                + escape(v.path("coverage").asText()) + "</p>");
         if (linkLoads != null) {
             if (!LinkLoads.SCHEMA.equals(linkLoads.path("schema").asText())) {
                 throw new IllegalArgumentException("the network's file: /schema: expected \"" + LinkLoads.SCHEMA + "\", got "
@@ -122,7 +132,9 @@ public final class RunReportPage {
         return v;
     }
 
-    private static String escape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    /** Text from a file as HTML text or an attribute's value. */
+    static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
+                .replace("'", "&#39;");
     }
 }

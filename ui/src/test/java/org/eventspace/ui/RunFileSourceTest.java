@@ -71,6 +71,7 @@ class RunFileSourceTest {
         JsonNode b = JSON.valueToTree(model(RunModel.MPI, true));
         String page = RunReportPage.html("bal.json", a, "slow.json", b);
         assertThat(page).contains("rank 2 \\u003cb>is\\u003c/b> slow & late").doesNotContain("<b>is</b>")
+                .contains("<p id=\"verdict-headline\">rank 2 &lt;b&gt;is&lt;/b&gt; slow &amp; late</p>")
                 .contains("coverage: 1204 of 1204 tuples read").contains("\"verdict\":{\"headline\"")
                 .contains("id=\"verdict-panel\"").contains("no rank's wait at collectives changed")
                 .contains("MPI runs have no stages");
