@@ -218,6 +218,16 @@ public final class RunDiff {
                 }
             }
         }
+        // A figure 0 on every rank of both runs (late senders in a program without point-to-point) is one note, not
+        // a row per rank.
+        for (Figure f : figures) {
+            String suffix = " " + f.name();
+            List<Row> of = d.rows.stream().filter(x -> RANKS.equals(x.section()) && x.what().endsWith(suffix)).toList();
+            if (!of.isEmpty() && of.stream().allMatch(x -> x.a() == 0 && x.b() == 0)) {
+                d.rows.removeAll(of);
+                d.notes.add("per rank: " + f.name() + " is 0 " + f.unit() + " on every rank in both runs");
+            }
+        }
         if (onlyA + onlyB > 0) {
             d.notes.add(String.format(Locale.ROOT, "per rank: A has %d ranks, B %d: the %d rank(s) only %s has are not "
                     + "compared", a.ranks(), b.ranks(), onlyA + onlyB, onlyA > 0 ? "A" : "B"));
@@ -519,7 +529,6 @@ public final class RunDiff {
     }
 
     private static String format(double v) {
-        return String.format(Locale.ROOT, Math.abs(v) >= 1000 || v == Math.rint(v) && Math.abs(v) >= 100 ? "%.0f" : "%.2f",
-                v);
+        return String.format(Locale.ROOT, Math.abs(v) >= 1000 || v == Math.rint(v) ? "%.0f" : "%.2f", v);
     }
 }

@@ -84,12 +84,19 @@ class RunDiffTest {
             assertThat(r.ratio()).isEqualTo(0.01);
             assertThat(r.verdict()).isEqualTo("lower");
         });
-        assertThat(diff.rows()).anySatisfy(r -> assertThat(r.what()).isEqualTo("rank 3 late-sender wait"));
-        // Late-sender waits are 0 on both sides: their rows have no bar, and no scale of 0 is claimed.
+        assertThat(diff.rows()).anySatisfy(r -> assertThat(r.what()).isEqualTo("rank 3 lateness"));
+        // Late-sender waits are 0 on every rank of both runs: one note, not a row per rank.
+        assertThat(diff.rows()).noneSatisfy(r -> assertThat(r.what()).endsWith("late-sender wait"));
         String text = diff.text();
         assertThat(text).doesNotContain("a full bar is 0.00").doesNotContain(" -  ")
                 .contains(RunDiff.NO_MPI_STAGES).doesNotContain("--monitor stats");
-        assertThat(diff.notes()).containsExactly("stage by stage: " + RunDiff.NO_MPI_STAGES);
+        assertThat(diff.notes()).containsExactly("per rank: late-sender wait is 0 µs on every rank in both runs",
+                "stage by stage: " + RunDiff.NO_MPI_STAGES);
+        // A section whose values are all 0 (no imbalance in either run) has no bars, and says so.
+        RunModel balanced = mpi(2, 1000, 1000, null);
+        String same = RunDiff.of(new RunDiff.Run("a.json", balanced, null), new RunDiff.Run("b.json", balanced, null)).text();
+        assertThat(same).contains("%: all 0, no bars").doesNotContain("a full bar is 0.00").doesNotContain("a full bar is 0 ")
+                .contains("no rank's wait at collectives changed");
         JsonNode doc = diff.toJson(JSON);
         assertThat(doc.path("schema").asText()).isEqualTo("eventspace.diff/2");
         assertThat(doc.at("/verdict/b/culprit").asInt()).isEqualTo(2);
