@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** {@code diff} of two of our workloads' reports: stage by stage with the statistics monitor; bad files are named. */
 @Timeout(120)
@@ -37,7 +36,7 @@ class DiffCommandTest {
             System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
             Path out = dir.resolve("diff.json");
             assertThat(cli.execute("diff", a.toString(), b.toString(), "--json", out.toString())).isZero();
-            JsonNode diff = new ObjectMapper().readTree(out.toFile());
+            JsonNode diff = ReportSchemas.assertConforms("diff.schema.json", out);
             assertThat(diff.path("schema").asText()).isEqualTo("eventspace.diff/2");
             assertThat(diff.path("rows").get(0).path("what").asText()).isEqualTo("wall time");
             for (JsonNode row : diff.path("rows")) {

@@ -67,7 +67,7 @@ class MpiReportAndDiffTest {
             assertThat(diff.execute("diff", balanced.toString(), slow.toString(), "--json", out.toString()))
                     .as(diff.err()).isZero();
             String text = printed.toString(StandardCharsets.UTF_8);
-            JsonNode doc = json.readTree(out.toFile());
+            JsonNode doc = ReportSchemas.assertConforms("diff.schema.json", out);
             assertThat(doc.path("schema").asText()).isEqualTo("eventspace.diff/2");
             assertThat(doc.path("rows")).isNotEmpty();
             for (JsonNode row : doc.path("rows")) {

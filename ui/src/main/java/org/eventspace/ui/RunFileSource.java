@@ -56,6 +56,10 @@ public final class RunFileSource implements DashboardSource {
             }
             this.pathmap = tree.pathmap();
             this.monitors = monitorsOf(model, tree);
+            JsonNode instances = run.path("mpi").path("collectives").path("instances");
+            if (monitors != null && instances.canConvertToLong()) {
+                ((ObjectNode) monitors).put("calls_joined", instances.asLong()); // the collective instances joined
+            }
             this.info = new RunInfo(name, String.format(Locale.ROOT, "%s, %d MPI ranks on %d host(s)%s; PMPI sees each "
                             + "collective's entries and exits, so every collective instance is drawn joined at one flat "
                             + "gred (its last arriver, each rank's wait)%s", model.benchmark(), model.ranks(), model.hosts(),

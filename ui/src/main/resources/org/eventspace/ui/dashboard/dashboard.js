@@ -662,7 +662,7 @@
         const ratio = r.a > 0 && r.b >= 0 ? r.b / r.a : null;
         const verdict = ["faster", "slower", "same", "lower", "higher"].indexOf(r.verdict) >= 0 ? r.verdict
           : ratio == null ? "" : ratio < 0.95 ? "faster" : ratio > 1.05 ? "slower" : "same";
-        html += "<tr><td>" + esc(r.what) + (r.unit ? " (" + esc(r.unit) + ")" : "") + "</td><td>" + fmt(r.a, 2) + "</td><td>" + fmt(r.b, 2) + "</td><td>" + (ratio == null ? "–" : ratio.toFixed(2)) +
+        html += "<tr><td>" + esc(r.what) + (r.unit ? " (" + esc(r.unit) + ")" : "") + "</td><td>" + (Number.isInteger(r.a) ? r.a : fmt(r.a, 2)) + "</td><td>" + (Number.isInteger(r.b) ? r.b : fmt(r.b, 2)) + "</td><td>" + (ratio == null ? "–" : ratio.toFixed(2)) +
           '</td><td class="verdict-' + verdict.split(" ")[0] + '">' + verdict + '</td><td style="text-align:left"><span class="diffbar a" style="width:' + (120 * (r.a || 0) / max) + 'px"></span><br><span class="diffbar b" style="width:' + (120 * (r.b || 0) / max) + 'px"></span></td></tr>';
       });
     });
