@@ -16,10 +16,15 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code eventspace diff A.json B.json}: two runs stage by stage on a common scale (dissertation §7.1, the last step). */
+/**
+ * {@code eventspace diff A.json B.json}: two runs' models compared on a common scale (dissertation §7.1, the last step),
+ * MPI runs and ours alike.
+ */
 @Command(name = "diff", mixinStandardHelpOptions = true,
-        description = "Compare two run reports (run --json) stage by stage on a common scale: latency, and with --monitor "
-                + "stats every gred's stages and the per-rank profile; says what got faster or slower.")
+        description = "Compare two run reports (eventspace.run/2, from run --json or mpirun --json) on a common scale: "
+                + "each run's verdict, the rank whose wait changed most, per operation its calls, time per rank and "
+                + "imbalance, per rank its wait, lateness, late-sender wait and calls, and for our workloads with "
+                + "--monitor stats every gred's stages; only figures both runs have, the rest listed as not compared.")
 final class DiffCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "A.json", description = "The first run's report.")
     Path a;
@@ -27,7 +32,7 @@ final class DiffCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "B.json", description = "The second run's report.")
     Path b;
 
-    @Option(names = "--json", paramLabel = "OUT", description = "Also write the eventspace.diff/1 document to this file.")
+    @Option(names = "--json", paramLabel = "OUT", description = "Also write the eventspace.diff/2 document to this file.")
     Path json;
 
     @Override
@@ -51,7 +56,7 @@ final class DiffCommand implements Callable<Integer> {
 
     static JsonNode read(ObjectMapper mapper, Path file) {
         if (!Files.isRegularFile(file)) {
-            throw new UsageError(file + ": no such file (expected a run report, what run --json writes)");
+            throw new UsageError(file + ": no such file (expected a run report, what run --json or mpirun --json writes)");
         }
         try {
             return mapper.readTree(file.toFile());

@@ -18,8 +18,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code eventspace report RUN.json [B.json] -o report.html}: a finished run as one self-contained page. */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = "Write a finished run (run --json) as one self-contained HTML page: the dashboard's views, frozen; "
-                + "with a second run, the two compared on a common scale as diff prints them.")
+        description = "Write a finished run (eventspace.run/2, from run --json or mpirun --json) as one self-contained HTML "
+                + "page: its verdict and coverage and the dashboard's views, frozen; with a second run, the two compared "
+                + "on a common scale as diff prints them.")
 final class ReportCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "RUN.json", description = "The run's report.")
     Path a;

@@ -31,12 +31,14 @@ class ReportCommandTest {
             assertThat(new CliHarness().execute("report", run.toString(), "-o", one.toString())).isZero();
             String page = Files.readString(one);
             assertThat(page).contains("window.ES_STATIC = {").contains("\"slowest_rank\"").contains("<style>")
+                    .contains("<p id=\"verdict-headline\">").contains("coverage: ")
                     .doesNotContain("src=\"/assets/", "href=\"/assets/", "https://");
             // Nothing fetched from anywhere: the only address in it is the SVG namespace's name.
             assertThat(page.replace("http://www.w3.org/2000/svg", "")).doesNotContain("http://");
             Path two = dir.resolve("two.html");
             assertThat(new CliHarness().execute("report", run.toString(), run.toString(), "-o", two.toString())).isZero();
-            assertThat(Files.readString(two)).contains("\"diff\":{\"a\":\"a.json\",\"b\":\"a.json\"").contains("allreduce mean");
+            assertThat(Files.readString(two)).contains("\"diff\":{\"a\":\"a.json\",\"b\":\"a.json\"")
+                    .contains("\"section\":\"per rank\"").contains("\"section\":\"stages of ");
         } finally {
             System.setOut(stdout);
         }
@@ -52,6 +54,11 @@ class ReportCommandTest {
         CliHarness again = new CliHarness();
         assertThat(again.execute("report", foreign.toString(), "-o", dir.resolve("r.html").toString()))
                 .isEqualTo(EventSpaceCommand.EXIT_USAGE);
-        assertThat(again.err()).contains("not a run report");
+        assertThat(again.err()).contains("f.json: field 'schema' is 'something/1', expected 'eventspace.run/2'");
+        Path old = Files.writeString(dir.resolve("old.json"), "{\"schema\": \"eventspace.run/1\", \"ranks\": 4}");
+        CliHarness third = new CliHarness();
+        assertThat(third.execute("report", old.toString(), "-o", dir.resolve("r.html").toString()))
+                .isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(third.err()).contains("old.json: field 'schema' is 'eventspace.run/1', expected 'eventspace.run/2'");
     }
 }

@@ -14,7 +14,6 @@ import org.eventspace.monitor.model.RunModel;
 import org.eventspace.monitor.model.SlowestRankRule;
 import org.eventspace.monitor.model.Verdict;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
@@ -116,9 +115,9 @@ public final class JobModel {
                     "no verdict: the load-balance monitor did not run (--monitor loadbalance)");
         }
         try {
-            return Json.mapper().treeToValue(lb.get("verdict"), Verdict.SlowestRank.class);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("the monitors' verdict does not read back: " + e.getOriginalMessage(), e);
+            return Json.mapper().convertValue(lb.get("verdict"), Verdict.SlowestRank.class);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("the monitors' verdict does not read back: " + e.getMessage(), e);
         }
     }
 

@@ -460,7 +460,7 @@ public final class DashboardFrames {
         ObjectNode c = json.createObjectNode();
         double seconds = Math.max(1e-9, (now - lastSampleNanos) / 1e9);
         lastSampleNanos = now;
-        if (monitors != null) {
+        if (monitors != null && monitors.has("analysis")) { // an MPI run's report does not keep its agent's CPU
             double cpuMs = monitors.path("analysis").path("cpu_ms").asDouble();
             double wall = source.info().wallSeconds();
             if (!source.running() && wall > 0) {
@@ -471,6 +471,8 @@ public final class DashboardFrames {
             c.put("analysis_cpu_ms", cpuMs);
             lastCpuMs = cpuMs;
             c.put("analysis_threads", monitors.path("analysis").path("threads").asInt());
+        }
+        if (monitors != null) {
             c.put("gather_rate", monitors.path("gather_rate").asDouble(1));
             c.put("tuples_read", monitors.path("tuples_read").asLong());
             c.put("tuples_missed", monitors.path("tuples_missed").asLong());

@@ -11,7 +11,6 @@ import org.eventspace.job.JobConfig;
 import org.eventspace.job.JobTransport;
 import org.junit.jupiter.api.Test;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** The tree as drawn: collectors elided, every rank once with its host, and the gred and port each chain enters. */
 class TreeViewTest {
@@ -58,18 +57,5 @@ class TreeViewTest {
     @Test
     void aTreeThatIsNotThereIsRefusedWithTheRange() {
         assertThatThrownBy(() -> TreeView.of(pathmap(8, 4), 2)).hasMessageContaining("tree must be 0..1, got 2");
-    }
-
-    @Test
-    void aReportThatIsNotARunIsRefusedNamingWhy() throws Exception {
-        ObjectMapper json = new ObjectMapper();
-        assertThatThrownBy(() -> new RunFileSource("x.json", json.readTree("{\"schema\": \"eventspace.diff/1\"}")))
-                .hasMessageContaining("x.json: not a run report");
-        assertThatThrownBy(() -> new RunFileSource("y.json", json.readTree(
-                "{\"schema\": \"eventspace.run/1\", \"ranks\": 8, \"hosts\": 4, \"clusters\": 1, \"trees\": 2, \"tree\": \"config\"}")))
-                .hasMessageContaining("y.json: its tree 'config'");
-        assertThatThrownBy(() -> new RunFileSource("z.json", json.readTree(
-                "{\"schema\": \"eventspace.run/1\", \"ranks\": 0, \"hosts\": 4, \"clusters\": 1, \"trees\": 2, \"tree\": \"hier:2\"}")))
-                .hasMessageContaining("field 'ranks'");
     }
 }

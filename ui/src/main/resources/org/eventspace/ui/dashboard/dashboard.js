@@ -47,6 +47,7 @@
   function start() {
     if (window.ES_STATIC) {
       S.trees = window.ES_STATIC.trees;
+      drawVerdict(window.ES_STATIC.verdict);
       setupControls();
       onFrame(window.ES_STATIC.frame);
       return;
@@ -56,6 +57,26 @@
       return Promise.all([...Array(n).keys()].map((t) => fetch("/api/v1/tree?tree=" + t).then((r) => r.json())))
         .then((trees) => { S.trees = trees; setupControls(); onFrame(f); connect(); });
     }).catch((e) => { $("status").textContent = "cannot reach the dashboard's API: " + e; });
+  }
+  // Text from a report file, for markup built as a string: every character that could open a tag or an entity escaped.
+  const esc = (s) => String(s == null ? "" : s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  // Lines of text as paragraphs of an element (textContent: never markup).
+  function lines(list, cls) {
+    const box = document.createElement("div");
+    box.className = cls;
+    (list || []).forEach((l) => { const p = document.createElement("p"); p.textContent = l; box.appendChild(p); });
+    return box;
+  }
+  // ---- the verdict of a static report (the run model's headline, load and coverage; text only) ----
+  function drawVerdict(v) {
+    if (!v) return;
+    $("verdict-panel").hidden = false;
+    $("verdict-headline").textContent = v.headline || "";
+    $("verdict-load").textContent = v.load || "";
+    $("verdict-coverage").textContent = v.coverage || "";
+    const errors = $("verdict-errors");
+    errors.textContent = "";
+    (v.errors || []).forEach((e) => { const li = document.createElement("li"); li.textContent = "error: " + e; errors.appendChild(li); });
   }
   // ---- the network (ibprof + BoxFish): the SVG /api/v1/traffic draws; a selected link stays selected across updates ----
   function pollNetwork() {
@@ -592,8 +613,17 @@
   }
   function compareRows(a, b) {
     const rows = [];
-    const push = (section, what, x, y) => rows.push({ section, what, a: x, b: y });
+    const push = (section, what, x, y, unit) => rows.push({ section, what, a: x, b: y, unit: unit || "µs" });
     const get = (r, p) => p.reduce((o, k) => (o == null ? undefined : o[k]), r);
+    // The run model's fields (eventspace.run/2): both kinds of run have them.
+    push("run", "wall time", get(a, ["wall_s"]), get(b, ["wall_s"]), "s");
+    const oa = get(a, ["operations"]) || {}, ob = get(b, ["operations"]) || {};
+    Object.keys(oa).filter((op) => ob[op]).sort().forEach((op) => {
+      push("per operation", op + " mean time per rank", oa[op].mean_us, ob[op].mean_us);
+      push("per operation", op + " imbalance", oa[op].imbalance_pct, ob[op].imbalance_pct, "%");
+    });
+    const ra = get(a, ["per_rank"]) || [], rb = get(b, ["per_rank"]) || [];
+    ra.forEach((r, i) => { if (rb[i]) push("per rank", "rank " + r.rank + " wait at collectives", r.collective_wait_us, rb[i].collective_wait_us); });
     push("latency", "allreduce mean", get(a, ["allreduce_us", "mean"]), get(b, ["allreduce_us", "mean"]));
     const wa = get(a, ["monitors", "stats", "wrappers"]) || {}, wb = get(b, ["monitors", "stats", "wrappers"]) || {};
     const greds = [...new Set(Object.keys(wa).concat(Object.keys(wb)))].sort();
@@ -610,22 +640,29 @@
   }
   function drawCompare() {
     const box = $("compare");
-    if (window.ES_STATIC && window.ES_STATIC.diff) { box.innerHTML = diffTable(window.ES_STATIC.diff.rows, window.ES_STATIC.diff.a, window.ES_STATIC.diff.b); return; }
+    if (window.ES_STATIC && window.ES_STATIC.diff) {
+      const d = window.ES_STATIC.diff;
+      box.innerHTML = diffTable(d.rows, d.a, d.b);
+      box.prepend(lines(d.head, "diff-head"));
+      if (d.notes && d.notes.length) box.appendChild(lines(["not compared:"].concat(d.notes), "diff-notes muted"));
+      return;
+    }
     if (!loaded.a || !loaded.b) { box.innerHTML = '<p class="muted">' + (loaded.a || loaded.b ? "now the other one" : "choose two run reports") + ". <code>eventspace diff A.json B.json</code> prints the same comparison; <code>eventspace report A.json B.json -o report.html</code> freezes it in a page.</p>"; return; }
     box.innerHTML = diffTable(compareRows(loaded.a.run, loaded.b.run), loaded.a.name, loaded.b.name);
   }
   function diffTable(rows, nameA, nameB) {
-    rows = rows.filter((r) => r.a != null || r.b != null);
+    rows = rows.filter((r) => r.a != null && r.b != null); // a figure only one run has is no row
     const bySection = {};
     rows.forEach((r) => { (bySection[r.section] = bySection[r.section] || []).push(r); });
-    let html = '<table class="grid" id="compare-table"><tr><th>what</th><th>A: ' + nameA + "</th><th>B: " + nameB + "</th><th>B/A</th><th>verdict</th><th>common scale (grey A, blue B)</th></tr>";
+    let html = '<table class="grid" id="compare-table"><tr><th>what</th><th>A: ' + esc(nameA) + "</th><th>B: " + esc(nameB) + "</th><th>B/A</th><th>verdict</th><th>common scale (grey A, blue B)</th></tr>";
     Object.keys(bySection).forEach((s) => {
-      html += '<tr><th colspan="6" style="text-align:left;padding-top:8px">' + s + "</th></tr>";
+      html += '<tr><th colspan="6" style="text-align:left;padding-top:8px">' + esc(s) + "</th></tr>";
       const max = Math.max(1e-9, ...bySection[s].map((r) => Math.max(r.a || 0, r.b || 0)));
       bySection[s].forEach((r) => {
-        const ratio = r.a && r.b != null ? r.b / r.a : null;
-        const verdict = r.a == null ? "only in B" : r.b == null ? "only in A" : ratio < 0.95 ? "faster" : ratio > 1.05 ? "slower" : "same";
-        html += "<tr><td>" + r.what + (r.unit ? " (" + r.unit + ")" : " (µs)") + "</td><td>" + fmt(r.a, 2) + "</td><td>" + fmt(r.b, 2) + "</td><td>" + (ratio == null ? "–" : ratio.toFixed(2)) +
+        const ratio = r.a > 0 && r.b >= 0 ? r.b / r.a : null;
+        const verdict = ["faster", "slower", "same", "lower", "higher"].indexOf(r.verdict) >= 0 ? r.verdict
+          : ratio == null ? "" : ratio < 0.95 ? "faster" : ratio > 1.05 ? "slower" : "same";
+        html += "<tr><td>" + esc(r.what) + (r.unit ? " (" + esc(r.unit) + ")" : "") + "</td><td>" + (Number.isInteger(r.a) ? r.a : fmt(r.a, 2)) + "</td><td>" + (Number.isInteger(r.b) ? r.b : fmt(r.b, 2)) + "</td><td>" + (ratio == null ? "–" : ratio.toFixed(2)) +
           '</td><td class="verdict-' + verdict.split(" ")[0] + '">' + verdict + '</td><td style="text-align:left"><span class="diffbar a" style="width:' + (120 * (r.a || 0) / max) + 'px"></span><br><span class="diffbar b" style="width:' + (120 * (r.b || 0) / max) + 'px"></span></td></tr>';
       });
     });
