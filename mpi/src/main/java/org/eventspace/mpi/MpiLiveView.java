@@ -15,6 +15,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 public final class MpiLiveView {
     /** How often the agent thread publishes (the dashboard samples every 500 ms). */
     public static final long PERIOD_MS = 250;
+    /** The most ranks whose arrival and departure orders the analysis counts (O(P²) per collective instance). */
+    public static final int ORDERED_RANKS = CollectiveWaits.MAX_ORDERED;
 
     private final String program;
     private final int ranks;
@@ -23,6 +25,7 @@ public final class MpiLiveView {
     private volatile JsonNode monitors;
     private volatile JsonNode scope;
     private volatile boolean running = true;
+    private volatile double wallSeconds = Double.NaN;
 
     MpiLiveView(String program, int ranks, int hosts) {
         this.program = program;
@@ -63,13 +66,22 @@ public final class MpiLiveView {
         return running;
     }
 
+    /**
+     * The program's wall time in seconds (mpirun's start to its end) once it ended, NaN while it runs: the dashboard's
+     * cost view gives the agent's CPU over it.
+     */
+    public double wallSeconds() {
+        return wallSeconds;
+    }
+
     void publish(JsonNode newMonitors, JsonNode newScope) {
         scope = newScope;
         monitors = newMonitors;
     }
 
-    void finished(JsonNode finalMonitors, JsonNode finalScope) {
+    void finished(JsonNode finalMonitors, JsonNode finalScope, double wallS) {
         publish(finalMonitors, finalScope);
+        wallSeconds = wallS;
         running = false;
     }
 }

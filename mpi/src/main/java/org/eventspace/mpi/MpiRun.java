@@ -200,7 +200,7 @@ public final class MpiRun {
         MpiAnalysis reported = analysis.reread(hosts.agents);
         live.finished(LIVE_JSON.valueToTree(MonitorsBlock.live(reported, config.monitors(), live.tree(), hosts.missed(),
                         hosts.agentCpuNs())),
-                reported.scope() != null ? reported.scope().toJson(LIVE_JSON) : null);
+                reported.scope() != null ? reported.scope().toJson(LIVE_JSON) : null, wallS);
         MpiRunResult result = new MpiRunResult(config, command, exit, wallS, reported, hosts.written(), hosts.missed(),
                 hosts.count(), errors, remote != null ? remote.traffic() : null);
         hosts.closeAll();
