@@ -22,15 +22,17 @@ public final class MpiLiveView {
     private final int ranks;
     private final int hosts;
     private final MpiPathmap tree;
+    private final boolean agentsElsewhere;
     private volatile JsonNode monitors;
     private volatile JsonNode scope;
     private volatile boolean running = true;
     private volatile double wallSeconds = Double.NaN;
 
-    MpiLiveView(String program, int ranks, int hosts) {
+    MpiLiveView(String program, int ranks, int hosts, boolean agentsElsewhere) {
         this.program = program;
         this.ranks = ranks;
         this.hosts = hosts;
+        this.agentsElsewhere = agentsElsewhere;
         this.tree = MpiPathmap.of(ranks, hosts);
     }
 
@@ -50,6 +52,14 @@ public final class MpiLiveView {
 
     public MpiPathmap tree() {
         return tree;
+    }
+
+    /**
+     * Whether the node agents are processes of their own ({@code --agents processes} or {@code listen:N}): the
+     * {@code analysis} CPU in {@link #monitors()} is then this JVM's thread that pulls and analyses, not theirs.
+     */
+    public boolean agentsElsewhere() {
+        return agentsElsewhere;
     }
 
     /** The newest {@code monitors} block ({@link MonitorsBlock#live}); empty before the first publication. */

@@ -39,7 +39,7 @@ public final class MpiRun {
     public MpiRun(MpiRunConfig config) {
         this.config = config;
         this.live = new MpiLiveView(Path.of(config.program()).getFileName().toString(), config.np(),
-                Math.max(1, Math.min(config.np(), config.simHosts())));
+                Math.max(1, Math.min(config.np(), config.simHosts())), config.agents() != MpiRunConfig.Agents.THREAD);
     }
 
     /**

@@ -82,6 +82,10 @@ public final class MpiDashboardSource implements DashboardSource {
                 + "store); each rank's wait at N×N is in the ranks' view");
         out.put("calls_dropped", "not counted while an MPI program runs: a collective instance still missing a member "
                 + "is counted incomplete once the program ended (the report's mpi.collectives.incomplete)");
+        if (view.agentsElsewhere()) {
+            out.put("analysis_cpu_pct", "the node-agent processes' own CPU is not measured: this is the CPU of the thread "
+                    + "of eventspace mpirun that pulls their tuples and analyses them");
+        }
         if (info.filter().isEmpty()) {
             out.put("histograms", "no event scope in this run: mpirun --filter hist:16 runs ToM's histogram over every call");
         }

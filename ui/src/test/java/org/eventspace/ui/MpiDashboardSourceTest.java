@@ -54,5 +54,11 @@ class MpiDashboardSourceTest {
         assertThat(noFilter.notMeasured().get("histograms")).contains("--filter hist:16");
         MpiDashboardSource filtered = new MpiDashboardSource(new MpiRun(config).live(), "hist:16");
         assertThat(filtered.notMeasured()).doesNotContainKey("histograms");
+        // Agent processes: their CPU is not in the cost pane's figure, and the page says so.
+        MpiRunConfig processes = new MpiRunConfig(4, "/opt/apps/lulesh", List.of(), dir, MpiRunConfig.DEFAULT_CAPACITY,
+                2, 0, "mpirun", "mpicc", List.of(), 60, Set.of("loadbalance"), true, 0, null, MpiRunConfig.Agents.PROCESSES);
+        assertThat(new MpiDashboardSource(new MpiRun(processes).live(), "stats").notMeasured().get("analysis_cpu_pct"))
+                .startsWith("the node-agent processes' own CPU is not measured");
+        assertThat(noFilter.notMeasured()).doesNotContainKey("analysis_cpu_pct");
     }
 }

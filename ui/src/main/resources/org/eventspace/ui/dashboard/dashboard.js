@@ -618,7 +618,8 @@
   function drawCost() {
     const c = S.frame.cost || {};
     const rows = [
- ["analysis threads' CPU", c.analysis_cpu_pct == null ? "–" : fmt(c.analysis_cpu_pct) + " % of one core" + (S.frame.running ? "" : " over the run") + " (" + c.analysis_threads + " threads; " + fmt(c.analysis_cpu_pct / (c.cores || 1)) + " % of the machine's " + c.cores + " cores): the most they took from the ranks"],
+ ["analysis threads' CPU", (c.analysis_cpu_pct == null ? "–" : fmt(c.analysis_cpu_pct) + " % of one core" + (S.frame.running ? "" : " over the run") + " (" + c.analysis_threads + " threads; " + fmt(c.analysis_cpu_pct / (c.cores || 1)) + " % of the machine's " + c.cores + " cores): the most they took from the ranks")
+        + (notMeasured("analysis_cpu_pct") ? " (" + esc(notMeasured("analysis_cpu_pct")) + ")" : "")],
       ["monitors' gather rate", c.gather_rate == null ? "–" : (100 * c.gather_rate).toFixed(2) + " % (" + (c.tuples_read || 0).toLocaleString() + " tuples read, " + (c.tuples_missed || 0).toLocaleString() + " missed)"],
       ["calls joined / dropped", (c.calls_joined || 0).toLocaleString() + " / " + (c.calls_dropped != null ? c.calls_dropped.toLocaleString() : "– (" + esc(notMeasured("calls_dropped") || "not measured") + ")")],
       ["event scope", c.scope_rounds == null ? "none" + (notMeasured("histograms") ? " (" + esc(notMeasured("histograms")) + ")" : "") : c.scope_rounds + " rounds, " + fmt(c.scope_round_us, 0) + " µs a round, gather rate " + (100 * c.scope_gather_rate).toFixed(2) + " % (" + c.scope_records_dropped + " records dropped), reduction " + fmt(c.scope_reduction_factor) + "×"],
