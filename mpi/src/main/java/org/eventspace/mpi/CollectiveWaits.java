@@ -14,7 +14,8 @@ import org.eventspace.base.stats.RunningStatistics;
  * named by (communicator id, the communicator's collective sequence), which every member records alike. Once every
  * member's entry is in, the last arriver is the member with the latest entry on the common time base and each
  * member's wait is {@code last entry − its entry}. Exits give the other side, as a gred's collectors give it
- * (EventSpace paper §3: departure wait and order): each member's departure wait is {@code its exit − first exit}. We apply it to every collective (rooted ones included: PMPI sees
+ * (EventSpace paper §3: departure wait and order): each member's departure wait is {@code its exit − first exit}.
+ * We apply it to every collective (rooted ones included: PMPI sees
  * entries and exits, not a collective's internal tree), and leave MPI_Init and MPI_Finalize out (their entries
  * measure process start-up and the program's end, not load balance). A window's MPI_Win_fence and MPI_Win_free are
  * instances of the window (its own id and sequence): Scalasca's wait at fence. Neighbourhood collectives are left

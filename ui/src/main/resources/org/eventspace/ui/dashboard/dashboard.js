@@ -93,7 +93,6 @@
     const es = new EventSource("/api/v1/events");
     es.addEventListener("frame", (m) => onFrame(JSON.parse(m.data)));
     es.onerror = () => {
-      S.disconnected = true;
       $("status").innerHTML = '<span class="done">disconnected</span> (the server ended; the last frame stays)';
       if (S.frame && !S.frame.running) es.close(); // the run had ended: nothing more will come
     };
@@ -410,7 +409,7 @@
       const t = text(svg, labelX, y + 4, (p.label === "slowest" ? "slowest path" : "typical path") + ": rank " + p.rank, "", "start");
       t.setAttribute("font-weight", "600");
       y += rowH;
- arr(p.stages).forEach((s) => {
+      arr(p.stages).forEach((s) => {
         if (s.kind === "hop" || s.kind === "store") {
           const v = s.kind === "hop" ? s.two_way_us : s.store_us;
           const w = scale(v / 2);
@@ -469,7 +468,7 @@
       rect.style.cursor = "pointer";
       rect.onclick = () => select("rank " + r.rank);
       const t = el("title", {}, rect);
- t.textContent = "rank " + r.rank + (r.host != null ? " (host " + r.host + ")" : "") + ": waits " + fmt(r.arrival_wait_us) + " µs, arrives last in " + pct(r.last_share) + " of calls";
+      t.textContent = "rank " + r.rank + (r.host != null ? " (host " + r.host + ")" : "") + ": waits " + fmt(r.arrival_wait_us) + " µs, arrives last in " + pct(r.last_share) + " of calls";
       if (ranks.length <= 32) {
         text(svg, padL + i * bw + bw / 2, H - padB + 12, "r" + r.rank);
         text(svg, padL + i * bw + bw / 2, H - padB + 24, pct(r.last_share), "value");
