@@ -65,6 +65,7 @@ final class LaunchCommand implements Callable<Integer> {
         }
         CpuBinding binding = RunOptions.binding(bind);
         serve.check();
+        serve.lingerServedHere("with launch");
         List<String> command;
         if (main.contains("/")) {
             if (classPath != null) {

@@ -207,45 +207,51 @@ final class MpirunCommand implements Callable<Integer> {
         }
         MpiTraceRecorder recorder = traceOptions.enabled() ? new MpiTraceRecorder(np, traceOptions.toConfig(null)) : null;
         MpiRun run = new MpiRun(config).listen(recorder);
-        MpiRunResult result;
         java.io.PrintWriter err = spec.commandLine().getErr();
+        DashboardServer server = null;
         if (serve.enabled()) {
-            // Served from this JVM, where the node agent's analysis runs; it ends with the run.
-            DashboardServer server;
+            // Served from this JVM, where the node agent's analysis runs; after the program it serves the final state
+            // for --linger (ServeOptions#serveFinalState), then ends.
             try {
                 server = DashboardServer.start(new MpiDashboardSource(run.live(), filter), serve.bind, serve.port);
             } catch (IllegalStateException e) {
                 throw new UsageError(e.getMessage() + " (--serve 0 picks a free port)");
             }
-            try (server) {
-                err.println("dashboard: " + server.url());
-                err.flush();
-                result = run.run();
+            err.println("dashboard: " + server.url());
+            err.flush();
+        }
+        try {
+            MpiRunResult result = run.run();
+            for (String line : result.summary()) {
+                err.println("eventspace: " + line);
             }
-        } else {
-            result = run.run();
-        }
-        for (String line : result.summary()) {
-            err.println("eventspace: " + line);
-        }
-        err.flush();
-        if (traffic != null) {
-            MpiTraffic.write(result, trafficPrefix, np, Path.of(program).getFileName().toString(), traffic, err);
-        }
-        TracedRun.Summary traced = null;
-        if (recorder != null) {
-            traced = writeTrace(recorder, result, err);
-        }
-        if (json != null) {
-            ObjectMapper mapper = Json.mapper();
-            com.fasterxml.jackson.databind.node.ObjectNode doc = result.toJson(mapper);
-            if (traced != null) {
-                doc.set("trace", traced.toJson(mapper));
+            err.flush();
+            if (traffic != null) {
+                MpiTraffic.write(result, trafficPrefix, np, Path.of(program).getFileName().toString(), traffic, err);
             }
-            Json.pretty().writeValue(json.toFile(), doc);
+            TracedRun.Summary traced = null;
+            if (recorder != null) {
+                traced = writeTrace(recorder, result, err);
+            }
+            if (json != null) {
+                ObjectMapper mapper = Json.mapper();
+                com.fasterxml.jackson.databind.node.ObjectNode doc = result.toJson(mapper);
+                if (traced != null) {
+                    doc.set("trace", traced.toJson(mapper));
+                }
+                Json.pretty().writeValue(json.toFile(), doc);
+            }
+            Integer exit = result.exitCode();
+            if (server != null) {
+                serve.serveFinalState(server, ServeOptions.outcome(exit != null && exit == 0, exit, result.summary()),
+                        "program", err);
+            }
+            return exit == null ? EventSpaceCommand.EXIT_FAILURE : exit;
+        } finally {
+            if (server != null) {
+                server.close();
+            }
         }
-        Integer exit = result.exitCode();
-        return exit == null ? EventSpaceCommand.EXIT_FAILURE : exit;
     }
 
     /** The merged trace of the calls the agent read, and one line saying what it holds and what it could not. */

@@ -54,7 +54,7 @@ final class RunCommand implements Callable<Integer> {
             // it would otherwise accept and ignore.
             java.util.List<String> ignored = new java.util.ArrayList<>();
             for (String flag : new String[] {"--slow-rank", "--noise", "--traffic",
-                    "--trace", "--serve", "--topology", "--warmup", "--warmup-s", "--bytes"}) {
+                    "--trace", "--serve", "--linger", "--topology", "--warmup", "--warmup-s", "--bytes"}) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
                     ignored.add(flag);
                 }
@@ -83,8 +83,12 @@ final class RunCommand implements Callable<Integer> {
         if (traceOptions.enabled() && serve.enabled()) {
             throw new UsageError("--trace and --serve: a traced run is not served yet; run it without one of them");
         }
+        if (serve.enabled() && config.transport() == JobTransport.TCP) {
+            serve.lingerServedHere("with host processes (--transport tcp)");
+        }
         TracedRun.Result traced = null;
         RunReport report;
+        ServeOptions.Served served = null;
         if (traceOptions.enabled()) {
             traced = TracedRun.run(config, traceOptions.toConfig(config), traceOptions.trace);
             report = traced.report();
@@ -95,22 +99,39 @@ final class RunCommand implements Callable<Integer> {
                     config.spec().shape(), config.iterations(), config.monitoring().enabled() ? ""
                             : " (no --monitor: the tree has no figures)"), config.faults().slowRank()));
         } else if (serve.enabled()) {
-            // The dashboard lives as long as the run; the page keeps the last frame once the run ended.
-            try (ServeOptions.Served served = serve.watcher(config, benchmark)) {
+            // The dashboard lives as long as the run, then serves its final state for --linger (after the summary).
+            served = serve.watcher(config, benchmark);
+            try {
                 report = RunEngine.run(config, served);
+            } catch (RuntimeException | Error e) {
+                served.close();
+                throw e;
             }
         } else {
             report = RunEngine.run(config);
         }
-        System.out.print(report.summary());
-        if (traced != null) {
-            System.out.print(traced.trace().summary());
-        }
-        if (options.json != null) {
-            writeJson(report, traced != null ? traced.trace() : null, options.json.toFile());
-        }
-        if (options.traffic != null && report.traffic() != null) {
-            writeTraffic(report, config, options.traffic);
+        try {
+            System.out.print(report.summary());
+            if (traced != null) {
+                System.out.print(traced.trace().summary());
+            }
+            if (options.json != null) {
+                writeJson(report, traced != null ? traced.trace() : null, options.json.toFile());
+            }
+            if (options.traffic != null && report.traffic() != null) {
+                writeTraffic(report, config, options.traffic);
+            }
+            System.out.flush();
+            if (served != null) {
+                served.serveFinalState(report.resultOk(), report.summary().lines().toList(),
+                        spec.commandLine().getErr());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            if (served != null) {
+                served.close();
+            }
         }
         return report.resultOk() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
     }

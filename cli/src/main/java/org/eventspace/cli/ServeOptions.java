@@ -1,12 +1,18 @@
 package org.eventspace.cli;
 
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.eventspace.run.RunEngine;
 import org.eventspace.run.RunConfig;
 import org.eventspace.job.MonitoredJob;
 import org.eventspace.monitor.Monitors;
+import org.eventspace.ui.DashboardFrames;
 import org.eventspace.ui.DashboardRequest;
 import org.eventspace.ui.DashboardServer;
 import org.eventspace.ui.DashboardSource;
@@ -21,11 +27,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --serve [PORT]} and {@code --bind ADDR} of {@code run} and {@code launch}: the live dashboard of the job itself,
- * while it runs (docs/API.md). In this JVM for a {@code --transport jvm} run ({@link #watcher}); for a job of host
- * processes, host 0's process serves it (it runs the event scope's front-end, which gathers every host's monitor
- * results), asked through its environment ({@link #hostEnvironment}). Not thread-safe: picocli fills it, the command's
- * thread uses it.
+ * {@code --serve [PORT]}, {@code --bind ADDR} and {@code --linger S} of {@code run}, {@code launch} and {@code mpirun}:
+ * the live dashboard of the job itself, while it runs (docs/API.md). In this JVM for a {@code --transport jvm} run
+ * ({@link #watcher}) and for {@code mpirun}; for a job of host processes, host 0's process serves it (it runs the event
+ * scope's front-end, which gathers every host's monitor results), asked through its environment
+ * ({@link #hostEnvironment}).
+ *
+ * <p>A dashboard this JVM serves outlives the run by {@link #lingering()}: a browser opened late, or a person who
+ * looked away, still finds the final state (the last frame, marked ended, with the run's result) rather than a refused
+ * connection. By default it stays until Ctrl-C only when a person is at a terminal, and not at all otherwise, so a
+ * script never hangs on it. Not thread-safe: picocli fills it, the command's thread uses it.
  */
 final class ServeOptions {
     static final int DEFAULT_PORT = 7070;
@@ -39,6 +50,15 @@ final class ServeOptions {
     @Option(names = "--bind", paramLabel = "ADDR", description = "With --serve: the address the dashboard listens on. "
             + "Default: ${DEFAULT-VALUE} (this machine only).", defaultValue = DashboardServer.LOOPBACK)
     String bind;
+
+    @Option(names = "--linger", paramLabel = "S", description = "With --serve: once the run ended, keep serving its "
+            + "final state (the last frame, marked ended, and the run's result) for S seconds; Ctrl-C ends it sooner; "
+            + "0: stop at once. Default: until Ctrl-C when stdin and stdout are a terminal, else 0 (a script never waits). "
+            + "Only where this process serves the dashboard (mpirun, run --transport jvm).")
+    Integer lingerS;
+
+    /** Longest --linger: a day. */
+    static final int MAX_LINGER_S = 86_400;
 
     /** The network the dashboard routes the job's traffic over ({@code run --topology}), or null. */
     private Fabric network;
@@ -55,6 +75,89 @@ final class ServeOptions {
         if (port != null && bind.isBlank()) {
             throw new UsageError("--bind must be an address, got '" + bind + "'");
         }
+        if (lingerS != null && port == null) {
+            throw new UsageError("--linger " + lingerS + " keeps the dashboard of --serve up after the run: it needs --serve");
+        }
+        if (lingerS != null && (lingerS < 0 || lingerS > MAX_LINGER_S)) {
+            throw new UsageError("--linger must be 0.." + MAX_LINGER_S + " seconds (0: stop serving when the run ends), got "
+                    + lingerS);
+        }
+    }
+
+    /**
+     * Refuses {@code --linger} where another process serves the dashboard ({@code what}: host 0's process of a job of
+     * host processes), which ends with the job.
+     */
+    void lingerServedHere(String what) {
+        if (lingerS != null) {
+            throw new UsageError("--linger keeps a dashboard this process serves (mpirun, run --transport jvm); " + what
+                    + " host 0's process serves it, and it ends with the job");
+        }
+    }
+
+    /**
+     * How long the dashboard stays up after the run: {@code --linger S}; without it, until Ctrl-C (null) when stdin and
+     * stdout are a terminal ({@link System#console()}), else not at all.
+     */
+    Duration lingering() {
+        if (lingerS != null) {
+            return Duration.ofSeconds(lingerS);
+        }
+        return System.console() != null ? null : Duration.ZERO;
+    }
+
+    /**
+     * After the run, with its result already printed and written: tells {@code server} how the run ended, and keeps it
+     * serving that final state for {@link #lingering()} (Ctrl-C ends it sooner), saying so on {@code err}. Returns at
+     * once when it does not linger; the caller closes the server.
+     *
+     * @param what what ended, for the message ({@code program}, {@code run}).
+     */
+    void serveFinalState(DashboardServer server, DashboardFrames.Outcome outcome, String what, PrintWriter err)
+            throws InterruptedException {
+        server.ended(outcome);
+        Duration linger = lingering();
+        if (linger != null && linger.isZero()) {
+            return;
+        }
+        // The page opened from now on must see the run's end and result, not a frame sampled just before it.
+        server.awaitFinalFrame(Duration.ofSeconds(5), true);
+        err.println("dashboard: " + server.url() + "  " + what + " ended; serving the final state "
+                + (linger == null ? "until Ctrl-C (or --linger S)"
+                : String.format(Locale.ROOT, "for %d s (--linger %d), or until Ctrl-C", linger.toSeconds(), linger.toSeconds())));
+        err.flush();
+        CountDownLatch interrupted = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(1);
+        // Ctrl-C runs the shutdown hooks: this one ends the wait and lets this thread stop the server before the JVM goes.
+        Thread hook = new Thread(() -> {
+            interrupted.countDown();
+            try {
+                done.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "es-linger-ctrl-c");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            if (linger == null) {
+                interrupted.await();
+            } else {
+                interrupted.await(linger.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            server.close();
+            done.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // Shutting down already (Ctrl-C): the hook is running.
+            }
+        }
+    }
+
+    /** How a run of our workloads ended, for the dashboard: its verdict and its summary's lines. */
+    static DashboardFrames.Outcome outcome(boolean ok, Integer exitCode, List<String> summary) {
+        return new DashboardFrames.Outcome(ok, exitCode, summary, System.currentTimeMillis());
     }
 
     /**
@@ -141,6 +244,16 @@ final class ServeOptions {
         /** The page's address, or null before the run started. */
         String url() {
             return server == null ? null : server.url();
+        }
+
+        /**
+         * After the run, its result printed: keeps the dashboard serving the final state as {@link #serveFinalState}
+         * says (nothing when it never started).
+         */
+        void serveFinalState(boolean ok, List<String> summary, PrintWriter err) throws InterruptedException {
+            if (server != null) {
+                ServeOptions.this.serveFinalState(server, outcome(ok, null, summary), "run", err);
+            }
         }
 
         @Override

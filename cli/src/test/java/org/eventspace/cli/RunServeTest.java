@@ -5,11 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** {@code run --serve}: the run serves its own dashboard while it runs, and refuses what it cannot show. */
+/**
+ * {@code run --serve}: the run serves its own dashboard while it runs, and after it for {@code --linger S} (by default
+ * not at all without a terminal, so a script never waits), and refuses what it cannot show.
+ */
 @Timeout(120)
 class RunServeTest {
     @Test
@@ -30,6 +37,53 @@ class RunServeTest {
         }
         assertThat(code).as(out + "\n" + err).isZero();
         assertThat(err.toString(StandardCharsets.UTF_8)).containsPattern("dashboard: http://127\\.0\\.0\\.1:\\d+/");
+    }
+
+    /**
+     * With {@code --linger}, the run ended, its summary printed: the dashboard keeps serving the final state (not
+     * running, with the run's outcome) to a client that comes late, and says so; the test ends the command.
+     */
+    @Test
+    void withLingerTheFinalStateIsServedAfterTheRunEnded() throws Exception {
+        LiveCommand live = LiveCommand.start(List.of("run", "gsum", "--ranks", "4", "--hosts", "2", "--iterations", "2000",
+                "--warmup", "100", "--warmup-s", "0", "--monitor", "loadbalance", "--serve", "0", "--linger", "60"));
+        try {
+            String url = live.awaitUrl(Duration.ofSeconds(60));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (System.nanoTime() - deadline < 0 && !live.output().contains("run ended; serving the final state")) {
+                Thread.sleep(100);
+            }
+            assertThat(live.output()).contains("run ended; serving the final state for 60 s (--linger 60), or until Ctrl-C")
+                    .contains("allreduce");
+            JsonNode health = live.get(url + "api/v1/health");
+            assertThat(health).as(live.output()).isNotNull();
+            assertThat(health.path("running").asBoolean(true)).isFalse();
+            JsonNode outcome = live.get(url + "api/v1/frame").path("outcome");
+            assertThat(outcome.path("ok").asBoolean()).as(outcome.toString()).isTrue();
+            assertThat(outcome.path("summary").isArray()).isTrue();
+            assertThat(outcome.path("summary")).isNotEmpty();
+            assertThat(live.process().isAlive()).isTrue();
+        } finally {
+            live.close();
+        }
+    }
+
+    @Test
+    void lingerIsRefusedWhereThisProcessDoesNotServe() {
+        CliHarness alone = new CliHarness();
+        assertThat(alone.execute("run", "gsum", "--linger", "5")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(alone.err()).contains("--linger 5 keeps the dashboard of --serve up after the run: it needs --serve");
+        CliHarness negative = new CliHarness();
+        assertThat(negative.execute("run", "gsum", "--serve", "0", "--linger", "-1")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(negative.err()).contains("--linger must be 0..86400 seconds");
+        CliHarness tcp = new CliHarness();
+        assertThat(tcp.execute("run", "gsum", "--transport", "tcp", "--hosts", "2", "--serve", "0", "--linger", "5"))
+                .isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(tcp.err()).contains("with host processes (--transport tcp) host 0's process serves it");
+        CliHarness launch = new CliHarness();
+        assertThat(launch.execute("launch", "-n", "2", "--serve", "0", "--linger", "5", "--",
+                "org.eventspace.examples.JobExample")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(launch.err()).contains("with launch host 0's process serves it");
     }
 
     @Test

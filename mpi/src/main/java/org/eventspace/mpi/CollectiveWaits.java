@@ -18,7 +18,9 @@ import org.eventspace.monitor.model.Verdict;
  * architecture", 2010; the pattern for n-to-n collectives): an instance is one collective call on one communicator,
  * named by (communicator id, the communicator's collective sequence), which every member records alike. Once every
  * member's entry is in, the last arriver is the member with the latest entry on the common time base and each
- * member's wait is {@code last entry − its entry}. We apply it to every collective (rooted ones included: PMPI sees
+ * member's wait is {@code last entry − its entry}. Exits give the other side, as a gred's collectors give it
+ * (EventSpace paper §3: departure wait and order): each member's departure wait is {@code its exit − first exit}.
+ * We apply it to every collective (rooted ones included: PMPI sees
  * entries and exits, not a collective's internal tree), and leave MPI_Init and MPI_Finalize out (their entries
  * measure process start-up and the program's end, not load balance). A window's MPI_Win_fence and MPI_Win_free are
  * instances of the window (its own id and sequence): Scalasca's wait at fence. Neighbourhood collectives are left
@@ -64,6 +66,10 @@ final class CollectiveWaits {
      * load-balance monitor); kept for at most {@link #MAX_ORDERED} ranks, since counting it is O(P²) per instance.
      */
     final long[][] arrivalOrder;
+    /** Per rank, how often it left 1st, 2nd, … an instance of MPI_COMM_WORLD (by exit time); as {@link #arrivalOrder}. */
+    final long[][] departureOrder;
+    /** Per rank, its departure wait at each instance (µs): its exit − the first member's exit. */
+    final RunningStatistics[] departureWaitUs;
     static final int MAX_ORDERED = 64;
     long instances;
     long incomplete;
@@ -83,10 +89,13 @@ final class CollectiveWaits {
         this.intervalSample = new double[worldSize][];
         this.previousLastEntryNs = new long[worldSize];
         this.waitUs = new RunningStatistics[worldSize];
+        this.departureWaitUs = new RunningStatistics[worldSize];
         for (int r = 0; r < worldSize; r++) {
             waitUs[r] = new RunningStatistics();
+            departureWaitUs[r] = new RunningStatistics();
         }
         this.arrivalOrder = worldSize <= MAX_ORDERED ? new long[worldSize][worldSize] : null;
+        this.departureOrder = worldSize <= MAX_ORDERED ? new long[worldSize][worldSize] : null;
         commSizes.put(MpiTuple.COMM_WORLD_ID, worldSize);
         commSizes.put(MpiTuple.COMM_SELF_ID, 1);
     }
@@ -95,8 +104,8 @@ final class CollectiveWaits {
         commSizes.put(id, size);
     }
 
-    /** One member's entry (on the common time base) into instance (comm, seq). */
-    void arrive(int comm, int seq, int rank, long entryNs) {
+    /** One member's entry into and exit from instance (comm, seq), both on the common time base. */
+    void arrive(int comm, int seq, int rank, long entryNs, long exitNs) {
         if (rank < 0 || rank >= worldSize) {
             return;
         }
@@ -120,7 +129,7 @@ final class CollectiveWaits {
                 incomplete++;
             }
         }
-        instance.add(rank, entryNs);
+        instance.add(rank, entryNs, exitNs);
         if (size > 0 && instance.n >= size) {
             pending.remove(key);
             complete(instance);
@@ -150,6 +159,10 @@ final class CollectiveWaits {
             }
         }
         long lastEntry = instance.entries[last];
+        long firstExit = instance.exits[0];
+        for (int i = 1; i < instance.n; i++) {
+            firstExit = Math.min(firstExit, instance.exits[i]);
+        }
         double p = 1.0 / instance.n;
         long caused = 0;
         long sumEntries = 0;
@@ -167,6 +180,7 @@ final class CollectiveWaits {
             participations[r]++;
             waitNs[r] += lastEntry - instance.entries[i];
             waitUs[r].add((lastEntry - instance.entries[i]) / 1000.0);
+            departureWaitUs[r].add((instance.exits[i] - firstExit) / 1000.0);
             caused += lastEntry - instance.entries[i];
             expectedLast[r] += p;
             double late = (instance.entries[i] - lastEntry) - meanEntryFromLast;
@@ -181,18 +195,22 @@ final class CollectiveWaits {
         }
         if (arrivalOrder != null && instance.n == worldSize) {
             for (int i = 0; i < instance.n; i++) {
-                int before = 0;
-                for (int j = 0; j < instance.n; j++) {
-                    long a = instance.entries[j];
-                    long b = instance.entries[i];
-                    before += a < b || a == b && j < i ? 1 : 0;
-                }
-                arrivalOrder[instance.ranks[i]][before]++;
+                arrivalOrder[instance.ranks[i]][place(instance.entries, instance.n, i)]++;
+                departureOrder[instance.ranks[i]][place(instance.exits, instance.n, i)]++;
             }
         }
         lastArrivals[instance.ranks[last]]++;
         waitCausedNs[instance.ranks[last]] += caused;
         instances++;
+    }
+
+    /** Member i's place (0: first) in {@code times}: how many came before it, a tie going to the lower member. */
+    private static int place(long[] times, int n, int i) {
+        int before = 0;
+        for (int j = 0; j < n; j++) {
+            before += times[j] < times[i] || times[j] == times[i] && j < i ? 1 : 0;
+        }
+        return before;
     }
 
     int pending() {
@@ -257,15 +275,18 @@ final class CollectiveWaits {
     private static final class Instance {
         int[] ranks = new int[4];
         long[] entries = new long[4];
+        long[] exits = new long[4];
         int n;
 
-        void add(int rank, long entry) {
+        void add(int rank, long entry, long exit) {
             if (n == ranks.length) {
                 ranks = Arrays.copyOf(ranks, n * 2);
                 entries = Arrays.copyOf(entries, n * 2);
+                exits = Arrays.copyOf(exits, n * 2);
             }
             ranks[n] = rank;
             entries[n] = entry;
+            exits[n] = exit;
             n++;
         }
     }

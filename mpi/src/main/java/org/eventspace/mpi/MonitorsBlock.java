@@ -26,7 +26,8 @@ import static org.eventspace.mpi.MpiBlock.us;
  * the one flat gred at which PMPI's view joins every collective instance ({@link MpiPathmap}): {@code loadbalance}
  * gains {@code greds} (per port, i.e. per rank: last arrivals and mean wait), {@code heaviest_path} (root to the
  * slowest rank), {@code trees} and {@code slowest_rank_gred}; {@code stats} gains {@code wrappers} (per port the wait
- * at N×N and the collective calls' durations as statistics, and the arrival orders); and the agent's own figures.
+ * at N×N and the collective calls' durations as statistics, the arrival orders, and from the calls' exits the
+ * departure wait and order); and the agent's own figures.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -62,7 +63,7 @@ record MonitorsBlock(List<String> kinds, LoadBalance loadbalance, Stats stats, P
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Port(int port, String contributor, StatisticsSummary arrivalWait, StatisticsSummary total,
-                long[] arrivalOrder) {
+                long[] arrivalOrder, StatisticsSummary departureWait, long[] departureOrder) {
     }
 
     /** The agent thread's CPU time (ms) and its thread count. */
@@ -149,7 +150,8 @@ record MonitorsBlock(List<String> kinds, LoadBalance loadbalance, Stats stats, P
         Port[] byPort = new Port[analysis.worldSize()];
         for (int r = 0; r < byPort.length; r++) {
             byPort[tree.port(r)] = new Port(tree.port(r), "rank " + r, c.waitUs[r].summary(),
-                    profile.collectiveUs(r).summary(), c.arrivalOrder != null ? c.arrivalOrder[r].clone() : null);
+                    profile.collectiveUs(r).summary(), c.arrivalOrder != null ? c.arrivalOrder[r].clone() : null,
+                    c.departureWaitUs[r].summary(), c.departureOrder != null ? c.departureOrder[r].clone() : null);
         }
         String g = tree.gred();
         int host = tree.pathmap().nodes().stream().filter(node -> node.name().equals(g)).findFirst().orElseThrow().host();

@@ -164,7 +164,7 @@ final class MpiAnalysis implements MpiTupleSink {
         if (MpiTuple.collective(t)) {
             if (op != MpiOp.INIT && op != MpiOp.INIT_THREAD && op != MpiOp.FINALIZE && !MpiOp.neighbourhood(op)) {
                 profile.collective(rank, durationUs);
-                collectives.arrive(comm, MpiTuple.low(seq), rank, entry);
+                collectives.arrive(comm, MpiTuple.low(seq), rank, entry, exit);
             }
         } else if (MpiOp.sends(op)) {
             int peer = MpiTuple.peer(t.value());

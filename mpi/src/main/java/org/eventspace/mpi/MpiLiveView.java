@@ -17,20 +17,25 @@ import com.fasterxml.jackson.databind.JsonNode;
 public final class MpiLiveView {
     /** How often the agent thread publishes (the dashboard samples every 500 ms). */
     public static final long PERIOD_MS = 250;
+    /** The most ranks whose arrival and departure orders the analysis counts (O(P²) per collective instance). */
+    public static final int ORDERED_RANKS = CollectiveWaits.MAX_ORDERED;
 
     private final String program;
     private final int ranks;
     private final int hosts;
     private final MpiPathmap tree;
+    private final boolean agentsElsewhere;
     private volatile JsonNode monitors;
     private volatile JsonNode scope;
     private volatile RunModel model;
     private volatile boolean running = true;
+    private volatile double wallSeconds = Double.NaN;
 
-    MpiLiveView(String program, int ranks, int hosts) {
+    MpiLiveView(String program, int ranks, int hosts, boolean agentsElsewhere) {
         this.program = program;
         this.ranks = ranks;
         this.hosts = hosts;
+        this.agentsElsewhere = agentsElsewhere;
         this.tree = MpiPathmap.of(ranks, hosts);
     }
 
@@ -52,6 +57,14 @@ public final class MpiLiveView {
         return tree;
     }
 
+    /**
+     * Whether the node agents are processes of their own ({@code --agents processes} or {@code listen:N}): the
+     * {@code analysis} CPU in {@link #monitors()} is then this JVM's thread that pulls and analyses, not theirs.
+     */
+    public boolean agentsElsewhere() {
+        return agentsElsewhere;
+    }
+
     /** The newest {@code monitors} block ({@link MonitorsBlock#live}); empty before the first publication. */
     public Optional<JsonNode> monitors() {
         return Optional.ofNullable(monitors);
@@ -71,14 +84,23 @@ public final class MpiLiveView {
         return running;
     }
 
+    /**
+     * The program's wall time in seconds (mpirun's start to its end) once it ended, NaN while it runs: the dashboard's
+     * cost view gives the agent's CPU over it.
+     */
+    public double wallSeconds() {
+        return wallSeconds;
+    }
+
     void publish(JsonNode newMonitors, JsonNode newScope, RunModel newModel) {
         scope = newScope;
         model = newModel;
         monitors = newMonitors;
     }
 
-    void finished(JsonNode finalMonitors, JsonNode finalScope, RunModel finalModel) {
+    void finished(JsonNode finalMonitors, JsonNode finalScope, RunModel finalModel, double wallS) {
         publish(finalMonitors, finalScope, finalModel);
+        wallSeconds = wallS;
         running = false;
     }
 }

@@ -39,7 +39,7 @@ public final class MpiRun {
     public MpiRun(MpiRunConfig config) {
         this.config = config;
         this.live = new MpiLiveView(Path.of(config.program()).getFileName().toString(), config.np(),
-                Math.max(1, Math.min(config.np(), config.simHosts())));
+                Math.max(1, Math.min(config.np(), config.simHosts())), config.agents() != MpiRunConfig.Agents.THREAD);
     }
 
     /**
@@ -210,7 +210,7 @@ public final class MpiRun {
                 hosts.count(), errors, remote != null ? remote.traffic() : null);
         live.finished(LIVE_JSON.valueToTree(MonitorsBlock.live(reported, config.monitors(), live.tree(), hosts.missed(),
                         hosts.agentCpuNs())),
-                reported.scope() != null ? reported.scope().toJson(LIVE_JSON) : null, result.model());
+                reported.scope() != null ? reported.scope().toJson(LIVE_JSON) : null, result.model(), wallS);
         hosts.closeAll();
         return result;
     }

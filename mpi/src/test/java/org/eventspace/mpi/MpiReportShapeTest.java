@@ -81,7 +81,7 @@ class MpiReportShapeTest {
         assertThat(names(live.at("/loadbalance/trees/0"))).containsExactly("tree", "slowest_rank", "weight", "heaviest_path");
         assertThat(names(live.at("/stats/wrappers/" + gred))).containsExactly("host", "tree", "calls", "ports");
         assertThat(names(live.at("/stats/wrappers/" + gred + "/ports/0"))).containsExactly("port", "contributor",
-                "arrival_wait", "total", "arrival_order");
+                "arrival_wait", "total", "arrival_order", "departure_wait", "departure_order");
         assertThat(names(live.path("analysis"))).containsExactly("cpu_ms", "threads");
     }
 

@@ -8,9 +8,12 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import org.eventspace.comm.pathmap.Pathmap;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -27,7 +30,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * may be coloured by), {@code ranks} (each rank's wait), {@code orders} (per gred, every port's arrival- and
  * departure-order counts), {@code timemap} (per tree, the stages of the slowest and of a typical path),
  * {@code histograms} (per scope event, its histogram of the last {@value #HISTORY} rounds), {@code band} (per event,
- * mean, sd, min, max of those rounds), {@code cost}, {@code stats} (the monitors' per-gred statistics as reported).
+ * mean, sd, min, max of those rounds), {@code cost}, {@code stats} (the monitors' per-gred statistics as reported),
+ * {@code not_measured} (what this run cannot measure, by field or view, with why: {@link DashboardSource#notMeasured})
+ * and, once the run ended and its command said how, {@code outcome} ({@link #ended}).
  */
 public final class DashboardFrames {
     public static final String SCHEMA = "eventspace.dashboard/1";
@@ -44,6 +49,7 @@ public final class DashboardFrames {
     private long lastDeltaRound = -1;
     private double lastCpuMs;
     private long lastSampleNanos;
+    private volatile Outcome outcome;
 
     public DashboardFrames(DashboardSource source, ObjectMapper json) {
         this.source = source;
@@ -100,7 +106,36 @@ public final class DashboardFrames {
         f.set("cost", cost(monitors, scope, serverCpuPct, now));
         f.set("stats", monitors == null ? json.nullNode() : monitors.path("stats").path("wrappers"));
         f.set("scope", scope == null ? json.nullNode() : scopeSummary(scope));
+        f.set("not_measured", json.valueToTree(new TreeMap<>(source.notMeasured())));
+        Outcome ended = outcome;
+        if (ended != null) {
+            f.set("outcome", json.valueToTree(ended));
+        }
         return f;
+    }
+
+    /**
+     * How the run ended, as its command says it once the program or job returned: every frame from now on carries it
+     * ({@code outcome}), so a page opened while the server keeps serving the final state shows the result too. Any
+     * thread.
+     */
+    public void ended(Outcome how) {
+        outcome = how;
+    }
+
+    /**
+     * How a run ended: whether it did what it should ({@code ok}), the program's exit code (null: none, as for a run of
+     * our own workloads, or a program stopped at its timeout), the lines its command printed as its summary, and when
+     * (epoch ms).
+     */
+    @JsonPropertyOrder({"ok", "exit_code", "summary", "ended_at_ms"})
+    public record Outcome(boolean ok,
+                          @JsonProperty("exit_code") Integer exitCode,
+                          List<String> summary,
+                          @JsonProperty("ended_at_ms") long endedAtMs) {
+        public Outcome {
+            summary = List.copyOf(summary);
+        }
     }
 
     /**
@@ -261,8 +296,12 @@ public final class DashboardFrames {
                 ObjectNode o = ports.addObject();
                 o.put("port", p.path("port").asInt());
                 o.put("contributor", p.path("contributor").asText());
-                o.set("arrival_order", p.path("arrival_order"));
-                o.set("departure_order", p.path("departure_order"));
+                // An order the monitors do not count (an MPI run of many ranks) is left out, not sent as null.
+                for (String order : List.of("arrival_order", "departure_order")) {
+                    if (p.path(order).isArray()) {
+                        o.set(order, p.get(order));
+                    }
+                }
                 putNumber(o, "arrival_wait_us", p.path("arrival_wait").path("mean"));
                 putNumber(o, "total_us", p.path("total").path("mean"));
                 putNumber(o, "departure_wait_us", p.path("departure_wait").path("mean"));
@@ -477,7 +516,9 @@ public final class DashboardFrames {
             c.put("tuples_read", monitors.path("tuples_read").asLong());
             c.put("tuples_missed", monitors.path("tuples_missed").asLong());
             c.put("calls_joined", monitors.path("calls_joined").asLong());
-            c.put("calls_dropped", monitors.path("calls_dropped").asLong());
+            if (monitors.has("calls_dropped")) {
+                c.put("calls_dropped", monitors.path("calls_dropped").asLong());
+            }
         }
         if (scope != null) {
             c.put("scope_rounds", scope.path("rounds").asLong());

@@ -82,12 +82,15 @@ public final class DashboardSampler implements Agent {
     /** Takes one frame now, on the caller's thread (the agent's, or a test's). */
     public Frame sampleNow() {
         try {
+            JsonNode loads = frames.network().orElse(null);
             ObjectNode node = frames.next(ownCpuPct());
+            // The page asks /api/v1/traffic only when there is something to answer (a 404 is an error in its console).
+            node.put("traffic_available", loads != null);
             String text = json.writeValueAsString(node);
             Frame f = new Frame(node, text, text.getBytes(java.nio.charset.StandardCharsets.UTF_8),
                     json.writeValueAsString(frames.delta(node)), node.path("frame").asLong());
+            network = loads;
             newest = f;
-            network = frames.network().orElse(null);
             error = null;
             for (Consumer<Frame> l : listeners) {
                 l.accept(f);

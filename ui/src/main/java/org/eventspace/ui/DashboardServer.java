@@ -125,6 +125,32 @@ public final class DashboardServer implements AutoCloseable {
         return sampler;
     }
 
+    /**
+     * The run ended thus: every frame from the next one on carries {@code outcome}, so a page opened while the server
+     * keeps serving the final state ({@code --linger}) shows the run's result. Any thread.
+     */
+    public void ended(DashboardFrames.Outcome outcome) {
+        sampler.frames().ended(outcome);
+    }
+
+    /**
+     * Waits until a frame that carries the run's end ({@code running} false, and the outcome once {@link #ended} was
+     * called) has been sampled, or {@code bound} passed: what a client reads from then on is the final state.
+     *
+     * @return whether that frame is the newest now.
+     */
+    public boolean awaitFinalFrame(Duration bound, boolean withOutcome) throws InterruptedException {
+        long end = System.nanoTime() + bound.toNanos();
+        while (System.nanoTime() - end < 0) {
+            DashboardSampler.Frame f = sampler.newest();
+            if (f != null && !f.node().path("running").asBoolean(true) && (!withOutcome || f.node().has("outcome"))) {
+                return true;
+            }
+            Thread.sleep(20);
+        }
+        return false;
+    }
+
     /** Server-sent-event clients connected now. */
     public int streamClients() {
         return clients.size();

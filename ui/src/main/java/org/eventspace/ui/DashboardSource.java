@@ -1,5 +1,6 @@
 package org.eventspace.ui;
 
+import java.util.Map;
 import java.util.Optional;
 
 import org.eventspace.comm.pathmap.Pathmap;
@@ -62,5 +63,16 @@ public interface DashboardSource {
      */
     default Optional<RunModel> model() {
         return Optional.empty();
+    }
+
+    /**
+     * What this run cannot measure, by the frame field or view it leaves empty ({@code down_us}, {@code timemap},
+     * {@code arrival_order}, …), each with why, for a person: the page says so where it would draw them instead of
+     * drawing nothing (an MPI run: PMPI sees each call's entry and exit, not the tree inside the MPI library). Empty
+     * when the run measures everything the page draws, as our own jobs with every monitor do. Called by the sampler's
+     * thread only.
+     */
+    default Map<String, String> notMeasured() {
+        return Map.of();
     }
 }

@@ -41,6 +41,10 @@
   }
   // A time given in µs, in the unit that keeps it short: 300 µs, 3 ms, 1.2 s.
   const fmtTime = (us) => us >= 1e6 ? +(us / 1e6).toPrecision(3) + " s" : us >= 1000 ? +(us / 1000).toPrecision(3) + " ms" : +us.toPrecision(3) + " µs";
+  // What this run cannot measure (frame.not_measured: field or view → why), so a view says so instead of drawing nothing.
+  const notMeasured = (key) => ((S.frame && S.frame.not_measured) || {})[key];
+  const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+  const arr = (v) => Array.isArray(v) ? v : [];
   const shortName = (id) => id.startsWith("rank ") ? "r" + id.slice(5) : id.replace(/^t\d+\./, "").replace(/\.h/, " h");
 
   // ---- data in ----
@@ -80,6 +84,8 @@
   }
   // ---- the network (ibprof + BoxFish): the SVG /api/v1/traffic draws; a selected link stays selected across updates ----
   function pollNetwork() {
+    // Asked only of a job that counts traffic (frame.traffic_available): a 404 would be logged as an error in the console.
+    if (!S.frame || !S.frame.traffic_available) { if (!window.ES_STATIC) setTimeout(pollNetwork, 2000); return; }
     fetch("/api/v1/traffic").then((r) => r.ok ? r.json() : null).then((n) => {
       if (n && n.svg) {
         $("network-panel").hidden = false;
@@ -107,7 +113,10 @@
     pollNetwork();
     const es = new EventSource("/api/v1/events");
     es.addEventListener("frame", (m) => onFrame(JSON.parse(m.data)));
-    es.onerror = () => { $("status").innerHTML = '<span class="done">disconnected</span> (the job or the server ended; the last frame stays)'; };
+    es.onerror = () => {
+      $("status").innerHTML = '<span class="done">disconnected</span> (the server ended; the last frame stays)';
+      if (S.frame && !S.frame.running) es.close(); // the run had ended: nothing more will come
+    };
   }
   function setupControls() {
     const ts = $("tree-select");
@@ -140,7 +149,7 @@
       // The tree whose heaviest path is the most decided: where the slowest rank shows.
       const lb = f.loadbalance;
       let best = 0;
-      if (lb && lb.trees) lb.trees.forEach((t) => { if (t.heaviest_path && t.heaviest_path.join() === (lb.heaviest_path || []).join()) best = t.tree; });
+      if (lb) arr(lb.trees).forEach((t) => { if (t && Array.isArray(t.heaviest_path) && t.heaviest_path.join() === arr(lb.heaviest_path).join()) best = t.tree; });
       S.tree = best;
       $("tree-select").value = best;
     }
@@ -154,9 +163,34 @@
     $("run-name").textContent = run.name || "";
     $("run-description").textContent = run.description || "";
     const med = [...S.latencies].sort((a, b) => a - b)[Math.floor(S.latencies.length / 2)];
+    const out = f.outcome;
+    const ended = out ? " (" + (out.exit_code != null ? "exit code " + out.exit_code : out.ok ? "ok" : "failed") + "; serving the final state)" : "";
     $("status").innerHTML = window.ES_STATIC ? '<span class="done">● finished run (static report)</span>'
-      : (f.running ? '<span class="live">● live</span>' : '<span class="done">● finished</span>') +
+      : (f.running ? '<span class="live">● live</span>' : '<span class="done">● finished' + ended + "</span>") +
         " · frame " + f.frame + " · " + fmt(f.uptime_s, 0) + " s · drawn " + late + " ms after sampling (median " + med + " ms)";
+    document.body.dataset.running = f.running ? "true" : "false";
+    drawVerdict(f);
+    const o = $("outcome");
+    if (o) {
+      o.hidden = !out || !arr(out.summary).length;
+      o.textContent = out ? arr(out.summary).join("\n") : "";
+    }
+  }
+  // The load-balance monitor's answer in one line: the slowest rank, how often it came last and whether chance explains it.
+  function drawVerdict(f) {
+    const v = $("verdict");
+    if (!v) return;
+    const lb = f.loadbalance || {};
+    const r = lb.slowest_rank;
+    if (r == null || r < 0) { v.textContent = lb.slowest_rank === undefined ? "" : "slowest rank: none yet"; v.dataset.rank = ""; return; }
+    // An MPI run counts its last arrivals per rank over the collective instances; a job of ours gives a weighted share.
+    const last = lb.last_arrivals && typeof lb.last_arrivals === "object" ? lb.last_arrivals[r] : null;
+    const calls = lb.collective_instances;
+    v.dataset.rank = r;
+    const how = last != null && calls ? " · last in " + pct(last / calls) + " of " + calls.toLocaleString() + " collective calls"
+      : lb.slowest_rank_score != null ? " · last in " + pct(lb.slowest_rank_score) + " of calls, weighted" : "";
+    v.textContent = "slowest rank: " + r + how +
+      (lb.slowest_rank_beyond_chance === true ? " · beyond chance" : lb.slowest_rank_beyond_chance === false ? " · within chance" : "");
   }
 
   // ---- views ----
@@ -168,7 +202,7 @@
   }
   function nodeKey(n) { return n.kind === "rank" ? n.id + "@t" + S.tree : n.id; }
   function metric(n) {
-    const m = S.frame.nodes[nodeKey(n)] || {};
+    const m = (S.frame.nodes || {})[nodeKey(n)] || {};
     return m[S.colour];
   }
 
@@ -203,13 +237,15 @@
     const svg = $("tree");
     svg.innerHTML = "";
     const lb = S.frame.loadbalance || {};
-    const lbTree = (lb.trees || []).find((x) => x.tree === S.tree) || {};
-    const heavyIds = new Set(lbTree.heaviest_path || []);
+    const lbTree = arr(lb.trees).find((x) => x && x.tree === S.tree) || {};
+    const heavyIds = new Set(arr(lbTree.heaviest_path));
     const slowest = lbTree.slowest_rank;
     if (slowest != null && slowest >= 0) heavyIds.add("rank " + slowest);
     $("tree-caption").textContent = "· " + M.t.ranks + " ranks on " + M.t.hosts + " hosts" +
       (slowest != null && slowest >= 0 ? " · heaviest path ends at rank " + slowest : "");
     $("collapse-hint").textContent = S.collapseHosts ? " · hosts are folded: click a host box to open it" : "";
+    const missing = notMeasured(S.colour);
+    $("colour-note").textContent = missing ? $("colour-select").selectedOptions[0].textContent + ": " + missing : "";
     // Visible nodes: a folded host shows as one box in place of its top node.
     const visible = [], folded = {};
     const visit = (id, depth) => {
@@ -342,7 +378,7 @@
     const id = S.selected;
     if (!id || !M.byId[id]) { side.innerHTML = '<p class="muted">Click a rank, gred or proxy in the tree: its paths stay lit, the rest fades, and its numbers show here.</p>'; $("side-title").textContent = "nothing: click a node"; side.dataset.node = ""; return; }
     const n = M.byId[id];
-    const m = S.frame.nodes[nodeKey(n)] || {};
+    const m = (S.frame.nodes || {})[nodeKey(n)] || {};
     $("side-title").textContent = n.kind === "rank" ? "rank " + n.rank : n.id;
     side.dataset.node = id;
     const rows = [["kind", n.kind], ["host", n.host], ["enters", n.gred == null ? "–" : n.gred + " port " + n.port]];
@@ -357,8 +393,8 @@
     if (ports) {
       html += '<table class="grid"><tr><th>port: contributor</th><th>last</th><th>arrival wait µs</th><th>total µs</th><th>departure wait µs</th></tr>';
       const lbg = (S.frame.loadbalance && S.frame.loadbalance.greds && S.frame.loadbalance.greds[id]) || {};
-      const la = lbg.last_arrivals || [], sum = la.reduce((a, b) => a + b, 0);
-      ports.forEach((p, i) => {
+      const la = arr(lbg.last_arrivals), sum = la.reduce((a, b) => a + b, 0);
+      arr(ports).forEach((p, i) => {
         html += "<tr><td>" + p.port + ": " + p.contributor + "</td><td>" + (sum ? pct(la[i] / sum) : "–") + "</td><td>" + fmt(p.arrival_wait_us) +
           "</td><td>" + fmt(p.total_us) + "</td><td>" + fmt(p.departure_wait_us) + "</td></tr>";
       });
@@ -370,19 +406,23 @@
   function drawTimemap() {
     const svg = $("timemap");
     svg.innerHTML = "";
-    const tm = (S.frame.timemap || []).find((t) => t.tree === S.tree);
-    if (!tm || !tm.paths.length) { svg.setAttribute("height", 30); text(svg, 10, 20, "no statistics yet (needs the statistics monitor)", "", "start"); return; }
+    const tm = arr(S.frame.timemap).find((t) => t && t.tree === S.tree);
+    const missing = notMeasured("timemap");
+    $("timemap-note").textContent = missing || "";
+    $("timemap-note").hidden = !missing;
+    if (missing) { svg.setAttribute("height", 0); return; }
+    if (!tm || !arr(tm.paths).length) { svg.setAttribute("height", 30); text(svg, 10, 20, "no statistics yet (needs the statistics monitor)", "", "start"); return; }
     // Every stage on one scale: a gred's port down (left) and up (right), under it the gred's own arrival + reduce
     // (left) and broadcast (right) as a thin bar; a hop's two-way latency and the core's store latency straddle zero
     // (half each side: no common clock says how a round trip splits).
     let max = 1e-9;
-    tm.paths.forEach((p) => p.stages.forEach((s) => {
+    tm.paths.forEach((p) => arr(p.stages).forEach((s) => {
       max = Math.max(max, s.down_us || 0, s.up_us || 0, (s.arrival_us || 0) + (s.reduce_us || 0), s.broadcast_us || 0,
         (s.two_way_us || 0) / 2, (s.store_us || 0) / 2);
     }));
     const rowH = 18, W = 640, mid = 390, half = 190, labelX = 8;
     let y = 14;
-    const rows = tm.paths.reduce((a, p) => a + p.stages.length + 1, 0);
+    const rows = tm.paths.reduce((a, p) => a + arr(p.stages).length + 1, 0);
     const H = rows * rowH + 34;
     svg.setAttribute("width", W); svg.setAttribute("height", H); svg.setAttribute("viewBox", "0 0 " + W + " " + H);
     const scale = (v) => (v || 0) / max * half;
@@ -390,7 +430,7 @@
       const t = text(svg, labelX, y + 4, (p.label === "slowest" ? "slowest path" : "typical path") + ": rank " + p.rank, "", "start");
       t.setAttribute("font-weight", "600");
       y += rowH;
-      p.stages.forEach((s) => {
+      arr(p.stages).forEach((s) => {
         if (s.kind === "hop" || s.kind === "store") {
           const v = s.kind === "hop" ? s.two_way_us : s.store_us;
           const w = scale(v / 2);
@@ -431,8 +471,9 @@
   function drawRanks() {
     const svg = $("ranks");
     svg.innerHTML = "";
-    const ranks = S.frame.ranks || [];
+    const ranks = arr(S.frame.ranks);
     const slowest = S.frame.loadbalance ? S.frame.loadbalance.slowest_rank : -1;
+    svg.dataset.slowest = slowest != null && slowest >= 0 ? slowest : "";
     const W = 620, H = 200, padL = 64, padB = 30, padT = 14;
     svg.setAttribute("width", W); svg.setAttribute("height", H); svg.setAttribute("viewBox", "0 0 " + W + " " + H);
     const max = Math.max(1e-9, ...ranks.map((r) => r.arrival_wait_us || 0));
@@ -448,7 +489,7 @@
       rect.style.cursor = "pointer";
       rect.onclick = () => select("rank " + r.rank);
       const t = el("title", {}, rect);
-      t.textContent = "rank " + r.rank + " (host " + r.host + "): waits " + fmt(r.arrival_wait_us) + " µs, arrives last in " + pct(r.last_share) + " of calls";
+      t.textContent = "rank " + r.rank + (r.host != null ? " (host " + r.host + ")" : "") + ": waits " + fmt(r.arrival_wait_us) + " µs, arrives last in " + pct(r.last_share) + " of calls";
       if (ranks.length <= 32) {
         text(svg, padL + i * bw + bw / 2, H - padB + 12, "r" + r.rank);
         text(svg, padL + i * bw + bw / 2, H - padB + 24, pct(r.last_share), "value");
@@ -505,7 +546,9 @@
   function drawHeatmap(c, rounds) {
     const ctx = c.getContext("2d"), W = c.width, H = c.height, pad = { l: 64, r: 60, t: 8, b: 22 };
     ctx.clearRect(0, 0, W, H);
-    if (!rounds.length) { ctx.fillStyle = "#667085"; ctx.fillText("no histogram rounds yet (the scope's filter: " + ((S.frame.scope || {}).filter || "none") + ")", pad.l, 30); return; }
+    if (!rounds.length) { ctx.fillStyle = "#667085"; ctx.fillText(notMeasured("histograms") || "no histogram rounds yet (the scope's filter: " + ((S.frame.scope || {}).filter || "none") + ")", pad.l, 30); return; }
+    rounds = rounds.filter((r) => r && isFinite(r.min) && isFinite(r.max));
+    if (!rounds.length) { ctx.fillStyle = "#667085"; ctx.fillText("the scope's filter (" + ((S.frame.scope || {}).filter || "none") + ") gives no histogram: see the band", pad.l, 30); return; }
     let lo = Infinity, hi = 0, maxCount = 1;
     rounds.forEach((r) => { lo = Math.min(lo, r.min); hi = Math.max(hi, r.max); (r.bins || []).forEach((b) => { maxCount = Math.max(maxCount, b); }); });
     const y = yAxisLog(lo, hi);
@@ -529,8 +572,9 @@
   function drawBand(c, band) {
     const ctx = c.getContext("2d"), W = c.width, H = c.height, pad = { l: 64, r: 110, t: 8, b: 22 };
     ctx.clearRect(0, 0, W, H);
+    band = band.filter((b) => b && isFinite(b.min) && isFinite(b.max) && isFinite(b.mean));
     c.dataset.rounds = band.length;
-    if (!band.length) return;
+    if (!band.length) { ctx.fillStyle = "#667085"; ctx.font = "11px system-ui, sans-serif"; ctx.fillText(notMeasured("histograms") || "no rounds yet", pad.l, 30); return; }
     let lo = Infinity, hi = 0;
     band.forEach((b) => { lo = Math.min(lo, b.min); hi = Math.max(hi, b.max); });
     const y = yAxisLog(lo, hi);
@@ -578,25 +622,27 @@
       if (n && n.gred && orders[n.gred]) gred = n.gred;
     }
     if (!gred) gred = (S.frame.loadbalance || {}).slowest_rank_gred;
-    if (!gred || !orders[gred]) { box.innerHTML = '<p class="muted">needs the statistics monitor</p>'; $("orders-title").textContent = ""; return; }
+    if (!gred || !Array.isArray(orders[gred])) { box.innerHTML = '<p class="muted">needs the statistics monitor</p>'; $("orders-title").textContent = ""; return; }
     $("orders-title").textContent = gred + " · share of calls in which each port came 1st, 2nd, …";
     const colours = ["#1d4ea8", "#3b7dd8", "#7fa9e6", "#b9cff2", "#dde8f9"];
-    const bar = (counts) => {
+    const bar = (counts, field) => {
+      if (!Array.isArray(counts)) return '<div class="order-bar missing muted small">' + esc(notMeasured(field) || "not measured") + "</div>";
       const sum = counts.reduce((a, b) => a + b, 0) || 1;
       return '<div class="order-bar">' + counts.map((c, i) => '<span style="width:' + (100 * c / sum) + "%;background:" + colours[Math.min(i, colours.length - 1)] +
         (i >= 2 ? ";color:#1d2330" : "") + '" title="' + (i + 1) + ". in " + (100 * c / sum).toFixed(0) + ' % of calls">' + (c / sum > 0.14 ? ordinal(i + 1) + " " + (100 * c / sum).toFixed(0) + " %" : "") + "</span>").join("") + "</div>";
     };
     box.innerHTML = '<div class="order-row muted"><span>port: contributor</span><span>arrival order</span><span>departure order</span></div>' +
-      orders[gred].map((p) => '<div class="order-row"><span>' + p.port + ": " + p.contributor + "</span>" + bar(p.arrival_order) + bar(p.departure_order) + "</div>").join("");
+      orders[gred].map((p) => '<div class="order-row"><span>' + p.port + ": " + esc(p.contributor) + "</span>" + bar(p.arrival_order, "arrival_order") + bar(p.departure_order, "departure_order") + "</div>").join("");
   }
 
   function drawCost() {
     const c = S.frame.cost || {};
     const rows = [
- ["analysis threads' CPU", c.analysis_cpu_pct == null ? "–" : fmt(c.analysis_cpu_pct) + " % of one core" + (S.frame.running ? "" : " over the run") + " (" + c.analysis_threads + " threads; " + fmt(c.analysis_cpu_pct / (c.cores || 1)) + " % of the machine's " + c.cores + " cores): the most they took from the ranks"],
+ ["analysis threads' CPU", (c.analysis_cpu_pct == null ? "–" : fmt(c.analysis_cpu_pct) + " % of one core" + (S.frame.running ? "" : " over the run") + " (" + c.analysis_threads + " threads; " + fmt(c.analysis_cpu_pct / (c.cores || 1)) + " % of the machine's " + c.cores + " cores): the most they took from the ranks")
+        + (notMeasured("analysis_cpu_pct") ? " (" + esc(notMeasured("analysis_cpu_pct")) + ")" : "")],
       ["monitors' gather rate", c.gather_rate == null ? "–" : (100 * c.gather_rate).toFixed(2) + " % (" + (c.tuples_read || 0).toLocaleString() + " tuples read, " + (c.tuples_missed || 0).toLocaleString() + " missed)"],
-      ["calls joined / dropped", (c.calls_joined || 0).toLocaleString() + " / " + (c.calls_dropped || 0).toLocaleString()],
-      ["event scope", c.scope_rounds == null ? "none" : c.scope_rounds + " rounds, " + fmt(c.scope_round_us, 0) + " µs a round, gather rate " + (100 * c.scope_gather_rate).toFixed(2) + " % (" + c.scope_records_dropped + " records dropped), reduction " + fmt(c.scope_reduction_factor) + "×"],
+      ["calls joined / dropped", (c.calls_joined || 0).toLocaleString() + " / " + (c.calls_dropped != null ? c.calls_dropped.toLocaleString() : "– (" + esc(notMeasured("calls_dropped") || "not measured") + ")")],
+      ["event scope", c.scope_rounds == null ? "none" + (notMeasured("histograms") ? " (" + esc(notMeasured("histograms")) + ")" : "") : c.scope_rounds + " rounds, " + fmt(c.scope_round_us, 0) + " µs a round, gather rate " + (100 * c.scope_gather_rate).toFixed(2) + " % (" + c.scope_records_dropped + " records dropped), reduction " + fmt(c.scope_reduction_factor) + "×"],
       ["this dashboard", fmt(c.server_cpu_pct, 2) + " % of one core (its sampler); every page and script reads the same frame"],
     ];
     $("cost").innerHTML = rows.map((r) => "<tr><td>" + r[0] + "</td><td>" + r[1] + "</td></tr>").join("");
