@@ -23,7 +23,8 @@ class CollectiveWaitsTest {
         c.arrive(MpiTuple.COMM_WORLD_ID, 1, 1, 1_200, 2_500);
 
         assertThat(c.instances).isEqualTo(2);
-        assertThat(c.slowestRank()).isEqualTo(2);
+        assertThat(c.verdict().rank()).isEqualTo(2);
+        assertThat(c.lastArrivals[2]).isEqualTo(2);
         assertThat(c.arrivalOrder[2]).containsExactly(0, 0, 2);
         assertThat(c.departureOrder[1]).containsExactly(1, 0, 1);
         assertThat(c.departureOrder[2]).containsExactly(1, 0, 1);
