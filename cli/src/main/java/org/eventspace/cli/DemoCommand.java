@@ -119,19 +119,8 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
         }
     }
 
-    /** Writes {@code lines} over the {@code previous} lines written last time (ANSI: cursor up, clear each line). */
     private static int redraw(List<String> lines, int previous) {
-        StringBuilder b = new StringBuilder();
-        if (previous > 0) {
-            b.append("\033[").append(previous).append('F');
-        }
-        for (String line : lines) {
-            b.append(line).append("\033[K\n");
-        }
-        b.append("\033[J");
-        System.out.print(b);
-        System.out.flush();
-        return lines.size();
+        return TerminalView.redraw(System.out, lines, previous);
     }
 
     private static void summary(DemoJob demo, DashboardServer server) {

@@ -220,8 +220,12 @@ final class MpirunCommand implements Callable<Integer> {
             err.println("dashboard: " + server.url());
             err.flush();
         }
+        TerminalView terminal = server != null && serve.tui ? TerminalView.start(server, System.err) : null;
         try {
             MpiRunResult result = run.run();
+            if (terminal != null) {
+                terminal.close();
+            }
             for (String line : result.summary()) {
                 err.println("eventspace: " + line);
             }
@@ -248,6 +252,9 @@ final class MpirunCommand implements Callable<Integer> {
             }
             return exit == null ? EventSpaceCommand.EXIT_FAILURE : exit;
         } finally {
+            if (terminal != null) {
+                terminal.close();
+            }
             if (server != null) {
                 server.close();
             }

@@ -111,6 +111,9 @@ final class RunCommand implements Callable<Integer> {
             report = RunEngine.run(config);
         }
         try {
+            if (served != null) {
+                served.finalModel(report.model());
+            }
             System.out.print(report.summary());
             if (traced != null) {
                 System.out.print(traced.trace().summary());

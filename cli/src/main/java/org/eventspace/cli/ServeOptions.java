@@ -12,6 +12,7 @@ import org.eventspace.run.RunEngine;
 import org.eventspace.run.RunConfig;
 import org.eventspace.job.MonitoredJob;
 import org.eventspace.monitor.Monitors;
+import org.eventspace.monitor.model.RunModel;
 import org.eventspace.ui.DashboardFrames;
 import org.eventspace.ui.DashboardRequest;
 import org.eventspace.ui.DashboardServer;
@@ -57,6 +58,10 @@ final class ServeOptions {
             + "Only where this process serves the dashboard (mpirun, run --transport jvm).")
     Integer lingerS;
 
+    @Option(names = "--tui", description = "With --serve: also show the dashboard as text in this terminal (on standard "
+            + "error), redrawn in place every second: the verdict, the slowest rank, the heaviest path, each rank's wait.")
+    boolean tui;
+
     /** Longest --linger: a day. */
     static final int MAX_LINGER_S = 86_400;
 
@@ -78,6 +83,9 @@ final class ServeOptions {
         if (lingerS != null && port == null) {
             throw new UsageError("--linger " + lingerS + " keeps the dashboard of --serve up after the run: it needs --serve");
         }
+        if (tui && port == null) {
+            throw new UsageError("--tui draws the dashboard of --serve as text: it needs --serve");
+        }
         if (lingerS != null && (lingerS < 0 || lingerS > MAX_LINGER_S)) {
             throw new UsageError("--linger must be 0.." + MAX_LINGER_S + " seconds (0: stop serving when the run ends), got "
                     + lingerS);
@@ -92,6 +100,10 @@ final class ServeOptions {
         if (lingerS != null) {
             throw new UsageError("--linger keeps a dashboard this process serves (mpirun, run --transport jvm); " + what
                     + " host 0's process serves it, and it ends with the job");
+        }
+        if (tui) {
+            throw new UsageError("--tui draws a dashboard this process serves (mpirun, run --transport jvm); " + what
+                    + " host 0's process serves it");
         }
     }
 
@@ -209,6 +221,7 @@ final class ServeOptions {
         private final String benchmark;
         private LiveJobSource source;
         private DashboardServer server;
+        private TerminalView terminal;
 
         Served(RunConfig config, String benchmark) {
             this.config = config;
@@ -232,12 +245,26 @@ final class ServeOptions {
                 throw new UsageError(e.getMessage() + " (--serve 0 picks a free port)");
             }
             System.err.println("dashboard: " + server.url());
+            if (tui) {
+                terminal = TerminalView.start(server, System.err);
+            }
         }
 
         @Override
         public void finished(JsonNode monitors, JsonNode scope) {
             if (source != null) {
                 source.finished(monitors, scope);
+            }
+        }
+
+        /** The run's final model, once its report exists: the dashboard and /metrics serve it from now on. */
+        void finalModel(RunModel model) {
+            if (terminal != null) {
+                terminal.close();
+                terminal = null;
+            }
+            if (source != null) {
+                source.finalModel(model);
             }
         }
 
@@ -258,6 +285,9 @@ final class ServeOptions {
 
         @Override
         public void close() {
+            if (terminal != null) {
+                terminal.close();
+            }
             if (server != null) {
                 server.close();
             }

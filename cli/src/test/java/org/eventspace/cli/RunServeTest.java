@@ -87,6 +87,33 @@ class RunServeTest {
     }
 
     @Test
+    void withTuiTheTextViewDrawsTheRunModelsVerdictWhileItRuns() {
+        PrintStream stdout = System.out;
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            code = new CliHarness().execute("run", "gsum", "--ranks", "4", "--hosts", "2", "--iterations", "3000",
+                    "--warmup", "100", "--warmup-s", "0", "--monitor", "loadbalance", "--slow-rank", "2:300",
+                    "--serve", "0", "--tui");
+        } finally {
+            System.setOut(stdout);
+            System.setErr(stderr);
+        }
+        String drawn = err.toString(StandardCharsets.UTF_8);
+        assertThat(code).as(out + "\n" + drawn).isZero();
+        // redrawn in place (ANSI), with the frame's title line and the run model's verdict sentence
+        assertThat(drawn).contains("EventSpace gsum").contains("\033[K");
+        assertThat(drawn).containsPattern("rank 2 is the slowest rank|no rank is slower|no verdict");
+        CliHarness alone = new CliHarness();
+        assertThat(alone.execute("run", "gsum", "--tui")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(alone.err()).contains("--tui draws the dashboard of --serve as text: it needs --serve");
+    }
+
+    @Test
     void aBadPortOrAddressIsRefusedBeforeItStarts() {
         CliHarness port = new CliHarness();
         assertThat(port.execute("run", "gsum", "--transport", "tcp", "--hosts", "2", "--serve", "70000"))

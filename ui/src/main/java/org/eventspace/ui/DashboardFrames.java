@@ -32,7 +32,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code histograms} (per scope event, its histogram of the last {@value #HISTORY} rounds), {@code band} (per event,
  * mean, sd, min, max of those rounds), {@code cost}, {@code stats} (the monitors' per-gred statistics as reported),
  * {@code not_measured} (what this run cannot measure, by field or view, with why: {@link DashboardSource#notMeasured})
- * and, once the run ended and its command said how, {@code outcome} ({@link #ended}).
+ * and, once the run ended and its command said how, {@code outcome} ({@link #ended}); {@code verdict} and
+ * {@code coverage} of the run model when the source makes one ({@link DashboardSource#model}).
  */
 public final class DashboardFrames {
     public static final String SCHEMA = "eventspace.dashboard/1";
@@ -107,6 +108,11 @@ public final class DashboardFrames {
         f.set("stats", monitors == null ? json.nullNode() : monitors.path("stats").path("wrappers"));
         f.set("scope", scope == null ? json.nullNode() : scopeSummary(scope));
         f.set("not_measured", json.valueToTree(new TreeMap<>(source.notMeasured())));
+        // The one run model's verdict and coverage (the same rule and words as the report and the summary).
+        source.model().ifPresent(m -> {
+            f.set("verdict", json.valueToTree(m.verdict()));
+            f.set("coverage", json.valueToTree(m.coverage()));
+        });
         Outcome ended = outcome;
         if (ended != null) {
             f.set("outcome", json.valueToTree(ended));

@@ -26,6 +26,10 @@ public final class TextView {
         out.add(String.format(Locale.ROOT, "EventSpace %s · %s · frame %d · %.0f s", run.path("name").asText(),
                 frame.path("running").asBoolean() ? "live" : "finished", frame.path("frame").asLong(),
                 frame.path("uptime_s").asDouble()));
+        if (frame.path("verdict").has("headline")) {
+            // the run model's sentence: the same words as the summary and the report
+            out.add(frame.path("verdict").path("headline").asText());
+        }
         JsonNode lb = frame.path("loadbalance");
         if (lb.has("slowest_rank")) {
             out.add(String.format(Locale.ROOT, "slowest rank %d (z %.1f%s); heaviest path ends at rank %d (weight %.2f):",

@@ -189,8 +189,12 @@
     v.dataset.rank = r;
     const how = last != null && calls ? " · last in " + pct(last / calls) + " of " + calls.toLocaleString() + " collective calls"
       : lb.slowest_rank_score != null ? " · last in " + pct(lb.slowest_rank_score) + " of calls, weighted" : "";
+    const load = f.verdict && f.verdict.load;
     v.textContent = "slowest rank: " + r + how +
-      (lb.slowest_rank_beyond_chance === true ? " · beyond chance" : lb.slowest_rank_beyond_chance === false ? " · within chance" : "");
+      (lb.slowest_rank_beyond_chance === true ? " · beyond chance" : lb.slowest_rank_beyond_chance === false ? " · within chance" : "") +
+      (load && load.oversubscribed ? " · cores oversubscribed" : "");
+    // The run model's sentence (the same words as the summary and the report), on hover.
+    v.title = f.verdict && typeof f.verdict.headline === "string" ? f.verdict.headline + (load && load.warning ? "\n" + load.warning : "") : "";
   }
 
   // ---- views ----
