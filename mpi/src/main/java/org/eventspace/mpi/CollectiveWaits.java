@@ -46,15 +46,21 @@ final class CollectiveWaits {
     /** Per rank, Σ over its instances of (the members' mean wait − its own wait), ns: how late it was, in total. */
     final double[] latenessNs;
     /**
-     * Per rank, a uniform sample (Vitter's Algorithm R) of its lateness at its instances, µs, of at most
-     * {@link #LATENESS_SAMPLE}: the verdict's effect is its median, so that a rank preempted for a few time slices
+     * Per rank, a uniform sample (Vitter's Algorithm R) of its own lateness at its instances, µs, of at most
+     * {@link #LATENESS_SAMPLE}: the time it worked since its previous instance minus the members' mean (see
+     * {@code complete}). The verdict's effect is its median, so that a rank preempted for a few time slices
      * (milliseconds at once, on a loaded machine) does not decide it the way it decides a mean.
      */
     static final int LATENESS_SAMPLE = 1024;
     private final double[][] latenessSample;
+    /** Per rank, the instances whose own-work lateness was sampled (every member's previous exit known). */
+    private final long[] ownSamples;
     /** Per rank, a sample of the time between its consecutive instances (the last entries), µs: its iteration. */
     private final double[][] intervalSample;
     private final long[] previousLastEntryNs;
+    /** Per rank, its exit from its previous instance (0 before one): the start of its own work before the next. */
+    private final long[] previousExitNs;
+    private double[] gaps = new double[4];
     private final java.util.SplittableRandom sampling = new java.util.SplittableRandom(0x5EED);
     /** The earliest and latest entry of any complete instance: the span a rank's lateness is a share of. */
     long firstEntryNs = Long.MAX_VALUE;
@@ -86,8 +92,10 @@ final class CollectiveWaits {
         this.varianceLast = new double[worldSize];
         this.latenessNs = new double[worldSize];
         this.latenessSample = new double[worldSize][];
+        this.ownSamples = new long[worldSize];
         this.intervalSample = new double[worldSize][];
         this.previousLastEntryNs = new long[worldSize];
+        this.previousExitNs = new long[worldSize];
         this.waitUs = new RunningStatistics[worldSize];
         this.departureWaitUs = new RunningStatistics[worldSize];
         for (int r = 0; r < worldSize; r++) {
@@ -175,6 +183,22 @@ final class CollectiveWaits {
         double meanEntryFromLast = (double) sumEntries / instance.n;
         firstEntryNs = Math.min(firstEntryNs, firstEntry);
         lastEntryNs = Math.max(lastEntryNs, lastEntry);
+        // Each member's own work before this instance: its entry minus its exit from its previous one. Its lateness
+        // as the verdict weighs it is that gap minus the members' mean gap — the part of its late entry that is its
+        // own, not the order in which the previous collective let the ranks go (in a tight loop the rank the MPI
+        // library releases last enters last, every time, by the library's algorithm).
+        if (gaps.length < instance.n) {
+            gaps = new double[instance.n * 2];
+        }
+        boolean allGaps = true;
+        double sumGaps = 0;
+        for (int i = 0; i < instance.n; i++) {
+            long previous = previousExitNs[instance.ranks[i]];
+            allGaps &= previous != 0 && instance.entries[i] >= previous;
+            gaps[i] = instance.entries[i] - previous;
+            sumGaps += gaps[i];
+        }
+        double meanGap = sumGaps / instance.n;
         for (int i = 0; i < instance.n; i++) {
             int r = instance.ranks[i];
             participations[r]++;
@@ -185,7 +209,11 @@ final class CollectiveWaits {
             expectedLast[r] += p;
             double late = (instance.entries[i] - lastEntry) - meanEntryFromLast;
             latenessNs[r] += late;
-            sampleLateness(r, participations[r], late / 1000.0);
+            if (allGaps) {
+                ownSamples[r]++;
+                sampleLateness(r, ownSamples[r], (gaps[i] - meanGap) / 1000.0);
+            }
+            previousExitNs[r] = Math.max(previousExitNs[r], instance.exits[i]);
             if (participations[r] > 1) {
                 intervalSample[r] = sample(intervalSample[r], participations[r] - 1,
                         (lastEntry - previousLastEntryNs[r]) / 1000.0);
@@ -239,7 +267,7 @@ final class CollectiveWaits {
 
     /** The median of rank r's sampled lateness per instance, µs; 0 before any. */
     double medianLatenessUs(int r) {
-        int n = (int) Math.min(participations[r], LATENESS_SAMPLE);
+        int n = (int) Math.min(ownSamples[r], LATENESS_SAMPLE);
         return n == 0 || latenessSample[r] == null ? 0 : Median.of(java.util.Arrays.copyOf(latenessSample[r], n));
     }
 

@@ -111,11 +111,12 @@ public final class SlowestRankRule {
             words = String.format(Locale.ROOT, "rank %d is the slowest rank, beyond chance: %s; %s", best.rank(), counts,
                     effect);
         } else if (significant) {
-            words = String.format(Locale.ROOT, "no rank is slower beyond chance: rank %d came last more often than chance "
-                    + "(%s) but is %s, below the %.0f %% that is named", best.rank(), counts, effect, MIN_EFFECT_PCT);
+            words = String.format(Locale.ROOT, "within chance: no rank is slower beyond chance; rank %d came last more often "
+                    + "than chance (%s) but is %s, below the %.0f %% that is named", best.rank(), counts, effect,
+                    MIN_EFFECT_PCT);
         } else {
-            words = String.format(Locale.ROOT, "no rank is slower beyond chance: the most often last, rank %d, is within "
-                    + "chance (%s; α %.2f over %d ranks)", best.rank(), counts, ALPHA, tested);
+            words = String.format(Locale.ROOT, "within chance: no rank is slower beyond chance; the most often last, rank "
+                    + "%d, is within chance (%s; α %.2f over %d ranks)", best.rank(), counts, ALPHA, tested);
         }
         return new Verdict.SlowestRank(best.rank(), best.lastArrivals(), best.instances(), round(share, 4),
                 round(chance, 4), round(z, 2), round(critical, 2), ALPHA, tested, round(best.latenessUs(), 1),

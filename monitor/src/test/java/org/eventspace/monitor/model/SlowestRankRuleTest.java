@@ -39,7 +39,7 @@ class SlowestRankRuleTest {
         assertThat(v.significant()).isTrue();
         assertThat(v.beyondChance()).isFalse();
         assertThat(v.culprit()).isNull();
-        assertThat(v.words()).startsWith("no rank is slower beyond chance").contains("below the 5 %");
+        assertThat(v.words()).startsWith("within chance: no rank is slower beyond chance").contains("below the 5 %");
     }
 
     @Test
