@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.monitor.model.RunModel;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -497,6 +498,11 @@ public final class DashboardFrames {
             }
         }
         return s;
+    }
+
+    /** The source's run model ({@link DashboardSource#model()}), taken by the sampler with each frame. */
+    public java.util.Optional<RunModel> model() {
+        return source.model();
     }
 
     /** The source's link loads ({@link DashboardSource#network()}), taken by the sampler with each frame. */
