@@ -57,12 +57,25 @@ class RunMetricsTest {
                 .contains("eventspace_machine_oversubscribed 1.0\n")
                 .contains("eventspace_gather_ratio 0.9\n")
                 .contains("eventspace_tuples_missed_total 10.0\n")
+                .contains("eventspace_tuples_written_total 100.0\n")
                 .contains("eventspace_unmatched_point_to_point_calls_total 4.0\n")
                 .contains("eventspace_unfinished_ranks_total 1.0\n")
                 .contains("eventspace_operation_calls_total{operation=\"MPI_Allreduce\"} 40.0\n")
                 .contains("eventspace_operation_time_seconds_total{operation=\"MPI_Allreduce\"} 0.0015\n")
                 .contains("eventspace_run_running 1.0\n")
                 .doesNotContain("eventspace_run_wall_seconds");
+    }
+
+    @Test
+    void tuplesWrittenIsAbsentWhileNotCounted() {
+        RunModel counted = model("p");
+        Coverage c = counted.coverage();
+        RunModel uncounted = new RunModel(counted.schema(), counted.kind(), counted.benchmark(), counted.ranks(),
+                counted.hosts(), counted.transport(), null, true, List.of(), counted.perRank(), counted.operations(),
+                counted.verdict(), new Coverage(0, c.tuplesRead(), c.tuplesMissed(), c.gatherRate(), 0, 0, 0, 0, 0,
+                List.of()));
+        assertThat(text(null, true, uncounted)).doesNotContain("eventspace_tuples_written")
+                .contains("eventspace_tuples_read_total 90.0\n");
     }
 
     @Test
