@@ -86,6 +86,17 @@ final class LiveCommand implements AutoCloseable {
         }
     }
 
+    /** The answer's text, or null if the server did not answer 200 (not up yet, or gone). */
+    String text(String address) throws InterruptedException {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(address)).timeout(Duration.ofSeconds(5))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? r.body() : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     Process process() {
         return process;
     }

@@ -74,6 +74,13 @@ class ServeHostProcessesTest {
             assertThat(lb).as(live.output()).isNotNull();
             assertThat(lb.path("greds").has("t0.gred.h1.0")).as(lb.toString()).isTrue();
             assertThat(live.get(url + "api/v1/run").path("name").asText()).isEqualTo("JobExample");
+            // /metrics serves the run model of what the scope gathered, whose ranks are both processes'.
+            ExpositionText metrics = ExpositionText.prometheus(live.text(url + "metrics"));
+            assertThat(metrics.value("eventspace_run_model_available")).isEqualTo(1);
+            assertThat(metrics.value("eventspace_run_ranks")).isEqualTo(live.get(url + "api/v1/run").path("ranks").asInt());
+            assertThat(metrics.value("eventspace_run_hosts")).isEqualTo(2);
+            assertThat(metrics.series("eventspace_run_info")).singleElement()
+                    .satisfies(s -> assertThat(s.labels()).containsEntry("benchmark", "JobExample"));
         } finally {
             live.close();
         }

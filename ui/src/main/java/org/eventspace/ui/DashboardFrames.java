@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.monitor.model.RunModel;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -51,6 +52,7 @@ public final class DashboardFrames {
     private double lastCpuMs;
     private long lastSampleNanos;
     private volatile Outcome outcome;
+    private volatile RunModel lastModel;
 
     public DashboardFrames(DashboardSource source, ObjectMapper json) {
         this.source = source;
@@ -109,10 +111,12 @@ public final class DashboardFrames {
         f.set("scope", scope == null ? json.nullNode() : scopeSummary(scope));
         f.set("not_measured", json.valueToTree(new TreeMap<>(source.notMeasured())));
         // The one run model's verdict and coverage (the same rule and words as the report and the summary).
-        source.model().ifPresent(m -> {
+        RunModel m = source.model().orElse(null);
+        lastModel = m;
+        if (m != null) {
             f.set("verdict", json.valueToTree(m.verdict()));
             f.set("coverage", json.valueToTree(m.coverage()));
-        });
+        }
         Outcome ended = outcome;
         if (ended != null) {
             f.set("outcome", json.valueToTree(ended));
@@ -546,6 +550,14 @@ public final class DashboardFrames {
             }
         }
         return s;
+    }
+
+    /**
+     * The run model the newest frame was made with ({@link DashboardSource#model()}): what {@code /metrics} serves, so
+     * the page and the scrape agree.
+     */
+    public java.util.Optional<RunModel> model() {
+        return java.util.Optional.ofNullable(lastModel);
     }
 
     /** The source's link loads ({@link DashboardSource#network()}), taken by the sampler with each frame. */

@@ -6,6 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 import org.agrona.concurrent.Agent;
+import org.eventspace.monitor.model.RunModel;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -38,6 +39,7 @@ public final class DashboardSampler implements Agent {
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private volatile Frame newest;
     private volatile JsonNode network;
+    private volatile RunModel model;
     private volatile String error;
     private volatile long samplerThreadId = -1;
     private long nextNanos;
@@ -91,6 +93,7 @@ public final class DashboardSampler implements Agent {
                     json.writeValueAsString(frames.delta(node)), node.path("frame").asLong());
             network = loads;
             newest = f;
+            model = frames.model().orElse(null);
             error = null;
             for (Consumer<Frame> l : listeners) {
                 l.accept(f);
@@ -128,6 +131,11 @@ public final class DashboardSampler implements Agent {
     /** The link loads taken with the newest frame ({@link DashboardSource#network()}), or null. */
     public JsonNode network() {
         return network;
+    }
+
+    /** The run model taken with the newest frame ({@link DashboardSource#model()}), or null; {@code /metrics} reads it. */
+    public RunModel model() {
+        return model;
     }
 
     /** Why the last sample failed, or null. */

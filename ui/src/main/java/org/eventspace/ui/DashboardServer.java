@@ -51,6 +51,7 @@ public final class DashboardServer implements AutoCloseable {
     private volatile boolean skipped;
     private final String bind;
     private final DashboardThreads threads = new DashboardThreads();
+    private final RunMetrics metrics = new RunMetrics();
     private volatile boolean closed;
 
     private DashboardServer(DashboardSource source, String bind, int port, long periodMs) {
@@ -267,6 +268,15 @@ public final class DashboardServer implements AutoCloseable {
                 return null;
             });
         });
+        // Prometheus' scrape (docs/DASHBOARD.md): the model the sampler took with the newest frame, never the job.
+        app.get("/metrics", ctx -> {
+            only(ctx);
+            RunMetrics.Exposition e = metrics.answer(ctx.header("Accept"), frame().node().path("running").asBoolean(),
+                    sampler.model());
+            ctx.res().setContentType(e.contentType());
+            ctx.res().setContentLength(e.bytes().length);
+            ctx.res().getOutputStream().write(e.bytes());
+        });
         app.get("/api/v1/cost", ctx -> {
             only(ctx);
             sendCached(ctx, f -> f.node().path("cost"));
@@ -296,7 +306,7 @@ public final class DashboardServer implements AutoCloseable {
                 error(ctx, 405, "method_not_allowed", "the dashboard's API is read-only: use GET, not " + ctx.method().name());
             } else if (ctx.attribute(ANSWERED) == null) {
                 error(ctx, 404, "not_found", "no such page or API path '" + ctx.path() + "'; the API is under /api/v1 "
-                        + "(health, run, frame, tree, loadbalance, stats, histograms, timemap, cost, events)");
+                        + "(health, run, frame, tree, loadbalance, stats, histograms, timemap, cost, events); metrics at /metrics");
             }
         });
         app.error(405, ctx -> error(ctx, 405, "method_not_allowed", "the dashboard's API is read-only: use GET"));

@@ -6,6 +6,7 @@ import org.eventspace.base.json.Json;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.job.MonitoredJob;
 import org.eventspace.monitor.Monitors;
+import org.eventspace.monitor.model.RunModel;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,6 +26,7 @@ public final class GatheredJobSource implements DashboardSource {
     private volatile boolean running = true;
     private volatile JsonNode finalMonitors;
     private volatile JsonNode finalScope;
+    private volatile JsonNode lastMonitors;
 
     public GatheredJobSource(MonitoredJob job, RunInfo info) {
         if (!job.runsFrontEnd() && job.config().scope() != null) {
@@ -47,7 +49,12 @@ public final class GatheredJobSource implements DashboardSource {
     @Override
     public Optional<JsonNode> monitors() {
         JsonNode frozen = finalMonitors;
-        return frozen != null ? Optional.of(frozen) : Monitors.live(job, JSON).map(m -> m);
+        if (frozen != null) {
+            return Optional.of(frozen);
+        }
+        Optional<JsonNode> block = Monitors.live(job, JSON).map(m -> m);
+        lastMonitors = block.orElse(null);
+        return block;
     }
 
     @Override
@@ -59,6 +66,16 @@ public final class GatheredJobSource implements DashboardSource {
     @Override
     public boolean running() {
         return running;
+    }
+
+    /**
+     * The live model of what the scope gathered: of the block {@link #monitors()} made last (the sampler asks for it
+     * with each frame, then for the model), else of a new one; read from the front-end, never a rank.
+     */
+    @Override
+    public Optional<RunModel> model() {
+        JsonNode block = finalMonitors != null ? finalMonitors : lastMonitors;
+        return Optional.of(LiveJobSource.liveModel(job, info, block != null ? block : monitors().orElse(null)));
     }
 
     /**

@@ -35,6 +35,7 @@ public final class LiveJobSource implements DashboardSource {
     private volatile JsonNode finalScope;
     private volatile Fabric fabric;
     private volatile RunModel finalModel;
+    private volatile JsonNode lastMonitors;
 
     /** @param monitors the job's monitors, or null when it runs none. */
     public LiveJobSource(MonitoredJob job, Monitors monitors, RunInfo info) {
@@ -61,7 +62,9 @@ public final class LiveJobSource implements DashboardSource {
         if (monitors == null) {
             return Optional.empty();
         }
-        return Optional.of(MonitorSnapshot.report(List.of(monitors.snapshot().toJson(JSON)), job.pathmap(), JSON));
+        JsonNode block = MonitorSnapshot.report(List.of(monitors.snapshot().toJson(JSON)), job.pathmap(), JSON);
+        lastMonitors = block;
+        return Optional.of(block);
     }
 
     @Override
@@ -98,18 +101,29 @@ public final class LiveJobSource implements DashboardSource {
         return running;
     }
 
+    /**
+     * The final model once {@link #finalModel} gave it; before, the live model of the monitors block {@link #monitors()}
+     * made last (the sampler asks for the block with each frame, then for the model: the frame and the model then agree,
+     * and the monitors are merged once a frame, not twice), or of a new block when none was made yet.
+     */
     @Override
     public Optional<RunModel> model() {
         RunModel done = finalModel;
         if (done != null) {
             return Optional.of(done);
         }
+        JsonNode block = finalMonitors != null ? finalMonitors : lastMonitors;
+        return Optional.of(liveModel(job, info, block != null ? block : monitors().orElse(null)));
+    }
+
+    /** The live model of {@code job} from its {@code monitors} block (null without monitors): no outcomes yet. */
+    static RunModel liveModel(MonitoredJob job, RunInfo info, JsonNode monitors) {
         int[] hostOf = new int[job.config().spec().ranks()];
         for (int r = 0; r < hostOf.length; r++) {
             hostOf[r] = job.config().spec().hostOf(r);
         }
-        return Optional.of(JobModel.of(new JobModel.Job(info.name(), hostOf, info.hosts(),
-                job.config().transport().label(), null), monitors().orElse(null), null, List.of(), 0, 0));
+        return JobModel.of(new JobModel.Job(info.name(), hostOf, info.hosts(), job.config().transport().label(), null),
+                monitors, null, List.of(), 0, 0);
     }
 
     /** The run's final model, once its report exists: served from now on. */
