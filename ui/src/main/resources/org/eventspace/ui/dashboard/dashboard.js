@@ -43,7 +43,6 @@
   const fmtTime = (us) => us >= 1e6 ? +(us / 1e6).toPrecision(3) + " s" : us >= 1000 ? +(us / 1000).toPrecision(3) + " ms" : +us.toPrecision(3) + " µs";
   // What this run cannot measure (frame.not_measured: field or view → why), so a view says so instead of drawing nothing.
   const notMeasured = (key) => ((S.frame && S.frame.not_measured) || {})[key];
-  const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
   const arr = (v) => Array.isArray(v) ? v : [];
   const shortName = (id) => id.startsWith("rank ") ? "r" + id.slice(5) : id.replace(/^t\d+\./, "").replace(/\.h/, " h");
 
@@ -62,7 +61,8 @@
         .then((trees) => { S.trees = trees; setupControls(); onFrame(f); connect(); });
     }).catch((e) => { $("status").textContent = "cannot reach the dashboard's API: " + e; });
   }
-  // Text from a report file, for markup built as a string: every character that could open a tag or an entity escaped.
+  // Text from a report file or a frame, for markup built as a string: every character that could open a tag or an
+  // entity escaped (null as empty).
   const esc = (s) => String(s == null ? "" : s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   // Lines of text as paragraphs of an element (textContent: never markup).
   function lines(list, cls) {
