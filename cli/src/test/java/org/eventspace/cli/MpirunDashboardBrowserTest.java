@@ -157,7 +157,7 @@ class MpirunDashboardBrowserTest {
                 () -> textOf(browser, "#status").contains("finished (exit code 0")
                         && "2".equals(js.executeScript("return document.getElementById('verdict').dataset.rank;")),
                 () -> "status: " + textOf(browser, "#status") + "; output:\n" + live.output());
-        assertThat(textOf(browser, "#outcome")).contains("slowest rank: 2");
+        assertThat(textOf(browser, "#outcome")).contains("rank 2 is the slowest rank, beyond chance");
         assertThat(live.process().isAlive()).as("still serving during --linger").isTrue();
         screenshot(browser, "dashboard-mpi-ended.png");
     }
