@@ -61,8 +61,9 @@ final class RankLateness {
             if (calls == 0) {
                 return;
             }
+            Map<Integer, List<Port>> likeOf = like(ports);
             for (Port p : ports.values()) {
-                List<Port> like = like(p, ports);
+                List<Port> like = likeOf.get(p.port());
                 if (like.size() < 2) {
                     continue;
                 }
@@ -106,9 +107,10 @@ final class RankLateness {
             if (greds.path(name).path("calls").asLong() == 0) {
                 return;
             }
+            Map<Integer, List<Port>> likeOf = like(ports);
             for (Port p : ports.values()) {
                 seen.add(p.rank());
-                if (like(p, ports).size() >= 2) {
+                if (likeOf.get(p.port()).size() >= 2) {
                     judged.add(p.rank());
                 }
             }
@@ -117,19 +119,23 @@ final class RankLateness {
         return seen;
     }
 
-    /** The ports like {@code p} at its gred (itself included): on the same hosts if it has such a sibling, else of the same kinds. */
-    private static List<Port> like(Port p, Map<Integer, Port> ports) {
-        List<Port> onHost = new ArrayList<>();
-        List<Port> anyHost = new ArrayList<>();
+    /**
+     * Per port of one gred, the ports like it (itself included): fed through the same wrappers from the same host if it
+     * has such a sibling, else through the same kinds of wrappers from any host.
+     */
+    private static Map<Integer, List<Port>> like(Map<Integer, Port> ports) {
+        Map<String, List<Port>> onHost = new HashMap<>();
+        Map<String, List<Port>> anyHost = new HashMap<>();
         for (Port q : ports.values()) {
-            if (q.likeOnHost().equals(p.likeOnHost())) {
-                onHost.add(q);
-            }
-            if (q.like().equals(p.like())) {
-                anyHost.add(q);
-            }
+            onHost.computeIfAbsent(q.likeOnHost(), k -> new ArrayList<>()).add(q);
+            anyHost.computeIfAbsent(q.like(), k -> new ArrayList<>()).add(q);
         }
-        return onHost.size() >= 2 ? onHost : anyHost;
+        Map<Integer, List<Port>> out = new TreeMap<>();
+        for (Port p : ports.values()) {
+            List<Port> same = onHost.get(p.likeOnHost());
+            out.put(p.port(), same.size() >= 2 ? same : anyHost.get(p.like()));
+        }
+        return out;
     }
 
     /**
