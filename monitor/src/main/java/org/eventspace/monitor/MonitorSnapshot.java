@@ -275,6 +275,9 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
             }
             ArrayNode notJudged = lb.putArray("ranks_not_judged");
             RankLateness.notJudged(greds, pathmap).forEach(notJudged::add);
+            ObjectNode waits = lb.putObject("collective_wait_us");
+            RankLateness.waits(greds, pathmap)
+                    .forEach((rank, us) -> waits.put(Integer.toString(rank), Math.round(us * 10) / 10.0));
             ArrayNode path = lb.putArray("heaviest_path");
             best.path().forEach(path::add);
             lb.put("heaviest_path_weight", best.weight());

@@ -97,6 +97,22 @@ final class RankLateness {
     }
 
     /**
+     * Per rank that feeds a monitored gred's port alone (directly or through proxies), its total arrival wait there
+     * (mean wait × calls, summed over its trees), µs: the per-rank wait of a rank whose port's contributor is a proxy.
+     */
+    static Map<Integer, Double> waits(JsonNode greds, Pathmap pathmap) {
+        Map<Integer, Double> out = new TreeMap<>();
+        ports(greds, pathmap).forEach((name, ports) -> {
+            JsonNode g = greds.path(name);
+            long calls = g.path("calls").asLong();
+            for (Port p : ports.values()) {
+                out.merge(p.rank(), g.path("mean_arrival_wait_us").get(p.port()).asDouble() * calls, Double::sum);
+            }
+        });
+        return out;
+    }
+
+    /**
      * The ranks that feed a monitored gred with calls but have no like sibling at any of them, so {@link #evidence}
      * leaves them out (a rank alone on the root host of a flat tree whose other ranks are each on a host of their own).
      */

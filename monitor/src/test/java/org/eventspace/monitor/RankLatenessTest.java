@@ -63,6 +63,8 @@ class RankLatenessTest {
         List<SlowestRankRule.Evidence> evidence = RankLateness.evidence(greds, pathmap);
         assertThat(evidence).as("every rank is judged, the remote ones at their proxy's port").hasSize(32);
         assertThat(RankLateness.notJudged(greds, pathmap)).isEmpty();
+        assertThat(RankLateness.waits(greds, pathmap)).as("a rank behind a proxy has its wait too").hasSize(32)
+                .containsEntry(14, 903.0 * 854 + 822.6 * 853);
         SlowestRankRule.Evidence fourteen = evidence.get(14);
         assertThat(fourteen.lastArrivals()).isEqualTo(270 + 342);
         assertThat(fourteen.instances()).isEqualTo(854 + 853);
