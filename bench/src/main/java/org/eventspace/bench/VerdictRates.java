@@ -2,6 +2,7 @@ package org.eventspace.bench;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -187,8 +188,11 @@ public final class VerdictRates {
         }
     }
 
-    /** The rows, and why the MPI cases did not run (null if they ran). */
-    public record Result(Config config, List<Row> rows, String mpiSkipped) {
+    /**
+     * The rows, why the MPI cases did not run (null if they ran), and the machine's load average over the last minute
+     * before and after them (negative where the system does not tell): the runs share the cores with whatever else runs.
+     */
+    public record Result(Config config, List<Row> rows, String mpiSkipped, double loadBefore, double loadAfter) {
     }
 
     /** The Wilson score interval of {@code k} hits in {@code n} at {@value #CONFIDENCE_PCT} %: {low, high}. */
@@ -210,6 +214,7 @@ public final class VerdictRates {
      * @throws IllegalStateException if a run fails (its errors say why).
      */
     public static Result run(Config config, String mpiSkipped, PrintStream out) throws IOException, InterruptedException {
+        double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         List<Row> rows = new ArrayList<>();
         for (GsumShape s : config.shapes()) {
             long start = System.nanoTime();
@@ -238,8 +243,8 @@ public final class VerdictRates {
                         slow.add(mpi(config, program, np, true, dir, out));
                     }
                     Row row = new Row("mpi", String.format(Locale.ROOT, "es_imbalance, %d MPI ranks", np), np, 1, null,
-                            np - 1, String.format(Locale.ROOT, "rank %d computes %s× as long (%d µs an iteration)", np - 1,
-                            trim(config.factor()), config.computeUs()),
+                            np - 1, String.format(Locale.ROOT, "rank %d computes %s× as long (%s instead of %d µs an iteration)",
+                            np - 1, trim(config.factor()), trim(config.factor() * config.computeUs()), config.computeUs()),
                             Tally.of(balanced, null), Tally.of(slow, np - 1), seconds(start));
                     out.println(row.text());
                     rows.add(row);
@@ -248,7 +253,8 @@ public final class VerdictRates {
                 deleteTree(dir);
             }
         }
-        return new Result(config, rows, mpiSkipped);
+        return new Result(config, rows, mpiSkipped, loadBefore,
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
     private static Integer gsum(Config config, GsumShape s, boolean slow, PrintStream out) {
@@ -330,6 +336,8 @@ public final class VerdictRates {
         settings.put("confidence_pct", CONFIDENCE_PCT);
         settings.put("interval", "wilson");
         root.put("cores", Runtime.getRuntime().availableProcessors());
+        root.put("load_average_before", round(result.loadBefore()));
+        root.put("load_average_after", round(result.loadAfter()));
         ObjectNode mpi = root.putObject("mpi");
         mpi.put("ran", result.mpiSkipped() == null && c.mpiSource() != null && !c.mpiRanks().isEmpty());
         mpi.put("program", c.mpiSource() == null ? null : c.mpiSource().toAbsolutePath().toString());

@@ -98,6 +98,8 @@ final class BenchVerdictCommand implements Callable<Integer> {
             System.out.println("MPI cases skipped: " + skipped);
         }
         VerdictRates.Result result = VerdictRates.run(config, skipped, System.out);
+        System.out.printf(java.util.Locale.ROOT, "on %d cores, load average %.1f before and %.1f after%n",
+                Runtime.getRuntime().availableProcessors(), result.loadBefore(), result.loadAfter());
         if (json != null) {
             Json.pretty().writeValue(json.toFile(), VerdictRates.toJson(result, Json.mapper()));
         }
