@@ -36,6 +36,8 @@ class BenchReportSchemaTest {
                         "--iterations", "200", "--warmup", "10", "--warmup-s", "0", "--pairs", "1")),
                 Arguments.of("bench-wan-accuracy.schema.json", List.of("wan-accuracy", "--wan", wan, "--sizes", "8",
                         "--connections", "1", "--iterations", "2", "--warmup", "1")),
+                Arguments.of("bench-verdict.schema.json", List.of("verdict", "--runs", "1", "--gsum", "4:2:flat:3",
+                        "--iterations", "100", "--mpi", "off")),
                 Arguments.of("bench-collector.schema.json", List.of("collector", "--forks", "0", "--warmup-iterations", "1",
                         "--iterations", "1", "--time-s", "0.1")),
                 Arguments.of("bench-dashboard-load.schema.json", List.of("dashboard-load", "--clients", "2", "--duration",

@@ -64,6 +64,24 @@ class RunMonitorsTest {
         }
     }
 
+    /**
+     * A flat tree over 4 hosts: every remote rank enters the root gred through a proxy of its own and arrives after
+     * every local rank, so the slow rank (6, on h1) is judged among h1's ports, not among the local ranks or all 16.
+     */
+    @Test
+    void aSlowRankBehindAProxyOnAFlatTreeIsNamed() throws Exception {
+        JsonNode report = run("--ranks", "16", "--hosts", "4", "--tree", "flat", "--monitor",
+                "loadbalance", "--slow-rank", "6:200");
+        JsonNode lb = report.path("monitors").path("loadbalance");
+        assertThat(lb.path("greds").path("t0.gred.h0.0").path("contributors").get(6).asText())
+                .as("rank 6's port is its proxy").isEqualTo("t0.proxy.h1.2");
+        assertThat(lb.path("slowest_rank").asInt()).as(lb.path("verdict").toString()).isEqualTo(6);
+        assertThat(lb.path("slowest_rank_beyond_chance").asBoolean()).as(lb.path("verdict").toString()).isTrue();
+        assertThat(lb.path("ranks").size()).as("every rank judged").isEqualTo(16);
+        assertThat(lb.path("ranks_not_judged")).isEmpty();
+        assertThat(report.path("verdict").path("slowest_rank").path("culprit").asInt()).isEqualTo(6);
+    }
+
     /** {@code --analysis central}: the scope carries raw tuples to host 0, which analyses them; same answers. */
     @Test
     void theCentralAnalysisNamesTheSlowRankOverTcp() throws Exception {

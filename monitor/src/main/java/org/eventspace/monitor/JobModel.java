@@ -72,8 +72,9 @@ public final class JobModel {
             }
             JsonNode evidence = lb == null ? null : lb.path("ranks").get(Integer.toString(r));
             double[] w = waits.get(r);
+            JsonNode behindProxy = lb == null ? null : lb.path("collective_wait_us").get(Integer.toString(r));
             perRank.add(new RankRecord(r, job.hostOf()[r], finished, null, error,
-                    calls(profiles, r), null, w == null ? null : round(w[0]),
+                    calls(profiles, r), null, w != null ? Double.valueOf(round(w[0])) : behindProxy != null ? Double.valueOf(behindProxy.asDouble()) : null,
                     evidence == null ? null : evidence.path("lateness_us").asDouble(),
                     evidence == null ? null : evidence.path("last_arrivals").asLong(),
                     evidence == null ? null : evidence.path("instances").asLong(), null, null, profile(profiles, r)));

@@ -258,7 +258,7 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
                     best = t;
                 }
             }
-            List<SlowestRankRule.Evidence> evidence = RankLateness.evidence(greds);
+            List<SlowestRankRule.Evidence> evidence = RankLateness.evidence(greds, pathmap);
             Verdict.SlowestRank slowest = SlowestRankRule.judge(evidence);
             lb.put("slowest_rank", slowest.rank() == null ? -1 : slowest.rank());
             lb.put("slowest_rank_z", slowest.z() == null ? 0 : slowest.z());
@@ -273,6 +273,11 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
                 r.put("instances", e.instances());
                 r.put("lateness_us", Math.round(e.latenessUs() * 10) / 10.0);
             }
+            ArrayNode notJudged = lb.putArray("ranks_not_judged");
+            RankLateness.notJudged(greds, pathmap).forEach(notJudged::add);
+            ObjectNode waits = lb.putObject("collective_wait_us");
+            RankLateness.waits(greds, pathmap)
+                    .forEach((rank, us) -> waits.put(Integer.toString(rank), Math.round(us * 10) / 10.0));
             ArrayNode path = lb.putArray("heaviest_path");
             best.path().forEach(path::add);
             lb.put("heaviest_path_weight", best.weight());
