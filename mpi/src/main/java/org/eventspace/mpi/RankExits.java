@@ -73,6 +73,11 @@ final class RankExits {
         if (s.ended(MpiRankMetaLayout.END_ABORTED)) {
             return new RankExit(rank, RankExit.State.ABORTED, null, null, null, s.abortCode(), "MPI_Abort", null, null);
         }
+        if (s.ended(MpiRankMetaLayout.END_SIGNALED) && s.finalized() && STOP_SIGNALS.contains(s.endSignal())) {
+            // Past MPI_Finalize, then stopped by mpirun while exiting because another rank failed: its MPI work was
+            // done, so it is not one of the ranks the failure cut short.
+            return new RankExit(rank, RankExit.State.FINISHED, null, null, null, null, null, null, null);
+        }
         if (s.ended(MpiRankMetaLayout.END_SIGNALED)) {
             return new RankExit(rank, RankExit.State.KILLED_BY_SIGNAL, null, s.endSignal(),
                     RankExit.signalName(s.endSignal()), null, s.endSignalOp() == 0 ? null : MpiOp.name(s.endSignalOp()),

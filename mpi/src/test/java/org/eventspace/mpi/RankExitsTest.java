@@ -58,6 +58,18 @@ class RankExitsTest {
     }
 
     @Test
+    void aRankPastFinalizeThatMpirunStoppedWhileItExitedFinished() {
+        // rank 3 returned 3 after MPI_Finalize; mpirun then sent SIGTERM to rank 0, which was past MPI_Finalize too
+        List<RankExit> exits = exits(rank(0, true, MpiRankMetaLayout.END_SIGNALED, 15, 0, 0, 0, 0),
+                rank(1, true, MpiRankMetaLayout.END_EXITED, 0, 0, 0, 0, 0),
+                rank(2, true, MpiRankMetaLayout.END_EXITED, 0, 0, 0, 0, 0),
+                rank(3, true, MpiRankMetaLayout.END_EXITED, 0, 0, 0, 3, 700));
+
+        assertThat(exits.get(0).state()).isEqualTo(RankExit.State.FINISHED);
+        assertThat(RankExits.errors(exits)).containsExactly("rank 3 exited with code 3");
+    }
+
+    @Test
     void aNonZeroExitAfterFinalizeBlamesOnlyItsRank() {
         int exited = MpiRankMetaLayout.END_EXITED;
         List<RankExit> exits = exits(rank(0, true, exited, 0, 0, 0, 0, 0), rank(1, true, exited, 0, 0, 0, 0, 0),
