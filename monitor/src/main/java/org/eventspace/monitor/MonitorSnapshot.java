@@ -102,13 +102,15 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
      * A gred of {@link Part}: counts always, latencies (µs) only with the statistics monitor — the fields from
      * {@code down} on are absent without it.
      */
-    @JsonPropertyOrder({"host", "tree", "calls", "contributors", "last_arrivals", "mean_arrival_wait_us", "span_us", "down", "up",
+    @JsonPropertyOrder({"host", "tree", "calls", "contributors", "last_arrivals", "mean_arrival_wait_us", "span_us", "own_lateness_us",
+            "interval_us", "down", "up",
             "below", "stages", "arrival_wait_by_order", "departure_wait_by_order", "ports"})
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record GredPart(int host, int tree, long calls, String[] contributors,
                     @JsonProperty("last_arrivals") long[] lastArrivals,
                     @JsonProperty("mean_arrival_wait_us") double[] meanArrivalWaitUs,
-                    @JsonProperty("span_us") double spanUs, Micros down, Micros up,
+                    @JsonProperty("span_us") double spanUs, @JsonProperty("own_lateness_us") double[] ownLatenessUs,
+                    @JsonProperty("interval_us") double[] intervalUs, Micros down, Micros up,
                     Micros below, Stages stages, @JsonProperty("arrival_wait_by_order") List<Micros> arrivalWaitByOrder,
                     @JsonProperty("departure_wait_by_order") List<Micros> departureWaitByOrder, List<PortPart> ports) {
         static GredPart of(GredSnapshot g, boolean withStats) {
@@ -117,14 +119,20 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
             String[] contributors = new String[n];
             long[] last = new long[n];
             double[] waits = new double[n];
+            double[] own = new double[n];
+            double[] interval = new double[n];
             for (int p = 0; p < n; p++) {
                 contributors[p] = g.contributors()[p];
                 last[p] = c.lastArrivals(p);
                 double wait = c.port(p, GredCalls.ARRIVAL_WAIT).mean();
                 waits[p] = Double.isNaN(wait) ? 0 : wait / 1_000.0;
+                double o = c.ownLatenessMedianNs(p);
+                double i = c.intervalMedianNs(p);
+                own[p] = Double.isNaN(o) ? 0 : o / 1_000.0;
+                interval[p] = Double.isNaN(i) ? 0 : i / 1_000.0;
             }
             if (!withStats) {
-                return new GredPart(g.host(), g.tree(), c.calls(), contributors, last, waits, c.spanNs() / 1_000.0, null, null, null, null,
+                return new GredPart(g.host(), g.tree(), c.calls(), contributors, last, waits, c.spanNs() / 1_000.0, own, interval, null, null, null, null,
                         null, null, null);
             }
             List<Micros> byArrival = new ArrayList<>(n);
@@ -140,7 +148,7 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
                         Micros.of(c.port(p, GredCalls.ARRIVAL_WAIT)), Micros.of(c.port(p, GredCalls.DEPARTURE_WAIT)),
                         c.arrivalOrder(p), c.departureOrder(p)));
             }
-            return new GredPart(g.host(), g.tree(), c.calls(), contributors, last, waits, c.spanNs() / 1_000.0, Micros.of(c.down()),
+            return new GredPart(g.host(), g.tree(), c.calls(), contributors, last, waits, c.spanNs() / 1_000.0, own, interval, Micros.of(c.down()),
                     Micros.of(c.up()), Micros.of(c.below()),
                     new Stages(Micros.of(c.arrival()), Micros.of(c.down()), Micros.of(c.broadcast())),
                     byArrival, byDeparture, ports);

@@ -58,6 +58,11 @@ final class RankLateness {
             JsonNode waits = g.path("mean_arrival_wait_us");
             JsonNode last = g.path("last_arrivals");
             double span = g.path("span_us").asDouble(0);
+            // The contributors' own lateness (median per call of the time since their previous departure, against the
+            // ports' mean; GredCalls): what the order the previous call released them in does not decide.
+            JsonNode own = g.path("own_lateness_us");
+            JsonNode interval = g.path("interval_us");
+            boolean useOwn = own.size() == waits.size() && interval.size() == waits.size();
             if (calls == 0) {
                 return;
             }
@@ -69,11 +74,14 @@ final class RankLateness {
                 }
                 long groupLast = 0;
                 double groupWait = 0;
+                double groupOwn = 0;
                 for (Port q : like) {
                     groupLast += last.get(q.port()).asLong();
                     groupWait += waits.get(q.port()).asDouble();
+                    groupOwn += useOwn ? own.get(q.port()).asDouble() : 0;
                 }
                 groupWait /= like.size();
+                groupOwn /= like.size();
                 double chance = (double) groupLast / calls / like.size();
                 long k = last.get(p.port()).asLong();
                 double[] s = sums.computeIfAbsent(p.rank(), r -> new double[] {0, 0, 0, 0, 0, 0, Double.NEGATIVE_INFINITY});
@@ -81,8 +89,13 @@ final class RankLateness {
                 s[1] += calls;
                 s[2] += calls * chance;
                 s[3] += calls * chance * (1 - chance);
-                s[4] += (groupWait - waits.get(p.port()).asDouble()) * calls;
-                s[5] = Math.max(s[5], span);
+                if (useOwn) {
+                    s[4] += (own.get(p.port()).asDouble() - groupOwn) * calls;
+                    s[5] = Math.max(s[5], interval.get(p.port()).asDouble() * calls);
+                } else {
+                    s[4] += (groupWait - waits.get(p.port()).asDouble()) * calls;
+                    s[5] = Math.max(s[5], span);
+                }
                 double share = (double) k / calls - chance;
                 if (share > s[6]) {
                     s[6] = share;

@@ -55,6 +55,21 @@ public final class GredCalls {
     private final RunningStatistics[] departureWaitByOrder;
     private final int[] order;
     /** The first call's earliest arrival and the last call's latest departure: the time the gred was in use. */
+    /**
+     * Per port, a uniform sample (Vitter's Algorithm R, at most {@value #OWN_SAMPLE}) of its contributor's own lateness
+     * per call — the time since its previous departure from this gred minus the ports' mean — and of the time between
+     * its consecutive arrivals: their medians are what a verdict weighs, so that the order in which the previous call
+     * released the contributors (a tree's structure, the threads' wake-up order) and a few preempted calls do not.
+     */
+    static final int OWN_SAMPLE = 256;
+    private final long[] previousT1;
+    private final long[] previousT4;
+    private final double[][] ownSample;
+    private final double[][] intervalSample;
+    private long sampled;
+    private boolean havePrevious;
+    private final double[] gaps;
+    private final java.util.SplittableRandom sampling = new java.util.SplittableRandom(0x5EED);
     private long firstNs = Long.MAX_VALUE;
     private long lastNs = Long.MIN_VALUE;
 
@@ -89,6 +104,11 @@ public final class GredCalls {
             departureWaitByOrder[k] = new RunningStatistics();
         }
         this.order = new int[ports];
+        this.previousT1 = new long[ports];
+        this.previousT4 = new long[ports];
+        this.ownSample = new double[ports][OWN_SAMPLE];
+        this.intervalSample = new double[ports][OWN_SAMPLE];
+        this.gaps = new double[ports];
     }
 
     /** Adds one call: {@code t1[i]}, {@code t4[i]} from the collector above port i, {@code t2}, {@code t3} from the one below. */
@@ -111,6 +131,7 @@ public final class GredCalls {
             departureWaitByOrder[k].add(t4[order[k]] - t4f);
         }
         long t4last = t4[order[ports - 1]];
+        sampleOwn(t1, t4);
         firstNs = Math.min(firstNs, t1first);
         lastNs = Math.max(lastNs, t4last);
         int slot = window == 0 ? 0 : (int) (down.count() % window);
@@ -230,6 +251,52 @@ public final class GredCalls {
         return withMedian(perPort[port][metric].summary(), window == 0 ? null : recent[port][metric]);
     }
 
+    private void sampleOwn(long[] t1, long[] t4) {
+        boolean known = havePrevious;
+        double mean = 0;
+        for (int p = 0; p < ports && known; p++) {
+            gaps[p] = t1[p] - previousT4[p];
+            mean += gaps[p];
+        }
+        if (known) {
+            mean /= ports;
+            sampled++;
+            int slot = slot(sampled);
+            if (slot >= 0) {
+                for (int p = 0; p < ports; p++) {
+                    ownSample[p][slot] = gaps[p] - mean;
+                    intervalSample[p][slot] = t1[p] - previousT1[p];
+                }
+            }
+        }
+        for (int p = 0; p < ports; p++) {
+            previousT1[p] = t1[p];
+            previousT4[p] = t4[p];
+        }
+        havePrevious = true;
+    }
+
+    /** Algorithm R: where the {@code seen}-th value goes in a sample of OWN_SAMPLE, or −1 if it is not kept. */
+    private int slot(long seen) {
+        if (seen <= OWN_SAMPLE) {
+            return (int) seen - 1;
+        }
+        long j = sampling.nextLong(seen);
+        return j < OWN_SAMPLE ? (int) j : -1;
+    }
+
+    /** The median own lateness of port p's contributor per call, ns (see {@link #OWN_SAMPLE}); NaN before two calls. */
+    public double ownLatenessMedianNs(int port) {
+        int n = (int) Math.min(sampled, OWN_SAMPLE);
+        return n == 0 ? Double.NaN : Median.of(java.util.Arrays.copyOf(ownSample[port], n));
+    }
+
+    /** The median time between port p's consecutive arrivals, ns; NaN before two calls. */
+    public double intervalMedianNs(int port) {
+        int n = (int) Math.min(sampled, OWN_SAMPLE);
+        return n == 0 ? Double.NaN : Median.of(java.util.Arrays.copyOf(intervalSample[port], n));
+    }
+
     /**
      * The time from the first call's earliest arrival to the last call's latest departure (0 before two calls): what a
      * contributor's total lateness is a share of, when a verdict sizes its effect.
@@ -249,6 +316,14 @@ public final class GredCalls {
             }
         }
         c.firstNs = firstNs;
+        c.sampled = sampled;
+        c.havePrevious = havePrevious;
+        for (int p = 0; p < ports; p++) {
+            System.arraycopy(ownSample[p], 0, c.ownSample[p], 0, OWN_SAMPLE);
+            System.arraycopy(intervalSample[p], 0, c.intervalSample[p], 0, OWN_SAMPLE);
+            c.previousT1[p] = previousT1[p];
+            c.previousT4[p] = previousT4[p];
+        }
         c.lastNs = lastNs;
         c.down.merge(down);
         c.up.merge(up);
