@@ -106,14 +106,18 @@ class MpirunFaultTest {
 
         assertThat(run.exit()).as(run.err()).isEqualTo(3);
         assertThat(run.report().path("result_ok").asBoolean()).isFalse();
-        assertThat(run.errors()).as(run.err()).containsExactly("rank 3 exited with code 3");
+        // rank 3 is the cause; Open MPI's MPI_Finalize is no barrier, so mpirun may stop a rank still inside it
+        // when rank 3 exits: such a rank is named only as stopped after rank 3, never as a cause
+        assertThat(run.errors().get(0)).as(run.err()).isEqualTo("rank 3 exited with code 3");
+        assertThat(run.errors().subList(1, run.errors().size()))
+                .allMatch(e -> e.matches("ranks? .* stopped before MPI_Finalize \\(after rank 3 failed\\)"));
         assertThat(run.exit(3).path("state").asText()).isEqualTo("exited_nonzero");
         assertThat(run.exit(3).path("exit_code").asInt()).isEqualTo(3);
         for (int r = 0; r < 3; r++) {
-            assertThat(run.exit(r).path("state").asText()).as("rank %d", r).isEqualTo("finished");
-            assertThat(run.exit(r).path("exit_code").asInt()).isZero();
+            JsonNode e = run.exit(r);
+            assertThat(e.path("state").asText().equals("finished") || e.path("stopped_after_rank").asInt(-1) == 3)
+                    .as("rank %d: %s", r, e).isTrue();
         }
-        assertThat(run.report().at("/mpi/unfinished_ranks")).isEmpty();
     }
 
     @Test

@@ -18,6 +18,8 @@ final class RankExits {
     /** Signals that stop a rank from outside (mpirun's SIGTERM, then SIGKILL; ^C; a lost terminal). */
     private static final Set<Integer> STOP_SIGNALS = Set.of(1, 2, 9, 15);
 
+    private static final int FINALIZE = MpiOp.code("MPI_Finalize");
+
     private RankExits() {
     }
 
@@ -73,9 +75,11 @@ final class RankExits {
         if (s.ended(MpiRankMetaLayout.END_ABORTED)) {
             return new RankExit(rank, RankExit.State.ABORTED, null, null, null, s.abortCode(), "MPI_Abort", null, null);
         }
-        if (s.ended(MpiRankMetaLayout.END_SIGNALED) && s.finalized() && STOP_SIGNALS.contains(s.endSignal())) {
-            // Past MPI_Finalize, then stopped by mpirun while exiting because another rank failed: its MPI work was
-            // done, so it is not one of the ranks the failure cut short.
+        if (s.ended(MpiRankMetaLayout.END_SIGNALED) && STOP_SIGNALS.contains(s.endSignal())
+                && (s.finalized() || s.endSignalOp() == FINALIZE)) {
+            // In or past MPI_Finalize, then stopped by mpirun because another rank failed (Open MPI's MPI_Finalize is
+            // no barrier: a rank may return from it and exit while others are still inside): its MPI work was done,
+            // so it is not one of the ranks the failure cut short.
             return new RankExit(rank, RankExit.State.FINISHED, null, null, null, null, null, null, null);
         }
         if (s.ended(MpiRankMetaLayout.END_SIGNALED)) {

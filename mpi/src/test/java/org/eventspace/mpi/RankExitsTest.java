@@ -59,13 +59,16 @@ class RankExitsTest {
 
     @Test
     void aRankPastFinalizeThatMpirunStoppedWhileItExitedFinished() {
-        // rank 3 returned 3 after MPI_Finalize; mpirun then sent SIGTERM to rank 0, which was past MPI_Finalize too
+        // rank 3 returned 3 after MPI_Finalize; mpirun then sent SIGTERM to rank 0, which was past MPI_Finalize too,
+        // and to rank 1, still inside it
         List<RankExit> exits = exits(rank(0, true, MpiRankMetaLayout.END_SIGNALED, 15, 0, 0, 0, 0),
-                rank(1, true, MpiRankMetaLayout.END_EXITED, 0, 0, 0, 0, 0),
+                rank(1, false, MpiRankMetaLayout.END_SIGNALED | MpiRankMetaLayout.END_IN_CALL, 15,
+                        MpiOp.code("MPI_Finalize"), 0, 0, 0),
                 rank(2, true, MpiRankMetaLayout.END_EXITED, 0, 0, 0, 0, 0),
                 rank(3, true, MpiRankMetaLayout.END_EXITED, 0, 0, 0, 3, 700));
 
         assertThat(exits.get(0).state()).isEqualTo(RankExit.State.FINISHED);
+        assertThat(exits.get(1).state()).isEqualTo(RankExit.State.FINISHED);
         assertThat(RankExits.errors(exits)).containsExactly("rank 3 exited with code 3");
     }
 
