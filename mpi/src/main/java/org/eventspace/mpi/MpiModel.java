@@ -26,14 +26,14 @@ final class MpiModel {
     /**
      * The model of {@code analysis}.
      *
-     * @param exits        how each rank ended (by rank), or null while the program runs.
+     * @param exits        how each rank ended, by rank ({@link RankExits}); null while the program runs.
      * @param wallS        the run's wall time so far, s.
      * @param outside      errors found outside the ranks (the launcher's), in order.
      * @param exitCode     mpirun's exit code, null while running or when stopped.
      * @param written      tuples the ranks wrote; {@code missed} of them overwritten before read.
      * @param toolThreads  the tool's busy threads on the ranks' machine (agents, the analysis).
      */
-    static RunModel of(MpiAnalysis analysis, String program, int ranks, int hosts, List<RankRecord.Exit> exits,
+    static RunModel of(MpiAnalysis analysis, String program, int ranks, int hosts, List<RankExit> exits,
                        double wallS, List<String> outside, Integer exitCode, boolean running, long written, long missed,
                        int toolThreads) {
         int worldSize = Math.max(ranks, analysis.worldSize());
@@ -47,13 +47,11 @@ final class MpiModel {
         List<Coverage.UnfinishedRank> unfinished = new ArrayList<>();
         for (int r = 0; r < worldSize; r++) {
             RankSnapshot s = snapshots.of(r);
-            RankRecord.Exit exit = exits != null && r < exits.size() ? exits.get(r) : null;
-            if (exit == null && !running) {
-                exit = defaultExit(analysis, s, r);
-            }
-            boolean finished = exit != null && "finished".equals(exit.state());
-            if (exit != null && !finished) {
-                unfinished.add(new Coverage.UnfinishedRank(r, describe(exit)));
+            RankExit ended = exits != null && r < exits.size() ? exits.get(r) : null;
+            RankRecord.Exit exit = ended == null ? null : record(ended);
+            boolean finished = ended != null && ended.finished();
+            if (ended != null && !finished) {
+                unfinished.add(new Coverage.UnfinishedRank(r, RankExits.reason(ended)));
             }
             Long calls = null;
             Long bytes = null;
@@ -100,20 +98,8 @@ final class MpiModel {
                 ? worldSize : Math.max(busiest, hosts <= 1 ? worldSize : busiest);
         Verdict.Load load = Verdict.Load.of(Runtime.getRuntime().availableProcessors(), onMachine, toolThreads);
         List<String> errors = new ArrayList<>(outside);
-        List<String> faults = new ArrayList<>();
-        for (Coverage.UnfinishedRank u : unfinished) {
-            String e = "rank " + u.rank() + " " + u.reason();
-            if (exits == null) {
-                faults.add(e);
-                if (!errors.contains(e)) {
-                    errors.add(e);
-                }
-            }
-        }
-        if (exits != null) {
-            // The library's records name the cause and the ranks stopped after it (RankExits), once each.
-            faults.addAll(outside.stream().filter(e -> e.startsWith("rank")).toList());
-        }
+        // The library's records name the cause and the ranks stopped after it (RankExits.errors, among outside), once each.
+        List<String> faults = outside.stream().filter(e -> e.startsWith("rank")).toList();
         String fault = faults.isEmpty() ? null : "run failed: " + String.join("; ", faults);
         if (!running && exitCode != null && exitCode != 0 && errors.isEmpty()) {
             errors.add("mpirun exited with code " + exitCode);
@@ -137,41 +123,9 @@ final class MpiModel {
                 new Verdict(slowest, heaviest, load, headline), coverage);
     }
 
-    /** The library's record of how each rank ended ({@link RankExit}) as the model's. */
-    static List<RankRecord.Exit> exits(List<RankExit> exits) {
-        List<RankRecord.Exit> out = new ArrayList<>(exits.size());
-        for (RankExit e : exits) {
-            String state = e.stoppedAfterRank() != null ? "stopped" : e.state().name().toLowerCase(java.util.Locale.ROOT);
-            out.add(new RankRecord.Exit(state, e.exitCode(), e.signal(), e.signalName(), e.abortCode(), e.lastCall()));
-        }
-        return out;
-    }
-
-    /** How a rank ended, from its meta file alone (before the library recorded exits and signals). */
-    private static RankRecord.Exit defaultExit(MpiAnalysis analysis, RankSnapshot s, int rank) {
-        if (s == null) {
-            return new RankRecord.Exit("unknown", null, null, null, null, null);
-        }
-        if (s.finalized()) {
-            return new RankRecord.Exit("finished", null, null, null, null, null);
-        }
-        int last = analysis.started() ? analysis.profile().lastOp(rank) : 0;
-        return new RankRecord.Exit("exited_before_finalize", null, null, null, null, last == 0 ? null : MpiOp.name(last));
-    }
-
-    /** "was killed by signal 11 (SIGSEGV) in MPI_Allreduce", "called MPI_Abort with code 7", … */
-    static String describe(RankRecord.Exit exit) {
-        String in = exit.lastCall() == null ? "" : " in " + exit.lastCall();
-        return switch (exit.state()) {
-            case "killed_by_signal" -> "was killed by signal " + exit.signal()
-                    + (exit.signalName() == null ? "" : " (" + exit.signalName() + ")") + in;
-            case "aborted" -> "called MPI_Abort with code " + exit.abortCode();
-            case "exited_nonzero" -> "exited with code " + exit.exitCode();
-            case "exited_before_finalize" -> "ended without reaching MPI_Finalize"
-                    + (exit.lastCall() == null ? "" : " (last call " + exit.lastCall() + ")");
-            case "stopped" -> "was stopped before MPI_Finalize after another rank failed" + in;
-            case "unknown" -> "left no trace files (it never reached MPI_Init, or its host's agent did not run)";
-            default -> exit.state();
-        };
+    /** How a rank ended ({@link RankExit}) as the model's; a rank stopped after another's failure is {@code stopped}. */
+    private static RankRecord.Exit record(RankExit e) {
+        String state = e.stoppedAfterRank() != null ? "stopped" : e.state().name().toLowerCase(java.util.Locale.ROOT);
+        return new RankRecord.Exit(state, e.exitCode(), e.signal(), e.signalName(), e.abortCode(), e.lastCall());
     }
 }

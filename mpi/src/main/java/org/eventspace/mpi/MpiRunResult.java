@@ -52,7 +52,7 @@ public final class MpiRunResult {
         List<String> all = new ArrayList<>(errors);
         all.addAll(RankExits.errors(exits));
         this.model = MpiModel.of(analysis, Path.of(config.program()).getFileName().toString(), config.np(), hosts,
-                MpiModel.exits(exits), Math.round(wallS * 1000) / 1000.0, all, exitCode, false, written, missed, hosts);
+                exits, Math.round(wallS * 1000) / 1000.0, all, exitCode, false, written, missed, hosts);
         this.errors = model.errors();
     }
 

@@ -158,18 +158,30 @@ final class RankExits {
 
     /** {@code rank 1 was killed by signal 11 (SIGSEGV) in MPI_Allreduce}, and so on. */
     static String describe(RankExit e) {
-        String rank = "rank " + e.rank();
+        return "rank " + e.rank() + " " + what(e);
+    }
+
+    /**
+     * Why a rank did not finish, without its number (the run model's {@code coverage.unfinished_ranks[].reason}): what
+     * {@link #describe} says, or for a rank stopped after another's failure, that.
+     */
+    static String reason(RankExit e) {
+        return e.stoppedAfterRank() != null
+                ? "was stopped before MPI_Finalize (after rank " + e.stoppedAfterRank() + " failed)" : what(e);
+    }
+
+    private static String what(RankExit e) {
         return switch (e.state()) {
-            case ABORTED -> rank + " called MPI_Abort with code " + e.abortCode();
-            case KILLED_BY_SIGNAL -> rank + " was killed by signal " + e.signal() + " (" + e.signalName() + ")"
+            case ABORTED -> "called MPI_Abort with code " + e.abortCode();
+            case KILLED_BY_SIGNAL -> "was killed by signal " + e.signal() + " (" + e.signalName() + ")"
                     + (e.lastCall() == null ? " before its first MPI call"
                     : (Boolean.TRUE.equals(e.inCall()) ? " in " : " after ") + e.lastCall());
-            case EXITED_NONZERO -> rank + " exited with code " + e.exitCode();
-            case EXITED_BEFORE_FINALIZE -> rank + " exited with code " + e.exitCode() + " before MPI_Finalize"
+            case EXITED_NONZERO -> "exited with code " + e.exitCode();
+            case EXITED_BEFORE_FINALIZE -> "exited with code " + e.exitCode() + " before MPI_Finalize"
                     + (e.lastCall() == null ? "" : " (after " + e.lastCall() + ")");
-            case UNKNOWN -> rank + " did not reach MPI_Finalize and recorded no exit, abort or signal (SIGKILL cannot"
+            case UNKNOWN -> "did not reach MPI_Finalize and recorded no exit, abort or signal (SIGKILL cannot"
                     + " be caught; or it left no trace files)" + (e.lastCall() == null ? "" : "; last call " + e.lastCall());
-            case FINISHED -> rank + " finished";
+            case FINISHED -> "finished";
         };
     }
 }
