@@ -8,8 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.eventspace.base.stats.Median;
 import org.eventspace.base.stats.RunningStatistics;
+import org.eventspace.base.stats.UniformSample;
 import org.eventspace.monitor.model.SlowestRankRule;
 import org.eventspace.monitor.model.Verdict;
 
@@ -52,16 +52,13 @@ final class CollectiveWaits {
      * (milliseconds at once, on a loaded machine) does not decide it the way it decides a mean.
      */
     static final int LATENESS_SAMPLE = 1024;
-    private final double[][] latenessSample;
-    /** Per rank, the instances whose own-work lateness was sampled (every member's previous exit known). */
-    private final long[] ownSamples;
+    private final UniformSample[] latenessSample;
     /** Per rank, a sample of the time between its consecutive instances (the last entries), µs: its iteration. */
-    private final double[][] intervalSample;
+    private final UniformSample[] intervalSample;
     private final long[] previousLastEntryNs;
     /** Per rank, its exit from its previous instance (0 before one): the start of its own work before the next. */
     private final long[] previousExitNs;
     private double[] gaps = new double[4];
-    private final java.util.SplittableRandom sampling = new java.util.SplittableRandom(0x5EED);
     /** The earliest and latest entry of any complete instance: the span a rank's lateness is a share of. */
     long firstEntryNs = Long.MAX_VALUE;
     long lastEntryNs = Long.MIN_VALUE;
@@ -91,9 +88,8 @@ final class CollectiveWaits {
         this.expectedLast = new double[worldSize];
         this.varianceLast = new double[worldSize];
         this.latenessNs = new double[worldSize];
-        this.latenessSample = new double[worldSize][];
-        this.ownSamples = new long[worldSize];
-        this.intervalSample = new double[worldSize][];
+        this.latenessSample = new UniformSample[worldSize];
+        this.intervalSample = new UniformSample[worldSize];
         this.previousLastEntryNs = new long[worldSize];
         this.previousExitNs = new long[worldSize];
         this.waitUs = new RunningStatistics[worldSize];
@@ -210,13 +206,11 @@ final class CollectiveWaits {
             double late = (instance.entries[i] - lastEntry) - meanEntryFromLast;
             latenessNs[r] += late;
             if (allGaps) {
-                ownSamples[r]++;
-                sampleLateness(r, ownSamples[r], (gaps[i] - meanGap) / 1000.0);
+                sample(latenessSample, r).add((gaps[i] - meanGap) / 1000.0);
             }
             previousExitNs[r] = Math.max(previousExitNs[r], instance.exits[i]);
             if (participations[r] > 1) {
-                intervalSample[r] = sample(intervalSample[r], participations[r] - 1,
-                        (lastEntry - previousLastEntryNs[r]) / 1000.0);
+                sample(intervalSample, r).add((lastEntry - previousLastEntryNs[r]) / 1000.0);
             }
             previousLastEntryNs[r] = lastEntry;
             varianceLast[r] += p * (1 - p);
@@ -245,36 +239,22 @@ final class CollectiveWaits {
         return pending.size();
     }
 
-    private void sampleLateness(int rank, long seen, double us) {
-        latenessSample[rank] = sample(latenessSample[rank], seen, us);
-    }
-
-    /** Vitter's Algorithm R: the {@code seen}-th value {@code x} into a uniform sample of at most LATENESS_SAMPLE. */
-    private double[] sample(double[] sample, long seen, double x) {
-        if (sample == null) {
-            sample = new double[LATENESS_SAMPLE];
+    /** Rank r's sample in {@code samples}, made on its first value (a rank in no instance keeps none). */
+    private static UniformSample sample(UniformSample[] samples, int r) {
+        if (samples[r] == null) {
+            samples[r] = new UniformSample(LATENESS_SAMPLE, 0x5EED + r);
         }
-        if (seen <= LATENESS_SAMPLE) {
-            sample[(int) seen - 1] = x;
-        } else {
-            long j = sampling.nextLong(seen);
-            if (j < LATENESS_SAMPLE) {
-                sample[(int) j] = x;
-            }
-        }
-        return sample;
+        return samples[r];
     }
 
     /** The median of rank r's sampled lateness per instance, µs; 0 before any. */
     double medianLatenessUs(int r) {
-        int n = (int) Math.min(ownSamples[r], LATENESS_SAMPLE);
-        return n == 0 || latenessSample[r] == null ? 0 : Median.of(java.util.Arrays.copyOf(latenessSample[r], n));
+        return latenessSample[r] == null ? 0 : latenessSample[r].median();
     }
 
     /** The median time between rank r's consecutive instances, µs (its iteration); 0 before two. */
     double medianIntervalUs(int r) {
-        int n = (int) Math.min(participations[r] - 1, LATENESS_SAMPLE);
-        return n <= 0 || intervalSample[r] == null ? 0 : Median.of(java.util.Arrays.copyOf(intervalSample[r], n));
+        return intervalSample[r] == null ? 0 : intervalSample[r].median();
     }
 
     /** The time from the first complete instance's earliest entry to the last one's latest, ns; 0 before two. */

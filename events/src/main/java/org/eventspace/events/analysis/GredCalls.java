@@ -3,6 +3,7 @@ package org.eventspace.events.analysis;
 import org.eventspace.base.stats.Median;
 import org.eventspace.base.stats.RunningStatistics;
 import org.eventspace.base.stats.StatisticsSummary;
+import org.eventspace.base.stats.UniformSample;
 
 /**
  * The metrics of one allreduce (gred) wrapper over the calls it took part in (dissertation §7.1, EventSpace paper §3),
@@ -64,12 +65,10 @@ public final class GredCalls {
     static final int OWN_SAMPLE = 256;
     private final long[] previousT1;
     private final long[] previousT4;
-    private final double[][] ownSample;
-    private final double[][] intervalSample;
-    private long sampled;
+    private final UniformSample[] ownSample;
+    private final UniformSample[] intervalSample;
     private boolean havePrevious;
     private final double[] gaps;
-    private final java.util.SplittableRandom sampling = new java.util.SplittableRandom(0x5EED);
     private long firstNs = Long.MAX_VALUE;
     private long lastNs = Long.MIN_VALUE;
 
@@ -106,8 +105,12 @@ public final class GredCalls {
         this.order = new int[ports];
         this.previousT1 = new long[ports];
         this.previousT4 = new long[ports];
-        this.ownSample = new double[ports][OWN_SAMPLE];
-        this.intervalSample = new double[ports][OWN_SAMPLE];
+        this.ownSample = new UniformSample[ports];
+        this.intervalSample = new UniformSample[ports];
+        for (int p = 0; p < ports; p++) {
+            ownSample[p] = new UniformSample(OWN_SAMPLE, 0x5EED + p);
+            intervalSample[p] = new UniformSample(OWN_SAMPLE, 0x1E55 + p);
+        }
         this.gaps = new double[ports];
     }
 
@@ -260,13 +263,9 @@ public final class GredCalls {
         }
         if (known) {
             mean /= ports;
-            sampled++;
-            int slot = slot(sampled);
-            if (slot >= 0) {
-                for (int p = 0; p < ports; p++) {
-                    ownSample[p][slot] = gaps[p] - mean;
-                    intervalSample[p][slot] = t1[p] - previousT1[p];
-                }
+            for (int p = 0; p < ports; p++) {
+                ownSample[p].add(gaps[p] - mean);
+                intervalSample[p].add(t1[p] - previousT1[p]);
             }
         }
         for (int p = 0; p < ports; p++) {
@@ -276,25 +275,14 @@ public final class GredCalls {
         havePrevious = true;
     }
 
-    /** Algorithm R: where the {@code seen}-th value goes in a sample of OWN_SAMPLE, or −1 if it is not kept. */
-    private int slot(long seen) {
-        if (seen <= OWN_SAMPLE) {
-            return (int) seen - 1;
-        }
-        long j = sampling.nextLong(seen);
-        return j < OWN_SAMPLE ? (int) j : -1;
-    }
-
     /** The median own lateness of port p's contributor per call, ns (see {@link #OWN_SAMPLE}); NaN before two calls. */
     public double ownLatenessMedianNs(int port) {
-        int n = (int) Math.min(sampled, OWN_SAMPLE);
-        return n == 0 ? Double.NaN : Median.of(java.util.Arrays.copyOf(ownSample[port], n));
+        return ownSample[port].median();
     }
 
     /** The median time between port p's consecutive arrivals, ns; NaN before two calls. */
     public double intervalMedianNs(int port) {
-        int n = (int) Math.min(sampled, OWN_SAMPLE);
-        return n == 0 ? Double.NaN : Median.of(java.util.Arrays.copyOf(intervalSample[port], n));
+        return intervalSample[port].median();
     }
 
     /**
@@ -316,11 +304,10 @@ public final class GredCalls {
             }
         }
         c.firstNs = firstNs;
-        c.sampled = sampled;
         c.havePrevious = havePrevious;
         for (int p = 0; p < ports; p++) {
-            System.arraycopy(ownSample[p], 0, c.ownSample[p], 0, OWN_SAMPLE);
-            System.arraycopy(intervalSample[p], 0, c.intervalSample[p], 0, OWN_SAMPLE);
+            c.ownSample[p] = ownSample[p].copy();
+            c.intervalSample[p] = intervalSample[p].copy();
             c.previousT1[p] = previousT1[p];
             c.previousT4[p] = previousT4[p];
         }
