@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.eventspace.events.TraceTupleFlyweight;
+import org.eventspace.trace.PerfettoExport;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
@@ -340,26 +341,11 @@ public final class MpiTimeline {
             g.writeNumberField("limit_per_rank", limit);
             g.writeEndObject();
             g.writeArrayFieldStart("traceEvents");
-            g.writeStartObject();
-            g.writeStringField("name", "process_name");
-            g.writeStringField("ph", "M");
-            g.writeNumberField("pid", 0);
-            g.writeObjectFieldStart("args");
-            g.writeStringField("name", "MPI program, " + worldSize + " ranks");
-            g.writeEndObject();
-            g.writeEndObject();
+            PerfettoExport.processName(g, "MPI program, " + worldSize + " ranks");
             long slices = 0;
             for (var e : calls.entrySet()) {
                 int rank = e.getKey();
-                g.writeStartObject();
-                g.writeStringField("name", "thread_name");
-                g.writeStringField("ph", "M");
-                g.writeNumberField("pid", 0);
-                g.writeNumberField("tid", rank);
-                g.writeObjectFieldStart("args");
-                g.writeStringField("name", "rank " + rank);
-                g.writeEndObject();
-                g.writeEndObject();
+                PerfettoExport.rankTrack(g, rank);
                 List<Call> list = e.getValue();
                 for (int i = 0; i < list.size() && i < limit; i++) {
                     slice(g, rank, list.get(i));

@@ -61,6 +61,31 @@ public final class PerfettoExport {
         this.limitPerRank = limitPerRank;
     }
 
+    /** The metadata event that names the one process (the job) of a timeline in this format. */
+    public static void processName(JsonGenerator g, String name) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("name", "process_name");
+        g.writeStringField("ph", "M");
+        g.writeNumberField("pid", 0);
+        g.writeObjectFieldStart("args");
+        g.writeStringField("name", name);
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    /** The metadata event that names rank {@code rank}'s track ({@code tid} = the rank): "rank N". */
+    public static void rankTrack(JsonGenerator g, int rank) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("name", "thread_name");
+        g.writeStringField("ph", "M");
+        g.writeNumberField("pid", 0);
+        g.writeNumberField("tid", rank);
+        g.writeObjectFieldStart("args");
+        g.writeStringField("name", "rank " + rank);
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
     /**
      * Writes the whole timeline to {@code out} (not closed). Two walks over every rank: the first counts the messages
      * on each channel and each rank's collectives, so that the second draws only flows both of whose ends it writes.
@@ -86,27 +111,12 @@ public final class PerfettoExport {
         g.writeStringField("rank_timing", "merged over ranks: every rank draws from the same statistics");
         g.writeEndObject();
         g.writeArrayFieldStart("traceEvents");
-        g.writeStartObject();
-        g.writeStringField("name", "process_name");
-        g.writeStringField("ph", "M");
-        g.writeNumberField("pid", 0);
-        g.writeObjectFieldStart("args");
-        g.writeStringField("name", "eventspace job, " + trace.ranks() + " ranks");
-        g.writeEndObject();
-        g.writeEndObject();
+        processName(g, "eventspace job, " + trace.ranks() + " ranks");
         long events = 0;
         long links = 0;
         boolean truncated = false;
         for (int rank = 0; rank < trace.ranks(); rank++) {
-            g.writeStartObject();
-            g.writeStringField("name", "thread_name");
-            g.writeStringField("ph", "M");
-            g.writeNumberField("pid", 0);
-            g.writeNumberField("tid", rank);
-            g.writeObjectFieldStart("args");
-            g.writeStringField("name", "rank " + rank);
-            g.writeEndObject();
-            g.writeEndObject();
+            rankTrack(g, rank);
             RankTimeline t = new RankTimeline(g, rank, matching);
             t.walk(trace.nodes());
             events += t.events;
