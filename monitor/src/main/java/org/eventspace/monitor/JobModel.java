@@ -110,10 +110,7 @@ public final class JobModel {
 
     private static Verdict.SlowestRank slowest(JsonNode lb) {
         if (lb == null || !lb.has("verdict")) {
-            Verdict.SlowestRank none = SlowestRankRule.judge(List.of());
-            return new Verdict.SlowestRank(null, 0, 0, null, null, null, null, none.alpha(), 0, null, null, null,
-                    none.minEffectPct(), false, false, null,
-                    "no verdict: the load-balance monitor did not run (--monitor loadbalance)");
+            return SlowestRankRule.none("no verdict: the load-balance monitor did not run (--monitor loadbalance)");
         }
         try {
             return Json.mapper().convertValue(lb.get("verdict"), Verdict.SlowestRank.class);

@@ -90,9 +90,7 @@ public final class SlowestRankRule {
             best = named;
         }
         if (best == null) {
-            return new Verdict.SlowestRank(null, 0, 0, null, null, null, null, ALPHA, 0, null, null, null,
-                    MIN_EFFECT_PCT, false, false, null,
-                    "no verdict: no collective instance had more than one member");
+            return none("no verdict: no collective instance had more than one member");
         }
         double z = best.z();
         boolean significant = z > critical;
@@ -122,6 +120,12 @@ public final class SlowestRankRule {
                 round(chance, 4), round(z, 2), round(critical, 2), ALPHA, tested, round(best.latenessUs(), 1),
                 effectPct == null ? null : round(effectPct, 2), best.where(), MIN_EFFECT_PCT, significant, beyond,
                 beyond ? best.rank() : null, words);
+    }
+
+    /** No candidate at all, and {@code words} saying why. */
+    public static Verdict.SlowestRank none(String words) {
+        return new Verdict.SlowestRank(null, 0, 0, null, null, null, null, ALPHA, 0, null, null, null, MIN_EFFECT_PCT,
+                false, false, null, words);
     }
 
     private static Double effectPct(Evidence e) {
