@@ -73,6 +73,7 @@ public final class PacketLayout {
 
     /** Words that hold an event name of {@code nameBytes} UTF-8 bytes. */
     public static int nameWords(int nameBytes) {
-        return (nameBytes + WORD_BYTES - 1) / WORD_BYTES;
+        // in long: a name length near Integer.MAX_VALUE (a damaged packet's) must not wrap to a negative word count
+        return (int) ((nameBytes + (long) WORD_BYTES - 1) / WORD_BYTES);
     }
 }

@@ -59,6 +59,17 @@ class PacketCodecTest {
     }
 
     @Test
+    void aNameLengthNearTheLargestIntIsRefusedNotAllocated() {
+        long[] words = PacketCodec.encode(Packet.ofRecords(100, 1, List.of(new ScopeRecord(0, "abcdefghi", 1, 1))));
+        int record = PacketLayout.HEADER_WORDS + PacketLayout.RECORD_NAME_LENGTH_WORD;
+        words[record] = (words[record] & 0xFFFF_FFFFL) | ((long) Integer.MAX_VALUE << PacketLayout.RECORD_NAME_LENGTH_SHIFT);
+
+        // found by the property test: the word count wrapped negative and the decoder asked for a 2 GiB array
+        assertThatThrownBy(() -> PacketCodec.decode(words, words.length)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("malformed packet at word").hasMessageContaining("2147483647-byte event name");
+    }
+
+    @Test
     void malformedInputNamesTheWordAndWhatWasExpected() {
         long[] good = PacketCodec.encode(Packet.ofRecords(100, 1, List.of(new ScopeRecord(0, "abcdefghi", 1, 1))));
         // header 3 words, record header at 3..5, name at 6..7
