@@ -56,6 +56,10 @@ final class ReportCommand implements Callable<Integer> {
                             + loads.path("schema"));
                 }
             }
+            RunReportPage.checkSize(a.toString(), runA, Files.size(a));
+            if (b != null) {
+                RunReportPage.checkSize(b.toString(), runB, Files.size(b));
+            }
             page = RunReportPage.html(a.getFileName().toString(), runA, b != null ? b.getFileName().toString() : null, runB,
                     loads);
         } catch (IllegalArgumentException e) {

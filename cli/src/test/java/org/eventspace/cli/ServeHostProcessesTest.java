@@ -46,7 +46,7 @@ class ServeHostProcessesTest {
             JsonNode run = live.get(url + "api/v1/run");
             assertThat(run.path("ranks").asInt()).isEqualTo(4);
             assertThat(run.path("hosts").asInt()).isEqualTo(2);
-            assertThat(run.path("injectedSlowRank").asInt()).isEqualTo(3);
+            assertThat(run.path("injected_slow_rank").asInt()).isEqualTo(3);
             assertThat(live.process().waitFor(150, TimeUnit.SECONDS)).as(live.output()).isTrue();
             assertThat(live.process().exitValue()).as(live.output()).isZero();
         } finally {

@@ -73,6 +73,28 @@ public final class DashboardFrames {
     }
 
     /**
+     * What runs, as {@code /api/v1/run} and a frame's {@code run} give it: field names in snake case with their unit,
+     * and the wall time null while the run goes on (JSON has no NaN).
+     */
+    private ObjectNode run(DashboardSource.RunInfo info) {
+        ObjectNode o = json.createObjectNode();
+        o.put("name", info.name());
+        o.put("description", info.description());
+        o.put("ranks", info.ranks());
+        o.put("hosts", info.hosts());
+        o.put("tree", info.tree());
+        o.put("trees", info.trees());
+        o.put("filter", info.filter());
+        o.put("injected_slow_rank", info.injectedSlowRank());
+        if (Double.isFinite(info.wallSeconds())) {
+            o.put("wall_s", info.wallSeconds());
+        } else {
+            o.putNull("wall_s");
+        }
+        return o;
+    }
+
+    /**
      * The next frame from the source's newest state.
      *
      * @param serverCpuPct what the dashboard's own threads cost, % of one core since the last frame (shown in the cost
@@ -88,7 +110,7 @@ public final class DashboardFrames {
         f.put("sampled_at_ms", System.currentTimeMillis());
         f.put("uptime_s", (now - startNanos) / 1e9);
         f.put("running", source.running());
-        f.set("run", json.valueToTree(source.info()));
+        f.set("run", run(source.info()));
         JsonNode lb = monitors == null ? null : monitors.get("loadbalance");
         f.set("loadbalance", lb == null ? json.nullNode() : lb);
         f.set("nodes", nodes(monitors));

@@ -10,6 +10,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 import org.agrona.concurrent.AgentRunner;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.eventspace.base.json.Json;
 import org.eventspace.comm.transport.AgentThreads;
@@ -30,12 +32,27 @@ import io.javalin.http.sse.SseClient;
  * The dashboard's HTTP server (Javalin on Jetty): the page at {@code /}, its assets from the jar, and the JSON API under
  * {@code /api/v1} (docs/API.md), every answer read from the sampler's newest frame, so requests never reach the job.
  * Binds 127.0.0.1 unless told otherwise. Start with {@link #start}, end with {@link #close} (idempotent); any thread.
+ *
+ * <p>Hardened for a hostile client and a hostile page in the same browser: who may read it is {@link DashboardAccess}'s
+ * (a Host check on loopback, a token beyond it, with a warning on standard error), every answer carries a
+ * Content-Security-Policy that runs no script but the page's own file and forbids framing, every error is JSON —
+ * Jetty's own 400/414/431 too ({@link DashboardErrorPage}) — with what a client sent echoed at most 40 characters
+ * ({@link #echo}), and the listening socket's accept backlog is {@link #ACCEPT_QUEUE}, so a flood of connections does
+ * not make a normal request wait for a SYN to be sent again.
  */
 public final class DashboardServer implements AutoCloseable {
     /** The loopback address the server binds unless told otherwise. */
     public static final String LOOPBACK = "127.0.0.1";
     /** The frame period: what "live" means here. */
     public static final long DEFAULT_PERIOD_MS = 500;
+
+    /**
+     * Connections the kernel queues for accept (Jetty's default is 50: during a flood of 2 000 connections a normal
+     * request waited a second for its SYN to be retried); the kernel caps it at net.core.somaxconn.
+     */
+    static final int ACCEPT_QUEUE = 1024;
+    /** Echoed input, at most this many characters in any error message. */
+    static final int ECHO_CHARS = 40;
 
     /** Request attribute: this request's error was written already (the 404 page must not overwrite it). */
     private static final String ANSWERED = "es-answered";
@@ -52,6 +69,7 @@ public final class DashboardServer implements AutoCloseable {
     private final String bind;
     private final DashboardThreads threads = new DashboardThreads();
     private final RunMetrics metrics = new RunMetrics();
+    private final DashboardAccess access;
     private volatile boolean closed;
 
     private DashboardServer(DashboardSource source, String bind, int port, long periodMs) {
@@ -74,10 +92,22 @@ public final class DashboardServer implements AutoCloseable {
         sampler.onFrame(push);
         streamer.start();
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
+        this.access = DashboardAccess.of(bind);
+        DashboardErrorPage errorPage = new DashboardErrorPage(json);
         this.app = Javalin.create(config -> {
             config.showJavalinBanner = false;
             config.startupWatcherEnabled = false;
             config.jetty.threadPool = threads.httpPool();
+            config.jetty.modifyServer(server -> server.setErrorHandler(errorPage));
+            config.jetty.modifyServletContextHandler(context -> context.setErrorHandler(errorPage));
+            config.jetty.addConnector((server, http) -> {
+                http.setSendServerVersion(false);
+                ServerConnector c = new ServerConnector(server, new HttpConnectionFactory(http));
+                c.setHost(bind);
+                c.setPort(port);
+                c.setAcceptQueueSize(ACCEPT_QUEUE);
+                return c;
+            });
         });
         routes();
         this.runner = AgentThreads.runner(sampler, new SleepingMillisIdleStrategy(Math.max(5, periodMs / 10)));
@@ -87,11 +117,16 @@ public final class DashboardServer implements AutoCloseable {
             return t;
         });
         try {
-            app.start(bind, port);
+            app.start();
         } catch (RuntimeException e) {
             AgentThreads.awaitEnd(runner, Duration.ofSeconds(2));
             throw new IllegalStateException("the dashboard could not listen on " + bind + ":" + port + ": "
                     + rootMessage(e), e);
+        }
+        if (!access.loopback()) {
+            System.err.println("warning: the dashboard listens on " + bind + ":" + port() + ", beyond this machine: anyone "
+                    + "who can reach it and has the token in its address (" + url() + ") reads the run, in clear text (no "
+                    + "TLS); on an untrusted network bind 127.0.0.1 and use ssh -L " + port() + ":127.0.0.1:" + port());
         }
     }
 
@@ -116,10 +151,19 @@ public final class DashboardServer implements AutoCloseable {
         return app.port();
     }
 
-    /** The page's address. */
+    /**
+     * The page's address; beyond loopback with the token ({@code ?token=…}) every request needs, which the page then
+     * keeps in a cookie.
+     */
     public String url() {
         String host = bind.contains(":") ? "[" + bind + "]" : bind.equals("0.0.0.0") ? LOOPBACK : bind;
-        return "http://" + host + ":" + port() + "/";
+        return "http://" + host + ":" + port() + "/" + (access.token() == null ? "" : "?" + DashboardAccess.TOKEN + "="
+                + access.token());
+    }
+
+    /** The token every request needs (beyond loopback), or null when bound to loopback. */
+    public String token() {
+        return access.token();
     }
 
     public DashboardSampler sampler() {
@@ -158,6 +202,26 @@ public final class DashboardServer implements AutoCloseable {
     }
 
     private void routes() {
+        // Before every route, 404 and 405 included: the security headers, then who may ask.
+        app.before(ctx -> {
+            DashboardAccess.HEADERS.forEach(ctx::header);
+            if (!access.hostAllowed(ctx.header("Host"), port())) {
+                throw new Refused(421, "misdirected_request", "this dashboard answers requests to localhost, 127.0.0.1 or "
+                        + "[::1] with port " + port() + " only (it listens on loopback), not to Host '"
+                        + echo(String.valueOf(ctx.header("Host"))) + "'");
+            }
+            String query = ctx.queryParam(DashboardAccess.TOKEN);
+            if (!access.tokenPresented(query, ctx.cookie(DashboardAccess.cookieName(port())), ctx.header("Authorization"))) {
+                ctx.header("WWW-Authenticate", "Bearer realm=\"eventspace\"");
+                throw new Refused(401, "unauthorized", "this dashboard listens beyond loopback: open the address it "
+                        + "printed (with ?token=…), or send the token as 'Authorization: Bearer TOKEN'");
+            }
+            if (query != null && access.token() != null) {
+                // The page's own requests (assets, API, event stream) carry it from now on; other sites' do not.
+                ctx.res().addHeader("Set-Cookie", DashboardAccess.cookieName(port()) + "=" + access.token()
+                        + "; Path=/; HttpOnly; SameSite=Strict");
+            }
+        });
         app.get("/", ctx -> asset(ctx, "index.html"));
         app.get("/assets/{name}", ctx -> asset(ctx, ctx.pathParam("name")));
         app.get("/api/v1/health", ctx -> {
@@ -226,7 +290,7 @@ public final class DashboardServer implements AutoCloseable {
                 } else if (stats.has(gred)) {
                     return stats.get(gred);
                 }
-                error(ctx, 404, "no_such_gred", "no monitored gred named '" + gred + "'; expected one of " + names(stats, 12));
+                error(ctx, 404, "no_such_gred", "no monitored gred named '" + echo(gred) + "'; expected one of " + names(stats, 12));
                 return null;
             });
         });
@@ -240,7 +304,7 @@ public final class DashboardServer implements AutoCloseable {
                 o.put("filter", f.node().path("scope").path("filter").asText(""));
                 ObjectNode events = o.putObject("events");
                 if (event != null && !hist.has(event)) {
-                    error(ctx, 404, "no_such_event", "no scope event named '" + event + "'; expected one of " + names(hist, 12));
+                    error(ctx, 404, "no_such_event", "no scope event named '" + echo(event) + "'; expected one of " + names(hist, 12));
                     return null;
                 }
                 hist.fields().forEachRemaining(e -> {
@@ -303,9 +367,9 @@ public final class DashboardServer implements AutoCloseable {
                 + e.getClass().getSimpleName()));
         app.error(404, ctx -> {
             if (ctx.attribute(ANSWERED) == null && !ctx.method().name().equals("GET")) {
-                error(ctx, 405, "method_not_allowed", "the dashboard's API is read-only: use GET, not " + ctx.method().name());
+                error(ctx, 405, "method_not_allowed", "the dashboard's API is read-only: use GET, not " + echo(ctx.method().name()));
             } else if (ctx.attribute(ANSWERED) == null) {
-                error(ctx, 404, "not_found", "no such page or API path '" + ctx.path() + "'; the API is under /api/v1 "
+                error(ctx, 404, "not_found", "no such page or API path '" + echo(ctx.path()) + "'; the API is under /api/v1 "
                         + "(health, run, frame, tree, loadbalance, stats, histograms, timemap, cost, events); metrics at /metrics");
             }
         });
@@ -340,12 +404,15 @@ public final class DashboardServer implements AutoCloseable {
         return sampler.newest();
     }
 
-    /** Refuses query parameters the endpoint does not take (a misspelt one would be ignored silently). */
+    /**
+     * Refuses query parameters the endpoint does not take (a misspelt one would be ignored silently); the token is
+     * every endpoint's ({@link DashboardAccess}).
+     */
     private static void only(Context ctx, String... allowed) {
         Set<String> ok = Set.of(allowed);
         for (String key : ctx.queryParamMap().keySet()) {
-            if (!ok.contains(key)) {
-                throw new BadRequest("unknown query parameter '" + key + "' for " + ctx.path() + "; expected "
+            if (!ok.contains(key) && !key.equals(DashboardAccess.TOKEN)) {
+                throw new BadRequest("unknown query parameter '" + echo(key) + "' for " + ctx.path() + "; expected "
                         + (allowed.length == 0 ? "none" : String.join(", ", allowed)));
             }
         }
@@ -364,7 +431,7 @@ public final class DashboardServer implements AutoCloseable {
         } catch (NumberFormatException e) {
             // Falls through to the message below.
         }
-        throw new BadRequest(name + " must be an integer " + min + ".." + max + ", got '" + clip(text) + "'");
+        throw new BadRequest(name + " must be an integer " + min + ".." + max + ", got '" + echo(text) + "'");
     }
 
     private static String names(JsonNode object, int most) {
@@ -377,14 +444,21 @@ public final class DashboardServer implements AutoCloseable {
                 b.append(", …");
                 break;
             }
-            b.append(n > 1 ? ", " : "").append('\'').append(name).append('\'');
+            b.append(n > 1 ? ", " : "").append('\'').append(echo(name)).append('\'');
         }
         return n == 0 ? "(none yet)" : b.toString();
     }
 
-    /** Echoed input, bounded: an error message never grows with what a client sent. */
-    private static String clip(String text) {
-        return text.length() <= 40 ? text : text.substring(0, 40) + "…";
+    /**
+     * Echoed input, bounded: an error message never grows with what a client sent (docs/API.md: cut at
+     * {@value #ECHO_CHARS} characters, then "…"). Every error that quotes a request goes through here.
+     */
+    static String echo(String text) {
+        if (text == null) {
+            return "";
+        }
+        return text.codePointCount(0, text.length()) <= ECHO_CHARS ? text
+                : text.substring(0, text.offsetByCodePoints(0, ECHO_CHARS)) + "…";
     }
 
     /** An answer serialised once for one frame: its frame's number and its bytes. */
@@ -467,7 +541,7 @@ public final class DashboardServer implements AutoCloseable {
     private void asset(Context ctx, String name) {
         byte[] bytes = DashboardAssets.NAMES.contains(name) ? DashboardAssets.bytes(name) : null;
         if (bytes == null) {
-            error(ctx, 404, "not_found", "no asset named '" + clip(name) + "'");
+            error(ctx, 404, "not_found", "no asset named '" + echo(name) + "'");
             return;
         }
         String ext = name.substring(name.lastIndexOf('.') + 1);

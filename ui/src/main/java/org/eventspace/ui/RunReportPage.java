@@ -1,5 +1,13 @@
 package org.eventspace.ui;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+
 import org.eventspace.base.json.Json;
 import org.eventspace.monitor.RunDiff;
 import org.eventspace.monitor.model.RunModel;
@@ -20,9 +28,37 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * a ticket. Any {@code eventspace.run/2} report, ours or an MPI program's ({@link RunFileSource}), with the verdict pane
  * read from its run model. With a second run, the page's comparison shows both on a common scale, row by row as {@link RunDiff} (and
  * {@code eventspace diff}) compares them. Stateless.
+ *
+ * <p>The page is written for a reader who did not make the file: every string from a report is drawn as text (the
+ * script builds elements, never markup from data), the page's Content-Security-Policy runs only the page's own two
+ * scripts (by their SHA-256, computed here as the page is written), and what the page embeds is bounded.
  */
 public final class RunReportPage {
+    /** Ranks drawn one row each in the ranks' pane; the others are counted on the page and are in the JSON. */
+    public static final int MAX_RANK_ROWS = 1024;
+    /** Ranks a report may claim whatever its size: beyond, at least {@link #MIN_BYTES_PER_RANK} bytes a rank. */
+    public static final int RANKS_WITHOUT_SIZE_CHECK = 4096;
+    /** Bytes of report a rank takes at the least (its per-rank record alone is longer); fewer is a claim, not a run. */
+    public static final int MIN_BYTES_PER_RANK = 16;
+
     private RunReportPage() {
+    }
+
+    /**
+     * Refuses a report whose claimed size is absurd against its bytes (a 39 KB file claiming 100 000 ranks would make a
+     * page of tens of MB): more than {@link #RANKS_WITHOUT_SIZE_CHECK} ranks with fewer than {@link #MIN_BYTES_PER_RANK}
+     * bytes for each.
+     *
+     * @throws IllegalArgumentException naming the file, its claim, its size and the bound.
+     */
+    public static void checkSize(String name, JsonNode run, long bytes) {
+        long ranks = run.path("ranks").asLong(0);
+        if (ranks > RANKS_WITHOUT_SIZE_CHECK && ranks > bytes / MIN_BYTES_PER_RANK) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "%s: /ranks: claims %,d ranks in %,d bytes; a report "
+                    + "of more than %,d ranks has at least %d bytes a rank (its per-rank records), so at most %,d here: "
+                    + "not a run's report, not drawn", name, ranks, bytes, RANKS_WITHOUT_SIZE_CHECK, MIN_BYTES_PER_RANK,
+                    Math.max(RANKS_WITHOUT_SIZE_CHECK, bytes / MIN_BYTES_PER_RANK)));
+        }
     }
 
     /**
@@ -48,7 +84,18 @@ public final class RunReportPage {
         for (int t = 0; t < frames.trees(); t++) {
             trees.add(frames.tree(t).toJson(json));
         }
-        data.set("frame", frames.next(0));
+        ObjectNode frame = frames.next(0);
+        // The ranks' pane draws a row per rank: the first MAX_RANK_ROWS, the rest counted ("… N more ranks").
+        JsonNode ranks = frame.path("ranks");
+        if (ranks.isArray() && ranks.size() > MAX_RANK_ROWS) {
+            ArrayNode kept = json.createArrayNode();
+            for (int i = 0; i < MAX_RANK_ROWS; i++) {
+                kept.add(ranks.get(i));
+            }
+            frame.put("ranks_not_drawn", ranks.size() - MAX_RANK_ROWS);
+            frame.set("ranks", kept);
+        }
+        data.set("frame", frame);
         data.set("verdict", verdict(source.model().orElseThrow(), json));
         if (b != null) {
             RunDiff diff = RunDiff.of(RunDiff.Run.of(nameA, a), RunDiff.Run.of(nameB, b));
@@ -81,9 +128,15 @@ public final class RunReportPage {
         String page = DashboardAssets.text("index.html");
         page = page.replace("<link rel=\"stylesheet\" href=\"/assets/dashboard.css\">",
                 "<style>\n" + DashboardAssets.text("dashboard.css") + "</style>");
-        page = page.replace("<!--ES_STATIC-->", "<script>window.ES_STATIC = " + script + ";</script>");
-        page = page.replace("<script src=\"/assets/dashboard.js\"></script>",
-                "<script>\n" + DashboardAssets.text("dashboard.js").replace("</script", "<\\/script") + "</script>");
+        List<String> scripts = new ArrayList<>();
+        String data0 = "window.ES_STATIC = " + script + ";";
+        String code = "\n" + DashboardAssets.text("dashboard.js").replace("</script", "<\\/script").replace("<!--", "<\\!--");
+        scripts.add(data0);
+        scripts.add(code);
+        page = page.replace("<!--ES_STATIC-->", "<script>" + data0 + "</script>");
+        page = page.replace("<script src=\"/assets/dashboard.js\"></script>", "<script>" + code + "</script>");
+        page = page.replace("<meta charset=\"utf-8\">", "<meta charset=\"utf-8\">\n" + policy(scripts)
+                + "\n<meta name=\"referrer\" content=\"no-referrer\">");
         // The verdict is in the page itself, escaped, so it reads without the script too (the script sets the same text).
         JsonNode v = data.path("verdict");
         page = page.replace("<section class=\"panel full\" id=\"verdict-panel\" hidden>",
@@ -99,10 +152,12 @@ public final class RunReportPage {
                 throw new IllegalArgumentException("the network's file: /schema: expected \"" + LinkLoads.SCHEMA + "\", got "
                         + linkLoads.path("schema"));
             }
-            page = page.replace("<section class=\"panel full\" id=\"compare-panel\">", "<section class=\"panel full\" "
-                    + "id=\"network-panel\">\n<h2>Network traffic <span class=\"muted\">(traffic map: each half of a link "
-                    + "coloured by the bytes sent from its end; click a link to select it)</span></h2>\n"
-                    + NetworkSvg.render(linkLoads) + "</section>\n\n  <section class=\"panel full\" id=\"compare-panel\">");
+            // Into the page's network pane, whose click handling is the page script's: the drawing's own script would
+            // be a third inline script for the policy to allow, and it does the same.
+            page = page.replace("<section class=\"panel full\" id=\"network-panel\" hidden>",
+                    "<section class=\"panel full\" id=\"network-panel\">");
+            page = page.replace("<div id=\"network\"></div>", "<div id=\"network\">" + withoutScript(NetworkSvg.render(linkLoads))
+                    + "</div>");
         }
         page = page.replace("<title>EventSpace dashboard</title>", "<title>EventSpace report: " + escape(nameA)
                 + (b != null ? " vs " + escape(nameB) : "") + "</title>");
@@ -130,6 +185,37 @@ public final class RunReportPage {
         ArrayNode errors = v.putArray("errors");
         model.errors().forEach(errors::add);
         return v;
+    }
+
+    /**
+     * The page's Content-Security-Policy, as a {@code meta} element (a file has no headers): scripts only those given
+     * (by SHA-256 of their exact text), no network, no plugins, no base or form targets. Styles may be inline (the page
+     * inlines its style sheet and the drawing sets widths); {@code frame-ancestors} is ignored in a meta element, so a
+     * served page says it in a header instead ({@link DashboardServer}).
+     */
+    static String policy(List<String> scripts) {
+        StringBuilder hashes = new StringBuilder();
+        for (String s : scripts) {
+            hashes.append(" 'sha256-").append(sha256(s)).append('\'');
+        }
+        return "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src" + hashes
+                + "; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">";
+    }
+
+    private static String sha256(String text) {
+        try {
+            return Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JVM has no SHA-256", e);
+        }
+    }
+
+    /** The network's drawing without its {@code <script>} element. */
+    private static String withoutScript(String svg) {
+        int from = svg.indexOf("<script");
+        int to = svg.indexOf("</script>", Math.max(0, from));
+        return from < 0 || to < 0 ? svg : svg.substring(0, from) + svg.substring(to + "</script>".length());
     }
 
     /** Text from a file as HTML text or an attribute's value. */

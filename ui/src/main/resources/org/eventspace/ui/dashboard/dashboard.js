@@ -16,8 +16,8 @@
     latencies: [],
   };
   const $ = (id) => document.getElementById(id);
-  const fmt = (v, d) => v == null || !isFinite(v) ? "–" : Math.abs(v) >= 1000 ? v.toFixed(0) : v.toFixed(d == null ? 1 : d);
-  const pct = (v) => v == null || !isFinite(v) ? "–" : (100 * v).toFixed(0) + " %";
+  const fmt = (v, d) => typeof v !== "number" || !isFinite(v) ? "–" : Math.abs(v) >= 1000 ? v.toFixed(0) : v.toFixed(d == null ? 1 : d);
+  const pct = (v) => typeof v !== "number" || !isFinite(v) ? "–" : (100 * v).toFixed(0) + " %";
   const UNITS = { last_share: "%", arrival_wait_us: "µs", departure_wait_us: "µs", total_us: "µs", down_us: "µs", up_us: "µs" };
   const el = (tag, attrs, parent) => {
     const e = document.createElementNS(SVG, tag);
@@ -53,6 +53,9 @@
       drawVerdict(window.ES_STATIC.verdict);
       setupControls();
       onFrame(window.ES_STATIC.frame);
+      // A report drawn with --network has the drawing in the page already (its own script dropped: the page's policy
+      // runs only this script).
+      if ($("network").firstElementChild) { $("network-panel").hidden = false; listenNetwork(); }
       return;
     }
     fetch("/api/v1/frame").then((r) => r.json()).then((f) => {
@@ -61,9 +64,25 @@
         .then((trees) => { S.trees = trees; setupControls(); onFrame(f); connect(); });
     }).catch((e) => { $("status").textContent = "cannot reach the dashboard's API: " + e; });
   }
-  // Text from a report file or a frame, for markup built as a string: every character that could open a tag or an
-  // entity escaped (null as empty).
-  const esc = (s) => String(s == null ? "" : s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  // The one way this page puts anything into its HTML (the live dashboard and the report page alike): an element built
+  // with its attributes, each child a node or text. Text becomes a text node, never markup, so a name from a run's
+  // file, a topology or a request shows as the characters it has. No innerHTML anywhere.
+  const put = (e, kids) => {
+    kids.flat(Infinity).forEach((k) => { if (k != null && k !== false) e.appendChild(k instanceof Node ? k : document.createTextNode(String(k))); });
+    return e;
+  };
+  const h = (tag, attrs, ...kids) => {
+    const e = document.createElement(tag);
+    for (const k in attrs || {}) {
+      if (attrs[k] == null) continue;
+      if (k === "style") e.style.cssText = attrs[k]; else e.setAttribute(k, attrs[k]);
+    }
+    return put(e, kids);
+  };
+  // An element's children replaced by these (nothing: emptied).
+  const fill = (e, ...kids) => { e.replaceChildren(); return put(e, kids); };
+  // Rows of a two-column table: [label, value] each, text.
+  const kvRows = (rows) => rows.map((r) => h("tr", null, h("td", null, r[0]), h("td", null, r[1])));
   // Lines of text as paragraphs of an element (textContent: never markup).
   function lines(list, cls) {
     const box = document.createElement("div");
@@ -89,10 +108,20 @@
     fetch("/api/v1/traffic").then((r) => r.ok ? r.json() : null).then((n) => {
       if (n && n.svg) {
         $("network-panel").hidden = false;
-        $("network").innerHTML = n.svg;
+        fill($("network"), svgOf(n.svg));
         if (S.networkLink != null) selectLink(S.networkLink);
       }
     }).catch(() => {}).finally(() => { if (!window.ES_STATIC) setTimeout(pollNetwork, 2000); });
+  }
+  // The server's drawing of the network, parsed as SVG (XML: its text is text) with any script in it dropped, not as
+  // markup of this page. NetworkSvg escapes the device names it writes; this keeps the page safe if it ever did not.
+  function svgOf(markup) {
+    const doc = new DOMParser().parseFromString(String(markup), "image/svg+xml");
+    const root = doc.documentElement;
+    if (!root || root.namespaceURI !== SVG) return h("p", { class: "muted" }, "the network's drawing could not be read");
+    root.querySelectorAll("script, foreignObject").forEach((x) => x.remove());
+    root.querySelectorAll("*").forEach((x) => [...x.attributes].forEach((a) => { if (/^on/i.test(a.name) || /^(xlink:)?href$/i.test(a.name)) x.removeAttribute(a.name); }));
+    return document.importNode(root, true);
   }
   function selectLink(link) {
     const root = $("network"), ends = {}, rows = [];
@@ -106,15 +135,18 @@
     });
     root.querySelectorAll(".dev").forEach((d) => { d.classList.toggle("selected", !!ends[d.dataset.dev]); d.classList.toggle("faded", !ends[d.dataset.dev]); });
     root.dataset.selected = link;
-    $("network-selection").innerHTML = rows.map((r) => "<tr><th>" + r[0] + "</th><td>" + r[1] + "</td></tr>").join("");
+    fill($("network-selection"), rows.map((r) => h("tr", null, h("th", null, r[0]), h("td", null, r[1]))));
+  }
+  function listenNetwork() {
+    $("network").addEventListener("click", (e) => { const t = e.target.closest("[data-link]"); if (t) selectLink(t.dataset.link); });
   }
   function connect() {
-    $("network").addEventListener("click", (e) => { const t = e.target.closest("[data-link]"); if (t) selectLink(t.dataset.link); });
+    listenNetwork();
     pollNetwork();
     const es = new EventSource("/api/v1/events");
     es.addEventListener("frame", (m) => onFrame(JSON.parse(m.data)));
     es.onerror = () => {
-      $("status").innerHTML = '<span class="done">disconnected</span> (the server ended; the last frame stays)';
+      fill($("status"), h("span", { class: "done" }, "disconnected"), " (the server ended; the last frame stays)");
       if (S.frame && !S.frame.running) es.close(); // the run had ended: nothing more will come
     };
   }
@@ -165,9 +197,9 @@
     const med = [...S.latencies].sort((a, b) => a - b)[Math.floor(S.latencies.length / 2)];
     const out = f.outcome;
     const ended = out ? " (" + (out.exit_code != null ? "exit code " + out.exit_code : out.ok ? "ok" : "failed") + "; serving the final state)" : "";
-    $("status").innerHTML = window.ES_STATIC ? '<span class="done">● finished run (static report)</span>'
-      : (f.running ? '<span class="live">● live</span>' : '<span class="done">● finished' + ended + "</span>") +
-        " · frame " + f.frame + " · " + fmt(f.uptime_s, 0) + " s · drawn " + late + " ms after sampling (median " + med + " ms)";
+    if (window.ES_STATIC) fill($("status"), h("span", { class: "done" }, "● finished run (static report)"));
+    else fill($("status"), f.running ? h("span", { class: "live" }, "● live") : h("span", { class: "done" }, "● finished" + ended),
+      " · frame " + f.frame + " · " + fmt(f.uptime_s, 0) + " s · drawn " + late + " ms after sampling (median " + med + " ms)");
     document.body.dataset.running = f.running ? "true" : "false";
     drawVerdict(f);
     const o = $("outcome");
@@ -239,7 +271,7 @@
   function drawTree() {
     const M = treeModel();
     const svg = $("tree");
-    svg.innerHTML = "";
+    svg.replaceChildren();
     const lb = S.frame.loadbalance || {};
     const lbTree = arr(lb.trees).find((x) => x && x.tree === S.tree) || {};
     const heavyIds = new Set(arr(lbTree.heaviest_path));
@@ -373,14 +405,14 @@
     const unit = UNITS[S.colour];
     const f = (v) => unit === "%" ? pct(v) : fmt(v) + " " + unit;
     const stops = [0, 0.25, 0.5, 0.75, 1].map((x) => heat(x)).join(",");
-    $("colour-scale").innerHTML = f(lo) + ' <span class="bar" style="background:linear-gradient(to right,' + stops + ')"></span> ' + f(hi);
+    fill($("colour-scale"), f(lo) + " ", h("span", { class: "bar", style: "background:linear-gradient(to right," + stops + ")" }), " " + f(hi));
   }
 
   function drawSide() {
     const side = $("side");
     const M = treeModel();
     const id = S.selected;
-    if (!id || !M.byId[id]) { side.innerHTML = '<p class="muted">Click a rank, gred or proxy in the tree: its paths stay lit, the rest fades, and its numbers show here.</p>'; $("side-title").textContent = "nothing: click a node"; side.dataset.node = ""; return; }
+    if (!id || !M.byId[id]) { fill(side, h("p", { class: "muted" }, "Click a rank, gred or proxy in the tree: its paths stay lit, the rest fades, and its numbers show here.")); $("side-title").textContent = "nothing: click a node"; side.dataset.node = ""; return; }
     const n = M.byId[id];
     const m = (S.frame.nodes || {})[nodeKey(n)] || {};
     $("side-title").textContent = n.kind === "rank" ? "rank " + n.rank : n.id;
@@ -392,24 +424,22 @@
       ["down / up at that port", fmt(m.down_us) + " / " + fmt(m.up_us) + " µs"]);
     if (m.gred_down_us != null) rows.push(["this gred's down / up", fmt(m.gred_down_us) + " / " + fmt(m.gred_up_us) + " µs"]);
     if (n.kind !== "rank") rows.push(["ranks below", M.ranksBelow[id].map((r) => r.rank).join(", ")]);
-    let html = '<table class="kv" id="side-table">' + rows.map((r) => "<tr><td>" + r[0] + "</td><td>" + r[1] + "</td></tr>").join("") + "</table>";
+    fill(side, h("table", { class: "kv", id: "side-table" }, kvRows(rows)));
     const ports = S.frame.orders && S.frame.orders[id];
     if (ports) {
-      html += '<table class="grid"><tr><th>port: contributor</th><th>last</th><th>arrival wait µs</th><th>total µs</th><th>departure wait µs</th></tr>';
       const lbg = (S.frame.loadbalance && S.frame.loadbalance.greds && S.frame.loadbalance.greds[id]) || {};
       const la = arr(lbg.last_arrivals), sum = la.reduce((a, b) => a + b, 0);
-      arr(ports).forEach((p, i) => {
-        html += "<tr><td>" + p.port + ": " + p.contributor + "</td><td>" + (sum ? pct(la[i] / sum) : "–") + "</td><td>" + fmt(p.arrival_wait_us) +
-          "</td><td>" + fmt(p.total_us) + "</td><td>" + fmt(p.departure_wait_us) + "</td></tr>";
-      });
-      html += "</table>";
+      const th = (s) => h("th", null, s), td = (s) => h("td", null, s);
+      side.appendChild(h("table", { class: "grid" },
+        h("tr", null, ["port: contributor", "last", "arrival wait µs", "total µs", "departure wait µs"].map(th)),
+        arr(ports).map((p, i) => h("tr", null, td(p.port + ": " + p.contributor), td(sum ? pct(la[i] / sum) : "–"), td(fmt(p.arrival_wait_us)),
+          td(fmt(p.total_us)), td(fmt(p.departure_wait_us))))));
     }
-    side.innerHTML = html;
   }
 
   function drawTimemap() {
     const svg = $("timemap");
-    svg.innerHTML = "";
+    svg.replaceChildren();
     const tm = arr(S.frame.timemap).find((t) => t && t.tree === S.tree);
     const missing = notMeasured("timemap");
     $("timemap-note").textContent = missing || "";
@@ -474,7 +504,7 @@
 
   function drawRanks() {
     const svg = $("ranks");
-    svg.innerHTML = "";
+    svg.replaceChildren();
     const ranks = arr(S.frame.ranks);
     const slowest = S.frame.loadbalance ? S.frame.loadbalance.slowest_rank : -1;
     svg.dataset.slowest = slowest != null && slowest >= 0 ? slowest : "";
@@ -500,6 +530,10 @@
       }
     });
     if (ranks.length > 32) text(svg, padL, H - 8, "ranks 0 … " + (ranks.length - 1) + " (hover a bar)", "", "start");
+    // A report of many ranks draws the first of them; how many more there are is said, not dropped silently.
+    const more = S.frame.ranks_not_drawn;
+    svg.dataset.notDrawn = typeof more === "number" && more > 0 ? more : 0;
+    if (typeof more === "number" && more > 0) text(svg, W - 12, H - 8, "… " + more.toLocaleString() + " more ranks (in the JSON)", "value", "end");
     if (slowest != null && slowest >= 0) text(svg, W - 12, padT - 2, "orange: the slowest rank (" + slowest + "); its neighbours wait for it", "value", "end");
   }
 
@@ -507,7 +541,7 @@
     const sel = $("event-select");
     const names = Object.keys(S.frame.histograms || {});
     if (sel.options.length !== names.length) {
-      sel.innerHTML = "";
+      sel.replaceChildren();
       names.forEach((n) => { const o = document.createElement("option"); o.value = n; o.textContent = n; sel.appendChild(o); });
     }
     if (!S.event || names.indexOf(S.event) < 0) {
@@ -626,30 +660,32 @@
       if (n && n.gred && orders[n.gred]) gred = n.gred;
     }
     if (!gred) gred = (S.frame.loadbalance || {}).slowest_rank_gred;
-    if (!gred || !Array.isArray(orders[gred])) { box.innerHTML = '<p class="muted">needs the statistics monitor</p>'; $("orders-title").textContent = ""; return; }
+    if (!gred || !Array.isArray(orders[gred])) { fill(box, h("p", { class: "muted" }, "needs the statistics monitor")); $("orders-title").textContent = ""; return; }
     $("orders-title").textContent = gred + " · share of calls in which each port came 1st, 2nd, …";
     const colours = ["#1d4ea8", "#3b7dd8", "#7fa9e6", "#b9cff2", "#dde8f9"];
     const bar = (counts, field) => {
-      if (!Array.isArray(counts)) return '<div class="order-bar missing muted small">' + esc(notMeasured(field) || "not measured") + "</div>";
+      if (!Array.isArray(counts)) return h("div", { class: "order-bar missing muted small" }, notMeasured(field) || "not measured");
+      counts = counts.map((c) => typeof c === "number" && isFinite(c) ? c : 0);
       const sum = counts.reduce((a, b) => a + b, 0) || 1;
-      return '<div class="order-bar">' + counts.map((c, i) => '<span style="width:' + (100 * c / sum) + "%;background:" + colours[Math.min(i, colours.length - 1)] +
-        (i >= 2 ? ";color:#1d2330" : "") + '" title="' + (i + 1) + ". in " + (100 * c / sum).toFixed(0) + ' % of calls">' + (c / sum > 0.14 ? ordinal(i + 1) + " " + (100 * c / sum).toFixed(0) + " %" : "") + "</span>").join("") + "</div>";
+      return h("div", { class: "order-bar" }, counts.map((c, i) => h("span", {
+        style: "width:" + (100 * c / sum) + "%;background:" + colours[Math.min(i, colours.length - 1)] + (i >= 2 ? ";color:#1d2330" : ""),
+        title: (i + 1) + ". in " + (100 * c / sum).toFixed(0) + " % of calls" }, c / sum > 0.14 ? ordinal(i + 1) + " " + (100 * c / sum).toFixed(0) + " %" : "")));
     };
-    box.innerHTML = '<div class="order-row muted"><span>port: contributor</span><span>arrival order</span><span>departure order</span></div>' +
-      orders[gred].map((p) => '<div class="order-row"><span>' + p.port + ": " + esc(p.contributor) + "</span>" + bar(p.arrival_order, "arrival_order") + bar(p.departure_order, "departure_order") + "</div>").join("");
+    fill(box, h("div", { class: "order-row muted" }, h("span", null, "port: contributor"), h("span", null, "arrival order"), h("span", null, "departure order")),
+      orders[gred].map((p) => h("div", { class: "order-row" }, h("span", null, p.port + ": " + p.contributor), bar(p.arrival_order, "arrival_order"), bar(p.departure_order, "departure_order"))));
   }
 
   function drawCost() {
     const c = S.frame.cost || {};
     const rows = [
  ["analysis threads' CPU", (c.analysis_cpu_pct == null ? "–" : fmt(c.analysis_cpu_pct) + " % of one core" + (S.frame.running ? "" : " over the run") + " (" + c.analysis_threads + " threads; " + fmt(c.analysis_cpu_pct / (c.cores || 1)) + " % of the machine's " + c.cores + " cores): the most they took from the ranks")
-        + (notMeasured("analysis_cpu_pct") ? " (" + esc(notMeasured("analysis_cpu_pct")) + ")" : "")],
+        + (notMeasured("analysis_cpu_pct") ? " (" + notMeasured("analysis_cpu_pct") + ")" : "")],
       ["monitors' gather rate", c.gather_rate == null ? "–" : (100 * c.gather_rate).toFixed(2) + " % (" + (c.tuples_read || 0).toLocaleString() + " tuples read, " + (c.tuples_missed || 0).toLocaleString() + " missed)"],
-      ["calls joined / dropped", (c.calls_joined || 0).toLocaleString() + " / " + (c.calls_dropped != null ? c.calls_dropped.toLocaleString() : "– (" + esc(notMeasured("calls_dropped") || "not measured") + ")")],
-      ["event scope", c.scope_rounds == null ? "none" + (notMeasured("histograms") ? " (" + esc(notMeasured("histograms")) + ")" : "") : c.scope_rounds + " rounds, " + fmt(c.scope_round_us, 0) + " µs a round, gather rate " + (100 * c.scope_gather_rate).toFixed(2) + " % (" + c.scope_records_dropped + " records dropped), reduction " + fmt(c.scope_reduction_factor) + "×"],
+      ["calls joined / dropped", (c.calls_joined || 0).toLocaleString() + " / " + (c.calls_dropped != null ? c.calls_dropped.toLocaleString() : "– (" + (notMeasured("calls_dropped") || "not measured") + ")")],
+      ["event scope", c.scope_rounds == null ? "none" + (notMeasured("histograms") ? " (" + notMeasured("histograms") + ")" : "") : c.scope_rounds + " rounds, " + fmt(c.scope_round_us, 0) + " µs a round, gather rate " + (100 * c.scope_gather_rate).toFixed(2) + " % (" + c.scope_records_dropped + " records dropped), reduction " + fmt(c.scope_reduction_factor) + "×"],
       ["this dashboard", fmt(c.server_cpu_pct, 2) + " % of one core (its sampler); every page and script reads the same frame"],
     ];
-    $("cost").innerHTML = rows.map((r) => "<tr><td>" + r[0] + "</td><td>" + r[1] + "</td></tr>").join("");
+    fill($("cost"), kvRows(rows));
   }
 
   // ---- two finished runs ----
@@ -692,31 +728,44 @@
     const box = $("compare");
     if (window.ES_STATIC && window.ES_STATIC.diff) {
       const d = window.ES_STATIC.diff;
-      box.innerHTML = diffTable(d.rows, d.a, d.b);
-      box.prepend(lines(d.head, "diff-head"));
-      if (d.notes && d.notes.length) box.appendChild(lines(["not compared:"].concat(d.notes), "diff-notes muted"));
+      fill(box, lines(arr(d.head), "diff-head"), diffTable(arr(d.rows), d.a, d.b));
+      if (arr(d.notes).length) box.appendChild(lines(["not compared:"].concat(d.notes), "diff-notes muted"));
       return;
     }
-    if (!loaded.a || !loaded.b) { box.innerHTML = '<p class="muted">' + (loaded.a || loaded.b ? "now the other one" : "choose two run reports") + ". <code>eventspace diff A.json B.json</code> prints the same comparison; <code>eventspace report A.json B.json -o report.html</code> freezes it in a page.</p>"; return; }
-    box.innerHTML = diffTable(compareRows(loaded.a.run, loaded.b.run), loaded.a.name, loaded.b.name);
+    if (!loaded.a || !loaded.b) {
+      fill(box, h("p", { class: "muted" }, (loaded.a || loaded.b ? "now the other one" : "choose two run reports") + ". ",
+        h("code", null, "eventspace diff A.json B.json"), " prints the same comparison; ",
+        h("code", null, "eventspace report A.json B.json -o report.html"), " freezes it in a page."));
+      return;
+    }
+    fill(box, diffTable(compareRows(loaded.a.run, loaded.b.run), loaded.a.name, loaded.b.name));
   }
   function diffTable(rows, nameA, nameB) {
-    rows = rows.filter((r) => r.a != null && r.b != null); // a figure only one run has is no row
+    rows = rows.filter((r) => r && r.a != null && r.b != null); // a figure only one run has is no row
     const bySection = {};
     rows.forEach((r) => { (bySection[r.section] = bySection[r.section] || []).push(r); });
-    let html = '<table class="grid" id="compare-table"><tr><th>what</th><th>A: ' + esc(nameA) + "</th><th>B: " + esc(nameB) + "</th><th>B/A</th><th>verdict</th><th>common scale (grey A, blue B)</th></tr>";
+    const num = (v) => typeof v === "number" ? v : NaN;
+    const table = h("table", { class: "grid", id: "compare-table" },
+      h("tr", null, h("th", null, "what"), h("th", null, "A: " + nameA), h("th", null, "B: " + nameB), h("th", null, "B/A"),
+        h("th", null, "verdict"), h("th", null, "common scale (grey A, blue B)")));
     Object.keys(bySection).forEach((s) => {
-      html += '<tr><th colspan="6" style="text-align:left;padding-top:8px">' + esc(s) + "</th></tr>";
-      const max = Math.max(1e-9, ...bySection[s].map((r) => Math.max(r.a || 0, r.b || 0)));
+      table.appendChild(h("tr", null, h("th", { colspan: 6, style: "text-align:left;padding-top:8px" }, s)));
+      const max = Math.max(1e-9, ...bySection[s].map((r) => Math.max(num(r.a) || 0, num(r.b) || 0)));
       bySection[s].forEach((r) => {
-        const ratio = r.a > 0 && r.b >= 0 ? r.b / r.a : null;
+        const a = num(r.a), b = num(r.b);
+        const ratio = a > 0 && b >= 0 ? b / a : null;
         const verdict = ["faster", "slower", "same", "lower", "higher"].indexOf(r.verdict) >= 0 ? r.verdict
           : ratio == null ? "" : ratio < 0.95 ? "faster" : ratio > 1.05 ? "slower" : "same";
-        html += "<tr><td>" + esc(r.what) + (r.unit ? " (" + esc(r.unit) + ")" : "") + "</td><td>" + (Number.isInteger(r.a) ? r.a : fmt(r.a, 2)) + "</td><td>" + (Number.isInteger(r.b) ? r.b : fmt(r.b, 2)) + "</td><td>" + (ratio == null ? "–" : ratio.toFixed(2)) +
-          '</td><td class="verdict-' + verdict.split(" ")[0] + '">' + verdict + '</td><td style="text-align:left"><span class="diffbar a" style="width:' + (120 * (r.a || 0) / max) + 'px"></span><br><span class="diffbar b" style="width:' + (120 * (r.b || 0) / max) + 'px"></span></td></tr>';
+        table.appendChild(h("tr", null,
+          h("td", null, String(r.what) + (r.unit ? " (" + r.unit + ")" : "")),
+          h("td", null, Number.isInteger(a) ? a : fmt(a, 2)), h("td", null, Number.isInteger(b) ? b : fmt(b, 2)),
+          h("td", null, ratio == null ? "–" : ratio.toFixed(2)),
+          h("td", { class: "verdict-" + verdict }, verdict),
+          h("td", { style: "text-align:left" }, h("span", { class: "diffbar a", style: "width:" + (120 * (a || 0) / max) + "px" }), h("br"),
+            h("span", { class: "diffbar b", style: "width:" + (120 * (b || 0) / max) + "px" }))));
       });
     });
-    return html + "</table>";
+    return table;
   }
 
   window.addEventListener("load", () => { start(); drawCompare(); });
