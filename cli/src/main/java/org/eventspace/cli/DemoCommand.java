@@ -26,7 +26,8 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--port", description = "Dashboard port (0: any free port). Default: ${DEFAULT-VALUE}.", defaultValue = "7070")
     int port;
 
-    @Option(names = "--bind", description = "Address the dashboard listens on. Default: ${DEFAULT-VALUE} (this machine only).",
+    @Option(names = "--bind", description = "Address the dashboard listens on. Default: ${DEFAULT-VALUE} (this machine only). "
+            + "Beyond loopback it warns, and every request needs the token in the address it prints.",
             defaultValue = DashboardServer.LOOPBACK)
     String bind;
 

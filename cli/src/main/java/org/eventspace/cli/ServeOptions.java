@@ -49,7 +49,8 @@ final class ServeOptions {
     Integer port;
 
     @Option(names = "--bind", paramLabel = "ADDR", description = "With --serve: the address the dashboard listens on. "
-            + "Default: ${DEFAULT-VALUE} (this machine only).", defaultValue = DashboardServer.LOOPBACK)
+            + "Default: ${DEFAULT-VALUE} (this machine only). Beyond loopback (e.g. 0.0.0.0) it warns, and every request "
+            + "needs the random token in the address it prints (docs/DASHBOARD.md).", defaultValue = DashboardServer.LOOPBACK)
     String bind;
 
     @Option(names = "--linger", paramLabel = "S", description = "With --serve: once the run ended, keep serving its "

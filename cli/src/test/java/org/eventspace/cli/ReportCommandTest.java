@@ -61,4 +61,16 @@ class ReportCommandTest {
                 .isEqualTo(EventSpaceCommand.EXIT_USAGE);
         assertThat(third.err()).contains("old.json: field 'schema' is 'eventspace.run/1', expected 'eventspace.run/2'");
     }
+
+    /** A small file claiming a huge job would make a page of tens of MB: refused before any page is made. */
+    @Test
+    void aReportClaimingMoreRanksThanItsBytesCanHoldIsAUsageError() throws Exception {
+        Path claim = Files.writeString(dir.resolve("claim.json"), "{\"schema\": \"eventspace.run/2\", \"kind\": \"mpi\", "
+                + "\"ranks\": 100000, \"hosts\": 1, \"per_rank\": []}");
+        Path page = dir.resolve("r.html");
+        CliHarness cli = new CliHarness();
+        assertThat(cli.execute("report", claim.toString(), "-o", page.toString())).isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(cli.err()).contains("claim.json: /ranks: claims 100,000 ranks in ").contains("not a run's report");
+        assertThat(page).doesNotExist();
+    }
 }
