@@ -47,10 +47,12 @@ public final class DashboardServer implements AutoCloseable {
     public static final long DEFAULT_PERIOD_MS = 500;
 
     /**
-     * Connections the kernel queues for accept (Jetty's default is 50: during a flood of 2 000 connections a normal
-     * request waited a second for its SYN to be retried); the kernel caps it at net.core.somaxconn.
+     * Connections the kernel queues for accept. Jetty's default, 50, overflowed during a flood of 2 000 connections and a
+     * normal request waited a second for its dropped SYN to be sent again; 1024 still overflowed on a loaded machine.
+     * 4096 is Linux's default net.core.somaxconn, which caps it (as Netty does); a queued connection costs the kernel a
+     * few hundred bytes.
      */
-    static final int ACCEPT_QUEUE = 1024;
+    static final int ACCEPT_QUEUE = 4096;
     /** Echoed input, at most this many characters in any error message. */
     static final int ECHO_CHARS = 40;
 
