@@ -113,6 +113,8 @@ class DashboardScriptInjectionBrowserTest {
                 String compare = browser.findElement(By.id("compare")).getText();
                 assertThat(compare).contains("A: " + CraftedRuns.FILE_NAME).contains(CraftedRuns.IMG);
                 assertThat(browser.findElement(By.id("verdict-panel")).getText()).contains(CraftedRuns.IMG);
+                // The run's errors, drawn by the page's script into the verdict pane.
+                assertThat(browser.findElement(By.id("verdict-errors")).getText()).contains("error: ").contains(CraftedRuns.IMG);
                 // The network drawn inline, its click handled by the page's script.
                 js.executeScript("document.querySelector('#network .hot').dispatchEvent(new MouseEvent('click', {bubbles: true}));");
                 assertThat(browser.findElement(By.id("network-selection")).getText())

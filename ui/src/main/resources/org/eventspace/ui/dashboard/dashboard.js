@@ -50,7 +50,7 @@
   function start() {
     if (window.ES_STATIC) {
       S.trees = window.ES_STATIC.trees;
-      drawVerdict(window.ES_STATIC.verdict);
+      drawVerdictPanel(window.ES_STATIC.verdict);
       setupControls();
       onFrame(window.ES_STATIC.frame);
       // A report drawn with --network has the drawing in the page already (its own script dropped: the page's policy
@@ -91,15 +91,14 @@
     return box;
   }
   // ---- the verdict of a static report (the run model's headline, load and coverage; text only) ----
-  function drawVerdict(v) {
+  function drawVerdictPanel(v) {
     if (!v) return;
     $("verdict-panel").hidden = false;
     $("verdict-headline").textContent = v.headline || "";
     $("verdict-load").textContent = v.load || "";
     $("verdict-coverage").textContent = v.coverage || "";
     const errors = $("verdict-errors");
-    errors.textContent = "";
-    (v.errors || []).forEach((e) => { const li = document.createElement("li"); li.textContent = "error: " + e; errors.appendChild(li); });
+    fill(errors, arr(v.errors).map((e) => h("li", null, "error: " + e)));
   }
   // ---- the network (ibprof + BoxFish): the SVG /api/v1/traffic draws; a selected link stays selected across updates ----
   function pollNetwork() {
