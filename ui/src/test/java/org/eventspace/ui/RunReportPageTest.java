@@ -91,4 +91,17 @@ class RunReportPageTest {
         assertThat(frame.path("ranks_not_drawn").asInt()).isEqualTo(76);
         assertThat(frame.path("run").path("ranks").asInt()).isEqualTo(ranks);
     }
+
+    /**
+     * The page's script parses no markup of its own making: every element is built (text as text nodes), so no string
+     * from a file can become markup whatever the code path (the browser test proves the paths it walks).
+     */
+    @Test
+    void thePageScriptWritesNoMarkup() {
+        String script = DashboardAssets.text("dashboard.js");
+        for (String sink : new String[] {".innerHTML", ".outerHTML", "insertAdjacentHTML", "document.write", "createContextualFragment",
+                "eval(", "new Function"}) {
+            assertThat(script).as("dashboard.js uses %s", sink).doesNotContain(sink);
+        }
+    }
 }
