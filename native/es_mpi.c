@@ -1820,4 +1820,11 @@ ES_RMA(Accumulate, const void *origin_addr, int origin_count, MPI_Datatype origi
        MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 #undef ES_ARGS
 
+/*
+ * Open MPI's Fortran bindings call PMPI_ directly, so its Fortran calls are wrapped on their own. MPICH's (and its
+ * derivatives') call the C MPI_ entry points, which the wrappers above already record: wrapping them too would count
+ * every Fortran call twice.
+ */
+#if defined(OPEN_MPI)
 #include "es_mpi_fortran.c"
+#endif
