@@ -327,6 +327,24 @@ class MpiRunTest {
                 .isEqualTo("ring ok: 2 ranks, 20 laps\n");
     }
 
+    /**
+     * 200 receives outstanding per rank at once, whose handles MPI hands out one after the other (MPICH's: consecutive
+     * ints): the request table spreads them, so every one is tracked and matched with its send.
+     */
+    @ParameterizedTest
+    @EnumSource(MpiImplementation.class)
+    void manyOutstandingReceivesAreEachTrackedAndMatched(MpiImplementation mpi) throws Exception {
+        MpiPrograms.Run run = MpiPrograms.runUnder(mpi, dir, 3, 0, 0, MpiPrograms.program(mpi, "es_irecv_many"), "5", "200");
+
+        assertThat(run.result().exitCode()).as("stderr: %s", run.stderr()).isZero();
+        assertThat(run.stdout()).isEqualTo("irecv many ok: 3 ranks, 5 rounds of 200\n");
+        assertThat(run.calls("MPI_Irecv")).isEqualTo(3 * 5 * 200);
+        assertThat(run.calls("MPI_Isend")).isEqualTo(3 * 5 * 200);
+        assertThat(run.report().at("/mpi/point_to_point/untracked_requests").asLong()).isZero();
+        assertThat(run.report().at("/mpi/point_to_point/matched").asLong()).isEqualTo(3 * 5 * 200);
+        assertThat(run.report().at("/mpi/point_to_point/unmatched").asLong()).isZero();
+    }
+
     @Test
     void lateSenderOfNonBlockingReceivesIsChargedToTheWaitingRankAndCausedByTheLateOne() throws Exception {
         int iterations = 10;
