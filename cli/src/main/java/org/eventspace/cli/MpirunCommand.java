@@ -174,33 +174,9 @@ final class MpirunCommand implements Callable<Integer> {
             throw new UsageError("--traffic " + traffic + ": folder " + traffic.toAbsolutePath().getParent() + " does not exist");
         }
         MpiRunConfig config;
-        Path trafficPrefix = null;
-        MpiImplementation implementation;
+        MpiImplementation declared;
         try {
-            MpiImplementation declared = mpi.equals("auto") ? null : MpiImplementation.of(mpi);
-            if (mpirun == null) {
-                mpirun = declared != null ? declared.launcherOnPath() : "mpirun";
-            }
-            if (Executables.find(mpirun) == null) {
-                throw new UsageError("--mpirun '" + mpirun + "' is not " + (mpirun.contains(File.separator)
-                        ? "an executable file" : "on the PATH") + " (is MPI installed?)");
-            }
-            if (mpicc == null) {
-                MpiImplementation launcher = declared != null ? declared : MpiImplementation.ofLauncher(mpirun);
-                mpicc = launcher.compilerBeside(Executables.find(mpirun));
-            }
-            implementation = MpiImplementation.matching(mpirun, mpicc, declared);
-        } catch (IllegalArgumentException | IOException e) {
-            throw new UsageError(e.getMessage());
-        }
-        try {
-            List<String> extra = new ArrayList<>(mpirunArgs);
-            if (traffic != null && implementation == MpiImplementation.OPENMPI) {
-                MpiTraffic.check(mpirun, Executables.find(mpirun));
-                trafficPrefix = dir.resolve("pml");
-                MpiTraffic.removeOld(trafficPrefix, np);
-                extra.addAll(PmlTraffic.mpirunArgs(trafficPrefix));
-            }
+            declared = mpi.equals("auto") ? null : MpiImplementation.of(mpi);
             MpiRunConfig.Agents where = MpiRunConfig.Agents.THREAD;
             MpiRunConfig.AgentListen listen = null;
             if (agents.equals("processes")) {
@@ -215,16 +191,45 @@ final class MpirunCommand implements Callable<Integer> {
                 }
                 listen = MpiRunConfig.AgentListen.of(n, agentsAddress, System.getenv("ES_MPI_AGENT_SECRET"));
             }
-            config = new MpiRunConfig(np, program, args, dir, capacity, simHosts, simSkewNs, mpirun, mpicc, extra,
-                    timeoutS, kinds, agent.equals("live"), progressS,
+            // the flags checked first; the launcher and compiler are settled below, once it is worth running them
+            config = new MpiRunConfig(np, program, args, dir, capacity, simHosts, simSkewNs, "mpirun", "mpicc",
+                    mpirunArgs, timeoutS, kinds, agent.equals("live"), progressS,
                     filter == null ? null : FilterSpec.parse(filter),
-                    where, listen, temporary, implementation);
+                    where, listen, temporary, null);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
         if (Executables.find(program) == null) {
             throw new UsageError(program.contains(File.separator) ? "PROGRAM '" + program + "' is not an executable file"
                     : "PROGRAM '" + program + "' is not on the PATH (give its path)");
+        }
+        Path trafficPrefix = null;
+        MpiImplementation implementation;
+        try {
+            // which MPI: the launcher says (or --mpi picks Debian's name for it), the compiler beside it builds the
+            // library, and the two must be of one implementation
+            if (mpirun == null) {
+                mpirun = declared != null ? declared.launcherOnPath() : "mpirun";
+            }
+            if (Executables.find(mpirun) == null) {
+                throw new UsageError("--mpirun '" + mpirun + "' is not " + (mpirun.contains(File.separator)
+                        ? "an executable file" : "on the PATH") + " (is MPI installed?)");
+            }
+            if (mpicc == null) {
+                MpiImplementation launcher = declared != null ? declared : MpiImplementation.ofLauncher(mpirun);
+                mpicc = launcher.compilerBeside(Executables.find(mpirun));
+            }
+            implementation = MpiImplementation.matching(mpirun, mpicc, declared);
+            List<String> extra = new ArrayList<>(mpirunArgs);
+            if (traffic != null && implementation == MpiImplementation.OPENMPI) {
+                MpiTraffic.check(mpirun, Executables.find(mpirun));
+                trafficPrefix = dir.resolve("pml");
+                MpiTraffic.removeOld(trafficPrefix, np);
+                extra.addAll(PmlTraffic.mpirunArgs(trafficPrefix));
+            }
+            config = config.under(implementation, mpirun, mpicc, extra);
+        } catch (IllegalArgumentException | IOException e) {
+            throw new UsageError(e.getMessage());
         }
         serve.check();
         if (serve.enabled() && !config.live()) {

@@ -114,9 +114,12 @@ public final class MpiRun {
      * Builds the library if needed, runs the program and analyses its trace.
      *
      * @throws IOException if the library cannot be built, the trace folder made, or mpirun started.
+     * @throws IllegalArgumentException if the compiler and the launcher belong to different MPI implementations.
      */
     public MpiRunResult run() throws IOException, InterruptedException {
-        MpiImplementation mpi = MpiImplementation.matching(config.mpirun(), config.mpicc(), config.mpi());
+        // a configuration that names its implementation was checked by whoever settled it (eventspace mpirun)
+        MpiImplementation mpi = config.mpi() != null ? config.mpi()
+                : MpiImplementation.matching(config.mpirun(), config.mpicc(), null);
         Path library = NativeLibrary.ensureBuilt(config.mpicc(), mpi);
         Path dir = config.traceDir();
         Files.createDirectories(dir);

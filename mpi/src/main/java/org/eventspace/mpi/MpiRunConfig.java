@@ -38,7 +38,8 @@ import org.eventspace.scope.filter.FilterSpec;
  *                   files (after the report, the traffic matrix and the trace are written): the summary and the
  *                   errors then say the files are gone, not where they are
  * @param mpi        the MPI implementation {@code mpirun} and {@code mpicc} belong to (how the launcher is driven, which
- *                   library build is used); null: read off {@code mpirun} when the run starts
+ *                   library build is used), as the caller checked it ({@link MpiImplementation#matching}); null: read
+ *                   off {@code mpirun} and checked against {@code mpicc} when the run starts
  */
 public record MpiRunConfig(int np, String program, List<String> args, Path traceDir, int capacity, int simHosts,
                            long simSkewNs, String mpirun, String mpicc, List<String> mpirunArgs, long timeoutS,
@@ -116,6 +117,13 @@ public record MpiRunConfig(int np, String program, List<String> args, Path trace
                         Agents agents, AgentListen listen, boolean traceDirTemporary) {
         this(np, program, args, traceDir, capacity, simHosts, simSkewNs, mpirun, mpicc, mpirunArgs, timeoutS, monitors,
                 live, progressS, filter, agents, listen, traceDirTemporary, null);
+    }
+
+    /** This run under {@code mpi}'s launcher and compiler, with these launcher arguments. */
+    public MpiRunConfig under(MpiImplementation implementation, String launcher, String compiler, List<String> launcherArgs) {
+        return new MpiRunConfig(np, program, args, traceDir, capacity, simHosts, simSkewNs, launcher, compiler,
+                launcherArgs, timeoutS, monitors, live, progressS, filter, agents, listen, traceDirTemporary,
+                implementation);
     }
 
     /** A run whose trace folder stays after it. */

@@ -124,10 +124,7 @@ final class MpiPrograms {
         if (mpi != MpiImplementation.OPENMPI) {
             Tools t = tools(mpi);
             // Open MPI's transport choice (--mca btl) means nothing to Hydra
-            config = new MpiRunConfig(config.np(), config.program(), config.args(), config.traceDir(), config.capacity(),
-                    config.simHosts(), config.simSkewNs(), t.mpirun(), t.mpicc(), List.of(), config.timeoutS(),
-                    config.monitors(), config.live(), config.progressS(), config.filter(), config.agents(),
-                    config.listen(), config.traceDirTemporary(), mpi);
+            config = config.under(mpi, t.mpirun(), t.mpicc(), List.of());
         }
         return run(new MpiRun(config), traceDir);
     }
