@@ -18,22 +18,22 @@ import java.util.concurrent.TimeUnit;
  */
 public enum MpiImplementation {
     /** Open MPI: {@code mpirun -x VAR=VALUE}, {@code --oversubscribe}, Fortran bindings in {@code libmpi_mpifh}. */
-    OPENMPI("openmpi", List.of("-lmpi_mpifh")),
+    OPENMPI("openmpi", "-lmpi_mpifh"),
     /**
      * MPICH and its derivatives (Intel MPI, MVAPICH, Cray MPICH): Hydra's {@code mpiexec -genv VAR VALUE}, which
      * oversubscribes as it is. Its Fortran bindings call the C {@code MPI_} entry points, which the library wraps
      * already: no Fortran wrappers, no Fortran library to link ({@code es_mpi.c} leaves them out).
      */
-    MPICH("mpich", List.of());
+    MPICH("mpich", null);
 
     private static final long ASK_TIMEOUT_S = 30;
 
     private final String flag;
-    private final List<String> fortranLibraries;
+    private final String fortranLibrary;
 
-    MpiImplementation(String flag, List<String> fortranLibraries) {
+    MpiImplementation(String flag, String fortranLibrary) {
         this.flag = flag;
-        this.fortranLibraries = fortranLibraries;
+        this.fortranLibrary = fortranLibrary;
     }
 
     /** The name {@code --mpi} takes and the library's cache folder carries. */
@@ -42,11 +42,11 @@ public enum MpiImplementation {
     }
 
     /**
-     * The Fortran bindings' libraries to try, in order, so the Fortran wrappers' {@code pmpi_*_} calls resolve (none:
-     * this implementation needs no Fortran wrappers).
+     * The Fortran bindings' library to link, so the Fortran wrappers' {@code pmpi_*_} calls resolve; null: this
+     * implementation needs no Fortran wrappers.
      */
-    List<String> fortranLibraries() {
-        return fortranLibraries;
+    String fortranLibrary() {
+        return fortranLibrary;
     }
 
     /**
@@ -64,7 +64,7 @@ public enum MpiImplementation {
     }
 
     /** The launcher's arguments that give every rank {@code name=value}. */
-    public List<String> environment(String name, String value) {
+    List<String> environment(String name, String value) {
         return this == OPENMPI ? List.of("-x", name + "=" + value) : List.of("-genv", name, value);
     }
 
@@ -79,7 +79,7 @@ public enum MpiImplementation {
      *
      * @throws IOException naming the compiler if it is missing or answers neither.
      */
-    public static MpiImplementation ofCompiler(String mpicc) throws IOException {
+    static MpiImplementation ofCompiler(String mpicc) throws IOException {
         Answer showme = ask(List.of(mpicc, "-showme:version"));
         if (showme.exit == 0) {
             return OPENMPI;
@@ -177,7 +177,7 @@ public enum MpiImplementation {
     }
 
     /** {@code name} as the PATH finds it (a name with a separator is a path), or null. */
-    public static Path onPath(String name) {
+    static Path onPath(String name) {
         if (name.contains(File.separator)) {
             Path p = Path.of(name);
             return Files.isExecutable(p) ? p.toAbsolutePath() : null;

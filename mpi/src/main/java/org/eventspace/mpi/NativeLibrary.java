@@ -85,16 +85,11 @@ public final class NativeLibrary {
         Path partial = Files.createTempFile(dir, LIBRARY, ".partial");
         List<String> command = new ArrayList<>(List.of(mpicc, "-O2", "-std=c11", "-fPIC", "-shared", "-o",
                 partial.toString(), dir.resolve("es_mpi.c").toString()));
-        // the implementation's Fortran bindings, so the Fortran wrappers' pmpi_*_ calls resolve; without them (an MPI
-        // built without Fortran) those references are weak and the C part still works
-        String failed = mpi.fortranLibraries().isEmpty() ? "" : null;
-        for (String fortran : mpi.fortranLibraries()) {
-            failed = run(command, dir, fortran, "-ldl", "-lpthread");
-            if (failed == null) {
-                break;
-            }
-        }
-        if (failed != null) {
+        // Open MPI's Fortran bindings, so the Fortran wrappers' pmpi_*_ calls resolve; without them (an MPI built without
+        // Fortran) those references are weak and the C part still works. MPICH needs none (es_mpi.c has no Fortran
+        // wrappers for it).
+        String fortran = mpi.fortranLibrary();
+        if (fortran == null || run(command, dir, fortran, "-ldl", "-lpthread") != null) {
             String second = run(command, dir, "-ldl", "-lpthread");
             if (second != null) {
                 Files.deleteIfExists(partial);
