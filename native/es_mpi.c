@@ -64,7 +64,7 @@ enum {
 /* ---- state ------------------------------------------------------------------------------------------------ */
 
 typedef struct {
-    MPI_Comm handle;   /* NULL: empty slot; ES_TOMB: freed */
+    MPI_Comm handle;   /* ES_COMM_EMPTY: empty slot; ES_TOMB: freed */
     uint32_t id;       /* the same on every member */
     uint32_t seq;      /* collective calls on it so far */
     int *world;        /* rank in it -> MPI_COMM_WORLD rank; NULL for MPI_COMM_WORLD itself */
@@ -73,9 +73,21 @@ typedef struct {
 
 #define ES_COMM_SLOTS 4096
 #define ES_TOMB ((MPI_Comm)(uintptr_t)1)
+/*
+ * Handles as hash keys. Open MPI's MPI_Comm/MPI_Request/MPI_Datatype/MPI_Win are pointers (aligned: their low four
+ * bits say nothing); MPICH's and its derivatives' (Intel MPI, MVAPICH, Cray MPICH) are ints whose low bits are an
+ * object index, consecutive for consecutive objects, so they are used whole. 0 and 1 are never a live handle of
+ * either (MPICH's handle kind 0 is "invalid"): ES_COMM_EMPTY, ES_TOMB and ES_REQ_EMPTY rely on that.
+ */
+#define ES_COMM_EMPTY ((MPI_Comm)0)
+#if defined(OPEN_MPI)
+#define ES_HANDLE_KEY(h) ((uint64_t)(uintptr_t)(h) >> 4)
+#else
+#define ES_HANDLE_KEY(h) ((uint64_t)(uint32_t)(uintptr_t)(h))
+#endif
 
 static es_comm es_world;
-static es_comm es_unknown = {NULL, ES_COMM_UNKNOWN_ID, 0, NULL, 0};
+static es_comm es_unknown = {ES_COMM_EMPTY, ES_COMM_UNKNOWN_ID, 0, NULL, 0};
 static es_comm es_comms[ES_COMM_SLOTS];
 
 static int es_on;                   /* recording */
@@ -190,13 +202,13 @@ static inline es_comm *es_find(MPI_Comm c)
     if (ES_LIKELY(c == MPI_COMM_WORLD)) {
         return &es_world;
     }
-    uint64_t h = ((uint64_t)(uintptr_t)c >> 4) * 0x9E3779B97F4A7C15ULL;
+    uint64_t h = ES_HANDLE_KEY(c) * 0x9E3779B97F4A7C15ULL;
     for (uint32_t n = 0, i = (uint32_t)(h >> 52); n < ES_COMM_SLOTS; n++, i = (i + 1) & (ES_COMM_SLOTS - 1)) {
         es_comm *e = &es_comms[i];
         if (e->handle == c) {
             return e;
         }
-        if (e->handle == NULL) {
+        if (e->handle == ES_COMM_EMPTY) {
             break;
         }
     }
@@ -241,7 +253,7 @@ static ES_INLINE uint64_t es_bytes(int count, MPI_Datatype t)
     if (count <= 0 || t == MPI_DATATYPE_NULL) {
         return 0;
     }
-    unsigned slot = (unsigned)(((uintptr_t)t >> 4) & (ES_TYPE_SLOTS - 1));
+    unsigned slot = (unsigned)(ES_HANDLE_KEY(t) & (ES_TYPE_SLOTS - 1));
     int s = es_type_handle[slot] == t ? es_type_size[slot] : es_type_size_slow(t, slot);
     return s > 0 ? (uint64_t)count * (uint64_t)s : 0;
 }
@@ -514,10 +526,10 @@ static void es_register(MPI_Comm c, uint32_t parent_id, uint32_t parent_seq, uin
     }
     uint32_t id = forced_id != 0 ? forced_id : es_name(parent_id, parent_seq, salt, leader);
     es_meta_comm(id, size);
-    uint64_t h = ((uint64_t)(uintptr_t)c >> 4) * 0x9E3779B97F4A7C15ULL;
+    uint64_t h = ES_HANDLE_KEY(c) * 0x9E3779B97F4A7C15ULL;
     for (uint32_t n = 0, i = (uint32_t)(h >> 52); n < ES_COMM_SLOTS; n++, i = (i + 1) & (ES_COMM_SLOTS - 1)) {
         es_comm *e = &es_comms[i];
-        if (e->handle == NULL || e->handle == ES_TOMB || e->handle == c) {
+        if (e->handle == ES_COMM_EMPTY || e->handle == ES_TOMB || e->handle == c) {
             free(e->world);
             e->handle = c;
             e->id = id;
@@ -815,7 +827,7 @@ static MPI_Status es_statuses[ES_STATUS_MAX];
 
 static inline uint32_t es_req_home(MPI_Request r)
 {
-    return (uint32_t)((((uint64_t)(uintptr_t)r >> 4) * 0x9E3779B97F4A7C15ULL) >> 54) & (ES_REQ_SLOTS - 1);
+    return (uint32_t)((ES_HANDLE_KEY(r) * 0x9E3779B97F4A7C15ULL) >> 54) & (ES_REQ_SLOTS - 1);
 }
 
 static inline int es_req_find(MPI_Request r)
@@ -1663,7 +1675,7 @@ static es_win es_win_unknown = {0, 0, ES_COMM_UNKNOWN_ID, 0, NULL, 0};
 
 static inline uint32_t es_win_home(MPI_Win w)
 {
-    return (uint32_t)((((uint64_t)(uintptr_t)w >> 4) * 0x9E3779B97F4A7C15ULL) >> 56) & (ES_WIN_SLOTS - 1);
+    return (uint32_t)((ES_HANDLE_KEY(w) * 0x9E3779B97F4A7C15ULL) >> 56) & (ES_WIN_SLOTS - 1);
 }
 
 static inline es_win *es_win_find(MPI_Win w)
@@ -1808,4 +1820,11 @@ ES_RMA(Accumulate, const void *origin_addr, int origin_count, MPI_Datatype origi
        MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 #undef ES_ARGS
 
+/*
+ * Open MPI's Fortran bindings call PMPI_ directly, so its Fortran calls are wrapped on their own. MPICH's (and its
+ * derivatives') call the C MPI_ entry points, which the wrappers above already record: wrapping them too would count
+ * every Fortran call twice.
+ */
+#if defined(OPEN_MPI)
 #include "es_mpi_fortran.c"
+#endif

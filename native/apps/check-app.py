@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """check-app.py - a real MPI application with and without monitoring, and an independent count of its calls.
 
-    native/apps/check-app.py --np N [--filter REGEX] [--workdir DIR] -- PROGRAM ARGS
+    native/apps/check-app.py --np N [--mpi openmpi|mpich] [--filter REGEX] [--workdir DIR] -- PROGRAM ARGS
 
-Runs PROGRAM three times under mpirun (in --workdir, default a temporary folder):
+Runs PROGRAM three times under mpirun (--mpi mpich: MPICH's mpiexec.hydra) (in --workdir, default a temporary folder):
   1. bare;
   2. under ./eventspace mpirun --json (the interposition library and its agent);
   3. with Open MPI's own PMPI tracer preloaded (libompitrace.so, which prints one stderr line per call of the
      functions it wraps; mpirun --output-filename keeps each rank's lines apart), as an independent count.
 Then compares the program's stdout (or --compare-file, a file it writes) of runs 1 and 2 line by line, leaving out
 lines that match --filter (timings, dates) or, with --keep, every line that does not match it, and each function libompitrace wraps: its count against mpi.calls of the report.
-Exit status 0 if both agree, 1 otherwise. Needs python3, Open MPI and a built eventspace.
+Exit status 0 if both agree, 1 otherwise. Needs python3, Open MPI (or MPICH, counted with --counter ltrace) and a
+built eventspace.
 """
 import argparse, collections, json, os, re, subprocess, sys, tempfile
 
@@ -27,6 +28,7 @@ def main():
     ap.add_argument('--np', type=int, required=True)
     ap.add_argument('--filter', default=None, help='leave out output lines that match (timings)')
     ap.add_argument('--keep', default=None, help='compare only output lines that match')
+    ap.add_argument('--cut', default=None, help='remove what matches from each line before comparing (a timing at its end)')
     ap.add_argument('--compare-file', default=None, help='compare this file the program writes in its folder, not stdout')
     ap.add_argument('--workdir', default=None)
     ap.add_argument('--timeout', type=int, default=600)
@@ -34,12 +36,16 @@ def main():
     ap.add_argument('--counter', choices=['ompitrace', 'ltrace'], default='ompitrace',
                     help='the independent count: Open MPI\'s libompitrace (C calls only) or ltrace -c on each rank '
                          '(C and Fortran calls, through the PLT; slow)')
+    ap.add_argument('--mpi', choices=['openmpi', 'mpich'], default='openmpi',
+                    help='the MPI the program was built against: its launcher runs all three (libompitrace is Open MPI\'s)')
     ap.add_argument('command', nargs=argparse.REMAINDER)
     a = ap.parse_args()
+    if a.mpi == 'mpich' and a.counter == 'ompitrace':
+        ap.error('--mpi mpich needs --counter ltrace (libompitrace is Open MPI\'s)')
     cmd = a.command[1:] if a.command and a.command[0] == '--' else a.command
     work = a.workdir or tempfile.mkdtemp(prefix='es-app-')
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1')
-    mpirun = ['mpirun', '-np', str(a.np), '--oversubscribe']
+    mpirun = ['mpirun', '-np', str(a.np), '--oversubscribe'] if a.mpi == 'openmpi' else ['mpiexec.hydra', '-np', str(a.np)]
 
     def run(argv):
         if a.compare_file and os.path.exists(os.path.join(work, a.compare_file)):
@@ -53,8 +59,8 @@ def main():
 
     rc1, out1, _ = run(mpirun + cmd)
     report = os.path.join(work, 'eventspace.json')
-    rc2, out2, err2 = run([ES, 'mpirun', '-np', str(a.np), '--json', report, '--trace-dir', os.path.join(work, 'trace'),
-                           '--'] + cmd)
+    rc2, out2, err2 = run([ES, 'mpirun', '--mpi', a.mpi, '-np', str(a.np), '--json', report, '--trace-dir',
+                           os.path.join(work, 'trace'), '--'] + cmd)
     counts = collections.Counter()
     if a.counter == 'ompitrace':
         # each rank's stderr in a file of its own: on one shared stderr the ranks' trace lines interleave mid-line
@@ -71,7 +77,8 @@ def main():
     else:
         lt = os.path.join(work, 'ltrace')
         os.makedirs(lt, exist_ok=True)
-        shell = 'exec ltrace -c -o ' + lt + '/rank$OMPI_COMM_WORLD_RANK -e "mpi_*+MPI_*" "$@"'
+        # the rank as each launcher tells it: Open MPI's OMPI_COMM_WORLD_RANK, Hydra's PMI_RANK
+        shell = 'exec ltrace -c -o ' + lt + '/rank${OMPI_COMM_WORLD_RANK:-$PMI_RANK} -e "mpi_*+MPI_*" "$@"'
         rc3, _, _ = run(mpirun + ['bash', '-c', shell, 'ltrace'] + cmd)
         for f in os.listdir(lt):
             for line in open(os.path.join(lt, f)):
@@ -90,8 +97,10 @@ def main():
     print(f'exit codes: bare {rc1}, monitored {rc2}, {a.counter} {rc3}')
     def keep(line):
         return (not a.filter or not re.search(a.filter, line)) and (not a.keep or re.search(a.keep, line))
-    l1 = [l for l in out1.splitlines() if keep(l)]
-    l2 = [l for l in out2.splitlines() if keep(l)]
+    def cut(line):
+        return re.sub(a.cut, '', line) if a.cut else line
+    l1 = [cut(l) for l in out1.splitlines() if keep(l)]
+    l2 = [cut(l) for l in out2.splitlines() if keep(l)]
     ok = True
     if l1 == l2:
         print(f'{a.compare_file or "stdout"}: identical ({len(l1)} lines compared, {len(out1.splitlines()) - len(l1)} left out by --filter)')

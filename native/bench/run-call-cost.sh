@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # run-call-cost.sh - the interposition library's cost per MPI call, against the bare call in the same run.
 #
-#   native/bench/run-call-cost.sh [--np N] [--pairs P] [--iterations I] [--barrier]
+#   native/bench/run-call-cost.sh [--mpi openmpi|mpich] [--np N] [--pairs P] [--iterations I] [--barrier]
+#
+# --mpi mpich builds with make MPI=mpich (into build-mpich/) and runs under MPICH's mpiexec.hydra; default: Open MPI.
 #
 # Builds the library and bench/call_cost.c with make, then
 #  1. side by side in one process (the headline figure): call_cost -p 101 with the library preloaded and recording
@@ -14,43 +16,54 @@
 #     way's median over the runs of the per-run best ns/call, and traced - bare in ns and as a ratio.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-np=1 pairs=7 iterations=1000000 extra=()
+np=1 pairs=7 iterations=1000000 extra=() mpi=openmpi
 while [[ $# -gt 0 ]]; do
     case "$1" in
+        --mpi) mpi="$2"; shift 2 ;;
         --np) np="$2"; shift 2 ;;
         --pairs) pairs="$2"; shift 2 ;;
         --iterations) iterations="$2"; shift 2 ;;
         --barrier) extra+=(-b); shift ;;
-        *) echo "usage: run-call-cost.sh [--np N] [--pairs P] [--iterations I] [--barrier]" >&2; exit 2 ;;
+        *) echo "usage: run-call-cost.sh [--mpi openmpi|mpich] [--np N] [--pairs P] [--iterations I] [--barrier]" >&2; exit 2 ;;
     esac
 done
-command -v mpicc >/dev/null || { echo "run-call-cost: mpicc missing (apt-get install openmpi-bin libopenmpi-dev)" >&2; exit 1; }
-make -s -C "$here" all bench >&2
-lib="$here/build/libeventspace-mpi.so" prog="$here/build/call_cost"
+case "$mpi" in
+    openmpi) cc=mpicc build=build launcher=(mpirun --oversubscribe --mca btl self,vader)
+             pkg="openmpi-bin libopenmpi-dev" ;;
+    mpich)   cc=mpicc.mpich build=build-mpich launcher=(mpiexec.hydra) pkg="mpich libmpich-dev" ;;
+    *) echo "run-call-cost: --mpi must be openmpi or mpich, got '$mpi'" >&2; exit 2 ;;
+esac
+command -v "$cc" >/dev/null || { echo "run-call-cost: $cc missing (apt-get install $pkg)" >&2; exit 1; }
+make -s -C "$here" MPI="$mpi" BUILD_DIR="$build" all bench >&2
+lib="$here/$build/libeventspace-mpi.so" prog="$here/$build/call_cost"
 trace="$(mktemp -d)"; trap 'rm -rf "$trace"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# one variable for every rank: Open MPI's -x VAR=VALUE, Hydra's -genv VAR VALUE
+setenv() { if [[ $mpi == openmpi ]]; then printf '%s\n' -x "$1=$2"; else printf '%s\n' -genv "$1" "$2"; fi; }
+mapfile -t preload < <(setenv LD_PRELOAD "$lib")
+mapfile -t tracing < <(setenv LD_PRELOAD "$lib"; setenv ES_MPI_DIR "$trace")
 run() { # $1: bare|passive|traced
     local env=()
     case "$1" in
-        passive) env=(-x LD_PRELOAD="$lib") ;;
-        traced) env=(-x LD_PRELOAD="$lib" -x ES_MPI_DIR="$trace") ;;
+        passive) env=("${preload[@]}") ;;
+        traced) env=("${tracing[@]}") ;;
     esac
-    timeout 300 mpirun -np "$np" --oversubscribe --mca btl self,vader "${env[@]}" "$prog" -i "$iterations" -r 5 "${extra[@]}" \
+    timeout 300 "${launcher[@]}" -np "$np" "${env[@]}" "$prog" -i "$iterations" -r 5 "${extra[@]}" \
         | sed -n 's/.*ns_per_call=\([0-9.]*\).*/\1/p'
 }
-echo "side by side, one process, $np rank(s), 101 pairs of blocks of $((iterations / 10)) calls:"
-echo "  traced:  $(timeout 300 mpirun -np "$np" --oversubscribe --mca btl self,vader -x LD_PRELOAD="$lib" -x ES_MPI_DIR="$trace" "$prog" -i $((iterations / 10)) -p 101)"
-echo "  control: $(timeout 300 mpirun -np "$np" --oversubscribe --mca btl self,vader "$prog" -i $((iterations / 10)) -p 101)"
+echo "$mpi: side by side, one process, $np rank(s), 101 pairs of blocks of $((iterations / 10)) calls:"
+echo "  traced:  $(timeout 300 "${launcher[@]}" -np "$np" "${tracing[@]}" "$prog" -i $((iterations / 10)) -p 101)"
+echo "  control: $(timeout 300 "${launcher[@]}" -np "$np" "$prog" -i $((iterations / 10)) -p 101)"
 echo "side by side, MPI_Irecv + MPI_Send + MPI_Wait to itself per iteration (ns per iteration of 3 calls):"
-echo "  traced:  $(timeout 300 mpirun -np 1 --oversubscribe --mca btl self,vader -x LD_PRELOAD="$lib" -x ES_MPI_DIR="$trace" "$prog" -i $((iterations / 10)) -p 101 -w)"
-echo "  control: $(timeout 300 mpirun -np 1 --oversubscribe --mca btl self,vader "$prog" -i $((iterations / 10)) -p 101 -w)"
+echo "  traced:  $(timeout 300 "${launcher[@]}" -np 1 "${tracing[@]}" "$prog" -i $((iterations / 10)) -p 101 -w)"
+echo "  control: $(timeout 300 "${launcher[@]}" -np 1 "$prog" -i $((iterations / 10)) -p 101 -w)"
 declare -a bare passive traced
 for ((p = 0; p < pairs; p++)); do
     bare+=("$(run bare)"); passive+=("$(run passive)"); traced+=("$(run traced)")
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 mb=$(median "${bare[@]}") mp=$(median "${passive[@]}") mt=$(median "${traced[@]}")
-echo "np=$np pairs=$pairs iterations=$iterations op=$([[ ${#extra[@]} -gt 0 ]] && echo MPI_Barrier || echo MPI_Allreduce)"
+echo "mpi=$mpi np=$np pairs=$pairs iterations=$iterations op=$([[ ${#extra[@]} -gt 0 ]] && echo MPI_Barrier || echo MPI_Allreduce)"
 echo "bare    ns/call: ${bare[*]}  median $mb"
 echo "passive ns/call: ${passive[*]}  median $mp"
 echo "traced  ns/call: ${traced[*]}  median $mt"

@@ -65,12 +65,18 @@ int main(int argc, char **argv)
     MPI_Irecv(&b, 1, MPI_INT, peer, 3, MPI_COMM_WORLD, &rq[1]);
     MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
     if (peer != MPI_PROC_NULL) CHECK(b == peer + 10, "isend/irecv");
+    /* MPICH wants an attached buffer even for an empty buffered send (Open MPI does not) */
+    int bsize = MPI_BSEND_OVERHEAD;
+    void *bbuf = malloc(bsize);
+    MPI_Buffer_attach(bbuf, bsize);
     MPI_Ibsend(&a, 0, MPI_INT, peer, 4, MPI_COMM_WORLD, &rq[0]);
     MPI_Irecv(&b, 0, MPI_INT, peer, 4, MPI_COMM_WORLD, &rq[1]);
     MPI_Waitany(2, rq, &index, MPI_STATUS_IGNORE);
     MPI_Waitsome(2, rq, &outcount, indices, MPI_STATUSES_IGNORE);
     MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
     MPI_Wait(&rq[1], MPI_STATUS_IGNORE);
+    MPI_Buffer_detach(&bbuf, &bsize);
+    free(bbuf);
     MPI_Issend(&a, 1, MPI_INT, peer, 5, MPI_COMM_WORLD, &rq[0]);
     MPI_Probe(peer, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     do {

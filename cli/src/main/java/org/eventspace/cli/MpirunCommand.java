@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
+import org.eventspace.mpi.MpiCallListener;
+import org.eventspace.mpi.MpiImplementation;
 import org.eventspace.mpi.MpiRun;
 import org.eventspace.mpi.MpiRunConfig;
 import org.eventspace.mpi.MpiRunResult;
@@ -18,6 +20,7 @@ import org.eventspace.mpi.MpiTraceRecorder;
 import org.eventspace.mpi.MpiTraffic;
 import org.eventspace.ui.DashboardServer;
 import org.eventspace.ui.MpiDashboardSource;
+import org.eventspace.mpi.PeerTraffic;
 import org.eventspace.mpi.PmlTraffic;
 import org.eventspace.run.TracedRun;
 import org.eventspace.scope.filter.FilterSpec;
@@ -76,10 +79,17 @@ final class MpirunCommand implements Callable<Integer> {
             + "many ns ahead, for the clock alignment to remove. Default: ${DEFAULT-VALUE}.")
     long simSkewNs;
 
-    @Option(names = "--mpirun", defaultValue = "mpirun", description = "The system's mpirun. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--mpi", defaultValue = "auto", paramLabel = "IMPL", description = "openmpi, mpich (MPICH, Intel MPI, "
+            + "MVAPICH, Cray MPICH: Hydra's mpiexec) or auto: read off the launcher (--mpirun, else mpirun on the PATH). "
+            + "With openmpi or mpich and no --mpirun, that implementation's launcher as Debian installs it beside the "
+            + "other (mpirun.openmpi, mpiexec.hydra). Default: ${DEFAULT-VALUE}.")
+    String mpi;
+
+    @Option(names = "--mpirun", description = "The system's mpirun or mpiexec. Default: mpirun, or --mpi's launcher.")
     String mpirun;
 
-    @Option(names = "--mpicc", defaultValue = "mpicc", description = "Builds the library on first use. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--mpicc", description = "Builds the library on first use; it must belong to the launcher's MPI. "
+            + "Default: the mpicc beside the launcher (mpicc.mpich beside mpirun.mpich or mpiexec.hydra).")
     String mpicc;
 
     @Option(names = "--mpirun-arg", paramLabel = "ARG", description = "One more argument for mpirun, before the program "
@@ -114,7 +124,8 @@ final class MpirunCommand implements Callable<Integer> {
 
     @Option(names = "--traffic", paramLabel = "FILE", description = "Write the program's communication matrix "
             + "(eventspace.traffic/1: rank × rank and host × host, per operation: send, collectives, one-sided) to FILE, "
-            + "counted by Open MPI's PML monitoring where messages leave, so a collective's own messages are in it.")
+            + "counted by Open MPI's PML monitoring where messages leave, so a collective's own messages are in it; under "
+            + "MPICH, from the interposition library's own send records (point-to-point only).")
     Path traffic;
 
     @Option(names = "--timeout", defaultValue = "3600", description = "Seconds before the run is stopped. Default: ${DEFAULT-VALUE}.")
@@ -163,15 +174,9 @@ final class MpirunCommand implements Callable<Integer> {
             throw new UsageError("--traffic " + traffic + ": folder " + traffic.toAbsolutePath().getParent() + " does not exist");
         }
         MpiRunConfig config;
-        Path trafficPrefix = null;
+        MpiImplementation declared;
         try {
-            List<String> extra = new ArrayList<>(mpirunArgs);
-            if (traffic != null) {
-                MpiTraffic.check(mpirun, Executables.find(mpirun));
-                trafficPrefix = dir.resolve("pml");
-                MpiTraffic.removeOld(trafficPrefix, np);
-                extra.addAll(PmlTraffic.mpirunArgs(trafficPrefix));
-            }
+            declared = mpi.equals("auto") ? null : MpiImplementation.of(mpi);
             MpiRunConfig.Agents where = MpiRunConfig.Agents.THREAD;
             MpiRunConfig.AgentListen listen = null;
             if (agents.equals("processes")) {
@@ -186,16 +191,45 @@ final class MpirunCommand implements Callable<Integer> {
                 }
                 listen = MpiRunConfig.AgentListen.of(n, agentsAddress, System.getenv("ES_MPI_AGENT_SECRET"));
             }
-            config = new MpiRunConfig(np, program, args, dir, capacity, simHosts, simSkewNs, mpirun, mpicc, extra,
-                    timeoutS, kinds, agent.equals("live"), progressS,
+            // the flags checked first; the launcher and compiler are settled below, once it is worth running them
+            config = new MpiRunConfig(np, program, args, dir, capacity, simHosts, simSkewNs, "mpirun", "mpicc",
+                    mpirunArgs, timeoutS, kinds, agent.equals("live"), progressS,
                     filter == null ? null : FilterSpec.parse(filter),
-                    where, listen, temporary);
+                    where, listen, temporary, null);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
         if (Executables.find(program) == null) {
             throw new UsageError(program.contains(File.separator) ? "PROGRAM '" + program + "' is not an executable file"
                     : "PROGRAM '" + program + "' is not on the PATH (give its path)");
+        }
+        Path trafficPrefix = null;
+        MpiImplementation implementation;
+        try {
+            // which MPI: the launcher says (or --mpi picks Debian's name for it), the compiler beside it builds the
+            // library, and the two must be of one implementation
+            if (mpirun == null) {
+                mpirun = declared != null ? declared.launcherOnPath() : "mpirun";
+            }
+            if (Executables.find(mpirun) == null) {
+                throw new UsageError("--mpirun '" + mpirun + "' is not " + (mpirun.contains(File.separator)
+                        ? "an executable file" : "on the PATH") + " (is MPI installed?)");
+            }
+            if (mpicc == null) {
+                MpiImplementation launcher = declared != null ? declared : MpiImplementation.ofLauncher(mpirun);
+                mpicc = launcher.compilerBeside(Executables.find(mpirun));
+            }
+            implementation = MpiImplementation.matching(mpirun, mpicc, declared);
+            List<String> extra = new ArrayList<>(mpirunArgs);
+            if (traffic != null && implementation == MpiImplementation.OPENMPI) {
+                MpiTraffic.check(mpirun, Executables.find(mpirun));
+                trafficPrefix = dir.resolve("pml");
+                MpiTraffic.removeOld(trafficPrefix, np);
+                extra.addAll(PmlTraffic.mpirunArgs(trafficPrefix));
+            }
+            config = config.under(implementation, mpirun, mpicc, extra);
+        } catch (IllegalArgumentException | IOException e) {
+            throw new UsageError(e.getMessage());
         }
         serve.check();
         if (serve.enabled() && !config.live()) {
@@ -206,7 +240,16 @@ final class MpirunCommand implements Callable<Integer> {
             throw new UsageError("--trace records the calls as the agent reads them: it needs --agent live, not --agent " + agent);
         }
         MpiTraceRecorder recorder = traceOptions.enabled() ? new MpiTraceRecorder(np, traceOptions.toConfig(null)) : null;
-        MpiRun run = new MpiRun(config).listen(recorder);
+        // without Open MPI's PML monitoring, --traffic sums the library's own send records as the agent reads them
+        PeerTraffic counted = traffic != null && trafficPrefix == null ? new PeerTraffic(np) : null;
+        MpiCallListener listener = recorder;
+        if (counted != null) {
+            listener = recorder == null ? counted : (rank, tuple) -> {
+                recorder.onCall(rank, tuple);
+                counted.onCall(rank, tuple);
+            };
+        }
+        MpiRun run = new MpiRun(config).listen(listener);
         java.io.PrintWriter err = spec.commandLine().getErr();
         DashboardServer server = null;
         if (serve.enabled()) {
@@ -230,7 +273,9 @@ final class MpirunCommand implements Callable<Integer> {
                 err.println("eventspace: " + line);
             }
             err.flush();
-            if (traffic != null) {
+            if (counted != null) {
+                MpiTraffic.write(result, counted, np, Path.of(program).getFileName().toString(), traffic, err);
+            } else if (traffic != null) {
                 MpiTraffic.write(result, trafficPrefix, np, Path.of(program).getFileName().toString(), traffic, err);
             }
             TracedRun.Summary traced = null;

@@ -33,7 +33,7 @@ class MpirunTrafficTest {
                 "--trace-dir", dir.resolve("trace").toString(), "--mpirun-arg", "--mca", "--mpirun-arg", "btl",
                 "--mpirun-arg", "self,vader", "--", program.toString(), String.valueOf(laps));
         assertThat(exit).as(cli.err()).isZero();
-        assertThat(cli.err()).contains("eventspace: traffic: ");
+        assertThat(cli.err()).contains("eventspace: traffic (pml monitoring): ");
         JsonNode t = JSON.readTree(traffic.toFile());
         assertThat(t.path("schema").asText()).isEqualTo("eventspace.traffic/1");
         assertThat(t.at("/run/transport").asText()).isEqualTo("mpi");

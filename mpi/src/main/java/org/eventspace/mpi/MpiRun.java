@@ -21,6 +21,7 @@ import org.eventspace.events.TraceTupleFlyweight;
  * node agents of this machine's hosts reading its trace files while it runs:
  * <pre>
  *   mpirun -np N -x LD_PRELOAD=libeventspace-mpi.so -x ES_MPI_DIR=DIR [-x ES_MPI_SIM_HOSTS ...] PROGRAM ARGS
+ *   mpiexec -np N -genv LD_PRELOAD libeventspace-mpi.so -genv ES_MPI_DIR DIR ... PROGRAM ARGS        (MPICH's Hydra)
  * </pre>
  * The program's stdin, stdout and stderr are mpirun's, inherited untouched; its exit code is mpirun's. One agent
  * thread here runs a {@link NodeAgent} per host folder that appears in DIR (simulated hosts are folders here). With
@@ -79,19 +80,29 @@ public final class MpiRun {
         return this;
     }
 
-    /** The mpirun command line, for the library at {@code library}. */
+    /** The mpirun command line, for the library at {@code library}, under Open MPI's mpirun. */
     List<String> command(Path library) {
+        return command(library, MpiImplementation.OPENMPI);
+    }
+
+    /**
+     * The launcher's command line, for the library at {@code library}: Open MPI's {@code mpirun} takes each variable
+     * as {@code -x VAR=VALUE} and more ranks than cores only with {@code --oversubscribe}; MPICH's Hydra
+     * {@code mpiexec} takes {@code -genv VAR VALUE} and oversubscribes as it is.
+     */
+    List<String> command(Path library, MpiImplementation mpi) {
         List<String> c = new ArrayList<>(List.of(config.mpirun(), "-np", String.valueOf(config.np())));
-        if (config.np() > Runtime.getRuntime().availableProcessors() && !config.mpirunArgs().contains("--oversubscribe")) {
+        boolean oversubscribed = config.np() > Runtime.getRuntime().availableProcessors();
+        if (mpi.needsOversubscribe() && oversubscribed && !config.mpirunArgs().contains("--oversubscribe")) {
             c.add("--oversubscribe");
         }
         String preload = System.getenv("LD_PRELOAD");
-        c.addAll(List.of("-x", "LD_PRELOAD=" + library + (preload == null || preload.isEmpty() ? "" : ":" + preload)));
-        c.addAll(List.of("-x", "ES_MPI_DIR=" + config.traceDir().toAbsolutePath()));
-        c.addAll(List.of("-x", "ES_MPI_CAPACITY=" + config.capacity()));
+        c.addAll(mpi.environment("LD_PRELOAD", library + (preload == null || preload.isEmpty() ? "" : ":" + preload)));
+        c.addAll(mpi.environment("ES_MPI_DIR", config.traceDir().toAbsolutePath().toString()));
+        c.addAll(mpi.environment("ES_MPI_CAPACITY", String.valueOf(config.capacity())));
         if (config.simHosts() > 0) {
-            c.addAll(List.of("-x", "ES_MPI_SIM_HOSTS=" + config.simHosts()));
-            c.addAll(List.of("-x", "ES_MPI_SIM_SKEW_NS=" + config.simSkewNs()));
+            c.addAll(mpi.environment("ES_MPI_SIM_HOSTS", String.valueOf(config.simHosts())));
+            c.addAll(mpi.environment("ES_MPI_SIM_SKEW_NS", String.valueOf(config.simSkewNs())));
         }
         c.addAll(config.mpirunArgs());
         c.add(config.program());
@@ -103,15 +114,19 @@ public final class MpiRun {
      * Builds the library if needed, runs the program and analyses its trace.
      *
      * @throws IOException if the library cannot be built, the trace folder made, or mpirun started.
+     * @throws IllegalArgumentException if the compiler and the launcher belong to different MPI implementations.
      */
     public MpiRunResult run() throws IOException, InterruptedException {
-        Path library = NativeLibrary.ensureBuilt(config.mpicc());
+        // a configuration that names its implementation was checked by whoever settled it (eventspace mpirun)
+        MpiImplementation mpi = config.mpi() != null ? config.mpi()
+                : MpiImplementation.matching(config.mpirun(), config.mpicc(), null);
+        Path library = NativeLibrary.ensureBuilt(config.mpicc(), mpi);
         Path dir = config.traceDir();
         Files.createDirectories(dir);
         removeOldRankFiles(dir);
-        List<String> command = command(library);
+        List<String> command = command(library, mpi);
         ProcessBuilder pb = new ProcessBuilder(command).inheritIO().redirectOutput(stdout).redirectError(stderr);
-        if ("root".equals(System.getProperty("user.name"))) {
+        if (mpi == MpiImplementation.OPENMPI && "root".equals(System.getProperty("user.name"))) {
             // Open MPI refuses root unless told; these two are its documented equivalent of --allow-run-as-root
             Map<String, String> env = pb.environment();
             env.put("OMPI_ALLOW_RUN_AS_ROOT", "1");

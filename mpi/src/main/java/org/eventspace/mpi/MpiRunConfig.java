@@ -37,11 +37,15 @@ import org.eventspace.scope.filter.FilterSpec;
  * @param traceDirTemporary {@code traceDir} is a temporary folder its caller removes once it no longer needs the
  *                   files (after the report, the traffic matrix and the trace are written): the summary and the
  *                   errors then say the files are gone, not where they are
+ * @param mpi        the MPI implementation {@code mpirun} and {@code mpicc} belong to (how the launcher is driven, which
+ *                   library build is used), as the caller checked it ({@link MpiImplementation#matching}); null: read
+ *                   off {@code mpirun} and checked against {@code mpicc} when the run starts
  */
 public record MpiRunConfig(int np, String program, List<String> args, Path traceDir, int capacity, int simHosts,
                            long simSkewNs, String mpirun, String mpicc, List<String> mpirunArgs, long timeoutS,
                            Set<String> monitors, boolean live, int progressS,
-                           FilterSpec filter, Agents agents, AgentListen listen, boolean traceDirTemporary) {
+                           FilterSpec filter, Agents agents, AgentListen listen, boolean traceDirTemporary,
+                           MpiImplementation mpi) {
     public static final int DEFAULT_CAPACITY = 1 << 17;
     public static final Set<String> MONITORS = Set.of("loadbalance", "stats");
 
@@ -104,6 +108,22 @@ public record MpiRunConfig(int np, String program, List<String> args, Path trace
         public String toString() {
             return "AgentListen[" + hosts + " agents at " + host + ":" + port + "]";
         }
+    }
+
+    /** A run whose MPI implementation is read off {@code mpirun} when it starts. */
+    public MpiRunConfig(int np, String program, List<String> args, Path traceDir, int capacity, int simHosts,
+                        long simSkewNs, String mpirun, String mpicc, List<String> mpirunArgs, long timeoutS,
+                        Set<String> monitors, boolean live, int progressS, FilterSpec filter,
+                        Agents agents, AgentListen listen, boolean traceDirTemporary) {
+        this(np, program, args, traceDir, capacity, simHosts, simSkewNs, mpirun, mpicc, mpirunArgs, timeoutS, monitors,
+                live, progressS, filter, agents, listen, traceDirTemporary, null);
+    }
+
+    /** This run under {@code mpi}'s launcher and compiler, with these launcher arguments. */
+    public MpiRunConfig under(MpiImplementation implementation, String launcher, String compiler, List<String> launcherArgs) {
+        return new MpiRunConfig(np, program, args, traceDir, capacity, simHosts, simSkewNs, launcher, compiler,
+                launcherArgs, timeoutS, monitors, live, progressS, filter, agents, listen, traceDirTemporary,
+                implementation);
     }
 
     /** A run whose trace folder stays after it. */

@@ -17,8 +17,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * {@code mpirun --traffic}: Open MPI's PML monitoring switched on, its per-rank files ({@link PmlTraffic}) made into
- * a traffic file ({@code eventspace.traffic/1}, net's {@link TrafficMatrix}). A problem found before the program runs
- * is an {@link IllegalArgumentException} whose message names the flag.
+ * a traffic file ({@code eventspace.traffic/1}, net's {@link TrafficMatrix}); under an MPI without it (MPICH), the
+ * interposition library's own per-peer send records ({@link PeerTraffic}). The output says which source counted. A
+ * problem found before the program runs is an {@link IllegalArgumentException} whose message names the flag.
  */
 public final class MpiTraffic {
     private MpiTraffic() {
@@ -85,10 +86,28 @@ public final class MpiTraffic {
             err.flush();
             return;
         }
+        write(result, counts, np, program, file, err, PmlTraffic.COUNTED_BY, "pml monitoring");
+    }
+
+    /**
+     * Writes {@code eventspace.traffic/1} from the interposition library's own counts (an MPI without PML monitoring);
+     * calls the agent could not read (overwritten in a ring) are not in them, and the output says how many.
+     */
+    public static void write(MpiRunResult result, PeerTraffic counted, int np, String program, Path file, PrintWriter err)
+            throws IOException {
+        if (result.tuplesMissed() > 0) {
+            err.println("eventspace: traffic: " + result.tuplesMissed() + " calls were overwritten in the ranks' rings "
+                    + "before the agent read them; their sends are not in " + file + " (a larger --capacity keeps them)");
+        }
+        write(result, counted.counts(), np, program, file, err, PeerTraffic.COUNTED_BY, PeerTraffic.SOURCE);
+    }
+
+    private static void write(MpiRunResult result, PmlTraffic.Counts counts, int np, String program, Path file,
+                              PrintWriter err, String countedBy, String source) throws IOException {
         MpiHostLayout hosts = result.hostLayout();
         int[] rankHosts = hosts.rankHosts().length == np ? hosts.rankHosts() : new int[np];
         List<String> names = hosts.rankHosts().length == np ? hosts.hostNames() : List.of("host-0");
-        TrafficMatrix m = TrafficMatrix.ofRanks("all", rankHosts, names, counts.byOperation(), PmlTraffic.COUNTED_BY);
+        TrafficMatrix m = TrafficMatrix.ofRanks("all", rankHosts, names, counts.byOperation(), countedBy);
         ObjectMapper json = Json.mapper();
         ObjectNode run = json.createObjectNode();
         run.put("benchmark", program);
@@ -100,11 +119,12 @@ public final class MpiTraffic {
                     + " wrote no counts (they did not reach MPI_Finalize); the others' are in " + file);
         }
         m.write(file, run);
-        err.println(String.format(Locale.ROOT, "eventspace: traffic: %d B in %d messages between ranks (%d B by the "
-                        + "program's sends, %d B inside collectives), %d B between hosts -> %s",
+        long[][][] collectives = counts.byOperation().get(PmlTraffic.COLLECTIVES);
+        err.println(String.format(Locale.ROOT, "eventspace: traffic (%s): %d B in %d messages between ranks (%d B by the "
+                        + "program's sends, %s inside collectives), %d B between hosts -> %s", source,
                 TrafficMatrix.total(m.rankMatrix(-1, 0)), TrafficMatrix.total(m.rankMatrix(-1, 1)),
                 TrafficMatrix.total(counts.byOperation().get(PmlTraffic.POINT_TO_POINT)[0]),
-                TrafficMatrix.total(counts.byOperation().get(PmlTraffic.COLLECTIVES)[0]), offHost(m), file));
+                collectives == null ? "not seen" : TrafficMatrix.total(collectives[0]) + " B", offHost(m), file));
         err.flush();
     }
 

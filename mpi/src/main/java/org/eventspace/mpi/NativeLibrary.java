@@ -16,10 +16,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The interposition library, built on first use: the C sources travel in this jar ({@code /native/}, copied from
- * the repository's {@code native/} by the build); they are written to a cache folder named by their SHA-256 and
- * compiled there once with {@code mpicc} (so a changed source gives a new build, and the MPI the library is built
- * against is the one the program runs with). Cache: {@code $ES_MPI_CACHE}, else {@code ~/.cache/eventspace}.
- * Thread-safe: a build is done under a file rename, so concurrent first uses each end with a whole library.
+ * the repository's {@code native/} by the build); they are written to a cache folder named by the MPI implementation
+ * and the SHA-256 of the sources and the compiler ({@code mpi-<openmpi|mpich>-<sha>}) and compiled there once with
+ * {@code mpicc} (so a changed source or another compiler gives a new build, and the MPI the library is built against
+ * is the one the program runs with: Open MPI's and MPICH's ABIs differ). Cache: {@code $ES_MPI_CACHE}, else
+ * {@code ~/.cache/eventspace}. Thread-safe: a build is done under a file rename, so concurrent first uses each end
+ * with a whole library.
  */
 public final class NativeLibrary {
     static final String[] SOURCES = {"es_mpi.c", "es_mpi_fortran.c", "es_mpi_layout.h"};
@@ -37,11 +39,20 @@ public final class NativeLibrary {
     }
 
     /**
-     * The library's path, building it with {@code mpicc} if this version of the sources was not built yet.
+     * The library's path, building it with {@code mpicc} if this version of the sources was not built yet with it.
      *
      * @throws IOException if {@code mpicc} is missing or fails (its output is in the message).
      */
     public static Path ensureBuilt(String mpicc) throws IOException {
+        return ensureBuilt(mpicc, MpiImplementation.ofCompiler(mpicc));
+    }
+
+    /**
+     * As {@link #ensureBuilt(String)}, for a compiler already known to build against {@code mpi}.
+     *
+     * @throws IOException if {@code mpicc} is missing or fails (its output is in the message).
+     */
+    public static Path ensureBuilt(String mpicc, MpiImplementation mpi) throws IOException {
         byte[][] sources = new byte[SOURCES.length][];
         MessageDigest sha;
         try {
@@ -59,7 +70,10 @@ public final class NativeLibrary {
             sha.update(SOURCES[i].getBytes(StandardCharsets.UTF_8));
             sha.update(sources[i]);
         }
-        Path dir = cacheRoot().resolve("mpi-" + HexFormat.of().formatHex(sha.digest()).substring(0, 16));
+        // the compiler as the PATH finds it, through its links: mpicc and mpicc.openmpi are one build
+        Path compiler = MpiImplementation.onPath(mpicc);
+        sha.update((mpi.flag() + "\0" + (compiler != null ? compiler.toRealPath() : mpicc)).getBytes(StandardCharsets.UTF_8));
+        Path dir = cacheRoot().resolve("mpi-" + mpi.flag() + "-" + HexFormat.of().formatHex(sha.digest()).substring(0, 16));
         Path library = dir.resolve(LIBRARY);
         if (Files.isRegularFile(library)) {
             return library;
@@ -71,14 +85,16 @@ public final class NativeLibrary {
         Path partial = Files.createTempFile(dir, LIBRARY, ".partial");
         List<String> command = new ArrayList<>(List.of(mpicc, "-O2", "-std=c11", "-fPIC", "-shared", "-o",
                 partial.toString(), dir.resolve("es_mpi.c").toString()));
-        String out = run(command, dir, "-lmpi_mpifh", "-ldl", "-lpthread");
-        if (out != null) {
-            // no Fortran bindings: the Fortran wrappers' pmpi_*_ references are weak, so the C part still works
+        // Open MPI's Fortran bindings, so the Fortran wrappers' pmpi_*_ calls resolve; without them (an MPI built without
+        // Fortran) those references are weak and the C part still works. MPICH needs none (es_mpi.c has no Fortran
+        // wrappers for it).
+        String fortran = mpi.fortranLibrary();
+        if (fortran == null || run(command, dir, fortran, "-ldl", "-lpthread") != null) {
             String second = run(command, dir, "-ldl", "-lpthread");
             if (second != null) {
                 Files.deleteIfExists(partial);
-                throw new IOException("building the MPI interposition library failed: " + String.join(" ", command)
-                        + " -ldl -lpthread\n" + second);
+                throw new IOException("building the MPI interposition library for " + mpi.flag() + " failed: "
+                        + String.join(" ", command) + " -ldl -lpthread\n" + second);
             }
         }
         Files.move(partial, library, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -93,8 +109,8 @@ public final class NativeLibrary {
         try {
             p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
         } catch (IOException e) {
-            throw new IOException("cannot run " + command.get(0) + " to build the MPI interposition library (is Open MPI"
-                    + " installed? apt-get install openmpi-bin libopenmpi-dev): " + e.getMessage(), e);
+            throw new IOException("cannot run " + command.get(0) + " to build the MPI interposition library (is MPI"
+                    + " installed? apt-get install openmpi-bin libopenmpi-dev, or mpich libmpich-dev): " + e.getMessage(), e);
         }
         try {
             byte[] output = p.getInputStream().readAllBytes();

@@ -17,7 +17,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /**
  * The C (and Fortran) MPI test programs of native/test, built with mpicc into target/native-test, and runs of them
  * through {@link MpiRun}. Without mpicc the tests are skipped, except under CI (CI=true), where .ci/run installs
- * Open MPI and a missing mpicc is a failure.
+ * Open MPI and MPICH and a missing compiler or launcher is a failure. Open MPI is the default {@code mpicc} and
+ * {@code mpirun}; MPICH is used through Debian's explicit names ({@link #tools}), as it sits beside Open MPI.
  */
 final class MpiPrograms {
     static final Path SOURCES = Path.of("..", "native", "test").toAbsolutePath().normalize();
@@ -45,18 +46,46 @@ final class MpiPrograms {
         assumeTrue(present, "Open MPI (mpicc, mpirun) not installed");
     }
 
+    /** An implementation's launcher, C compiler and Fortran compiler as this machine (Debian) names them. */
+    record Tools(String mpirun, String mpicc, String mpifort) {
+    }
+
+    static Tools tools(MpiImplementation mpi) {
+        return mpi == MpiImplementation.OPENMPI ? new Tools("mpirun", "mpicc", "mpifort")
+                : new Tools("mpiexec.hydra", "mpicc.mpich", "mpifort.mpich");
+    }
+
+    /** Skips (or under CI fails) when {@code mpi}'s compiler or launcher is missing. */
+    static void requireMpi(MpiImplementation mpi) {
+        Tools t = tools(mpi);
+        boolean present = onPath(t.mpicc()) && onPath(t.mpirun());
+        if (!present && "true".equals(System.getenv("CI"))) {
+            throw new AssertionError(t.mpicc() + "/" + t.mpirun() + " missing under CI: .ci/run should have installed "
+                    + mpi.flag());
+        }
+        assumeTrue(present, mpi.flag() + " (" + t.mpicc() + ", " + t.mpirun() + ") not installed");
+    }
+
     /** The program built from native/test/NAME.c (or .f90 with mpifort), rebuilt when its source is newer. */
     static Path program(String name) throws IOException, InterruptedException {
-        Files.createDirectories(BUILD);
+        return program(MpiImplementation.OPENMPI, name);
+    }
+
+    /** The program built against {@code mpi} (a folder per implementation: their binaries do not mix). */
+    static Path program(MpiImplementation mpi, String name) throws IOException, InterruptedException {
+        requireMpi(mpi);
+        Path build = mpi == MpiImplementation.OPENMPI ? BUILD : BUILD.resolve(mpi.flag());
+        Files.createDirectories(build);
         Path c = SOURCES.resolve(name + ".c");
         boolean fortran = !Files.exists(c);
         Path source = fortran ? SOURCES.resolve(name + ".f90") : c;
-        Path out = BUILD.resolve(name);
+        Path out = build.resolve(name);
         if (Files.exists(out) && Files.getLastModifiedTime(out).compareTo(Files.getLastModifiedTime(source)) > 0) {
             return out;
         }
-        List<String> command = fortran ? List.of("mpifort", "-O2", "-o", out.toString(), source.toString())
-                : List.of("mpicc", "-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-o", out.toString(), source.toString(), "-lm");
+        Tools t = tools(mpi);
+        List<String> command = fortran ? List.of(t.mpifort(), "-O2", "-o", out.toString(), source.toString())
+                : List.of(t.mpicc(), "-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-o", out.toString(), source.toString(), "-lm");
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String text = new String(p.getInputStream().readAllBytes());
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("compiling %s", name).isTrue();
@@ -85,6 +114,19 @@ final class MpiPrograms {
     static Run run(org.eventspace.scope.filter.FilterSpec filter, List<String> mpirunArgs, Path traceDir, int np,
                    int simHosts, long skewNs, Path program, String... args) throws IOException, InterruptedException {
         return run(MpiRunConfig.Agents.THREAD, filter, mpirunArgs, traceDir, np, simHosts, skewNs, program, args);
+    }
+
+    /** As {@link #run(Path, int, int, long, Path, String...)}, under {@code mpi}'s launcher with the library built by its compiler. */
+    static Run runUnder(MpiImplementation mpi, Path traceDir, int np, int simHosts, long skewNs, Path program, String... args)
+            throws IOException, InterruptedException {
+        MpiRunConfig config = config(MpiRunConfig.Agents.THREAD, null, List.of(), traceDir, np, simHosts, skewNs, program,
+                args);
+        if (mpi != MpiImplementation.OPENMPI) {
+            Tools t = tools(mpi);
+            // Open MPI's transport choice (--mca btl) means nothing to Hydra
+            config = config.under(mpi, t.mpirun(), t.mpicc(), List.of());
+        }
+        return run(new MpiRun(config), traceDir);
     }
 
     /** As {@link #run}, with the node agents where {@code agents} says. */
