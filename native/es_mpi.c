@@ -513,14 +513,17 @@ static int es_open_files(void)
  * bound half its round trip plus the parent's. Then r serves its own children r + s for s = (r & -r)/2, ..., 1,
  * largest subtree first (rank 0: every power of two below P). All pairs of a round run at once; the tree has
  * ceil(log2 P) levels, so the critical path is that many sets of ping-pongs and a bound sums at most that many
- * half round trips. Over the private communicator, so no user receive can match it; the Java side takes these
+ * half round trips. at: the local time the offset holds for (the winning ping-pong's middle), not the end of the
+ * synchronisation, which waits for the children too (a drifting clock would make the difference an error). Over the
+ * private communicator, so no user receive can match it; the Java side takes these
  * messages (ES_SYNC_* in es_mpi_layout.h) out of Open MPI's traffic counts.
  */
-static void es_sync(int64_t *offset, int64_t *rtt, int64_t *error)
+static void es_sync(int64_t *offset, int64_t *rtt, int64_t *error, int64_t *at)
 {
     *offset = 0;
     *rtt = 0;
     *error = 0;
+    *at = es_now();
     if (es_private == MPI_COMM_NULL) {
         return;
     }
@@ -537,6 +540,7 @@ static void es_sync(int64_t *offset, int64_t *rtt, int64_t *error)
                 best = t1 - t0;
                 *offset = pong[0] - (t0 + t1) / 2 + pong[1];
                 *error = (best + 1) / 2 + pong[2];
+                *at = t0 + (t1 - t0) / 2;
             }
         }
         *rtt = best;
@@ -932,8 +936,8 @@ static void es_start(int op, int64_t t0, int provided, void *ra)
     if (PMPI_Comm_dup(MPI_COMM_WORLD, &es_private) != MPI_SUCCESS) {
         es_private = MPI_COMM_NULL;
     }
-    int64_t offset, rtt, error;
-    es_sync(&offset, &rtt, &error);
+    int64_t offset, rtt, error, at;
+    es_sync(&offset, &rtt, &error, &at);
     if (!files) {
         return;
     }
@@ -941,8 +945,8 @@ static void es_start(int op, int64_t t0, int provided, void *ra)
     *(int64_t *)(es_meta + ES_META_INIT_OFFSET_NS_OFFSET) = offset;
     *(int64_t *)(es_meta + ES_META_INIT_RTT_NS_OFFSET) = rtt;
     *(int64_t *)(es_meta + ES_META_INIT_ERROR_NS_OFFSET) = error;
+    *(int64_t *)(es_meta + ES_META_INIT_NS_OFFSET) = at;
     int64_t t1 = es_now();
-    *(int64_t *)(es_meta + ES_META_INIT_NS_OFFSET) = t1;
     __atomic_store_n((int32_t *)(es_meta + ES_META_MAGIC_OFFSET), ES_META_MAGIC, __ATOMIC_RELEASE);
     es_multi = provided == MPI_THREAD_MULTIPLE;
     es_self = &es_main_ring;
@@ -977,13 +981,13 @@ static void es_stop_before(void)
     if (!es_sync_wanted) {
         return;
     }
-    int64_t offset, rtt, error;
-    es_sync(&offset, &rtt, &error);
+    int64_t offset, rtt, error, at;
+    es_sync(&offset, &rtt, &error, &at);
     if (es_meta != NULL) {
-        *(int64_t *)(es_meta + ES_META_FINALIZE_OFFSET_NS_OFFSET) = offset;
         *(int64_t *)(es_meta + ES_META_FINALIZE_RTT_NS_OFFSET) = rtt;
         *(int64_t *)(es_meta + ES_META_FINALIZE_ERROR_NS_OFFSET) = error;
-        *(int64_t *)(es_meta + ES_META_FINALIZE_NS_OFFSET) = es_now();
+        *(int64_t *)(es_meta + ES_META_FINALIZE_NS_OFFSET) = at;
+        __atomic_store_n((int64_t *)(es_meta + ES_META_FINALIZE_OFFSET_NS_OFFSET), offset, __ATOMIC_RELEASE);
     }
     if (es_private != MPI_COMM_NULL) {
         PMPI_Comm_free(&es_private);

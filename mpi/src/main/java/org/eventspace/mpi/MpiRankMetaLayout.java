@@ -7,7 +7,7 @@ package org.eventspace.mpi;
  *   0  magic "ESMR" (int)          4 version (short)  6 byte order (byte)
  *   8  state (int: 1 running, 2 finalized)            12 rank (int)      16 size (int)
  *   20 simulated host index (int, −1: none)           24 pid (int)       28 op counters that follow (int)
- *   32 MPI_Init done at (long, ns)                    40 MPI_Finalize began at (long, ns)
+ *   32 the MPI_Init offset holds at (long, ns)        40 the MPI_Finalize offset holds at (long, ns): local times
  *   48 offset to rank 0 at MPI_Init (long, ns)        56 the round trip to its tree parent (long, ns)
  *   64 offset to rank 0 at MPI_Finalize (long, ns)    72 the round trip to its tree parent (long, ns)
  *   80 untraced calls (long: calls on a thread whose ring could not be made)
