@@ -87,6 +87,33 @@ class MpiNativeCoreTest {
     }
 
     @Test
+    void threadRingsAndCommunicatorListsPastTheMetaFileTravelThroughAgentProcesses() throws Exception {
+        // two simulated hosts, an agent process each: the rings of a rank's threads and its rank-R.comms reach the
+        // front-end's mirror, and the report is the one the agent thread gives
+        MpiPrograms.Run churn = MpiPrograms.run(MpiRunConfig.Agents.PROCESSES, null, List.of(), dir.resolve("churn"), 4,
+                2, 0, MpiPrograms.program("es_comm_churn"), "400", "20");
+        assertThat(churn.result().exitCode()).as(churn.stderr()).isZero();
+        assertThat(churn.result().errors()).isEmpty();
+        JsonNode collectives = churn.report().at("/mpi/collectives");
+        assertThat(collectives.path("instances").asLong()).isEqualTo(401 + 20 + 2L * 400 + 2L * 21);
+        assertThat(collectives.path("incomplete").asLong()).as("%s", collectives).isZero();
+        assertThat(Files.size(dir.resolve("churn/mirror/host-1/rank-3.comms")))
+                .as("past the meta file's 255: MPI_COMM_SELF and 401 splits").isEqualTo(8L * (1 + 401 - 255));
+
+        MpiPrograms.Run threads = MpiPrograms.run(MpiRunConfig.Agents.PROCESSES, null, List.of(), dir.resolve("threads"),
+                2, 2, 0, MpiPrograms.program("es_threads"), "4", "10");
+        assertThat(threads.result().exitCode()).as(threads.stderr()).isZero();
+        assertThat(threads.result().errors()).isEmpty();
+        assertThat(threads.report().at("/mpi/untraced_calls").asLong()).isZero();
+        assertThat(threads.calls("MPI_Irecv")).isEqualTo(2 * 40);
+        assertThat(threads.calls("MPI_Allreduce")).isEqualTo(2 * 40);
+        assertThat(threads.report().at("/mpi/tuples_read").asLong())
+                .isEqualTo(threads.report().at("/mpi/tuples_written").asLong());
+        assertThat(threads.report().at("/mpi/point_to_point/matched").asLong()).isEqualTo(2 * 40);
+        assertThat(threads.report().at("/mpi/collectives/incomplete").asLong()).isZero();
+    }
+
+    @Test
     void offsetsMeasuredAlongTheSyncTreeAreWithinTheirStatedBounds() throws Exception {
         long skew = 7_000_000L;
         // four simulated hosts, one rank each: host h reads h × skew ahead; rank 3 syncs through rank 2
