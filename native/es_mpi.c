@@ -1021,10 +1021,11 @@ ES_EXPORT int MPI_Finalize(void)
  * wait or test completes it: then the status names the source that matched and the bytes, and one receive record
  * (ES_REC_RECEIVE) carries them with the completing call's entry and exit, which is what Scalasca's late sender
  * for non-blocking receives needs (the receiver's time in the wait before the matching send started).
- * A fixed table, open-addressed over a window of ES_REQ_PROBE slots (no allocation, no lock: one recording
- * thread); a receive that finds its window full is counted in the meta file (untracked requests) and gives no
+ * A fixed table, open-addressed over a window of ES_REQ_PROBE slots (no allocation; a lock only under
+ * MPI_THREAD_MULTIPLE); a receive that finds its window full is counted in the meta file (untracked requests) and gives no
  * record. An entry whose request never reaches a wrapped completion (cancelled, freed, completed from Fortran) is
- * overwritten when MPI hands out the same handle again.
+ * overwritten when MPI hands out the same handle again (or shadowed by the new entry, if that one found an empty
+ * slot first). Under MPI_THREAD_MULTIPLE the table is shared by the threads and locked.
  */
 #define ES_REQ_SLOTS 1024
 #define ES_REQ_PROBE 16
@@ -1111,14 +1112,17 @@ static es_req *es_req_track(MPI_Request r, MPI_Comm comm, es_comm *e, int source
 {
     int free_slot = -1;
     es_req_lock();
+    /*
+     * The first slot of the window that is empty or holds this handle (a stale entry of a handle MPI reused: taken
+     * over). A stale entry further on stays shadowed, as es_req_find returns the first match: the window is scanned
+     * only as far as needed, not all 16 slots per MPI_Irecv.
+     */
     for (uint32_t i = es_req_home(r), end = i + ES_REQ_PROBE; i < end; i++) {
-        if (es_req_keys[i] == r) {
-            free_slot = (int)i; /* a stale entry of a handle MPI reused */
-            es_reqs_live--;
-            break;
-        }
-        if (free_slot < 0 && es_req_keys[i] == ES_REQ_EMPTY) {
+        MPI_Request k = es_req_keys[i];
+        if (k == ES_REQ_EMPTY || k == r) {
             free_slot = (int)i;
+            es_reqs_live -= k == r;
+            break;
         }
     }
     if (free_slot < 0) {
