@@ -261,7 +261,7 @@ static inline es_comm *es_find(MPI_Comm c)
             if (e == NULL) {
                 break;
             }
-            if (e != ES_TOMB && t->slots[i].handle == c) {
+            if (e != ES_TOMB && __atomic_load_n(&t->slots[i].handle, __ATOMIC_RELAXED) == c) {
                 found = e;
                 break;
             }
@@ -649,7 +649,7 @@ static void es_table_put(es_table *t, MPI_Comm c, es_comm *entry)
         if (s->entry == NULL || s->entry == ES_TOMB) {
             t->used += s->entry == NULL;
             t->live++;
-            s->handle = c;
+            __atomic_store_n(&s->handle, c, __ATOMIC_RELAXED);
             __atomic_store_n(&s->entry, entry, __ATOMIC_RELEASE);
             return;
         }
