@@ -76,9 +76,10 @@ record ClockBlock(String timeBase, boolean driftApplied, @JsonInclude(JsonInclud
         boolean fin = of != MpiRankMetaLayout.NO_OFFSET;
         ClockMap m = init && fin
                 ? ClockMap.linear(f.initNs(), oi, f.initErrorNs(), f.finalizeNs(), of, f.finalizeErrorNs()) : null;
-        return new RankClock(f.rank(), f.host(), f.hostName(), f.rank() == 0 ? -1 : MpiRankMetaLayout.syncParent(f.rank()),
-                init ? oi : null, f.initRttNs(), f.initErrorNs(), fin ? of : null, fin ? f.finalizeRttNs() : null,
-                fin ? f.finalizeErrorNs() : null, m == null ? null : m.driftNs(),
+        int parent = f.rank() == 0 ? -1 : MpiRankMetaLayout.syncParent(f.rank());
+        return new RankClock(f.rank(), f.host(), f.hostName(), parent, init ? oi : null, f.initRttNs(), f.initErrorNs(),
+                fin ? of : null, fin ? f.finalizeRttNs() : null, fin ? f.finalizeErrorNs() : null,
+                m == null ? null : m.driftNs(),
                 m == null ? null : MpiBlock.round(m.driftPpm()), m == null ? null : m.errorBoundNs(),
                 f.skewNs() != 0 ? f.skewNs() : null);
     }

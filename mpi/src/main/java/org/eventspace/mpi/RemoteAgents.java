@@ -265,7 +265,8 @@ final class RemoteAgents implements AutoCloseable {
             long blocks = b.getLong(at + AgentFrameLayout.RANK_META_BLOCKS_OFFSET);
             int comms = b.getInt(at + AgentFrameLayout.RANK_COMMS_OFFSET);
             if (comms < 0) {
-                throw new IllegalArgumentException("rank entry " + i + " has " + comms + " communicators; expected >= 0");
+                throw new IllegalArgumentException("rank entry " + i + " has " + comms
+                        + " communicators; expected >= 0");
             }
             if (rank < 0 || n < 0 || capacity < TraceBuffer.MIN_CAPACITY || capacity > TraceBuffer.MAX_CAPACITY
                     || Integer.bitCount(capacity) != 1) {

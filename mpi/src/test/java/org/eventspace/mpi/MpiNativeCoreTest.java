@@ -75,7 +75,8 @@ class MpiNativeCoreTest {
         assertThat(run.calls("MPI_Barrier")).isEqualTo(2L * (threads + 1));
         assertThat(run.report().at("/mpi/untraced_calls").asLong()).isZero();
         // every tuple of every thread's ring was read: written counts all rings
-        assertThat(run.report().at("/mpi/tuples_read").asLong()).isEqualTo(run.report().at("/mpi/tuples_written").asLong());
+        assertThat(run.report().at("/mpi/tuples_read").asLong())
+                .isEqualTo(run.report().at("/mpi/tuples_written").asLong());
         try (Stream<Path> files = Files.walk(dir)) {
             assertThat(files.filter(f -> f.getFileName().toString().matches("rank-\\d+\\.t\\d+\\.trace")).count())
                     .as("a ring per other thread").isEqualTo(2L * threads);
@@ -129,8 +130,8 @@ class MpiNativeCoreTest {
             for (String end : List.of("init", "finalize")) {
                 long offset = r.path("offset_" + end + "_ns").asLong();
                 long bound = r.path("error_" + end + "_ns").asLong(0);
-                assertThat(Math.abs(offset + rank * skew)).as("rank %d at %s: offset %d, bound %d", rank, end, offset, bound)
-                        .isLessThanOrEqualTo(bound);
+                assertThat(Math.abs(offset + rank * skew))
+                        .as("rank %d at %s: offset %d, bound %d", rank, end, offset, bound).isLessThanOrEqualTo(bound);
             }
             initError[rank] = r.path("error_init_ns").asLong();
         }
