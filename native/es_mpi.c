@@ -64,43 +64,95 @@ enum {
 /* ---- state ------------------------------------------------------------------------------------------------ */
 
 typedef struct {
-    MPI_Comm handle;   /* ES_COMM_EMPTY: empty slot; ES_TOMB: freed */
+    MPI_Comm handle;
     uint32_t id;       /* the same on every member */
     uint32_t seq;      /* collective calls on it so far */
     int *world;        /* rank in it -> MPI_COMM_WORLD rank; NULL for MPI_COMM_WORLD itself */
     int size;
+    void *spare;       /* freed: the next freed entry */
 } es_comm;
 
-#define ES_COMM_SLOTS 4096
-#define ES_TOMB ((MPI_Comm)(uintptr_t)1)
 /*
  * Handles as hash keys. Open MPI's MPI_Comm/MPI_Request/MPI_Datatype/MPI_Win are pointers (aligned: their low four
  * bits say nothing); MPICH's and its derivatives' (Intel MPI, MVAPICH, Cray MPICH) are ints whose low bits are an
- * object index, consecutive for consecutive objects, so they are used whole. 0 and 1 are never a live handle of
- * either (MPICH's handle kind 0 is "invalid"): ES_COMM_EMPTY, ES_TOMB and ES_REQ_EMPTY rely on that.
+ * object index, consecutive for consecutive objects, so they are used whole. 0 is never a live handle of
+ * either (MPICH's handle kind 0 is "invalid"): ES_REQ_EMPTY relies on that.
  */
-#define ES_COMM_EMPTY ((MPI_Comm)0)
 #if defined(OPEN_MPI)
 #define ES_HANDLE_KEY(h) ((uint64_t)(uintptr_t)(h) >> 4)
 #else
 #define ES_HANDLE_KEY(h) ((uint64_t)(uint32_t)(uintptr_t)(h))
 #endif
 
+/*
+ * The communicator table: open addressing over (handle, entry) slots, linear probing. Entries live apart from the
+ * slots (allocated once, reused after MPI_Comm_free, never returned), so an entry's address stays valid while the
+ * table grows or is rebuilt. A freed communicator leaves a tombstone; when live entries and tombstones together
+ * fill three quarters of the slots the table is rebuilt without tombstones (doubled if the live entries alone
+ * fill half), so a lookup stays a few probes whatever churn of MPI_Comm_split / MPI_Comm_free came before.
+ * Lookups take no lock (any thread, under MPI_THREAD_MULTIPLE); inserts, removals and rebuilds hold es_comm_lock.
+ * A rebuild in place is bracketed by es_table_version (a seqlock: odd while it runs), and a lookup that saw the
+ * version change retries; a table replaced by a larger one is kept until MPI_Finalize, as a lookup may still be
+ * reading it.
+ */
+typedef struct {
+    MPI_Comm handle;
+    es_comm *entry;    /* NULL: empty; ES_TOMB: freed */
+} es_comm_slot;
+
+typedef struct es_table {
+    uint32_t mask;     /* slots - 1 */
+    uint32_t live, used; /* entries; entries + tombstones */
+    es_comm_slot *slots;
+    struct es_table *retired;
+} es_table;
+
+#define ES_TABLE_MIN 64
+static es_comm es_tomb_entry;
+#define ES_TOMB (&es_tomb_entry)
+
 static es_comm es_world;
-static es_comm es_unknown = {ES_COMM_EMPTY, ES_COMM_UNKNOWN_ID, 0, NULL, 0};
-static es_comm es_comms[ES_COMM_SLOTS];
+static es_comm es_unknown = {MPI_COMM_NULL, ES_COMM_UNKNOWN_ID, 0, NULL, 0, NULL};
+static es_comm_slot es_first_slots[ES_TABLE_MIN];
+static es_table es_first_table = {ES_TABLE_MIN - 1, 0, 0, es_first_slots, NULL};
+static es_table *es_table_now = &es_first_table;
+static uint32_t es_table_version;
+static es_comm *es_comm_spare;      /* freed entries, linked through their world field */
+static pthread_mutex_t es_comm_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int es_on;                   /* recording */
-static int es_multi;                /* MPI_THREAD_MULTIPLE: only es_owner records */
-static pthread_t es_owner;
+static int es_multi;                /* MPI_THREAD_MULTIPLE: every thread records, each into a ring of its own */
 static int es_sim_clock;            /* simulated hosts only: es_skew and es_drift apply */
 static int64_t es_skew;
 static double es_drift;             /* ns per ns: the simulated clock's rate is 1 + es_drift */
 static int64_t es_drift_base;
-static uint64_t es_mask;
-static char *es_slots;
-static uint64_t es_position;
-static volatile int64_t *es_write_position;
+
+/*
+ * A trace ring and its one writer's scratch. The thread that initialised MPI writes es_main_ring (rank-<R>.trace);
+ * under MPI_THREAD_MULTIPLE every other thread gets a ring of its own at its first call (rank-<R>.t<N>.trace,
+ * es_thread_ring), found through a thread-local pointer. One writer per ring keeps TraceBuffer's single-writer
+ * protocol (plain stores and a release, no atomic read-modify-write) and the single-threaded path as it was: it
+ * tests es_multi and uses es_main_ring, without reading the thread-local pointer. A multi-producer ring would put an
+ * atomic fetch-add on every call and make readers skip slots still being written.
+ */
+typedef struct es_ring {
+    char *slots;
+    uint64_t mask;
+    uint64_t position;
+    volatile int64_t *write_position;
+    int *done_slot;                 /* a wait's tracked receives (es_req_collect) */
+    int *done_index;
+    MPI_Status *statuses;           /* statuses a wait fills when its caller ignores them */
+    struct es_ring *spare;          /* left by a thread that ended: the next new thread's */
+} es_ring;
+static es_ring es_main_ring;
+static __thread es_ring *es_self __attribute__((tls_model("initial-exec")));
+static __thread int es_self_failed __attribute__((tls_model("initial-exec")));
+static long es_capacity;
+static char es_host_path[4096];
+static pthread_mutex_t es_meta_comm_lock = PTHREAD_MUTEX_INITIALIZER;
+static char es_comms_path[4200];    /* rank-<R>.comms: the communicators past the meta file's ES_META_COMMS_MAX */
+static int es_comms_fd = -1;
 static uint64_t *es_counters;       /* [op - ES_OP_FIRST] = {calls, bytes} */
 static char *es_meta;
 static uintptr_t es_exe_base;
@@ -197,22 +249,40 @@ static inline uint32_t es_site(void *ra)
     return (uint32_t)(a - es_exe_base);
 }
 
+/* Any bit of a handle may tell two apart: pointers (Open MPI) differ above bit 4, MPICH's int handles below it. */
+static inline uint32_t es_comm_home(MPI_Comm c, uint32_t mask)
+{
+    uint64_t h = (uint64_t)(uintptr_t)c;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return (uint32_t)h & mask;
+}
+
 static inline es_comm *es_find(MPI_Comm c)
 {
     if (ES_LIKELY(c == MPI_COMM_WORLD)) {
         return &es_world;
     }
-    uint64_t h = ES_HANDLE_KEY(c) * 0x9E3779B97F4A7C15ULL;
-    for (uint32_t n = 0, i = (uint32_t)(h >> 52); n < ES_COMM_SLOTS; n++, i = (i + 1) & (ES_COMM_SLOTS - 1)) {
-        es_comm *e = &es_comms[i];
-        if (e->handle == c) {
-            return e;
+    for (;;) {
+        uint32_t v = __atomic_load_n(&es_table_version, __ATOMIC_ACQUIRE);
+        const es_table *t = __atomic_load_n(&es_table_now, __ATOMIC_ACQUIRE);
+        es_comm *found = &es_unknown;
+        for (uint32_t n = 0, i = es_comm_home(c, t->mask); n <= t->mask; n++, i = (i + 1) & t->mask) {
+            es_comm *e = __atomic_load_n(&t->slots[i].entry, __ATOMIC_ACQUIRE);
+            if (e == NULL) {
+                break;
+            }
+            if (e != ES_TOMB && __atomic_load_n(&t->slots[i].handle, __ATOMIC_RELAXED) == c) {
+                found = e;
+                break;
+            }
         }
-        if (e->handle == ES_COMM_EMPTY) {
-            break;
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (ES_LIKELY(!(v & 1) && __atomic_load_n(&es_table_version, __ATOMIC_RELAXED) == v)) {
+            return found;
         }
     }
-    return &es_unknown;
 }
 
 static inline int es_world_rank(const es_comm *e, int r)
@@ -258,24 +328,34 @@ static ES_INLINE uint64_t es_bytes(int count, MPI_Datatype t)
     return s > 0 ? (uint64_t)count * (uint64_t)s : 0;
 }
 
+static int es_thread_ring(void);
+static void es_threads_start(void);
+
+/* Whether this call is recorded: on, and (MPI_THREAD_MULTIPLE) the calling thread has its ring. */
 static inline int es_recording(void)
 {
     if (ES_UNLIKELY(!es_on)) {
         return 0;
     }
-    if (ES_UNLIKELY(es_multi) && !pthread_equal(pthread_self(), es_owner)) {
-        __atomic_fetch_add((uint64_t *)(es_meta + ES_META_UNTRACED_CALLS_OFFSET), 1, __ATOMIC_RELAXED);
-        return 0;
+    if (ES_UNLIKELY(es_multi) && ES_UNLIKELY(es_self == NULL)) {
+        return es_thread_ring();
     }
     return 1;
+}
+
+/* The calling thread's ring (after es_recording said yes). */
+static ES_INLINE es_ring *es_ring_of(void)
+{
+    return ES_LIKELY(!es_multi) ? &es_main_ring : es_self;
 }
 
 /* One tuple, the TraceBuffer.write protocol: slot sequence -(p+1), fields, slot sequence p, write position p+1. */
 static ES_INLINE void es_write(int op, int flags, uint32_t site, uint32_t comm_id, uint32_t low, int peer_world,
                             uint64_t bytes, int64_t t0, int64_t t1)
 {
-    uint64_t p = es_position;
-    char *slot = es_slots + (p & es_mask) * ES_BUFFER_SLOT_LENGTH;
+    es_ring *r = es_ring_of();
+    uint64_t p = r->position;
+    char *slot = r->slots + (p & r->mask) * ES_BUFFER_SLOT_LENGTH;
     char *t = slot + ES_BUFFER_SLOT_TUPLE_OFFSET;
     __atomic_store_n((int64_t *)(slot + ES_BUFFER_SLOT_SEQUENCE_OFFSET), -(int64_t)(p + 1), __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_RELEASE);
@@ -288,8 +368,8 @@ static ES_INLINE void es_write(int op, int flags, uint32_t site, uint32_t comm_i
     *(int64_t *)(t + ES_TUPLE_START_NS_OFFSET) = t0;
     *(int64_t *)(t + ES_TUPLE_END_NS_OFFSET) = t1;
     __atomic_store_n((int64_t *)(slot + ES_BUFFER_SLOT_SEQUENCE_OFFSET), (int64_t)p, __ATOMIC_RELEASE);
-    __atomic_store_n(es_write_position, (int64_t)(p + 1), __ATOMIC_RELEASE);
-    es_position = p + 1;
+    __atomic_store_n(r->write_position, (int64_t)(p + 1), __ATOMIC_RELEASE);
+    r->position = p + 1;
 }
 
 /* One MPI call: its op's two exact counters, then its tuple. */
@@ -298,8 +378,13 @@ static ES_INLINE void es_record(int op, int flags, uint32_t comm_id, uint32_t lo
 {
     uint64_t *counter = es_counters + 2 * (op - ES_OP_FIRST);
     es_current_op = -op;
-    counter[0]++;
-    counter[1] += bytes;
+    if (ES_LIKELY(!es_multi)) {
+        counter[0]++;
+        counter[1] += bytes;
+    } else {
+        __atomic_fetch_add(&counter[0], 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&counter[1], bytes, __ATOMIC_RELAXED);
+    }
     es_write(op, flags, es_site(ra), comm_id, low, peer_world, bytes, t0, t1);
 }
 
@@ -324,6 +409,35 @@ static int es_exe_base_of(struct dl_phdr_info *info, size_t size, void *data)
     (void)size;
     *(uintptr_t *)data = (uintptr_t)info->dlpi_addr;
     return 1; /* the first object is the executable */
+}
+
+static void es_main_scratch(void);
+
+/* Maps a trace buffer of es_capacity slots at path into r: TraceBuffer's header, magic last. 0 if it cannot. */
+static int es_ring_open(es_ring *r, const char *path)
+{
+    size_t length = ES_BUFFER_HEADER_LENGTH + (size_t)es_capacity * ES_BUFFER_SLOT_LENGTH;
+    char *buf = es_map_file(path, length);
+    if (buf == NULL) {
+        return 0;
+    }
+    *(int16_t *)(buf + ES_BUFFER_VERSION_OFFSET) = ES_BUFFER_VERSION;
+    *(int8_t *)(buf + ES_BUFFER_BYTE_ORDER_OFFSET) =
+        __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ES_BUFFER_LITTLE_ENDIAN : ES_BUFFER_BIG_ENDIAN;
+    *(int32_t *)(buf + ES_BUFFER_TUPLE_LENGTH_OFFSET) = ES_TUPLE_LENGTH;
+    *(int32_t *)(buf + ES_BUFFER_SLOT_LENGTH_OFFSET) = ES_BUFFER_SLOT_LENGTH;
+    *(int32_t *)(buf + ES_BUFFER_CAPACITY_OFFSET) = (int32_t)es_capacity;
+    *(int32_t *)(buf + ES_BUFFER_COLLECTOR_ID_OFFSET) = ES_MPI_COLLECTOR_BASE + es_rank;
+    r->slots = buf + ES_BUFFER_HEADER_LENGTH;
+    for (long i = 0; i < es_capacity; i++) {
+        *(int64_t *)(r->slots + i * ES_BUFFER_SLOT_LENGTH) = -1;
+    }
+    r->write_position = (volatile int64_t *)(buf + ES_BUFFER_WRITE_POSITION_OFFSET);
+    *r->write_position = 0;
+    r->mask = (uint64_t)es_capacity - 1;
+    r->position = 0;
+    __atomic_store_n((int32_t *)(buf + ES_BUFFER_MAGIC_OFFSET), ES_BUFFER_MAGIC, __ATOMIC_RELEASE);
+    return 1;
 }
 
 static int es_open_files(void)
@@ -371,32 +485,19 @@ static int es_open_files(void)
     snprintf(file, sizeof file, "%s/rank-%d.meta", path, es_rank);
     char *meta = es_map_file(file, ES_META_LENGTH);
     snprintf(file, sizeof file, "%s/rank-%d.trace", path, es_rank);
-    size_t length = ES_BUFFER_HEADER_LENGTH + (size_t)capacity * ES_BUFFER_SLOT_LENGTH;
-    char *buf = es_map_file(file, length);
-    if (meta == NULL || buf == NULL) {
+    es_capacity = capacity;
+    snprintf(es_host_path, sizeof es_host_path, "%s", path);
+    snprintf(es_comms_path, sizeof es_comms_path, "%s/rank-%d.comms", path, es_rank);
+    unlink(es_comms_path); /* a previous run's */
+    es_main_scratch();
+    if (meta == NULL || !es_ring_open(&es_main_ring, file)) {
         fprintf(stderr, "eventspace-mpi: rank %d cannot map its trace files in %s (%s); this rank is not traced\n",
                 es_rank, path, strerror(errno));
         return 0;
     }
-    /* the trace buffer's header, magic last (TraceBuffer's order) */
-    *(int16_t *)(buf + ES_BUFFER_VERSION_OFFSET) = ES_BUFFER_VERSION;
-    *(int8_t *)(buf + ES_BUFFER_BYTE_ORDER_OFFSET) =
-        __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ES_BUFFER_LITTLE_ENDIAN : ES_BUFFER_BIG_ENDIAN;
-    *(int32_t *)(buf + ES_BUFFER_TUPLE_LENGTH_OFFSET) = ES_TUPLE_LENGTH;
-    *(int32_t *)(buf + ES_BUFFER_SLOT_LENGTH_OFFSET) = ES_BUFFER_SLOT_LENGTH;
-    *(int32_t *)(buf + ES_BUFFER_CAPACITY_OFFSET) = (int32_t)capacity;
-    *(int32_t *)(buf + ES_BUFFER_COLLECTOR_ID_OFFSET) = ES_MPI_COLLECTOR_BASE + es_rank;
-    es_slots = buf + ES_BUFFER_HEADER_LENGTH;
-    for (long i = 0; i < capacity; i++) {
-        *(int64_t *)(es_slots + i * ES_BUFFER_SLOT_LENGTH) = -1;
-    }
-    es_write_position = (volatile int64_t *)(buf + ES_BUFFER_WRITE_POSITION_OFFSET);
-    *es_write_position = 0;
-    es_mask = (uint64_t)capacity - 1;
-    __atomic_store_n((int32_t *)(buf + ES_BUFFER_MAGIC_OFFSET), ES_BUFFER_MAGIC, __ATOMIC_RELEASE);
-
     *(int16_t *)(meta + ES_META_VERSION_OFFSET) = ES_META_VERSION;
-    *(int8_t *)(meta + ES_META_BYTE_ORDER_OFFSET) = *(int8_t *)(buf + ES_BUFFER_BYTE_ORDER_OFFSET);
+    *(int8_t *)(meta + ES_META_BYTE_ORDER_OFFSET) =
+        __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ES_BUFFER_LITTLE_ENDIAN : ES_BUFFER_BIG_ENDIAN;
     *(int32_t *)(meta + ES_META_STATE_OFFSET) = ES_META_STATE_RUNNING;
     *(int32_t *)(meta + ES_META_RANK_OFFSET) = es_rank;
     *(int32_t *)(meta + ES_META_SIZE_OFFSET) = es_size;
@@ -416,42 +517,65 @@ static int es_open_files(void)
 /* ---- clocks ------------------------------------------------------------------------------------------------ */
 
 /*
- * Offset of this rank's clock to rank 0's (Cristian's algorithm, as Scalasca and Score-P do at MPI_Init and
- * MPI_Finalize): ES_SYNC_ROUNDS ping-pongs, the one with the shortest round trip wins; offset = T0 - (t0 + t1)/2,
- * accurate to within half that round trip. Over the private communicator, so no user receive can match it.
- * ES_SYNC_ROUNDS (es_mpi_layout.h): the Java side takes these messages out of Open MPI's traffic counts.
+ * Offset of this rank's clock to rank 0's, in O(log P) rounds (as Scalasca and Score-P measure offsets at MPI_Init
+ * and MPI_Finalize, but along a binomial tree instead of rank 0 serving every rank in turn): rank r > 0 measures its
+ * offset to its parent r - (r & -r) by Cristian's algorithm, ES_SYNC_ROUNDS ping-pongs of which the shortest round
+ * trip wins (offset = T - (t0 + t1)/2, within half that round trip), once the parent knows its own offset to rank 0;
+ * the parent's pong carries that offset and its error bound, so the child's offset to rank 0 is the sum and its
+ * bound half its round trip plus the parent's. Then r serves its own children r + s for s = (r & -r)/2, ..., 1,
+ * largest subtree first (rank 0: every power of two below P). All pairs of a round run at once; the tree has
+ * ceil(log2 P) levels, so the critical path is that many sets of ping-pongs and a bound sums at most that many
+ * half round trips. at: the local time the offset holds for (the winning ping-pong's middle), not the end of the
+ * synchronisation, which waits for the children too (a drifting clock would make the difference an error). Over the
+ * private communicator, so no user receive can match it; the Java side takes these
+ * messages (ES_SYNC_* in es_mpi_layout.h) out of Open MPI's traffic counts.
  */
-
-static void es_sync(int64_t *offset, int64_t *rtt)
+static void es_sync(int64_t *offset, int64_t *rtt, int64_t *error, int64_t *at)
 {
     *offset = 0;
     *rtt = 0;
+    *error = 0;
+    *at = es_now();
     if (es_private == MPI_COMM_NULL) {
         return;
     }
-    if (es_rank == 0) {
-        for (int r = 1; r < es_size; r++) {
-            for (int k = 0; k < ES_SYNC_ROUNDS; k++) {
-                int64_t ping, t;
-                PMPI_Recv(&ping, 1, MPI_INT64_T, r, 1, es_private, MPI_STATUS_IGNORE);
-                t = es_now();
-                PMPI_Send(&t, 1, MPI_INT64_T, r, 2, es_private);
+    int low = es_rank & -es_rank;
+    if (es_rank != 0) {
+        int parent = es_rank - low;
+        int64_t best = INT64_MAX;
+        for (int k = 0; k < ES_SYNC_ROUNDS; k++) {
+            int64_t t0 = es_now(), pong[3];
+            PMPI_Send(&t0, 1, MPI_INT64_T, parent, 1, es_private);
+            PMPI_Recv(pong, 3, MPI_INT64_T, parent, 2, es_private, MPI_STATUS_IGNORE);
+            int64_t t1 = es_now();
+            if (t1 - t0 < best) {
+                best = t1 - t0;
+                *offset = pong[0] - (t0 + t1) / 2 + pong[1];
+                *error = (best + 1) / 2 + pong[2];
+                *at = t0 + (t1 - t0) / 2;
             }
         }
-        return;
+        *rtt = best;
     }
-    int64_t best = INT64_MAX;
-    for (int k = 0; k < ES_SYNC_ROUNDS; k++) {
-        int64_t t0 = es_now(), master;
-        PMPI_Send(&t0, 1, MPI_INT64_T, 0, 1, es_private);
-        PMPI_Recv(&master, 1, MPI_INT64_T, 0, 2, es_private, MPI_STATUS_IGNORE);
-        int64_t t1 = es_now();
-        if (t1 - t0 < best) {
-            best = t1 - t0;
-            *offset = master - (t0 + t1) / 2;
+    int step = low >> 1;
+    if (es_rank == 0) {
+        for (step = 1; 2 * step < es_size; step *= 2) {
         }
     }
-    *rtt = best;
+    for (; step >= 1; step >>= 1) {
+        int child = es_rank + step;
+        if (child >= es_size) {
+            continue;
+        }
+        for (int k = 0; k < ES_SYNC_ROUNDS; k++) {
+            int64_t ping, pong[3];
+            PMPI_Recv(&ping, 1, MPI_INT64_T, child, 1, es_private, MPI_STATUS_IGNORE);
+            pong[0] = es_now();
+            pong[1] = *offset;
+            pong[2] = *error;
+            PMPI_Send(pong, 3, MPI_INT64_T, child, 2, es_private);
+        }
+    }
 }
 
 /* ---- communicators ---------------------------------------------------------------------------------------- */
@@ -495,15 +619,102 @@ static uint32_t es_name(uint32_t parent_id, uint32_t parent_seq, uint32_t salt, 
     return id;
 }
 
+/*
+ * The communicators this rank joined, for the reader: the first ES_META_COMMS_MAX in the meta file, the rest appended
+ * to rank-<R>.comms (ES_META_COMM_LENGTH bytes each, entry i at (i - ES_META_COMMS_MAX) * ES_META_COMM_LENGTH), the
+ * meta file's count covering both and raised only after the entry is written. One that cannot be written is
+ * counted (ES_META_COMMS_LOST_OFFSET) and said on stderr: calls on it are then incomplete, never silently.
+ */
+
 static void es_meta_comm(uint32_t id, int size)
 {
+    pthread_mutex_lock(&es_meta_comm_lock);
     int32_t *count = (int32_t *)(es_meta + ES_META_COMMS_COUNT_OFFSET);
-    if (*count < ES_META_COMMS_MAX) {
-        char *entry = es_meta + ES_META_COMMS_OFFSET + *count * ES_META_COMM_LENGTH;
-        *(uint32_t *)entry = id;
-        *(int32_t *)(entry + 4) = size;
-        __atomic_store_n(count, *count + 1, __ATOMIC_RELEASE);
+    int32_t n = *count;
+    char entry[ES_META_COMM_LENGTH];
+    memcpy(entry, &id, 4);
+    memcpy(entry + 4, &size, 4);
+    int written = 1;
+    if (n < ES_META_COMMS_MAX) {
+        memcpy(es_meta + ES_META_COMMS_OFFSET + n * ES_META_COMM_LENGTH, entry, ES_META_COMM_LENGTH);
+    } else {
+        if (es_comms_fd < 0 && es_comms_path[0] != '\0') {
+            es_comms_fd = open(es_comms_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        }
+        off_t at = (off_t)(n - ES_META_COMMS_MAX) * ES_META_COMM_LENGTH;
+        written = es_comms_fd >= 0 && pwrite(es_comms_fd, entry, sizeof entry, at) == (ssize_t)sizeof entry;
     }
+    if (written) {
+        __atomic_store_n(count, n + 1, __ATOMIC_RELEASE);
+    } else if (__atomic_fetch_add((int32_t *)(es_meta + ES_META_COMMS_LOST_OFFSET), 1, __ATOMIC_RELEASE) == 0) {
+        fprintf(stderr, "eventspace-mpi: rank %d cannot append to %s (%s); collectives on communicators beyond the "
+                "first %d will be reported incomplete\n", es_rank, es_comms_path, strerror(errno), ES_META_COMMS_MAX);
+    }
+    pthread_mutex_unlock(&es_meta_comm_lock);
+}
+
+/* Places (handle, entry) in t, which has an empty or freed slot for it; es_comm_lock held. */
+static void es_table_put(es_table *t, MPI_Comm c, es_comm *entry)
+{
+    for (uint32_t i = es_comm_home(c, t->mask);; i = (i + 1) & t->mask) {
+        es_comm_slot *s = &t->slots[i];
+        if (s->entry == NULL || s->entry == ES_TOMB) {
+            t->used += s->entry == NULL;
+            t->live++;
+            __atomic_store_n(&s->handle, c, __ATOMIC_RELAXED);
+            __atomic_store_n(&s->entry, entry, __ATOMIC_RELEASE);
+            return;
+        }
+    }
+}
+
+/*
+ * Room for one more entry, es_comm_lock held: rebuilt without tombstones in place (under the version seqlock) when
+ * they are what fills the table, else into a table twice as large that replaces it. 0 if memory ran out.
+ */
+static int es_table_room(void)
+{
+    es_table *t = es_table_now;
+    uint32_t slots = t->mask + 1;
+    if (4 * (t->used + 1) <= 3 * slots) {
+        return 1;
+    }
+    int grow = 2 * (t->live + 1) > slots;
+    uint32_t n = grow ? 2 * slots : slots;
+    es_comm_slot *old = malloc(sizeof(es_comm_slot) * slots);
+    es_table *next = grow ? malloc(sizeof(es_table)) : t;
+    es_comm_slot *fresh = grow ? calloc(n, sizeof(es_comm_slot)) : t->slots;
+    if (old == NULL || next == NULL || fresh == NULL) {
+        free(old);
+        if (grow) {
+            free(next);
+            free(fresh);
+        }
+        return t->used < slots - 1; /* a tombstone can still be reused, keeping one slot empty */
+    }
+    memcpy(old, t->slots, sizeof(es_comm_slot) * slots);
+    if (grow) {
+        *next = (es_table){n - 1, 0, 0, fresh, t};
+    } else {
+        __atomic_store_n(&es_table_version, es_table_version + 1, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        for (uint32_t i = 0; i < slots; i++) {
+            __atomic_store_n(&t->slots[i].entry, NULL, __ATOMIC_RELAXED);
+        }
+        t->live = t->used = 0;
+    }
+    for (uint32_t i = 0; i < slots; i++) {
+        if (old[i].entry != NULL && old[i].entry != ES_TOMB) {
+            es_table_put(next, old[i].handle, old[i].entry);
+        }
+    }
+    free(old);
+    if (grow) {
+        __atomic_store_n(&es_table_now, next, __ATOMIC_RELEASE);
+    } else {
+        __atomic_store_n(&es_table_version, es_table_version + 1, __ATOMIC_RELEASE);
+    }
+    return 1;
 }
 
 /* Registers a communicator every member of which computed the same (parent, parent_seq, salt). */
@@ -526,30 +737,58 @@ static void es_register(MPI_Comm c, uint32_t parent_id, uint32_t parent_seq, uin
     }
     uint32_t id = forced_id != 0 ? forced_id : es_name(parent_id, parent_seq, salt, leader);
     es_meta_comm(id, size);
-    uint64_t h = ES_HANDLE_KEY(c) * 0x9E3779B97F4A7C15ULL;
-    for (uint32_t n = 0, i = (uint32_t)(h >> 52); n < ES_COMM_SLOTS; n++, i = (i + 1) & (ES_COMM_SLOTS - 1)) {
-        es_comm *e = &es_comms[i];
-        if (e->handle == ES_COMM_EMPTY || e->handle == ES_TOMB || e->handle == c) {
-            free(e->world);
-            e->handle = c;
-            e->id = id;
-            e->seq = 0;
-            e->world = world;
-            e->size = size;
+    pthread_mutex_lock(&es_comm_lock);
+    es_comm *e = es_find(c);
+    if (e == &es_unknown) {
+        e = es_comm_spare;
+        if (e != NULL) {
+            es_comm_spare = e->spare;
+        } else {
+            e = malloc(sizeof(es_comm));
+        }
+        if (e == NULL || !es_table_room()) {
+            /* no memory: calls on it are recorded with ES_COMM_UNKNOWN_ID (the reader counts them) */
+            free(world);
+            if (e != NULL) {
+                e->spare = es_comm_spare;
+                es_comm_spare = e;
+            }
+            pthread_mutex_unlock(&es_comm_lock);
             return;
         }
+        e->world = NULL;
+        es_table_put(es_table_now, c, e);
     }
-    free(world); /* table full: calls on it are recorded with ES_COMM_UNKNOWN_ID */
+    free(e->world);
+    e->handle = c;
+    e->id = id;
+    e->seq = 0;
+    e->world = world;
+    e->size = size;
+    pthread_mutex_unlock(&es_comm_lock);
 }
 
 static void es_unregister(MPI_Comm c)
 {
-    es_comm *e = es_find(c);
-    if (e != &es_world && e != &es_unknown) {
-        free(e->world);
-        e->world = NULL;
-        e->handle = ES_TOMB;
+    pthread_mutex_lock(&es_comm_lock);
+    es_table *t = es_table_now;
+    for (uint32_t n = 0, i = es_comm_home(c, t->mask); n <= t->mask; n++, i = (i + 1) & t->mask) {
+        es_comm *e = t->slots[i].entry;
+        if (e == NULL) {
+            break;
+        }
+        if (e != ES_TOMB && t->slots[i].handle == c) {
+            __atomic_store_n(&t->slots[i].entry, ES_TOMB, __ATOMIC_RELEASE);
+            t->live--;
+            free(e->world);
+            e->handle = MPI_COMM_NULL;
+            e->world = NULL;
+            e->spare = es_comm_spare;
+            es_comm_spare = e;
+            break;
+        }
     }
+    pthread_mutex_unlock(&es_comm_lock);
 }
 
 /* ---- how the rank ended -------------------------------------------------------------------------------------- */
@@ -709,19 +948,21 @@ static void es_start(int op, int64_t t0, int provided, void *ra)
     if (PMPI_Comm_dup(MPI_COMM_WORLD, &es_private) != MPI_SUCCESS) {
         es_private = MPI_COMM_NULL;
     }
-    int64_t offset, rtt;
-    es_sync(&offset, &rtt);
+    int64_t offset, rtt, error, at;
+    es_sync(&offset, &rtt, &error, &at);
     if (!files) {
         return;
     }
     es_register(MPI_COMM_SELF, ES_COMM_SELF_ID, 0, 0, ES_COMM_SELF_ID);
     *(int64_t *)(es_meta + ES_META_INIT_OFFSET_NS_OFFSET) = offset;
     *(int64_t *)(es_meta + ES_META_INIT_RTT_NS_OFFSET) = rtt;
+    *(int64_t *)(es_meta + ES_META_INIT_ERROR_NS_OFFSET) = error;
+    *(int64_t *)(es_meta + ES_META_INIT_NS_OFFSET) = at;
     int64_t t1 = es_now();
-    *(int64_t *)(es_meta + ES_META_INIT_NS_OFFSET) = t1;
     __atomic_store_n((int32_t *)(es_meta + ES_META_MAGIC_OFFSET), ES_META_MAGIC, __ATOMIC_RELEASE);
     es_multi = provided == MPI_THREAD_MULTIPLE;
-    es_owner = pthread_self();
+    es_self = &es_main_ring;
+    es_threads_start();
     es_on = 1;
     es_end_watch();
     es_record(op, ES_FLAG_COLLECTIVE, ES_COMM_WORLD_ID, es_world.seq++, -1, 0, t0, t1, ra);
@@ -752,12 +993,13 @@ static void es_stop_before(void)
     if (!es_sync_wanted) {
         return;
     }
-    int64_t offset, rtt;
-    es_sync(&offset, &rtt);
+    int64_t offset, rtt, error, at;
+    es_sync(&offset, &rtt, &error, &at);
     if (es_meta != NULL) {
-        *(int64_t *)(es_meta + ES_META_FINALIZE_OFFSET_NS_OFFSET) = offset;
         *(int64_t *)(es_meta + ES_META_FINALIZE_RTT_NS_OFFSET) = rtt;
-        *(int64_t *)(es_meta + ES_META_FINALIZE_NS_OFFSET) = es_now();
+        *(int64_t *)(es_meta + ES_META_FINALIZE_ERROR_NS_OFFSET) = error;
+        *(int64_t *)(es_meta + ES_META_FINALIZE_NS_OFFSET) = at;
+        __atomic_store_n((int64_t *)(es_meta + ES_META_FINALIZE_OFFSET_NS_OFFSET), offset, __ATOMIC_RELEASE);
     }
     if (es_private != MPI_COMM_NULL) {
         PMPI_Comm_free(&es_private);
@@ -767,7 +1009,9 @@ static void es_stop_before(void)
 static void es_stop_after(int64_t t0, void *ra)
 {
     if (es_on) {
-        es_record(ES_OP_Finalize, ES_FLAG_COLLECTIVE, ES_COMM_WORLD_ID, es_world.seq++, -1, 0, t0, es_now(), ra);
+        if (es_recording()) {
+            es_record(ES_OP_Finalize, ES_FLAG_COLLECTIVE, ES_COMM_WORLD_ID, es_world.seq++, -1, 0, t0, es_now(), ra);
+        }
         es_on = 0;
         __atomic_store_n((int32_t *)(es_meta + ES_META_STATE_OFFSET), ES_META_STATE_FINALIZED, __ATOMIC_RELEASE);
     }
@@ -789,10 +1033,11 @@ ES_EXPORT int MPI_Finalize(void)
  * wait or test completes it: then the status names the source that matched and the bytes, and one receive record
  * (ES_REC_RECEIVE) carries them with the completing call's entry and exit, which is what Scalasca's late sender
  * for non-blocking receives needs (the receiver's time in the wait before the matching send started).
- * A fixed table, open-addressed over a window of ES_REQ_PROBE slots (no allocation, no lock: one recording
- * thread); a receive that finds its window full is counted in the meta file (untracked requests) and gives no
+ * A fixed table, open-addressed over a window of ES_REQ_PROBE slots (no allocation; a lock only under
+ * MPI_THREAD_MULTIPLE); a receive that finds its window full is counted in the meta file (untracked requests) and gives no
  * record. An entry whose request never reaches a wrapped completion (cancelled, freed, completed from Fortran) is
- * overwritten when MPI hands out the same handle again.
+ * overwritten when MPI hands out the same handle again (or shadowed by the new entry, if that one found an empty
+ * slot first). Under MPI_THREAD_MULTIPLE the table is shared by the threads and locked.
  */
 #define ES_REQ_SLOTS 1024
 #define ES_REQ_PROBE 16
@@ -824,13 +1069,36 @@ static int es_reqs_live;            /* entries in use: waits look requests up on
 static int es_done_slot[ES_REQ_SLOTS + ES_REQ_PROBE];
 static int es_done_index[ES_REQ_SLOTS + ES_REQ_PROBE];
 static MPI_Status es_statuses[ES_STATUS_MAX];
+/* under MPI_THREAD_MULTIPLE the table is shared: every use holds es_req_mutex (one thread: no lock) */
+static pthread_mutex_t es_req_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static void es_main_scratch(void)
+{
+    es_main_ring.done_slot = es_done_slot;
+    es_main_ring.done_index = es_done_index;
+    es_main_ring.statuses = es_statuses;
+}
+
+static ES_INLINE void es_req_lock(void)
+{
+    if (ES_UNLIKELY(es_multi)) {
+        pthread_mutex_lock(&es_req_mutex);
+    }
+}
+
+static ES_INLINE void es_req_unlock(void)
+{
+    if (ES_UNLIKELY(es_multi)) {
+        pthread_mutex_unlock(&es_req_mutex);
+    }
+}
 
 static inline uint32_t es_req_home(MPI_Request r)
 {
     return (uint32_t)((ES_HANDLE_KEY(r) * 0x9E3779B97F4A7C15ULL) >> 54) & (ES_REQ_SLOTS - 1);
 }
 
-static inline int es_req_find(MPI_Request r)
+static inline int es_req_find_locked(MPI_Request r)
 {
     if (r == MPI_REQUEST_NULL || r == ES_REQ_EMPTY) {
         return -1;
@@ -843,21 +1111,34 @@ static inline int es_req_find(MPI_Request r)
     return -1;
 }
 
+static inline int es_req_find(MPI_Request r)
+{
+    es_req_lock();
+    int slot = es_req_find_locked(r);
+    es_req_unlock();
+    return slot;
+}
+
 static es_req *es_req_track(MPI_Request r, MPI_Comm comm, es_comm *e, int source, int tag, MPI_Datatype type,
                             int64_t posted)
 {
     int free_slot = -1;
+    es_req_lock();
+    /*
+     * The first slot of the window that is empty or holds this handle (a stale entry of a handle MPI reused: taken
+     * over). A stale entry further on stays shadowed, as es_req_find returns the first match: the window is scanned
+     * only as far as needed, not all 16 slots per MPI_Irecv.
+     */
     for (uint32_t i = es_req_home(r), end = i + ES_REQ_PROBE; i < end; i++) {
-        if (es_req_keys[i] == r) {
-            free_slot = (int)i; /* a stale entry of a handle MPI reused */
-            es_reqs_live--;
-            break;
-        }
-        if (free_slot < 0 && es_req_keys[i] == ES_REQ_EMPTY) {
+        MPI_Request k = es_req_keys[i];
+        if (k == ES_REQ_EMPTY || k == r) {
             free_slot = (int)i;
+            es_reqs_live -= k == r;
+            break;
         }
     }
     if (free_slot < 0) {
+        es_req_unlock();
         __atomic_fetch_add((uint64_t *)(es_meta + ES_META_UNTRACKED_REQUESTS_OFFSET), 1, __ATOMIC_RELAXED);
         return NULL;
     }
@@ -872,6 +1153,7 @@ static es_req *es_req_track(MPI_Request r, MPI_Comm comm, es_comm *e, int source
     q->type = type;
     q->posted = posted;
     es_reqs_live++;
+    es_req_unlock();
     return q;
 }
 
@@ -880,12 +1162,14 @@ static void es_register(MPI_Comm c, uint32_t parent_id, uint32_t parent_seq, uin
 
 static void es_req_done(int slot, const MPI_Status *st, int64_t t0, int64_t t1)
 {
+    es_req_lock();
     es_req *q = &es_reqs[slot];
     if (q->kind == ES_REQ_IDUP) {
         /* the new communicator exists now: named as MPI_Comm_dup names its own, from the place in the parent */
         es_register(*q->newcomm, q->comm_id, q->seq, 1, 0);
         es_req_keys[slot] = ES_REQ_EMPTY;
         es_reqs_live--;
+        es_req_unlock();
         return;
     }
     int source = q->source, tag = q->tag, got = 0;
@@ -909,6 +1193,7 @@ static void es_req_done(int slot, const MPI_Status *st, int64_t t0, int64_t t1)
     }
     es_req_keys[slot] = ES_REQ_EMPTY;
     es_reqs_live--;
+    es_req_unlock();
 }
 
 /* Before a wait or test: the tracked receives among requests[0..count), as (index, slot) pairs; their number. */
@@ -918,14 +1203,17 @@ static inline int es_req_collect(int count, const MPI_Request requests[])
     if (ES_LIKELY(es_reqs_live == 0) || requests == NULL) {
         return 0;
     }
+    es_ring *r = es_ring_of();
+    es_req_lock();
     for (int i = 0; i < count && n < ES_REQ_SLOTS + ES_REQ_PROBE; i++) {
-        int slot = es_req_find(requests[i]);
+        int slot = es_req_find_locked(requests[i]);
         if (slot >= 0) {
-            es_done_index[n] = i;
-            es_done_slot[n] = slot;
+            r->done_index[n] = i;
+            r->done_slot[n] = slot;
             n++;
         }
     }
+    es_req_unlock();
     return n;
 }
 
@@ -935,7 +1223,78 @@ static inline MPI_Status *es_statuses_for(int tracked, int count, MPI_Status *st
     if (tracked == 0 || statuses != MPI_STATUSES_IGNORE || count > ES_STATUS_MAX) {
         return statuses;
     }
-    return es_statuses;
+    return es_ring_of()->statuses;
+}
+
+/*
+ * The calling thread's ring, at its first call under MPI_THREAD_MULTIPLE: one a thread that ended left, or a new
+ * rank-<R>.t<N>.trace (N counted in the meta file after the ring's header is written, so a reader that sees N can
+ * open it). A thread whose ring cannot be made is counted in the meta file's untraced calls, call by call.
+ */
+static pthread_mutex_t es_ring_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t es_ring_key;
+static int es_ring_keyed;
+static es_ring *es_ring_spare;
+
+static void es_ring_release(void *ring)
+{
+    pthread_mutex_lock(&es_ring_lock);
+    ((es_ring *)ring)->spare = es_ring_spare;
+    es_ring_spare = ring;
+    pthread_mutex_unlock(&es_ring_lock);
+}
+
+/* At MPI_Init: without the key (PTHREAD_KEYS_MAX reached) rings of ended threads are not passed on, only more made. */
+static void es_threads_start(void)
+{
+    es_ring_keyed = es_multi && pthread_key_create(&es_ring_key, es_ring_release) == 0;
+}
+
+static __attribute__((noinline, cold)) int es_thread_ring(void)
+{
+    es_ring *r = NULL;
+    if (!es_self_failed) {
+        pthread_mutex_lock(&es_ring_lock);
+        r = es_ring_spare;
+        if (r != NULL) {
+            es_ring_spare = r->spare;
+        } else {
+            int32_t *rings = (int32_t *)(es_meta + ES_META_THREAD_RINGS_OFFSET);
+            char file[4200];
+            snprintf(file, sizeof file, "%s/rank-%d.t%d.trace", es_host_path, es_rank, *rings + 1);
+            r = calloc(1, sizeof(es_ring));
+            if (r != NULL) {
+                r->done_slot = malloc(sizeof(int) * (ES_REQ_SLOTS + ES_REQ_PROBE));
+                r->done_index = malloc(sizeof(int) * (ES_REQ_SLOTS + ES_REQ_PROBE));
+                r->statuses = malloc(sizeof(MPI_Status) * ES_STATUS_MAX);
+            }
+            if (r == NULL || r->done_slot == NULL || r->done_index == NULL || r->statuses == NULL
+                || !es_ring_open(r, file)) {
+                fprintf(stderr, "eventspace-mpi: rank %d cannot map %s (%s); that thread's calls are counted, not "
+                        "traced\n", es_rank, file, strerror(errno));
+                if (r != NULL) {
+                    free(r->done_slot);
+                    free(r->done_index);
+                    free(r->statuses);
+                    free(r);
+                }
+                r = NULL;
+            } else {
+                __atomic_store_n(rings, *rings + 1, __ATOMIC_RELEASE);
+            }
+        }
+        pthread_mutex_unlock(&es_ring_lock);
+    }
+    if (r == NULL) {
+        es_self_failed = 1;
+        __atomic_fetch_add((uint64_t *)(es_meta + ES_META_UNTRACED_CALLS_OFFSET), 1, __ATOMIC_RELAXED);
+        return 0;
+    }
+    es_self = r;
+    if (es_ring_keyed) {
+        pthread_setspecific(es_ring_key, r);
+    }
+    return 1;
 }
 
 /* ---- wrappers ----------------------------------------------------------------------------------------------- */
@@ -1126,8 +1485,9 @@ static inline void es_all_done(int rc, int tracked, int count, MPI_Status *st, i
     if (rc != MPI_SUCCESS) {
         return;
     }
+    es_ring *r = es_ring_of();
     for (int k = 0; k < tracked; k++) {
-        es_req_done(es_done_slot[k], st == MPI_STATUSES_IGNORE ? NULL : &st[es_done_index[k]], t0, t1);
+        es_req_done(r->done_slot[k], st == MPI_STATUSES_IGNORE ? NULL : &st[r->done_index[k]], t0, t1);
     }
     (void)count;
 }
@@ -1170,9 +1530,10 @@ static inline void es_any_done(int rc, int tracked, int index, MPI_Status *st, i
     if (rc != MPI_SUCCESS || index == MPI_UNDEFINED) {
         return;
     }
+    es_ring *r = es_ring_of();
     for (int k = 0; k < tracked; k++) {
-        if (es_done_index[k] == index) {
-            es_req_done(es_done_slot[k], st, t0, t1);
+        if (r->done_index[k] == index) {
+            es_req_done(r->done_slot[k], st, t0, t1);
             return;
         }
     }
@@ -1219,10 +1580,11 @@ static inline void es_some_done(int rc, int tracked, int outcount, const int ind
     if (rc != MPI_SUCCESS || outcount == MPI_UNDEFINED || tracked == 0) {
         return;
     }
+    es_ring *r = es_ring_of();
     for (int j = 0; j < outcount; j++) {
         for (int k = 0; k < tracked; k++) {
-            if (es_done_index[k] == indices[j]) {
-                es_req_done(es_done_slot[k], st == MPI_STATUSES_IGNORE ? NULL : &st[j], t0, t1);
+            if (r->done_index[k] == indices[j]) {
+                es_req_done(r->done_slot[k], st == MPI_STATUSES_IGNORE ? NULL : &st[j], t0, t1);
                 break;
             }
         }
@@ -1264,12 +1626,14 @@ ES_EXPORT int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *ou
 /* Not a recorded call: a freed receive request will never complete through a wait, so it leaves the table. */
 ES_EXPORT int MPI_Request_free(MPI_Request *request)
 {
-    if (es_on && es_reqs_live > 0 && (!es_multi || pthread_equal(pthread_self(), es_owner))) {
-        int slot = es_req_find(*request);
+    if (es_on && es_reqs_live > 0) {
+        es_req_lock();
+        int slot = es_req_find_locked(*request);
         if (slot >= 0) {
             es_req_keys[slot] = ES_REQ_EMPTY;
             es_reqs_live--;
         }
+        es_req_unlock();
     }
     return PMPI_Request_free(request);
 }

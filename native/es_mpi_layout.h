@@ -1,6 +1,7 @@
 /*
- * es_mpi_layout.h - the bytes the interposition library writes, version 2 (version 1 had no receive records and no
- * untracked-request counter).
+ * es_mpi_layout.h - the bytes the interposition library writes, version 3 (version 2 had one ring per rank, at most
+ * ES_META_COMMS_MAX communicators and no clock error bounds; version 1 no receive records and no untracked-request
+ * counter).
  *
  * Every number here is also a constant of the Java side; MpiLayoutHeaderTest (mpi module) parses this file
  * and fails the build if one differs from org.eventspace.events.TraceTupleLayout / TraceBufferLayout or from
@@ -11,11 +12,17 @@
  *                   48-byte slots = seqlock + 40-byte trace tuple), collector id ES_MPI_COLLECTOR_BASE + R,
  *                   readable by TraceBufferReader.open like any mapped event-space buffer.
  *   rank-<R>.meta   ES_META_LENGTH bytes (magic "ESMR"): rank, size, host, state, clock offsets measured at
- *                   MPI_Init and MPI_Finalize, the MPI_Irecv requests its table could not track, per op the exact call and byte counters (the ring may
- *                   overwrite tuples; the counters never lose a call), and the first ES_META_COMMS_MAX
- *                   communicators this rank joined as (id, size) pairs, so a reader knows when every member
- *                   of a collective instance has arrived; and how the rank ended (MPI_Abort's code, the fatal
- *                   signal and the call it arrived in, the exit status), so a crash names its rank.
+ *                   MPI_Init and MPI_Finalize with their error bounds, the MPI_Irecv requests its table could not
+ *                   track, per op the exact call and byte counters (the rings may overwrite tuples; the counters
+ *                   never lose a call), the number of thread rings, and the first ES_META_COMMS_MAX communicators
+ *                   this rank joined as (id, size) pairs, so a reader knows when every member of a collective
+ *                   instance has arrived; and how the rank ended (MPI_Abort's code, the fatal signal and the call
+ *                   it arrived in, the exit status), so a crash names its rank.
+ *   rank-<R>.comms  the communicators past the first ES_META_COMMS_MAX, (id, size) pairs appended in order
+ *                   (written only when a rank joins more).
+ *   rank-<R>.t<N>.trace  under MPI_THREAD_MULTIPLE, the ring of the N-th other thread that called MPI (a trace
+ *                   buffer as rank-<R>.trace, same collector id); a ring of a thread that ended passes to the next
+ *                   new thread.
  *
  * An MPI trace tuple uses the 40-byte TraceTupleLayout with these meanings:
  *   collector id (int)  call-site signature: the caller's return address minus the load base of the object it is
@@ -94,9 +101,16 @@
 
 /* MpiRankMetaLayout: little-endian on the hosts we run on; the byte order byte says which. */
 #define ES_META_MAGIC 0x524d5345
-#define ES_META_VERSION 2
-/* clock synchronisation at MPI_Init and MPI_Finalize: ping-pongs of one int64 between rank 0 and each rank */
+#define ES_META_VERSION 3
+/*
+ * Clock synchronisation at MPI_Init and MPI_Finalize, along a binomial tree over MPI_COMM_WORLD (rank r > 0 syncs
+ * with its parent r - (r & -r), after the parent synced with its own): ES_SYNC_ROUNDS ping-pongs per rank with its
+ * parent, the ping one int64 (ES_SYNC_PING_BYTES), the pong three (ES_SYNC_PONG_BYTES: the parent's clock, its
+ * offset to rank 0 and that offset's error bound).
+ */
 #define ES_SYNC_ROUNDS 10
+#define ES_SYNC_PING_BYTES 8
+#define ES_SYNC_PONG_BYTES 24
 #define ES_META_MAGIC_OFFSET 0
 #define ES_META_VERSION_OFFSET 4
 #define ES_META_BYTE_ORDER_OFFSET 6
@@ -117,8 +131,16 @@
 #define ES_META_HOSTNAME_OFFSET 96
 #define ES_META_HOSTNAME_LENGTH 64
 #define ES_META_UNTRACKED_REQUESTS_OFFSET 160
+/* error bounds of the offsets to rank 0: half the round trip to the parent plus the parent's bound */
+#define ES_META_INIT_ERROR_NS_OFFSET 168
+#define ES_META_FINALIZE_ERROR_NS_OFFSET 176
+/* rings of threads other than the one that initialised MPI: rank-<R>.t<N>.trace for N = 1 .. this count */
+#define ES_META_THREAD_RINGS_OFFSET 184
+/* communicators that could not be written to rank-<R>.comms (the list past ES_META_COMMS_MAX) */
+#define ES_META_COMMS_LOST_OFFSET 188
 #define ES_META_COUNTERS_OFFSET 192
 #define ES_META_COUNTER_LENGTH 16
+/* communicators joined: the first ES_META_COMMS_MAX here, the rest in rank-<R>.comms; the count covers both */
 #define ES_META_COMMS_COUNT_OFFSET 2048
 #define ES_META_COMMS_OFFSET 2056
 #define ES_META_COMM_LENGTH 8

@@ -1,21 +1,49 @@
-/* es_threads.c - MPI_THREAD_MULTIPLE with a second thread that calls MPI while the main thread runs a ring.
- * Per rank: the second pthread makes CALLS MPI_Iprobe calls (not traced by the library: only the thread that
- * initialised MPI records; each is counted in the meta file's untraced calls); the main thread passes a token
- * around the ring LAPS times and meets the others at one MPI_Barrier. Usage: es_threads [CALLS] [LAPS] */
+/* es_threads.c - MPI_THREAD_MULTIPLE: THREADS threads per rank, each on a communicator of its own (dup'ed from
+ * MPI_COMM_WORLD by the main thread, in the same order on every rank), each running ITERATIONS rounds of an
+ * MPI_Irecv from the previous rank + MPI_Send to the next + MPI_Wait, and an MPI_Allreduce, then one MPI_Barrier on
+ * its communicator; the main thread meets the others at one MPI_Barrier on MPI_COMM_WORLD and frees the
+ * communicators. Every thread counts its own calls; rank 0 prints the rank's totals, which the library's counters
+ * must equal (every thread records: none of these calls is untraced).
+ * Usage: es_threads [THREADS] [ITERATIONS] */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static int calls = 25;
+#define THREADS_MAX 64
 
-static void *probe(void *arg)
+typedef struct {
+    MPI_Comm comm;
+    int iterations;
+    long irecvs, sends, waits, allreduces, barriers;
+} work;
+
+static void *run(void *arg)
 {
-    (void)arg;
-    for (int i = 0; i < calls; i++) {
-        int flag;
-        MPI_Iprobe(MPI_ANY_SOURCE, 999, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
+    work *w = arg;
+    int rank, size;
+    MPI_Comm_rank(w->comm, &rank);
+    MPI_Comm_size(w->comm, &size);
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    for (int i = 0; i < w->iterations; i++) {
+        int in = -1, out = rank * 1000 + i;
+        MPI_Request rq;
+        MPI_Irecv(&in, 1, MPI_INT, prev, 7, w->comm, &rq);
+        w->irecvs++;
+        MPI_Send(&out, 1, MPI_INT, next, 7, w->comm);
+        w->sends++;
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        w->waits++;
+        if (in != prev * 1000 + i) {
+            fprintf(stderr, "threads: rank %d got %d from %d in round %d\n", rank, in, prev, i);
+            MPI_Abort(MPI_COMM_WORLD, 6);
+        }
+        long mine = i, sum = 0;
+        MPI_Allreduce(&mine, &sum, 1, MPI_LONG, MPI_SUM, w->comm);
+        w->allreduces++;
     }
+    MPI_Barrier(w->comm);
+    w->barriers++;
     return NULL;
 }
 
@@ -27,30 +55,43 @@ int main(int argc, char **argv)
         fprintf(stderr, "threads: MPI_THREAD_MULTIPLE not provided (got %d)\n", provided);
         MPI_Abort(MPI_COMM_WORLD, 4);
     }
-    calls = argc > 1 ? atoi(argv[1]) : 25;
-    int laps = argc > 2 ? atoi(argv[2]) : 10;
+    int threads = argc > 1 ? atoi(argv[1]) : 4;
+    int iterations = argc > 2 ? atoi(argv[2]) : 10;
+    if (threads < 1 || threads > THREADS_MAX) {
+        fprintf(stderr, "threads: THREADS must be in 1..%d\n", THREADS_MAX);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    pthread_t other;
-    if (pthread_create(&other, NULL, probe, NULL) != 0) {
-        fprintf(stderr, "threads: pthread_create failed\n");
-        MPI_Abort(MPI_COMM_WORLD, 5);
+    work w[THREADS_MAX] = {{0}};
+    pthread_t t[THREADS_MAX];
+    for (int k = 0; k < threads; k++) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &w[k].comm);
+        w[k].iterations = iterations;
     }
-    int next = (rank + 1) % size, prev = (rank + size - 1) % size, token = 0;
-    for (int i = 0; i < laps; i++) {
-        if (rank == 0) {
-            MPI_Send(&token, 1, MPI_INT, next, 7, MPI_COMM_WORLD);
-            MPI_Recv(&token, 1, MPI_INT, prev, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else {
-            MPI_Recv(&token, 1, MPI_INT, prev, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            MPI_Send(&token, 1, MPI_INT, next, 7, MPI_COMM_WORLD);
+    for (int k = 0; k < threads; k++) {
+        if (pthread_create(&t[k], NULL, run, &w[k]) != 0) {
+            fprintf(stderr, "threads: pthread_create failed\n");
+            MPI_Abort(MPI_COMM_WORLD, 5);
         }
     }
-    pthread_join(other, NULL);
+    long irecvs = 0, sends = 0, waits = 0, allreduces = 0, barriers = 1;
+    for (int k = 0; k < threads; k++) {
+        pthread_join(t[k], NULL);
+        irecvs += w[k].irecvs;
+        sends += w[k].sends;
+        waits += w[k].waits;
+        allreduces += w[k].allreduces;
+        barriers += w[k].barriers;
+    }
     MPI_Barrier(MPI_COMM_WORLD);
+    for (int k = 0; k < threads; k++) {
+        MPI_Comm_free(&w[k].comm);
+    }
     if (rank == 0) {
-        printf("threads ok: %d ranks, %d calls on a second thread each\n", size, calls);
+        printf("threads ok: %d ranks x %d threads; per rank MPI_Irecv=%ld MPI_Send=%ld MPI_Wait=%ld "
+               "MPI_Allreduce=%ld MPI_Barrier=%ld\n", size, threads, irecvs, sends, waits, allreduces, barriers);
     }
     MPI_Finalize();
     return 0;

@@ -59,22 +59,36 @@ class MpirunPointToPointTest {
     }
 
     @Test
-    void callsOnASecondThreadAreCountedAndTheSummarySaysTheyWereNotTraced() throws Exception {
+    void everyThreadOfAThreadMultipleProgramRecordsOnItsOwnCommunicator() throws Exception {
         Path program = NativePrograms.compile("es_threads", dir);
         Path json = dir.resolve("threads.json");
         CliHarness cli = new CliHarness();
+        int threads = 4;
+        int iterations = 25;
         List<String> args = new ArrayList<>(List.of("mpirun", "-np", "2", "--json", json.toString()));
         args.addAll(List.of(BTL));
-        args.addAll(List.of("--", program.toString(), "25", "10"));
+        args.addAll(List.of("--", program.toString(), String.valueOf(threads), String.valueOf(iterations)));
         int exit = cli.execute(args.toArray(String[]::new));
 
         assertThat(exit).as(cli.err()).isZero();
+        // per rank, as the program counts them: each thread's calls, and the main thread's barrier
+        long each = threads * iterations;
         JsonNode mpi = new ObjectMapper().readTree(json.toFile()).path("mpi");
-        // 25 MPI_Iprobe on each rank's second thread
-        assertThat(mpi.path("untraced_calls").asLong()).isEqualTo(50);
-        assertThat(mpi.at("/calls/MPI_Iprobe").isMissingNode()).isTrue();
-        assertThat(mpi.at("/point_to_point/matched").asLong()).isEqualTo(20);
-        assertThat(cli.err()).contains("eventspace: 50 calls on other threads were not traced");
+        assertThat(mpi.path("untraced_calls").asLong()).isZero();
+        assertThat(mpi.path("tuples_missed").asLong()).isZero();
+        for (String op : List.of("MPI_Irecv", "MPI_Send", "MPI_Wait", "MPI_Allreduce")) {
+            assertThat(mpi.at("/calls/" + op).asLong()).as(op).isEqualTo(2 * each);
+        }
+        assertThat(mpi.at("/calls/MPI_Barrier").asLong()).isEqualTo(2 * (threads + 1));
+        assertThat(mpi.at("/calls/MPI_Comm_dup").asLong()).isEqualTo(2 * threads);
+        // every thread's send is matched to the receive its partner thread posted on the same communicator
+        assertThat(mpi.at("/point_to_point/matched").asLong()).isEqualTo(2 * each);
+        assertThat(mpi.at("/point_to_point/unmatched").asLong()).isZero();
+        // per communicator its allreduces, its barrier and its free; on MPI_COMM_WORLD the dups and the barrier
+        assertThat(mpi.at("/collectives/instances").asLong()).isEqualTo(threads * (iterations + 2) + threads + 1);
+        assertThat(mpi.at("/collectives/incomplete").asLong()).isZero();
+        assertThat(mpi.at("/collectives/unknown_communicator_calls").asLong()).isZero();
+        assertThat(cli.err()).doesNotContain("not traced");
     }
 
     @Test

@@ -19,17 +19,21 @@ import org.eventspace.events.TraceTupleLayout;
  *
  * Batch, agent to front-end (24-byte header + payload):
  *   0 magic "ESNB" (int)   4 ranks in it (int)   8 round (long)   16 flags (int: LAST)   20 payload bytes (int)
- *   per rank (40 bytes):
+ *   per rank (48 bytes):
  *     0 rank (int)   4 ring capacity (int)   8 collector id (int)   12 tuples that follow (int)
- *    16 tuples written to the rank's ring so far (long)   24 tuples the agent's reader missed so far (long)
+ *    16 tuples written to the rank's rings so far (long)   24 tuples the agent's readers missed so far (long)
  *    32 meta blocks that follow (long: bit i set = bytes [64 i, 64 i + 64) of the meta file follow)
+ *    40 communicators that follow (int: the next entries of rank-R.comms)   44 reserved (int)
  *     then those blocks of the rank's meta file, in block order, as the rank wrote them,
+ *     then each communicator (8 bytes: id int, size int),
  *     then each tuple (40 bytes): TraceTupleLayout's fields at its offsets
  * </pre>
+ * A rank's thread rings (MPI_THREAD_MULTIPLE) travel as one stream: each ring's new tuples in its order, one ring
+ * after the other, into the front-end's one copy of the rank's ring; its copy of the meta file counts no thread ring.
  */
 final class AgentFrameLayout {
     static final int HELLO_MAGIC = 0x414e5345; // "ESNA" little-endian
-    static final short VERSION = 2;
+    static final short VERSION = 3;
     static final int HELLO_MAGIC_OFFSET = 0;
     static final int HELLO_VERSION_OFFSET = HELLO_MAGIC_OFFSET + Integer.BYTES;
     static final int HELLO_NAME_LENGTH_OFFSET = HELLO_VERSION_OFFSET + 2 * Short.BYTES;
@@ -63,7 +67,8 @@ final class AgentFrameLayout {
     static final int RANK_WRITTEN_OFFSET = RANK_TUPLES_OFFSET + Integer.BYTES;
     static final int RANK_MISSED_OFFSET = RANK_WRITTEN_OFFSET + Long.BYTES;
     static final int RANK_META_BLOCKS_OFFSET = RANK_MISSED_OFFSET + Long.BYTES;
-    static final int RANK_HEADER_LENGTH = RANK_META_BLOCKS_OFFSET + Long.BYTES;
+    static final int RANK_COMMS_OFFSET = RANK_META_BLOCKS_OFFSET + Long.BYTES;
+    static final int RANK_HEADER_LENGTH = RANK_COMMS_OFFSET + 2 * Integer.BYTES;
     /** A meta file travels in blocks of this many bytes; {@code MpiRankMetaLayout.LENGTH / META_BLOCK} = 64 fit one long. */
     static final int META_BLOCK = 64;
 

@@ -19,12 +19,19 @@ record ClockBlock(String timeBase, boolean driftApplied, @JsonInclude(JsonInclud
                   List<HostClock> hosts, long crossHostAccuracyNs, long crossHostDriftNs) {
 
     static final String TIME_BASE = "rank 0's CLOCK_MONOTONIC; per host the offsets at MPI_Init and MPI_Finalize "
-            + "(Cristian, best of 10 round trips each), interpolated linearly between the two";
+            + "(Cristian along a binomial tree to rank 0, best of 10 round trips per edge), interpolated linearly "
+            + "between the two";
 
-    /** One rank's measurements; drift and error bound only when both offsets were measured. */
+    /**
+     * One rank's measurements: round trips to its parent in the synchronisation tree ({@code sync_parent}), error
+     * bounds of its offsets to rank 0 (half round trips summed along the tree); drift and the map's error bound only
+     * when both offsets were measured.
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record RankClock(int rank, int host, String hostName, Long offsetInitNs, long rttInitNs, Long offsetFinalizeNs,
-                     Long rttFinalizeNs, @JsonInclude(JsonInclude.Include.NON_NULL) Long driftNs,
+    record RankClock(int rank, int host, String hostName, int syncParent, Long offsetInitNs, long rttInitNs,
+                     long errorInitNs, Long offsetFinalizeNs, Long rttFinalizeNs,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) Long errorFinalizeNs,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) Long driftNs,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Double driftPpm,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Long errorBoundNs,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Long simulatedSkewNs) {
@@ -50,7 +57,7 @@ record ClockBlock(String timeBase, boolean driftApplied, @JsonInclude(JsonInclud
                     : m.linear() ? "linear (drift applied)" : "MPI_Init offset only";
             hosts.add(new HostClock(h.host(), mapping, m.offsetInitNs(), m.offsetInitNs(),
                     m.linear() ? m.offsetFinalizeNs() : null, m.driftNs(), MpiBlock.round(m.driftPpm()),
-                    m.finalizeAtNs() - m.initAtNs(), h.measured() ? m.rttInitNs() / 2 : null,
+                    m.finalizeAtNs() - m.initAtNs(), h.measured() ? m.errorInitNs() : null,
                     h.measured() ? m.errorBoundNs() : null));
             if (h.measured() && !h.rank0()) {
                 bound = Math.max(bound, m.errorBoundNs());
@@ -67,9 +74,12 @@ record ClockBlock(String timeBase, boolean driftApplied, @JsonInclude(JsonInclud
         long of = f.finalizeOffsetNs();
         boolean init = oi != MpiRankMetaLayout.NO_OFFSET;
         boolean fin = of != MpiRankMetaLayout.NO_OFFSET;
-        ClockMap m = init && fin ? ClockMap.linear(f.initNs(), oi, f.initRttNs(), f.finalizeNs(), of, f.finalizeRttNs()) : null;
-        return new RankClock(f.rank(), f.host(), f.hostName(), init ? oi : null, f.initRttNs(), fin ? of : null,
-                fin ? f.finalizeRttNs() : null, m == null ? null : m.driftNs(),
+        ClockMap m = init && fin
+                ? ClockMap.linear(f.initNs(), oi, f.initErrorNs(), f.finalizeNs(), of, f.finalizeErrorNs()) : null;
+        int parent = f.rank() == 0 ? -1 : MpiRankMetaLayout.syncParent(f.rank());
+        return new RankClock(f.rank(), f.host(), f.hostName(), parent, init ? oi : null, f.initRttNs(), f.initErrorNs(),
+                fin ? of : null, fin ? f.finalizeRttNs() : null, fin ? f.finalizeErrorNs() : null,
+                m == null ? null : m.driftNs(),
                 m == null ? null : MpiBlock.round(m.driftPpm()), m == null ? null : m.errorBoundNs(),
                 f.skewNs() != 0 ? f.skewNs() : null);
     }

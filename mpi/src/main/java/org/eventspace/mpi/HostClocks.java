@@ -71,7 +71,8 @@ final class HostClocks {
 
     /**
      * The ranks of one host share its clock, so one map serves them all: the identity on rank 0's host, else built
-     * from the measurements with the shortest round trip among the host's ranks (the tightest bounds, ±rtt/2), at
+     * from the measurements with the tightest error bound among the host's ranks (half the round trip to the tree
+     * parent plus the parent's bound), at
      * MPI_Init and, once they exist, at MPI_Finalize.
      */
     private static final class HostClock {
@@ -97,11 +98,12 @@ final class HostClocks {
             MpiRankFiles init = null;
             MpiRankFiles fin = null;
             for (MpiRankFiles f : ranks) {
-                if (f.initOffsetNs() != MpiRankMetaLayout.NO_OFFSET && (init == null || f.initRttNs() < init.initRttNs())) {
+                if (f.initOffsetNs() != MpiRankMetaLayout.NO_OFFSET
+                        && (init == null || f.initErrorNs() < init.initErrorNs())) {
                     init = f;
                 }
                 if (f.finalizeOffsetNs() != MpiRankMetaLayout.NO_OFFSET
-                        && (fin == null || f.finalizeRttNs() < fin.finalizeRttNs())) {
+                        && (fin == null || f.finalizeErrorNs() < fin.finalizeErrorNs())) {
                     fin = f;
                 }
             }
@@ -110,10 +112,10 @@ final class HostClocks {
             }
             initMeasured = true;
             if (fin == null) {
-                return ClockMap.constant(init.initNs(), init.initOffsetNs(), init.initRttNs());
+                return ClockMap.constant(init.initNs(), init.initOffsetNs(), init.initErrorNs());
             }
-            return ClockMap.linear(init.initNs(), init.initOffsetNs(), init.initRttNs(), fin.finalizeNs(),
-                    fin.finalizeOffsetNs(), fin.finalizeRttNs());
+            return ClockMap.linear(init.initNs(), init.initOffsetNs(), init.initErrorNs(), fin.finalizeNs(),
+                    fin.finalizeOffsetNs(), fin.finalizeErrorNs());
         }
     }
 }

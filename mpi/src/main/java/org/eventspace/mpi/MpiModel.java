@@ -112,7 +112,8 @@ final class MpiModel {
         long untraced = snapshots.untracedCalls();
         if (untraced > 0) {
             // MPI_THREAD_MULTIPLE: a verdict from the recording thread's calls alone must say what it left out.
-            headline += "; " + untraced + " MPI calls on other threads were not traced and are not in this verdict";
+            headline += "; " + untraced + " MPI calls on threads without a trace ring were not traced and are not in "
+                    + "this verdict";
         }
         long read = analysis.tuplesRead();
         Coverage coverage = new Coverage(written, read, missed, Coverage.gatherRate(read, missed),

@@ -1,20 +1,27 @@
 package org.eventspace.mpi;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.eventspace.events.TraceBufferReader;
 
 /**
- * One rank's two files ({@code rank-<R>.meta}, {@code rank-<R>.trace}), mapped read-only while the rank may still
- * write them, or after it ended or died. Not thread-safe: one reader (a {@link NodeAgent}) per instance.
+ * One rank's files ({@code rank-<R>.meta}, {@code rank-<R>.trace}, under MPI_THREAD_MULTIPLE one ring per other
+ * thread {@code rank-<R>.t<N>.trace}, and past {@link MpiRankMetaLayout#COMMS_MAX} communicators
+ * {@code rank-<R>.comms}), mapped read-only while the rank may still write them, or after it ended or died. Thread
+ * rings are opened as the meta file's count of them grows ({@link #rings()}). Not thread-safe: one reader (a
+ * {@link NodeAgent}) per instance.
  */
 final class MpiRankFiles implements AutoCloseable {
     private final Path meta;
@@ -22,7 +29,10 @@ final class MpiRankFiles implements AutoCloseable {
     private final UnsafeBuffer buffer;
     private final ByteOrder order;
     private final TraceBufferReader trace;
+    private final List<TraceBufferReader> rings = new ArrayList<>();
     private final int host;
+    private final Path commsPath;
+    private final List<int[]> moreComms = new ArrayList<>();
 
     private MpiRankFiles(Path meta, MappedByteBuffer mapped, TraceBufferReader trace, int host) {
         this.meta = meta;
@@ -31,7 +41,10 @@ final class MpiRankFiles implements AutoCloseable {
         this.order = buffer.getByte(MpiRankMetaLayout.BYTE_ORDER_OFFSET) == 1 ? ByteOrder.BIG_ENDIAN
                 : ByteOrder.LITTLE_ENDIAN;
         this.trace = trace;
+        this.rings.add(trace);
         this.host = host;
+        String name = meta.getFileName().toString();
+        this.commsPath = meta.resolveSibling(name.substring(0, name.length() - ".meta".length()) + ".comms");
     }
 
     /**
@@ -72,8 +85,49 @@ final class MpiRankFiles implements AutoCloseable {
         }
     }
 
+    /** The ring of the thread that initialised MPI. */
     TraceBufferReader trace() {
         return trace;
+    }
+
+    /**
+     * Every ring of the rank: {@link #trace()}, then the thread rings the meta file counts so far (opened here the
+     * first time they are counted).
+     *
+     * @throws UncheckedIOException naming the file if a counted thread ring is not a trace buffer.
+     */
+    List<TraceBufferReader> rings() {
+        int counted = Math.max(0, buffer.getIntVolatile(MpiRankMetaLayout.THREAD_RINGS_OFFSET));
+        while (rings.size() <= counted) {
+            String name = meta.getFileName().toString();
+            Path ring = meta.resolveSibling(name.substring(0, name.length() - ".meta".length()) + ".t" + rings.size()
+                    + ".trace");
+            try {
+                rings.add(TraceBufferReader.open(ring));
+            } catch (IOException e) {
+                throw new UncheckedIOException("MPI rank " + rank() + "'s thread ring " + ring
+                        + " is counted in its meta file but cannot be read: " + e.getMessage(), e);
+            }
+        }
+        return rings;
+    }
+
+    /** Tuples written over every ring of the rank. */
+    long written() {
+        long w = 0;
+        for (TraceBufferReader r : rings()) {
+            w += r.writePosition();
+        }
+        return w;
+    }
+
+    /** Tuples the rank's rings overwrote before they were read. */
+    long missed() {
+        long m = 0;
+        for (TraceBufferReader r : rings()) {
+            m += r.missed();
+        }
+        return m;
     }
 
     int host() {
@@ -122,6 +176,20 @@ final class MpiRankFiles implements AutoCloseable {
 
     long finalizeRttNs() {
         return buffer.getLong(MpiRankMetaLayout.FINALIZE_RTT_NS_OFFSET, order);
+    }
+
+    /** How far the MPI_Init offset may be off: half round trips summed along the sync tree to rank 0. */
+    long initErrorNs() {
+        return buffer.getLong(MpiRankMetaLayout.INIT_ERROR_NS_OFFSET, order);
+    }
+
+    long finalizeErrorNs() {
+        return buffer.getLong(MpiRankMetaLayout.FINALIZE_ERROR_NS_OFFSET, order);
+    }
+
+    /** Communicators the rank joined but could not list (its side file could not be written). */
+    int communicatorsLost() {
+        return buffer.getIntVolatile(MpiRankMetaLayout.COMMS_LOST_OFFSET);
     }
 
     long untracedCalls() {
@@ -184,15 +252,51 @@ final class MpiRankFiles implements AutoCloseable {
         return buffer.getLong(MpiRankMetaLayout.COUNTERS_OFFSET + i * MpiRankMetaLayout.COUNTER_LENGTH + 8, order);
     }
 
+    /**
+     * Communicators listed so far: the meta file's count, whose entries past {@link MpiRankMetaLayout#COMMS_MAX} are
+     * in {@code rank-<R>.comms} (read here as far as the count reaches; the library raises the count only after the
+     * entry is written).
+     *
+     * @throws UncheckedIOException naming the file if the count says entries are there that the side file lacks.
+     */
     int communicators() {
-        return Math.min(MpiRankMetaLayout.COMMS_MAX, Math.max(0, buffer.getIntVolatile(MpiRankMetaLayout.COMMS_COUNT_OFFSET)));
+        int count = Math.max(0, buffer.getIntVolatile(MpiRankMetaLayout.COMMS_COUNT_OFFSET));
+        int beyond = count - MpiRankMetaLayout.COMMS_MAX;
+        if (beyond > moreComms.size()) {
+            readMoreComms(beyond);
+        }
+        return Math.min(count, MpiRankMetaLayout.COMMS_MAX + moreComms.size());
+    }
+
+    private void readMoreComms(int upTo) {
+        try (FileChannel channel = FileChannel.open(commsPath, StandardOpenOption.READ)) {
+            long have = channel.size() / MpiRankMetaLayout.COMM_LENGTH;
+            if (have < upTo) {
+                throw new IOException("it holds " + have + " entries, the meta file counts " + upTo);
+            }
+            ByteBuffer b = ByteBuffer.allocate((upTo - moreComms.size()) * MpiRankMetaLayout.COMM_LENGTH).order(order);
+            channel.read(b, (long) moreComms.size() * MpiRankMetaLayout.COMM_LENGTH);
+            b.flip();
+            while (b.remaining() >= MpiRankMetaLayout.COMM_LENGTH) {
+                moreComms.add(new int[] {b.getInt(), b.getInt()});
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("MPI rank " + rank() + "'s communicator list " + commsPath
+                    + " cannot be read: " + e.getMessage(), e);
+        }
     }
 
     int communicatorId(int i) {
+        if (i >= MpiRankMetaLayout.COMMS_MAX) {
+            return moreComms.get(i - MpiRankMetaLayout.COMMS_MAX)[0];
+        }
         return buffer.getInt(MpiRankMetaLayout.COMMS_OFFSET + i * MpiRankMetaLayout.COMM_LENGTH, order);
     }
 
     int communicatorSize(int i) {
+        if (i >= MpiRankMetaLayout.COMMS_MAX) {
+            return moreComms.get(i - MpiRankMetaLayout.COMMS_MAX)[1];
+        }
         return buffer.getInt(MpiRankMetaLayout.COMMS_OFFSET + i * MpiRankMetaLayout.COMM_LENGTH + 4, order);
     }
 
@@ -203,7 +307,7 @@ final class MpiRankFiles implements AutoCloseable {
 
     @Override
     public void close() {
-        trace.close();
+        rings.forEach(TraceBufferReader::close);
         IoUtil.unmap(mapped);
     }
 

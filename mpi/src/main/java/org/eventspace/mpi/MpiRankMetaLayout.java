@@ -1,22 +1,25 @@
 package org.eventspace.mpi;
 
 /**
- * Layout of a rank's {@code rank-<R>.meta} file (native/es_mpi_layout.h, version 2): 4096 bytes, in the byte order
+ * Layout of a rank's {@code rank-<R>.meta} file (native/es_mpi_layout.h, version 3): 4096 bytes, in the byte order
  * its byte-order byte names (the trace buffer's codes: 0 little-endian).
  * <pre>
  *   0  magic "ESMR" (int)          4 version (short)  6 byte order (byte)
  *   8  state (int: 1 running, 2 finalized)            12 rank (int)      16 size (int)
  *   20 simulated host index (int, −1: none)           24 pid (int)       28 op counters that follow (int)
- *   32 MPI_Init done at (long, ns)                    40 MPI_Finalize began at (long, ns)
- *   48 offset to rank 0 at MPI_Init (long, ns)        56 its round trip (long, ns)
- *   64 offset to rank 0 at MPI_Finalize (long, ns)    72 its round trip (long, ns)
- *   80 untraced calls (long: threads other than MPI's initialiser under MPI_THREAD_MULTIPLE)
+ *   32 the MPI_Init offset holds at (long, ns)        40 the MPI_Finalize offset holds at (long, ns): local times
+ *   48 offset to rank 0 at MPI_Init (long, ns)        56 the round trip to its tree parent (long, ns)
+ *   64 offset to rank 0 at MPI_Finalize (long, ns)    72 the round trip to its tree parent (long, ns)
+ *   80 untraced calls (long: calls on a thread whose ring could not be made)
  *   88 simulated clock skew (long, ns)                96 host name (64 bytes, NUL-terminated)
  *   160 MPI_Irecv requests the library's table could not track (long: they give no receive record)
+ *   168 error bound of the MPI_Init offset (long, ns)  176 of the MPI_Finalize offset (long, ns): half the round
+ *       trip to the parent plus the parent's bound, summed along the binomial tree to rank 0
+ *   184 thread rings (int: rank-R.t1.trace .. rank-R.tN.trace)    188 communicators lost (int: not listable)
  *   192 per op from MpiOp.FIRST: calls (long), bytes (long), room for {@link #COUNTERS_MAX} ops
  *   1984 how the rank ended: flags (int, END_* bits)     1988 fatal signal (int)  1992 the op it hit (int)
  *   1996 MPI_Abort's code (int)  2000 exit status (int)  2008 first failure at (long, ns, the trace's clock)
- *   2048 communicators (int count), 2056: count × (id int, size int), at most 255
+ *   2048 communicators (int count), 2056: min(count, 255) × (id int, size int); the rest in rank-R.comms
  * </pre>
  * An offset is {@link #NO_OFFSET} until measured. The counters are exact: the trace ring may overwrite tuples, the
  * counters never lose a call. The end fields are written by the library's MPI_Abort wrapper, fatal-signal handlers
@@ -24,9 +27,14 @@ package org.eventspace.mpi;
  */
 public final class MpiRankMetaLayout {
     public static final int MAGIC = 0x524d5345;
-    public static final short VERSION = 2;
-    /** Ping-pongs of one 8-byte value between rank 0 and each rank per clock synchronisation (MPI_Init, MPI_Finalize). */
+    public static final short VERSION = 3;
+    /**
+     * Ping-pongs between each rank r &gt; 0 and its binomial-tree parent {@link #syncParent(int)} per clock
+     * synchronisation (MPI_Init, MPI_Finalize): the ping {@link #SYNC_PING_BYTES}, the pong {@link #SYNC_PONG_BYTES}.
+     */
     public static final int SYNC_ROUNDS = 10;
+    public static final int SYNC_PING_BYTES = 8;
+    public static final int SYNC_PONG_BYTES = 24;
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 4;
     public static final int BYTE_ORDER_OFFSET = 6;
@@ -47,6 +55,10 @@ public final class MpiRankMetaLayout {
     public static final int HOSTNAME_OFFSET = 96;
     public static final int HOSTNAME_LENGTH = 64;
     public static final int UNTRACKED_REQUESTS_OFFSET = 160;
+    public static final int INIT_ERROR_NS_OFFSET = 168;
+    public static final int FINALIZE_ERROR_NS_OFFSET = 176;
+    public static final int THREAD_RINGS_OFFSET = 184;
+    public static final int COMMS_LOST_OFFSET = 188;
     public static final int COUNTERS_OFFSET = 192;
     public static final int COUNTER_LENGTH = 16;
     public static final int COMMS_COUNT_OFFSET = 2048;
@@ -76,5 +88,10 @@ public final class MpiRankMetaLayout {
     public static final int END_IN_CALL = 16;
 
     private MpiRankMetaLayout() {
+    }
+
+    /** The rank {@code rank} (&gt; 0) synchronises its clock with: its parent in the binomial tree rooted at 0. */
+    public static int syncParent(int rank) {
+        return rank - Integer.lowestOneBit(rank);
     }
 }

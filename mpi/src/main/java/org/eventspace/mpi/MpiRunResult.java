@@ -87,8 +87,8 @@ public final class MpiRunResult {
     }
 
     /**
-     * Per rank, the clock synchronisations with rank 0 it completed ({@link MpiRankMetaLayout#SYNC_ROUNDS} ping-pongs
-     * each): messages the interposition library sent, not the program.
+     * Per rank, the clock synchronisations with its tree parent it completed ({@link MpiRankMetaLayout#SYNC_ROUNDS}
+     * ping-pongs each): messages the interposition library sent, not the program.
      */
     public int[] clockSyncs() {
         return analysis.snapshots().clockSyncs();

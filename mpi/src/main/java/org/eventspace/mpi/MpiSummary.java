@@ -36,8 +36,13 @@ final class MpiSummary {
         RankSnapshots s = analysis.snapshots();
         long untraced = s.untracedCalls();
         if (untraced > 0) {
-            lines.add(untraced + " calls on other threads were not traced (MPI_THREAD_MULTIPLE: only the thread that "
-                    + "initialised MPI records; the waits and the verdict cover its calls only)");
+            lines.add(untraced + " calls on threads whose trace ring could not be made were not traced (they are "
+                    + "counted, not in the waits or the verdict)");
+        }
+        long lost = s.communicatorsLost();
+        if (lost > 0) {
+            lines.add(lost + " communicators could not be listed (their rank-R.comms file could not be written): "
+                    + "collectives on them are counted incomplete");
         }
         long untracked = s.untrackedRequests();
         if (untracked > 0) {

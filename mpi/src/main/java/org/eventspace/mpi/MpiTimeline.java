@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.eventspace.events.TraceBufferReader;
 import org.eventspace.events.TraceTupleFlyweight;
 import org.eventspace.trace.PerfettoExport;
 
@@ -202,40 +203,42 @@ public final class MpiTimeline {
             // The low 32 bits of each MPI_Irecv's start (a receive record's link to it) -> the MPI_Irecv's call index.
             Map<Integer, Integer> irecvs = new HashMap<>();
             long read = 0;
-            while (f.trace().readNext(t)) {
-                read++;
-                ClockMap clock = clocks.mapTuple(f.host());
-                int op = t.opType();
-                if (op == MpiTuple.RECORD_RECEIVE) {
-                    receiveRecord(rank, list, irecvs, t);
-                    continue;
-                }
-                Call c = new Call(op, t.flags(), t.collectorId(), t.sequence(), t.value(), clock.toBase(t.startNs()),
-                        clock.toBase(t.endNs()));
-                int index = list.size();
-                list.add(c);
-                anyEntryNs = Math.min(anyEntryNs, c.entryNs);
-                if (op == MpiOp.INIT || op == MpiOp.INIT_THREAD) {
-                    originNs = Math.min(originNs, c.entryNs);
-                }
-                if (c.failed()) {
-                    continue;
-                }
-                int peer = MpiTuple.peer(c.value);
-                int comm = MpiTuple.comm(c.sequence);
-                int tag = MpiTuple.low(c.sequence);
-                if (MpiOp.sends(op) && peer >= 0) {
-                    sends.computeIfAbsent(new Channel(comm, rank, peer, tag), k -> new ArrayList<>())
-                            .add(new End(rank, index, index));
-                } else if (op == MpiOp.RECV && peer >= 0) {
-                    receives.computeIfAbsent(new Channel(comm, peer, rank, tag), k -> new ArrayList<>())
-                            .add(new End(rank, index, index));
-                } else if (op == MpiOp.IRECV) {
-                    irecvs.put((int) t.startNs(), index);
+            for (TraceBufferReader ring : f.rings()) {
+                while (ring.readNext(t)) {
+                    read++;
+                    ClockMap clock = clocks.mapTuple(f.host());
+                    int op = t.opType();
+                    if (op == MpiTuple.RECORD_RECEIVE) {
+                        receiveRecord(rank, list, irecvs, t);
+                        continue;
+                    }
+                    Call c = new Call(op, t.flags(), t.collectorId(), t.sequence(), t.value(), clock.toBase(t.startNs()),
+                            clock.toBase(t.endNs()));
+                    int index = list.size();
+                    list.add(c);
+                    anyEntryNs = Math.min(anyEntryNs, c.entryNs);
+                    if (op == MpiOp.INIT || op == MpiOp.INIT_THREAD) {
+                        originNs = Math.min(originNs, c.entryNs);
+                    }
+                    if (c.failed()) {
+                        continue;
+                    }
+                    int peer = MpiTuple.peer(c.value);
+                    int comm = MpiTuple.comm(c.sequence);
+                    int tag = MpiTuple.low(c.sequence);
+                    if (MpiOp.sends(op) && peer >= 0) {
+                        sends.computeIfAbsent(new Channel(comm, rank, peer, tag), k -> new ArrayList<>())
+                                .add(new End(rank, index, index));
+                    } else if (op == MpiOp.RECV && peer >= 0) {
+                        receives.computeIfAbsent(new Channel(comm, peer, rank, tag), k -> new ArrayList<>())
+                                .add(new End(rank, index, index));
+                    } else if (op == MpiOp.IRECV) {
+                        irecvs.put((int) t.startNs(), index);
+                    }
                 }
             }
             // The reader starts at the oldest tuple the ring still holds: what the rank wrote before it is lost.
-            long missed = f.trace().writePosition() - read;
+            long missed = f.written() - read;
             if (missed > 0) {
                 lost.put(rank, missed);
             }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 
 import org.agrona.concurrent.Agent;
+import org.eventspace.events.TraceBufferReader;
 import org.eventspace.events.TraceTupleFlyweight;
 
 /**
@@ -78,9 +79,11 @@ public final class NodeAgent implements Agent {
             if (!force && sink.holdBack(rank)) {
                 continue;
             }
-            for (int n = 0; n < BATCH && r.trace().readNext(tuple); n++) {
-                sink.onTuple(host, rank, tuple);
-                work++;
+            for (TraceBufferReader ring : r.rings()) {
+                for (int n = 0; n < BATCH && ring.readNext(tuple); n++) {
+                    sink.onTuple(host, rank, tuple);
+                    work++;
+                }
             }
         }
         return work;
@@ -119,7 +122,7 @@ public final class NodeAgent implements Agent {
     void missedByRank(long[] into) {
         for (MpiRankFiles r : ranks) {
             if (r.rank() >= 0 && r.rank() < into.length) {
-                into[r.rank()] += r.trace().missed();
+                into[r.rank()] += r.missed();
             }
         }
     }
@@ -172,7 +175,7 @@ public final class NodeAgent implements Agent {
     public long missed() {
         long m = 0;
         for (MpiRankFiles r : ranks) {
-            m += r.trace().missed();
+            m += r.missed();
         }
         return m;
     }
@@ -181,7 +184,7 @@ public final class NodeAgent implements Agent {
     public long written() {
         long w = 0;
         for (MpiRankFiles r : ranks) {
-            w += r.trace().writePosition();
+            w += r.written();
         }
         return w;
     }

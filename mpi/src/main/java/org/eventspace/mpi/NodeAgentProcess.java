@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.eventspace.events.TraceBufferReader;
 import org.eventspace.events.TraceTupleFlyweight;
 import org.eventspace.events.TraceTupleLayout;
 import org.eventspace.base.os.LowestPriority;
@@ -216,8 +217,12 @@ public final class NodeAgentProcess {
         for (Rank r : ranks) {
             r.files.copyMeta(r.scratch);
             long blocks = changedBlocks(r.scratch, r.lastMeta);
-            long head = r.files.trace().writePosition();
-            if (blocks == 0 && r.files.trace().position() >= head) {
+            boolean news = blocks != 0;
+            for (TraceBufferReader ring : r.files.rings()) {
+                news |= ring.position() < ring.writePosition();
+            }
+            int listed = r.files.communicators() - MpiRankMetaLayout.COMMS_MAX;
+            if (!news && listed <= r.commsSent) {
                 continue;
             }
             int limit = fin ? Integer.MAX_VALUE : Math.max(1, r.files.trace().capacity() / 2);
@@ -229,27 +234,37 @@ public final class NodeAgentProcess {
                 out.put(r.scratch, from, AgentFrameLayout.META_BLOCK);
                 System.arraycopy(r.scratch, from, r.lastMeta, from, AgentFrameLayout.META_BLOCK);
             }
+            int comms = 0;
+            for (; r.commsSent < listed; r.commsSent++, comms++) {
+                ensure(2 * Integer.BYTES);
+                int i = MpiRankMetaLayout.COMMS_MAX + r.commsSent;
+                out.putInt(r.files.communicatorId(i)).putInt(r.files.communicatorSize(i));
+            }
             int tuples = 0;
-            while (tuples < limit && r.files.trace().position() < head && r.files.trace().readNext(tuple)) {
-                ensure(AgentFrameLayout.TUPLE_LENGTH);
-                int t = out.position();
-                out.putInt(t + TraceTupleLayout.COLLECTOR_ID_OFFSET, tuple.collectorId())
-                        .putShort(t + TraceTupleLayout.OP_TYPE_OFFSET, (short) tuple.opType())
-                        .putShort(t + TraceTupleLayout.FLAGS_OFFSET, (short) tuple.flags())
-                        .putLong(t + TraceTupleLayout.SEQUENCE_OFFSET, tuple.sequence())
-                        .putLong(t + TraceTupleLayout.VALUE_OFFSET, tuple.value())
-                        .putLong(t + TraceTupleLayout.START_NS_OFFSET, tuple.startNs())
-                        .putLong(t + TraceTupleLayout.END_NS_OFFSET, tuple.endNs());
-                out.position(t + AgentFrameLayout.TUPLE_LENGTH);
-                tuples++;
+            for (TraceBufferReader ring : r.files.rings()) {
+                long head = ring.writePosition();
+                while (tuples < limit && ring.position() < head && ring.readNext(tuple)) {
+                    ensure(AgentFrameLayout.TUPLE_LENGTH);
+                    int t = out.position();
+                    out.putInt(t + TraceTupleLayout.COLLECTOR_ID_OFFSET, tuple.collectorId())
+                            .putShort(t + TraceTupleLayout.OP_TYPE_OFFSET, (short) tuple.opType())
+                            .putShort(t + TraceTupleLayout.FLAGS_OFFSET, (short) tuple.flags())
+                            .putLong(t + TraceTupleLayout.SEQUENCE_OFFSET, tuple.sequence())
+                            .putLong(t + TraceTupleLayout.VALUE_OFFSET, tuple.value())
+                            .putLong(t + TraceTupleLayout.START_NS_OFFSET, tuple.startNs())
+                            .putLong(t + TraceTupleLayout.END_NS_OFFSET, tuple.endNs());
+                    out.position(t + AgentFrameLayout.TUPLE_LENGTH);
+                    tuples++;
+                }
             }
             out.putInt(at + AgentFrameLayout.RANK_RANK_OFFSET, r.files.rank())
                     .putInt(at + AgentFrameLayout.RANK_CAPACITY_OFFSET, r.files.trace().capacity())
                     .putInt(at + AgentFrameLayout.RANK_COLLECTOR_OFFSET, r.files.trace().collectorId())
                     .putInt(at + AgentFrameLayout.RANK_TUPLES_OFFSET, tuples)
-                    .putLong(at + AgentFrameLayout.RANK_WRITTEN_OFFSET, head)
-                    .putLong(at + AgentFrameLayout.RANK_MISSED_OFFSET, r.files.trace().missed())
-                    .putLong(at + AgentFrameLayout.RANK_META_BLOCKS_OFFSET, blocks);
+                    .putLong(at + AgentFrameLayout.RANK_WRITTEN_OFFSET, r.files.written())
+                    .putLong(at + AgentFrameLayout.RANK_MISSED_OFFSET, r.files.missed())
+                    .putLong(at + AgentFrameLayout.RANK_META_BLOCKS_OFFSET, blocks)
+                    .putInt(at + AgentFrameLayout.RANK_COMMS_OFFSET, comms);
             count++;
         }
         int payload = out.position() - AgentFrameLayout.BATCH_HEADER_LENGTH;
@@ -317,6 +332,8 @@ public final class NodeAgentProcess {
         final MpiRankFiles files;
         final byte[] lastMeta = new byte[MpiRankMetaLayout.LENGTH];
         final byte[] scratch = new byte[MpiRankMetaLayout.LENGTH];
+        /** Entries of rank-R.comms sent so far. */
+        int commsSent;
 
         Rank(MpiRankFiles files) {
             this.files = files;

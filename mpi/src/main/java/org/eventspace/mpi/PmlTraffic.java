@@ -82,7 +82,9 @@ public final class PmlTraffic {
 
     /**
      * Takes the interposition library's own clock-synchronisation messages out of the program's sends: for each rank
-     * r > 0, {@code syncs[r]} × {@link MpiRankMetaLayout#SYNC_ROUNDS} messages of 8 bytes each way between r and 0.
+     * r > 0, {@code syncs[r]} × {@link MpiRankMetaLayout#SYNC_ROUNDS} pings ({@link MpiRankMetaLayout#SYNC_PING_BYTES})
+     * from r to its tree parent {@link MpiRankMetaLayout#syncParent(int)} and as many pongs
+     * ({@link MpiRankMetaLayout#SYNC_PONG_BYTES}) back.
      *
      * @throws IllegalArgumentException if the counts hold fewer such messages than the library sent (the files are
      *                                  not this run's).
@@ -91,15 +93,18 @@ public final class PmlTraffic {
         long[][][] m = counts.byOperation().get(POINT_TO_POINT);
         for (int r = 1; r < syncs.length && r < m[0].length; r++) {
             long messages = (long) syncs[r] * MpiRankMetaLayout.SYNC_ROUNDS;
-            for (int[] pair : new int[][] {{r, 0}, {0, r}}) {
+            int parent = MpiRankMetaLayout.syncParent(r);
+            for (int[] pair : new int[][] {{r, parent, MpiRankMetaLayout.SYNC_PING_BYTES},
+                    {parent, r, MpiRankMetaLayout.SYNC_PONG_BYTES}}) {
                 int s = pair[0];
                 int d = pair[1];
-                if (m[1][s][d] < messages || m[0][s][d] < 8 * messages) {
+                long bytes = pair[2] * messages;
+                if (m[1][s][d] < messages || m[0][s][d] < bytes) {
                     throw new IllegalArgumentException("the PML counts from rank " + s + " to " + d + " (" + m[1][s][d]
                             + " messages) hold fewer than the " + messages + " clock-synchronisation messages sent");
                 }
                 for (int f : new int[] {0, 2}) {
-                    m[f][s][d] -= 8 * messages;
+                    m[f][s][d] -= bytes;
                 }
                 for (int f : new int[] {1, 3}) {
                     m[f][s][d] -= messages;

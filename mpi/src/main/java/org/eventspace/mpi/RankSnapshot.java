@@ -6,7 +6,8 @@ package org.eventspace.mpi;
 record RankSnapshot(int rank, int host, String hostName, int pid, boolean finalized, long initNs, long finalizeNs,
                     long initOffsetNs, long initRttNs, long finalizeOffsetNs, long finalizeRttNs, long untracedCalls,
                     long skewNs, long untrackedRequests, long[] calls, long[] bytes, long tuplesWritten, int endFlags,
-                    int endSignal, int endSignalOp, int abortCode, int exitStatus, long failedNs) {
+                    int endSignal, int endSignalOp, int abortCode, int exitStatus, long failedNs, long initErrorNs,
+                    long finalizeErrorNs, int communicatorsLost) {
 
     static RankSnapshot of(MpiRankFiles f) {
         int n = f.opCount();
@@ -18,8 +19,9 @@ record RankSnapshot(int rank, int host, String hostName, int pid, boolean finali
         }
         return new RankSnapshot(f.rank(), f.host(), f.hostName(), f.pid(), f.finalized(), f.initNs(), f.finalizeNs(),
                 f.initOffsetNs(), f.initRttNs(), f.finalizeOffsetNs(), f.finalizeRttNs(), f.untracedCalls(), f.skewNs(),
-                f.untrackedRequests(), calls, bytes, f.trace().writePosition(), f.endFlags(), f.endSignal(),
-                f.endSignalOp(), f.abortCode(), f.exitStatus(), f.failedNs());
+                f.untrackedRequests(), calls, bytes, f.written(), f.endFlags(), f.endSignal(),
+                f.endSignalOp(), f.abortCode(), f.exitStatus(), f.failedNs(), f.initErrorNs(), f.finalizeErrorNs(),
+                f.communicatorsLost());
     }
 
     boolean ended(int endFlag) {

@@ -73,6 +73,10 @@ final class RankSnapshots {
         return all.stream().mapToLong(RankSnapshot::untracedCalls).sum();
     }
 
+    long communicatorsLost() {
+        return all.stream().mapToLong(RankSnapshot::communicatorsLost).sum();
+    }
+
     long untrackedRequests() {
         return all.stream().mapToLong(RankSnapshot::untrackedRequests).sum();
     }

@@ -263,6 +263,11 @@ final class RemoteAgents implements AutoCloseable {
             int collector = b.getInt(at + AgentFrameLayout.RANK_COLLECTOR_OFFSET);
             int n = b.getInt(at + AgentFrameLayout.RANK_TUPLES_OFFSET);
             long blocks = b.getLong(at + AgentFrameLayout.RANK_META_BLOCKS_OFFSET);
+            int comms = b.getInt(at + AgentFrameLayout.RANK_COMMS_OFFSET);
+            if (comms < 0) {
+                throw new IllegalArgumentException("rank entry " + i + " has " + comms
+                        + " communicators; expected >= 0");
+            }
             if (rank < 0 || n < 0 || capacity < TraceBuffer.MIN_CAPACITY || capacity > TraceBuffer.MAX_CAPACITY
                     || Integer.bitCount(capacity) != 1) {
                 throw new IllegalArgumentException("rank entry " + i + " has rank=" + rank + ", capacity=" + capacity
@@ -272,6 +277,7 @@ final class RemoteAgents implements AutoCloseable {
             if (m == null) {
                 Path trace = mirror.resolve(c.folder).resolve("rank-" + rank + ".trace");
                 Files.deleteIfExists(trace);
+                Files.deleteIfExists(mirror.resolve(c.folder).resolve("rank-" + rank + ".comms"));
                 m = new MirroredRank(TraceBuffer.mapped(trace, capacity, collector),
                         mirror.resolve(c.folder).resolve("rank-" + rank + ".meta"));
                 c.ranks.put(rank, m);
@@ -285,6 +291,25 @@ final class RemoteAgents implements AutoCloseable {
                         AgentFrameLayout.META_BLOCK);
                 at += AgentFrameLayout.META_BLOCK;
                 metaBlocks++;
+            }
+            // the rank's thread rings arrive merged into its one ring: the copy of its meta file counts none
+            ByteBuffer.wrap(m.metaBytes).putInt(MpiRankMetaLayout.THREAD_RINGS_OFFSET, 0);
+            if (comms > 0) {
+                // appended before the meta file that counts them is written, as the library does
+                need(b, at, (long) comms * MpiRankMetaLayout.COMM_LENGTH, c, i);
+                ByteBuffer entries = ByteBuffer.allocate(comms * MpiRankMetaLayout.COMM_LENGTH)
+                        .order(m.metaBytes[MpiRankMetaLayout.BYTE_ORDER_OFFSET] == 1 ? ByteOrder.BIG_ENDIAN
+                                : ByteOrder.LITTLE_ENDIAN);
+                for (int k = 0; k < 2 * comms; k++, at += Integer.BYTES) {
+                    entries.putInt(b.getInt(at));
+                }
+                entries.flip();
+                try (FileChannel ch = FileChannel.open(m.meta.resolveSibling("rank-" + rank + ".comms"),
+                        StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+                    while (entries.hasRemaining()) {
+                        ch.write(entries);
+                    }
+                }
             }
             need(b, at, (long) n * AgentFrameLayout.TUPLE_LENGTH, c, i);
             for (int t = 0; t < n; t++, at += AgentFrameLayout.TUPLE_LENGTH) {

@@ -67,9 +67,10 @@ class AgentProcessesTest {
         assertThat(tuples).isEqualTo(run.report().at("/mpi/tuples_read").asLong());
         long overhead = agents.path("bytes_received").asLong() - 40 * tuples
                 - 64 * agents.path("meta_blocks_received").asLong();
-        // per round and agent at most a 24-byte header, per rank entry 40 bytes: far fewer rounds than tuples
+        // per round and agent at most a 24-byte header, per rank entry 48 bytes: far fewer rounds than tuples
         assertThat(overhead).isPositive()
-                .isLessThanOrEqualTo(agents.path("rounds").asLong() * 2 * (24 + 2 * 40));
+                .isLessThanOrEqualTo(agents.path("rounds").asLong() * 2
+                        * (24 + 2 * AgentFrameLayout.RANK_HEADER_LENGTH));
         assertThat(agents.path("rounds").asLong()).isLessThan(tuples);
         assertThat(run.result().summary()).anySatisfy(l -> assertThat(l).startsWith("node agents: 2 process(es) pulled in "));
         // the listener saw every tuple the analysis read

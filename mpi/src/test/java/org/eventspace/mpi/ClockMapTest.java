@@ -16,7 +16,7 @@ class ClockMapTest {
     void twoExactOffsetsMapEveryTimestampBackOntoTheBaseClock() {
         long t0 = 1_000_000_000L;
         long t1 = 61_000_000_000L; // a minute later
-        ClockMap m = ClockMap.linear(local(t0), t0 - local(t0), 2_000, local(t1), t1 - local(t1), 4_000);
+        ClockMap m = ClockMap.linear(local(t0), t0 - local(t0), 1_000, local(t1), t1 - local(t1), 2_000);
 
         assertThat(m.linear()).isTrue();
         for (long t = t0 - 10_000_000_000L; t <= t1 + 10_000_000_000L; t += 3_333_333_333L) {
@@ -26,7 +26,7 @@ class ClockMapTest {
         // 100 ppm of 60 s: the offset moved by 6 ms; as a rate over the local span, 100 / (1 + 100e-6) ppm
         assertThat(m.driftNs()).isEqualTo(-6_000_000L);
         assertThat(m.driftPpm()).isCloseTo(-100 / (1 + 100e-6), within(1e-6));
-        // each end within half its round trip: the interpolation within the larger half
+        // each end within its bound: the interpolation within the larger bound
         assertThat(m.errorBoundNs()).isEqualTo(2_000);
     }
 
@@ -34,8 +34,8 @@ class ClockMapTest {
     void offsetsOffByTheirBoundsKeepEveryMappedTimestampWithinTheLargerBound() {
         long t0 = 1_000_000_000L;
         long t1 = 11_000_000_000L;
-        // the init offset measured 1 µs too high, the finalize one 3 µs too low (round trips 2 µs and 6 µs)
-        ClockMap m = ClockMap.linear(local(t0), t0 - local(t0) + 1_000, 2_000, local(t1), t1 - local(t1) - 3_000, 6_000);
+        // the init offset measured 1 µs too high, the finalize one 3 µs too low (bounds 1 µs and 3 µs)
+        ClockMap m = ClockMap.linear(local(t0), t0 - local(t0) + 1_000, 1_000, local(t1), t1 - local(t1) - 3_000, 3_000);
         for (long t = t0; t <= t1; t += 500_000_000L) {
             assertThat(Math.abs(m.toBase(local(t)) - t)).as("t=%d", t).isLessThanOrEqualTo(m.errorBoundNs());
         }
@@ -44,7 +44,7 @@ class ClockMapTest {
 
     @Test
     void withoutAFinalizeMeasurementTheInitOffsetAloneApplies() {
-        ClockMap m = ClockMap.constant(100, -20_000_000L, 8_000);
+        ClockMap m = ClockMap.constant(100, -20_000_000L, 4_000);
         assertThat(m.linear()).isFalse();
         assertThat(m.toBase(1_000_000_000L)).isEqualTo(980_000_000L);
         assertThat(m.driftNs()).isZero();

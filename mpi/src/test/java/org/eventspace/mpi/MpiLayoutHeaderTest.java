@@ -99,6 +99,8 @@ class MpiLayoutHeaderTest {
         assertThat(define("ES_META_MAGIC")).isEqualTo(MpiRankMetaLayout.MAGIC);
         assertThat(define("ES_META_VERSION")).isEqualTo(MpiRankMetaLayout.VERSION);
         assertThat(define("ES_SYNC_ROUNDS")).isEqualTo(MpiRankMetaLayout.SYNC_ROUNDS);
+        assertThat(define("ES_SYNC_PING_BYTES")).isEqualTo(MpiRankMetaLayout.SYNC_PING_BYTES);
+        assertThat(define("ES_SYNC_PONG_BYTES")).isEqualTo(MpiRankMetaLayout.SYNC_PONG_BYTES);
         String[][] pairs = {
                 {"ES_META_MAGIC_OFFSET", "MAGIC_OFFSET"}, {"ES_META_VERSION_OFFSET", "VERSION_OFFSET"},
                 {"ES_META_BYTE_ORDER_OFFSET", "BYTE_ORDER_OFFSET"}, {"ES_META_STATE_OFFSET", "STATE_OFFSET"},
@@ -113,7 +115,11 @@ class MpiLayoutHeaderTest {
                 {"ES_META_UNTRACED_CALLS_OFFSET", "UNTRACED_CALLS_OFFSET"},
                 {"ES_META_CLOCK_SKEW_NS_OFFSET", "CLOCK_SKEW_NS_OFFSET"}, {"ES_META_HOSTNAME_OFFSET", "HOSTNAME_OFFSET"},
                 {"ES_META_HOSTNAME_LENGTH", "HOSTNAME_LENGTH"},
-                {"ES_META_UNTRACKED_REQUESTS_OFFSET", "UNTRACKED_REQUESTS_OFFSET"}, {"ES_META_COUNTERS_OFFSET", "COUNTERS_OFFSET"},
+                {"ES_META_UNTRACKED_REQUESTS_OFFSET", "UNTRACKED_REQUESTS_OFFSET"},
+                {"ES_META_INIT_ERROR_NS_OFFSET", "INIT_ERROR_NS_OFFSET"},
+                {"ES_META_FINALIZE_ERROR_NS_OFFSET", "FINALIZE_ERROR_NS_OFFSET"},
+                {"ES_META_THREAD_RINGS_OFFSET", "THREAD_RINGS_OFFSET"}, {"ES_META_COMMS_LOST_OFFSET", "COMMS_LOST_OFFSET"},
+                {"ES_META_COUNTERS_OFFSET", "COUNTERS_OFFSET"},
                 {"ES_META_COUNTER_LENGTH", "COUNTER_LENGTH"}, {"ES_META_COMMS_COUNT_OFFSET", "COMMS_COUNT_OFFSET"},
                 {"ES_META_COMMS_OFFSET", "COMMS_OFFSET"}, {"ES_META_COMM_LENGTH", "COMM_LENGTH"},
                 {"ES_META_COMMS_MAX", "COMMS_MAX"}, {"ES_META_LENGTH", "LENGTH"},

@@ -43,8 +43,9 @@ class MpiReportShapeTest {
         assertThat(names(clock)).containsExactly("time_base", "drift_applied", "tuples_mapped_with_drift",
                 "tuples_mapped_init_offset_only", "ranks", "hosts", "cross_host_accuracy_ns", "cross_host_drift_ns");
         for (JsonNode rank : clock.path("ranks")) {
-            List<String> expected = new ArrayList<>(List.of("rank", "host", "host_name", "offset_init_ns", "rtt_init_ns",
-                    "offset_finalize_ns", "rtt_finalize_ns", "drift_ns", "drift_ppm", "error_bound_ns"));
+            List<String> expected = new ArrayList<>(List.of("rank", "host", "host_name", "sync_parent", "offset_init_ns",
+                    "rtt_init_ns", "error_init_ns", "offset_finalize_ns", "rtt_finalize_ns", "error_finalize_ns",
+                    "drift_ns", "drift_ppm", "error_bound_ns"));
             if (rank.path("host").asInt() == 1) {
                 expected.add("simulated_skew_ns");
             }

@@ -41,9 +41,9 @@ class PmlTrafficTest {
         long[][] oneSided = c.byOperation().get(PmlTraffic.ONE_SIDED)[0];
         assertThat(oneSided[0][1]).as("put into rank 1").isEqualTo(32);
         assertThat(oneSided[1][0]).as("got from rank 1").isEqualTo(16);
-        // rank 1 synchronised its clock twice: 2 x 10 messages of 8 B each way
+        // rank 1 synchronised its clock twice with its tree parent 0: 2 x 10 pings of 8 B, as many pongs of 24 B
         PmlTraffic.removeClockSync(c, new int[] {0, 2, 0});
-        assertThat(send[0][0][1]).isEqualTo(5120 - 160);
+        assertThat(send[0][0][1]).isEqualTo(5120 - 480);
         assertThat(send[1][0][1]).isEqualTo(20);
         assertThat(send[0][1][0]).isEqualTo(480 - 160);
         assertThat(send[3][1][0]).isEqualTo(10);

@@ -18,7 +18,7 @@ class RankExitsTest {
     private static RankSnapshot rank(int rank, boolean finalized, int flags, int signal, int signalOp, int abortCode,
                                      int exitStatus, long failedNs) {
         return new RankSnapshot(rank, 0, "h", 100 + rank, finalized, 1, 2, 0, 0, 0, 0, 0, 0, 0, new long[0],
-                new long[0], 10, flags, signal, signalOp, abortCode, exitStatus, failedNs);
+                new long[0], 10, flags, signal, signalOp, abortCode, exitStatus, failedNs, 0, 0, 0);
     }
 
     private static List<RankExit> exits(RankSnapshot... ranks) {
