@@ -36,6 +36,17 @@ final class MpiModel {
     static RunModel of(MpiAnalysis analysis, String program, int ranks, int hosts, List<RankExit> exits,
                        double wallS, List<String> outside, Integer exitCode, boolean running, long written, long missed,
                        int toolThreads) {
+        return of(analysis, program, ranks, hosts, exits, wallS, outside, exitCode, running, written, missed, toolThreads,
+                List.of());
+    }
+
+    /**
+     * As above, with the stalls observed ({@link RankStalls}, longest first): the longest is the verdict, stated as
+     * observed — the statistical rule's median lateness ignores one huge wait by design, so it would name another rank.
+     */
+    static RunModel of(MpiAnalysis analysis, String program, int ranks, int hosts, List<RankExit> exits,
+                       double wallS, List<String> outside, Integer exitCode, boolean running, long written, long missed,
+                       int toolThreads, List<RankStalls.Stall> stalls) {
         int worldSize = Math.max(ranks, analysis.worldSize());
         boolean started = analysis.started();
         RankSnapshots snapshots = analysis.snapshots();
@@ -80,6 +91,9 @@ final class MpiModel {
         }
         Verdict.SlowestRank slowest = c != null ? c.verdict()
                 : SlowestRankRule.judge(List.of());
+        if (!stalls.isEmpty()) {
+            slowest = stalled(slowest, stalls.get(0));
+        }
         Verdict.HeaviestPath heaviest = slowest.rank() == null ? null
                 : new Verdict.HeaviestPath(List.of("collective instances", "rank " + slowest.rank()), slowest.rank(),
                 slowest.lastShare() == null ? 0 : slowest.lastShare(), true);
@@ -121,6 +135,19 @@ final class MpiModel {
         return new RunModel(RunModel.SCHEMA, RunModel.MPI, program, worldSize, hosts, "mpi", wallS, ok || running,
                 running ? List.of() : errors, perRank, RunModel.operationsOf(perRank),
                 new Verdict(slowest, heaviest, load, headline), coverage);
+    }
+
+    /**
+     * The verdict naming the stalled rank: the statistical figures stay when the rule's candidate is that rank, and
+     * the words say what was observed.
+     */
+    private static Verdict.SlowestRank stalled(Verdict.SlowestRank judged, RankStalls.Stall stall) {
+        boolean same = judged.rank() != null && judged.rank() == stall.rank();
+        return new Verdict.SlowestRank(stall.rank(), same ? judged.lastArrivals() : 0, same ? judged.instances() : 0,
+                same ? judged.lastShare() : null, same ? judged.chanceShare() : null, same ? judged.z() : null,
+                judged.criticalZ(), judged.alpha(), judged.ranksTested(), same ? judged.latenessUs() : null,
+                same ? judged.effectPct() : null, judged.where(), judged.minEffectPct(), same && judged.significant(),
+                true, stall.rank(), stall.words());
     }
 
     /** How a rank ended ({@link RankExit}) as the model's; a rank stopped after another's failure is {@code stopped}. */
