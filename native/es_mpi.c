@@ -29,6 +29,7 @@
  * (tuples per rank, a power of two, default 131072 = 6 MiB), ES_MPI_SIM_HOSTS=H (tests: ranks split in H blocks of
  * simulated hosts, host-0 .. host-(H-1)) with ES_MPI_SIM_SKEW_NS=S (host h's clock reads h*S ns ahead) and
  * ES_MPI_SIM_DRIFT_PPM=D (host h's clock runs h*D ppm fast from MPI_Init on), so clock alignment has work to do.
+ * ES_MPI_AGENT_PID=P with ES_MPI_AGENT_HOST=H: the watchdog below ends the rank if process P on host H is gone.
  */
 #define _GNU_SOURCE
 #include <mpi.h>
