@@ -13,8 +13,11 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.launch.Launcher;
 import org.eventspace.events.TraceTupleFlyweight;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Runs an unmodified MPI program under the system's {@code mpirun} with the interposition library preloaded, and the
@@ -306,17 +309,17 @@ public final class MpiRun {
         int np = highest + 1;
         int simHosts = 0;
         if (Files.isRegularFile(jobFile)) {
-            com.fasterxml.jackson.databind.JsonNode job = org.eventspace.base.json.Json.mapper().readTree(jobFile.toFile());
+            JsonNode job = Json.mapper().readTree(jobFile.toFile());
             if (job == null || !job.path("program").isTextual() || !job.path("ranks").canConvertToInt()) {
                 throw new IOException(jobFile + ": expected an object with program (text) and ranks (number)");
             }
             program = job.get("program").asText();
             args = new ArrayList<>();
-            for (com.fasterxml.jackson.databind.JsonNode a : job.path("program_args")) {
+            for (JsonNode a : job.path("program_args")) {
                 args.add(a.asText());
             }
             command = new ArrayList<>();
-            for (com.fasterxml.jackson.databind.JsonNode a : job.path("mpirun_command")) {
+            for (JsonNode a : job.path("mpirun_command")) {
                 command.add(a.asText());
             }
             np = Math.max(np, job.get("ranks").asInt());
