@@ -27,7 +27,7 @@ final class MpiModel {
      * The model of {@code analysis}.
      *
      * @param exits        how each rank ended, by rank ({@link RankExits}); null while the program runs.
-     * @param wallS        the run's wall time so far, s.
+     * @param wallS        the run's wall time so far, s; NaN when not measured (a recovered job): null in the model.
      * @param outside      errors found outside the ranks (the launcher's), in order.
      * @param exitCode     mpirun's exit code, null while running or when stopped.
      * @param written      tuples the ranks wrote; {@code missed} of them overwritten before read.
@@ -134,7 +134,8 @@ final class MpiModel {
         Coverage coverage = new Coverage(written, read, missed, Coverage.gatherRate(read, missed),
                 snapshots.untracedCalls(), c == null ? 0 : c.unknownCommunicator, c == null ? 0 : c.incomplete,
                 p == null ? 0 : p.unmatched(), 0, unfinished);
-        return new RunModel(RunModel.SCHEMA, RunModel.MPI, program, worldSize, hosts, "mpi", wallS, ok || running,
+        return new RunModel(RunModel.SCHEMA, RunModel.MPI, program, worldSize, hosts, "mpi",
+                Double.isNaN(wallS) ? null : wallS, ok || running,
                 running ? List.of() : errors, perRank, RunModel.operationsOf(perRank),
                 new Verdict(slowest, heaviest, load, headline), coverage);
     }

@@ -76,7 +76,7 @@ public final class MpiRunResult {
         List<String> all = new ArrayList<>(errors);
         all.addAll(exitCode == null && !ending.complete() ? stoppedWithJob(exits) : RankExits.errors(exits));
         this.model = MpiModel.of(analysis, Path.of(config.program()).getFileName().toString(), config.np(), hosts,
-                exits, Math.round(wallS * 1000) / 1000.0, all, exitCode, false, written, missed, hosts, ending.stalls());
+                exits, Double.isNaN(wallS) ? wallS : Math.round(wallS * 1000) / 1000.0, all, exitCode, false, written, missed, hosts, ending.stalls());
         this.errors = model.errors();
     }
 
@@ -223,9 +223,11 @@ public final class MpiRunResult {
         for (int op = MpiOp.FIRST; op < MpiOp.END; op++) {
             calls += analysis.snapshots().calls(op);
         }
-        lines.add(String.format(Locale.ROOT, "%s: exit code %s, %.2f s, %d ranks on %d host(s), %d MPI calls, %d bytes sent "
+        lines.add(String.format(Locale.ROOT, "%s: exit code %s, %s, %d ranks on %d host(s), %d MPI calls, %d bytes sent "
                         + "point-to-point, %d of %d tuples read, %d missed", Path.of(config.program()).getFileName(),
-                exitCode == null ? "none (stopped)" : exitCode.toString(), wallS, analysis.worldSize(), hosts, calls,
+                exitCode == null ? "none (stopped)" : exitCode.toString(),
+                Double.isNaN(wallS) ? "wall time not measured" : String.format(Locale.ROOT, "%.2f s", wallS),
+                analysis.worldSize(), hosts, calls,
                 analysis.snapshots().bytesSent(), written - missed, written, missed));
         lines.addAll(MpiSummary.notSeen(analysis));
         for (RankStalls.Stall st : ending.stalls()) {
