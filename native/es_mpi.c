@@ -29,6 +29,7 @@
  * (tuples per rank, a power of two, default 131072 = 6 MiB), ES_MPI_SIM_HOSTS=H (tests: ranks split in H blocks of
  * simulated hosts, host-0 .. host-(H-1)) with ES_MPI_SIM_SKEW_NS=S (host h's clock reads h*S ns ahead) and
  * ES_MPI_SIM_DRIFT_PPM=D (host h's clock runs h*D ppm fast from MPI_Init on), so clock alignment has work to do.
+ * ES_MPI_AGENT_PID=P with ES_MPI_AGENT_HOST=H: the watchdog below ends the rank if process P on host H is gone.
  */
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -928,6 +929,70 @@ ES_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
     return PMPI_Abort(comm, errorcode);
 }
 
+/* ---- watchdog ------------------------------------------------------------------------------------------------ */
+
+/*
+ * With ES_MPI_AGENT_PID set (eventspace mpirun sets it to its own pid, with ES_MPI_AGENT_HOST its host's name), one
+ * thread per rank wakes every half second: it copies the op the recording thread is in and a heartbeat into the meta
+ * file (the front-end's stall detection: a rank stopped by SIGSTOP stops beating, a rank outside MPI shows a negative
+ * op), and, on the front-end's host, checks with kill(pid, 0) that the front-end still lives. If it is gone (killed
+ * by SIGKILL: no one would stop the job or read its files), the rank marks ES_END_AGENT_LOST and raises SIGTERM on
+ * itself (the fatal-signal handler records it; mpirun then ends the other ranks); should that not end it within
+ * two seconds, _exit. The thread never calls MPI and never records: it only stores to the meta file.
+ */
+#define ES_WATCHDOG_PERIOD_NS 500000000L
+static pid_t es_agent_pid;
+
+static void *es_watchdog(void *arg)
+{
+    (void)arg;
+    struct timespec period = {0, ES_WATCHDOG_PERIOD_NS};
+    for (;;) {
+        nanosleep(&period, NULL);
+        if (!es_end_mine()) {
+            return NULL; /* a forked child: the meta file is its parent's */
+        }
+        __atomic_store_n((int32_t *)(es_meta + ES_META_CURRENT_OP_OFFSET), (int32_t)es_current_op, __ATOMIC_RELAXED);
+        __atomic_fetch_add((int64_t *)(es_meta + ES_META_HEARTBEAT_OFFSET), 1, __ATOMIC_RELEASE);
+        if (es_agent_pid > 0 && kill(es_agent_pid, 0) != 0 && errno == ESRCH) {
+            es_end_mark(ES_END_AGENT_LOST, 1);
+            fprintf(stderr, "eventspace: rank %d: the monitoring front-end (pid %d) is gone; ending this rank\n",
+                    es_rank, (int)es_agent_pid);
+            kill(getpid(), SIGTERM);
+            struct timespec grace = {2, 0};
+            nanosleep(&grace, NULL);
+            _exit(128 + SIGTERM);
+        }
+    }
+}
+
+/* From es_start, once the meta file is there. */
+static void es_watchdog_start(void)
+{
+    const char *pid = getenv("ES_MPI_AGENT_PID");
+    if (pid == NULL || pid[0] == '\0') {
+        return;
+    }
+    const char *host = getenv("ES_MPI_AGENT_HOST");
+    char mine[256] = {0};
+    /* on another host that pid is someone else's (or no one's): there the thread only beats */
+    if (host != NULL && host[0] != '\0' && gethostname(mine, sizeof mine - 1) == 0 && strcmp(mine, host) == 0) {
+        es_agent_pid = (pid_t)strtol(pid, NULL, 10);
+    }
+    sigset_t all, before;
+    sigfillset(&all);
+    /* the program's signals go to its own threads, never to this one */
+    pthread_sigmask(SIG_BLOCK, &all, &before);
+    pthread_attr_t attr;
+    pthread_t t;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, 64 * 1024);
+    pthread_create(&t, &attr, es_watchdog, NULL);
+    pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+}
+
 /* ---- init and finalize -------------------------------------------------------------------------------------- */
 
 static void es_start(int op, int64_t t0, int provided, void *ra)
@@ -965,6 +1030,7 @@ static void es_start(int op, int64_t t0, int provided, void *ra)
     es_threads_start();
     es_on = 1;
     es_end_watch();
+    es_watchdog_start();
     es_record(op, ES_FLAG_COLLECTIVE, ES_COMM_WORLD_ID, es_world.seq++, -1, 0, t0, t1, ra);
 }
 

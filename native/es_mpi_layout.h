@@ -172,6 +172,15 @@
 #define ES_END_ABORTED 4
 #define ES_END_SIGNALED 8
 #define ES_END_IN_CALL 16
+/* The front-end that ran the job (ES_MPI_AGENT_PID) was gone: the rank's watchdog ended it (es_mpi.c "watchdog"). */
+#define ES_END_AGENT_LOST 32
+/*
+ * Written by the rank's watchdog thread every ES_WATCHDOG_PERIOD_NS (only with ES_MPI_AGENT_PID set):
+ *   heartbeat (long)     beats so far; a stopped process (SIGSTOP, a debugger) stops beating
+ *   current op (int)     the recording thread's op: > 0 inside that op's MPI call, < 0 returned from it, 0 none yet
+ */
+#define ES_META_HEARTBEAT_OFFSET 2016
+#define ES_META_CURRENT_OP_OFFSET 2024
 
 /*
  * Op codes: ES_OP(name, code). Never renumber; add at the end. MpiOp (Java) lists the same.

@@ -56,7 +56,8 @@ final class DiffCommand implements Callable<Integer> {
 
     static JsonNode read(ObjectMapper mapper, Path file) {
         if (!Files.isRegularFile(file)) {
-            throw new UsageError(file + ": no such file (expected a run report, what run --json or mpirun --json writes)");
+            throw new UsageError(file + ": no such file (expected a run report, what run --json or mpirun --json writes)"
+                    + MpirunCommand.recoverHint(file));
         }
         try {
             return mapper.readTree(file.toFile());

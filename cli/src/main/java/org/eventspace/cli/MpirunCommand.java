@@ -48,8 +48,8 @@ final class MpirunCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = {"-np", "-n"}, required = true, description = "MPI ranks.")
-    int np;
+    @Option(names = {"-np", "-n"}, description = "MPI ranks (required unless --recover).")
+    Integer np;
 
     @Option(names = "--monitor", split = ",", defaultValue = "loadbalance,stats",
             description = "loadbalance (slowest rank, waits), stats (call durations); both give the profile. Default: ${DEFAULT-VALUE}.")
@@ -131,13 +131,29 @@ final class MpirunCommand implements Callable<Integer> {
     @Option(names = "--timeout", defaultValue = "3600", description = "Seconds before the run is stopped. Default: ${DEFAULT-VALUE}.")
     long timeoutS;
 
+    @Option(names = "--stall-timeout", defaultValue = "0", paramLabel = "S", description = "With --agent live: name a rank "
+            + "stalled when its call count has not moved for S seconds while another rank waits inside an MPI call "
+            + "(its process stopped, or it is outside MPI). 0: 5 x the longest pause of any rank's calls seen so far, "
+            + "at least 10 s, at most 60 s. Default: ${DEFAULT-VALUE}.")
+    long stallTimeoutS;
+
+    @Option(names = "--on-stall", defaultValue = "report", paramLabel = "ACTION", description = "report: name a stalled "
+            + "rank live (--progress, the dashboard) and in the report; kill: also end the job at the first stall (exit "
+            + "code 1, the report names the rank). Default: ${DEFAULT-VALUE}.")
+    String onStall;
+
+    @Option(names = "--recover", paramLabel = "DIR", description = "Run nothing: write the summary and report (--json) "
+            + "from the rank files a killed eventspace mpirun left in its trace folder DIR (--trace-dir, or its "
+            + "temporary eventspace-mpi-* folder), marked incomplete.")
+    Path recover;
+
     @CommandLine.Mixin
     ServeOptions serve = new ServeOptions();
 
     @CommandLine.Mixin
     TraceRunOptions traceOptions = new TraceRunOptions();
 
-    @Parameters(index = "0", paramLabel = "PROGRAM", description = "The MPI program.")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "PROGRAM", description = "The MPI program (required unless --recover).")
     String program;
 
     @Parameters(index = "1..*", paramLabel = "ARGS", description = "Its arguments.")
@@ -145,6 +161,18 @@ final class MpirunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        if (recover != null) {
+            return recover();
+        }
+        if (np == null || program == null) {
+            throw new UsageError("eventspace mpirun needs -np N and a PROGRAM (or --recover DIR)");
+        }
+        if (!onStall.equals("report") && !onStall.equals("kill")) {
+            throw new UsageError("--on-stall must be report or kill, got '" + onStall + "'");
+        }
+        if (stallTimeoutS < 0) {
+            throw new UsageError("--stall-timeout must be >= 0 s (0: the default), got " + stallTimeoutS);
+        }
         if (traceDir != null || keepTraceFiles) {
             return call(traceDir != null ? traceDir : Files.createTempDirectory("eventspace-mpi-"), false);
         }
@@ -249,7 +277,7 @@ final class MpirunCommand implements Callable<Integer> {
                 counted.onCall(rank, tuple);
             };
         }
-        MpiRun run = new MpiRun(config).listen(listener);
+        MpiRun run = new MpiRun(config).listen(listener).onStall(stallTimeoutS, onStall.equals("kill"));
         java.io.PrintWriter err = spec.commandLine().getErr();
         DashboardServer server = null;
         if (serve.enabled()) {
@@ -295,6 +323,10 @@ final class MpirunCommand implements Callable<Integer> {
                 serve.serveFinalState(server, ServeOptions.outcome(exit != null && exit == 0, exit, result.summary()),
                         "program", err);
             }
+            if (result.signal() != 0) {
+                // as a shell reports a process the signal ended; the job was stopped and the report written
+                return 128 + result.signal();
+            }
             return exit == null ? EventSpaceCommand.EXIT_FAILURE : exit;
         } finally {
             if (terminal != null) {
@@ -304,6 +336,58 @@ final class MpirunCommand implements Callable<Integer> {
                 server.close();
             }
         }
+    }
+
+    /**
+     * For a command given a folder it cannot read: if {@code dir} holds an MPI job's rank files, what turns them into a
+     * report; else empty.
+     */
+    static String recoverHint(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return "";
+        }
+        try (var hosts = Files.newDirectoryStream(dir, "host-*")) {
+            for (Path h : hosts) {
+                try (var metas = Files.newDirectoryStream(h, "rank-*.meta")) {
+                    if (metas.iterator().hasNext()) {
+                        return "; " + dir + " holds an MPI job's rank files: 'eventspace mpirun --recover " + dir
+                                + " --json FILE' turns them into the report";
+                    }
+                } catch (IOException notAFolder) {
+                    // not a host folder
+                }
+            }
+        } catch (IOException e) {
+            return "";
+        }
+        return "";
+    }
+
+    /** {@code --recover DIR}: the report of the rank files a dead front-end left; exit code 1 (the run is incomplete). */
+    private Integer recover() throws IOException {
+        if (program != null || np != null) {
+            throw new UsageError("--recover DIR runs nothing: give it without -np and PROGRAM");
+        }
+        if (json != null && json.toAbsolutePath().getParent() != null && !Files.isDirectory(json.toAbsolutePath().getParent())) {
+            throw new UsageError("--json " + json + ": folder " + json.toAbsolutePath().getParent() + " does not exist");
+        }
+        Set<String> kinds = new LinkedHashSet<>(monitors);
+        kinds.remove("none");
+        MpiRunResult result;
+        try {
+            result = MpiRun.recover(recover, kinds);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(e.getMessage());
+        }
+        java.io.PrintWriter err = spec.commandLine().getErr();
+        for (String line : result.summary()) {
+            err.println("eventspace: " + line);
+        }
+        err.flush();
+        if (json != null) {
+            Json.pretty().writeValue(json.toFile(), result.toJson(Json.mapper()));
+        }
+        return EventSpaceCommand.EXIT_FAILURE;
     }
 
     /** The merged trace of the calls the agent read, and one line saying what it holds and what it could not. */

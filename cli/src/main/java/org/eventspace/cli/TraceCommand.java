@@ -65,7 +65,7 @@ final class TraceCommand implements Runnable {
             try {
                 dump = TraceDump.open(directory);
             } catch (TraceDump.NotADumpException e) {
-                throw new UsageError("trace dump: " + e.getMessage(), e);
+                throw new UsageError("trace dump: " + e.getMessage() + MpirunCommand.recoverHint(directory), e);
             } catch (IOException e) {
                 PrintWriter err = spec.commandLine().getErr();
                 err.println("eventspace: trace dump: " + e.getMessage());

@@ -40,6 +40,8 @@ final class CollectiveWaits {
     final long[] waitNs;
     /** The waits of every other member at the instances where this rank came last. */
     final long[] waitCausedNs;
+    /** The largest wait this rank caused at one instance (its members' waits summed): a stall shows as one huge one. */
+    final long[] longestCausedNs;
     /** Σ 1/P and Σ (1/P)(1 − 1/P) over each rank's instances: the mean and variance of its last arrivals by chance. */
     final double[] expectedLast;
     final double[] varianceLast;
@@ -85,6 +87,7 @@ final class CollectiveWaits {
         this.participations = new long[worldSize];
         this.waitNs = new long[worldSize];
         this.waitCausedNs = new long[worldSize];
+        this.longestCausedNs = new long[worldSize];
         this.expectedLast = new double[worldSize];
         this.varianceLast = new double[worldSize];
         this.latenessNs = new double[worldSize];
@@ -223,6 +226,7 @@ final class CollectiveWaits {
         }
         lastArrivals[instance.ranks[last]]++;
         waitCausedNs[instance.ranks[last]] += caused;
+        longestCausedNs[instance.ranks[last]] = Math.max(longestCausedNs[instance.ranks[last]], caused);
         instances++;
     }
 

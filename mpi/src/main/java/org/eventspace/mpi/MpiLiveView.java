@@ -29,6 +29,7 @@ public final class MpiLiveView {
     private volatile JsonNode scope;
     private volatile RunModel model;
     private volatile boolean running = true;
+    private volatile java.util.List<RankStalls.Stall> stalled = java.util.List.of();
     private volatile double wallSeconds = Double.NaN;
 
     MpiLiveView(String program, int ranks, int hosts, boolean agentsElsewhere) {
@@ -90,6 +91,15 @@ public final class MpiLiveView {
      */
     public double wallSeconds() {
         return wallSeconds;
+    }
+
+    /** The ranks stalled at the newest observation ({@link RankStalls}): named live, with certainty. */
+    java.util.List<RankStalls.Stall> stalled() {
+        return stalled;
+    }
+
+    void stalled(java.util.List<RankStalls.Stall> now) {
+        stalled = java.util.List.copyOf(now);
     }
 
     void publish(JsonNode newMonitors, JsonNode newScope, RunModel newModel) {

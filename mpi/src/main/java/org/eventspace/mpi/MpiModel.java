@@ -27,7 +27,7 @@ final class MpiModel {
      * The model of {@code analysis}.
      *
      * @param exits        how each rank ended, by rank ({@link RankExits}); null while the program runs.
-     * @param wallS        the run's wall time so far, s.
+     * @param wallS        the run's wall time so far, s; NaN when not measured (a recovered job): null in the model.
      * @param outside      errors found outside the ranks (the launcher's), in order.
      * @param exitCode     mpirun's exit code, null while running or when stopped.
      * @param written      tuples the ranks wrote; {@code missed} of them overwritten before read.
@@ -36,6 +36,17 @@ final class MpiModel {
     static RunModel of(MpiAnalysis analysis, String program, int ranks, int hosts, List<RankExit> exits,
                        double wallS, List<String> outside, Integer exitCode, boolean running, long written, long missed,
                        int toolThreads) {
+        return of(analysis, program, ranks, hosts, exits, wallS, outside, exitCode, running, written, missed, toolThreads,
+                List.of());
+    }
+
+    /**
+     * As above, with the stalls observed ({@link RankStalls}, longest first): the longest is the verdict, stated as
+     * observed — the statistical rule's median lateness ignores one huge wait by design, so it would name another rank.
+     */
+    static RunModel of(MpiAnalysis analysis, String program, int ranks, int hosts, List<RankExit> exits,
+                       double wallS, List<String> outside, Integer exitCode, boolean running, long written, long missed,
+                       int toolThreads, List<RankStalls.Stall> stalls) {
         int worldSize = Math.max(ranks, analysis.worldSize());
         boolean started = analysis.started();
         RankSnapshots snapshots = analysis.snapshots();
@@ -80,6 +91,11 @@ final class MpiModel {
         }
         Verdict.SlowestRank slowest = c != null ? c.verdict()
                 : SlowestRankRule.judge(List.of());
+        if (!stalls.isEmpty()) {
+            slowest = stalled(slowest, stalls.get(0));
+        } else if (c != null) {
+            slowest = causedFarTheMost(slowest, c, wallS);
+        }
         Verdict.HeaviestPath heaviest = slowest.rank() == null ? null
                 : new Verdict.HeaviestPath(List.of("collective instances", "rank " + slowest.rank()), slowest.rank(),
                 slowest.lastShare() == null ? 0 : slowest.lastShare(), true);
@@ -119,9 +135,74 @@ final class MpiModel {
         Coverage coverage = new Coverage(written, read, missed, Coverage.gatherRate(read, missed),
                 snapshots.untracedCalls(), c == null ? 0 : c.unknownCommunicator, c == null ? 0 : c.incomplete,
                 p == null ? 0 : p.unmatched(), 0, unfinished);
-        return new RunModel(RunModel.SCHEMA, RunModel.MPI, program, worldSize, hosts, "mpi", wallS, ok || running,
+        return new RunModel(RunModel.SCHEMA, RunModel.MPI, program, worldSize, hosts, "mpi",
+                Double.isNaN(wallS) ? null : wallS, ok || running,
                 running ? List.of() : errors, perRank, RunModel.operationsOf(perRank),
                 new Verdict(slowest, heaviest, load, headline), coverage);
+    }
+
+    /**
+     * The verdict naming the stalled rank: the statistical figures stay when the rule's candidate is that rank, and
+     * the words say what was observed.
+     */
+    private static Verdict.SlowestRank stalled(Verdict.SlowestRank judged, RankStalls.Stall stall) {
+        boolean same = judged.rank() != null && judged.rank() == stall.rank();
+        return new Verdict.SlowestRank(stall.rank(), same ? judged.lastArrivals() : 0, same ? judged.instances() : 0,
+                same ? judged.lastShare() : null, same ? judged.chanceShare() : null, same ? judged.z() : null,
+                judged.criticalZ(), judged.alpha(), judged.ranksTested(), same ? judged.latenessUs() : null,
+                same ? judged.effectPct() : null, judged.where(), judged.minEffectPct(), same && judged.significant(),
+                true, stall.rank(), stall.words());
+    }
+
+    /**
+     * The smallest wait one rank must have caused at a single collective instance (its members' waits summed) to be
+     * named by {@link #causedFarTheMost}: as {@link RankStalls}'s least timeout, far beyond any scheduling noise.
+     */
+    static final long STALL_WAIT_NS = RankStalls.MIN_AUTO_S * 1_000_000_000L;
+
+    /**
+     * When one rank caused far the largest wait at collective instances — at one instance at least
+     * {@link #STALL_WAIT_NS}, and over the run at least half of all the wait caused and twice the next rank's — the
+     * verdict names it, with that measurement: a stall nobody observed live ({@code --agent after}, or shorter than the
+     * stall timeout) is one huge wait, which the rule's median lateness ignores by design, and the headline must not
+     * then name another rank than the wait figures do.
+     */
+    static Verdict.SlowestRank causedFarTheMost(Verdict.SlowestRank judged, CollectiveWaits c, double wallS) {
+        int n = c.waitCausedNs.length;
+        if (n < 2) {
+            return judged;
+        }
+        int top = 0;
+        long total = 0;
+        for (int r = 0; r < n; r++) {
+            total += c.waitCausedNs[r];
+            if (c.waitCausedNs[r] > c.waitCausedNs[top]) {
+                top = r;
+            }
+        }
+        long second = 0;
+        for (int r = 0; r < n; r++) {
+            if (r != top) {
+                second = Math.max(second, c.waitCausedNs[r]);
+            }
+        }
+        long caused = c.waitCausedNs[top];
+        if (judged.culprit() != null && judged.culprit() == top || caused * 2 < total || caused < 2 * second
+                || c.longestCausedNs[top] < STALL_WAIT_NS) {
+            return judged;
+        }
+        double othersTimeNs = Math.max(1, wallS * 1e9 * (n - 1));
+        String words = String.format(java.util.Locale.ROOT, "rank %d caused far the largest wait at collectives: %.1f s "
+                        + "of the %.1f s the ranks waited, %.1f s at one instance (%.0f %% of the other ranks' time; "
+                        + "measured, not a statistical guess: a stall or one long delay, which the median lateness does "
+                        + "not weigh)", top, caused / 1e9, total / 1e9, c.longestCausedNs[top] / 1e9,
+                100.0 * caused / othersTimeNs);
+        boolean same = judged.rank() != null && judged.rank() == top;
+        return new Verdict.SlowestRank(top, same ? judged.lastArrivals() : 0, same ? judged.instances() : 0,
+                same ? judged.lastShare() : null, same ? judged.chanceShare() : null, same ? judged.z() : null,
+                judged.criticalZ(), judged.alpha(), judged.ranksTested(), same ? judged.latenessUs() : null,
+                same ? judged.effectPct() : null, judged.where(), judged.minEffectPct(), same && judged.significant(),
+                true, top, words);
     }
 
     /** How a rank ended ({@link RankExit}) as the model's; a rank stopped after another's failure is {@code stopped}. */

@@ -243,6 +243,16 @@ final class MpiRankFiles implements AutoCloseable {
         return buffer.getLong(MpiRankMetaLayout.END_FAILED_NS_OFFSET, order);
     }
 
+    /** The watchdog's beats so far (0: no watchdog runs); a stopped process stops beating. */
+    long heartbeat() {
+        return buffer.getLongVolatile(MpiRankMetaLayout.HEARTBEAT_OFFSET);
+    }
+
+    /** The op the rank's recording thread is in (&gt; 0) or returned from last (&lt; 0), as the watchdog last saw it. */
+    int currentOp() {
+        return buffer.getIntVolatile(MpiRankMetaLayout.CURRENT_OP_OFFSET);
+    }
+
     /** Calls of op {@code MpiOp.FIRST + i} so far: exact, whatever the ring overwrote. */
     long calls(int i) {
         return buffer.getLong(MpiRankMetaLayout.COUNTERS_OFFSET + i * MpiRankMetaLayout.COUNTER_LENGTH, order);

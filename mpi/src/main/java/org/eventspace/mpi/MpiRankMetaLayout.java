@@ -19,6 +19,7 @@ package org.eventspace.mpi;
  *   192 per op from MpiOp.FIRST: calls (long), bytes (long), room for {@link #COUNTERS_MAX} ops
  *   1984 how the rank ended: flags (int, END_* bits)     1988 fatal signal (int)  1992 the op it hit (int)
  *   1996 MPI_Abort's code (int)  2000 exit status (int)  2008 first failure at (long, ns, the trace's clock)
+ *   2016 watchdog heartbeat (long)  2024 the op the rank is in (int: > 0 inside its call, < 0 returned from it)
  *   2048 communicators (int count), 2056: min(count, 255) × (id int, size int); the rest in rank-R.comms
  * </pre>
  * An offset is {@link #NO_OFFSET} until measured. The counters are exact: the trace ring may overwrite tuples, the
@@ -86,6 +87,16 @@ public final class MpiRankMetaLayout {
     public static final int END_SIGNALED = 8;
     /** The signal arrived inside the op's MPI call (else after the rank returned from it). */
     public static final int END_IN_CALL = 16;
+    /** The front-end named by ES_MPI_AGENT_PID was gone: the rank's watchdog ended it. */
+    public static final int END_AGENT_LOST = 32;
+    /**
+     * Beats of the rank's watchdog thread, one every {@link #HEARTBEAT_PERIOD_MS} ms while the process runs (only with
+     * ES_MPI_AGENT_PID set; 0 otherwise): a stopped process stops beating.
+     */
+    public static final int HEARTBEAT_OFFSET = 2016;
+    /** The recording thread's op as the watchdog last copied it: &gt; 0 inside its MPI call, &lt; 0 returned from it. */
+    public static final int CURRENT_OP_OFFSET = 2024;
+    public static final long HEARTBEAT_PERIOD_MS = 500;
 
     private MpiRankMetaLayout() {
     }

@@ -13,8 +13,11 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.comm.launch.Launcher;
 import org.eventspace.events.TraceTupleFlyweight;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Runs an unmodified MPI program under the system's {@code mpirun} with the interposition library preloaded, and the
@@ -61,6 +64,26 @@ public final class MpiRun {
 
     private MpiCallListener listener;
 
+    /** {@code --stall-timeout}: seconds, 0 for the default of {@link RankStalls}. */
+    private long stallTimeoutS;
+    /** {@code --on-stall kill}: the first stall observed ends the job. */
+    private boolean killOnStall;
+    /** The stall that ends the job (set on the agent thread, read by the run's). */
+    private volatile RankStalls.Stall stallStop;
+
+    /**
+     * How stalled ranks are treated (before {@link #run()}): named after {@code timeoutS} seconds without a call while
+     * others wait on them (0: {@link RankStalls}'s default), and with {@code kill} the job is ended at the first.
+     */
+    public MpiRun onStall(long timeoutS, boolean kill) {
+        if (timeoutS < 0) {
+            throw new IllegalArgumentException("the stall timeout must be >= 0 s (0: the default), got " + timeoutS);
+        }
+        this.stallTimeoutS = timeoutS;
+        this.killOnStall = kill;
+        return this;
+    }
+
     /** Hands every call the agents read to {@code l} as well (before {@link #run()}; null: none). */
     public MpiRun listen(MpiCallListener l) {
         this.listener = l;
@@ -100,6 +123,10 @@ public final class MpiRun {
         c.addAll(mpi.environment("LD_PRELOAD", library + (preload == null || preload.isEmpty() ? "" : ":" + preload)));
         c.addAll(mpi.environment("ES_MPI_DIR", config.traceDir().toAbsolutePath().toString()));
         c.addAll(mpi.environment("ES_MPI_CAPACITY", String.valueOf(config.capacity())));
+        if (config.agents() != MpiRunConfig.Agents.LISTEN) {
+            // the ranks' watchdog ends them if this JVM dies without stopping them (SIGKILL): see JobControl
+            c.addAll(JobControl.watchdogArgs(mpi));
+        }
         if (config.simHosts() > 0) {
             c.addAll(mpi.environment("ES_MPI_SIM_HOSTS", String.valueOf(config.simHosts())));
             c.addAll(mpi.environment("ES_MPI_SIM_SKEW_NS", String.valueOf(config.simSkewNs())));
@@ -125,7 +152,9 @@ public final class MpiRun {
         Files.createDirectories(dir);
         removeOldRankFiles(dir);
         List<String> command = command(library, mpi);
-        ProcessBuilder pb = new ProcessBuilder(command).inheritIO().redirectOutput(stdout).redirectError(stderr);
+        JobControl.writeJob(dir, config, command);
+        ProcessBuilder pb = new ProcessBuilder(JobControl.ownSession(command)).inheritIO().redirectOutput(stdout)
+                .redirectError(stderr);
         if (mpi == MpiImplementation.OPENMPI && "root".equals(System.getProperty("user.name"))) {
             // Open MPI refuses root unless told; these two are its documented equivalent of --allow-run-as-root
             Map<String, String> env = pb.environment();
@@ -163,6 +192,11 @@ public final class MpiRun {
         }
         Hosts hosts = new Hosts(agentsRead, analysis, config.progressS(), progress, liveWatched ? live : null,
                 config.monitors(), listener, remote);
+        hosts.watchStalls(new RankStalls(stallTimeoutS), live, stall -> {
+            if (killOnStall) {
+                stallStop = stall;
+            }
+        });
         // The agent shares the machine with the ranks (which busy-poll in Open MPI): an idle agent parks 1-10 ms
         // rather than spinning; a rank's ring (131072 tuples by default) takes far longer than 10 ms to fill.
         AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(1, 1, 1_000_000, 10_000_000), Throwable::printStackTrace,
@@ -175,30 +209,47 @@ public final class MpiRun {
         long t0 = System.nanoTime();
         Integer exit = null;
         Process process;
+        JobControl job = new JobControl();
         try {
             process = pb.start();
         } catch (IOException e) {
             stopAgentProcesses(remote);
             throw e;
         }
-        // Ctrl-C ends this JVM, not necessarily mpirun (a signal sent to this process alone): it goes too
-        Thread stopOnExit = new Thread(() -> stop(process), "es-mpirun-stop");
+        // SIGTERM, SIGINT (Ctrl-C: mpirun is in a session of its own and does not see it) and SIGHUP to this JVM stop
+        // the job and let the run end normally, with the report of what was read; a second one ends the JVM at once
+        job.catchSignals();
+        // should this JVM end some other way (System.exit elsewhere), the job goes with it
+        Thread stopOnExit = new Thread(() -> JobControl.stop(process, JobControl.GRACE_MS), "es-mpirun-stop");
         Runtime.getRuntime().addShutdownHook(stopOnExit);
         try {
-            if (process.waitFor(config.timeoutS(), TimeUnit.SECONDS)) {
-                exit = process.exitValue();
-            } else {
-                errors.add("the program did not end within " + config.timeoutS() + " s; mpirun was stopped");
-                process.destroy();
-                if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                    process.waitFor(10, TimeUnit.SECONDS);
+            long deadline = t0 + config.timeoutS() * 1_000_000_000L;
+            while (!process.waitFor(JobControl.POLL_MS, TimeUnit.MILLISECONDS)) {
+                RankStalls.Stall stalled = stallStop;
+                if (job.signal() != 0) {
+                    errors.add("eventspace mpirun received " + RankExit.signalName(job.signal())
+                            + "; the job was stopped before it ended (the report holds what was read until then)");
+                    JobControl.stop(process, JobControl.GRACE_MS);
+                    break;
+                } else if (stalled != null) {
+                    errors.add("--on-stall kill stopped the job: " + stalled.words());
+                    JobControl.stop(process, JobControl.GRACE_MS);
+                    break;
+                } else if (System.nanoTime() - deadline > 0) {
+                    errors.add("the program did not end within " + config.timeoutS() + " s; mpirun was stopped");
+                    JobControl.stop(process, 10_000);
+                    break;
                 }
+            }
+            if (job.signal() == 0 && stallStop == null && !process.isAlive() && errors.stream()
+                    .noneMatch(e -> e.startsWith("the program did not end within"))) {
+                exit = process.exitValue();
             }
         } finally {
             if (process.isAlive()) {
-                process.destroyForcibly();
+                JobControl.stop(process, JobControl.GRACE_MS);
             }
+            job.restoreSignals();
             try {
                 Runtime.getRuntime().removeShutdownHook(stopOnExit);
             } catch (IllegalStateException shuttingDown) {
@@ -222,10 +273,84 @@ public final class MpiRun {
         // the final blocks map every timestamp between the MPI_Init and MPI_Finalize offsets (rings read again if need be)
         MpiAnalysis reported = analysis.reread(hosts.agents);
         MpiRunResult result = new MpiRunResult(config, command, exit, wallS, reported, hosts.written(), hosts.missed(),
-                hosts.count(), errors, remote != null ? remote.traffic() : null);
+                hosts.count(), errors, remote != null ? remote.traffic() : null,
+                new MpiRunResult.Ending(exit != null, job.signal(), hosts.stalls()));
         live.finished(LIVE_JSON.valueToTree(MonitorsBlock.live(reported, config.monitors(), live.tree(), hosts.missed(),
                         hosts.agentCpuNs())),
                 reported.scope() != null ? reported.scope().toJson(LIVE_JSON) : null, result.model(), wallS);
+        hosts.closeAll();
+        return result;
+    }
+
+    /**
+     * The report of a job whose front-end died (SIGKILL, a lost login node) from the rank files it left in
+     * {@code dir} (a {@code --trace-dir}, or a temporary folder its shutdown hook could not remove): how each rank
+     * ended as its meta file says, the calls its ring still holds, {@code complete: false}. {@code DIR/job.json}
+     * names the program; without it the program is {@code unknown} and the ranks are those found.
+     *
+     * @throws IOException if {@code dir} holds no rank files (naming it and what was expected), or they cannot be read.
+     */
+    public static MpiRunResult recover(Path dir, java.util.Set<String> monitors) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            throw new IOException(dir + " is not a folder (expected a trace folder with host-*/rank-*.meta)");
+        }
+        int found = 0;
+        int highest = -1;
+        try (DirectoryStream<Path> hostDirs = Files.newDirectoryStream(dir, "host-*")) {
+            for (Path h : hostDirs) {
+                if (Files.isDirectory(h)) {
+                    try (DirectoryStream<Path> metas = Files.newDirectoryStream(h, "rank-*.meta")) {
+                        for (Path m : metas) {
+                            found++;
+                            String n = m.getFileName().toString();
+                            try {
+                                highest = Math.max(highest, Integer.parseInt(n.substring(5, n.length() - 5)));
+                            } catch (NumberFormatException e) {
+                                // counted; NodeAgent says what is wrong with it
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if (found == 0) {
+            throw new IOException(dir + " holds no rank files (expected host-*/rank-<R>.meta and .trace, as the "
+                    + "interposition library writes them into ES_MPI_DIR)");
+        }
+        Path jobFile = dir.resolve(JobControl.JOB_FILE);
+        String program = "unknown";
+        List<String> args = List.of();
+        List<String> command = List.of();
+        int np = highest + 1;
+        int simHosts = 0;
+        if (Files.isRegularFile(jobFile)) {
+            JsonNode job = Json.mapper().readTree(jobFile.toFile());
+            if (job == null || !job.path("program").isTextual() || !job.path("ranks").canConvertToInt()) {
+                throw new IOException(jobFile + ": expected an object with program (text) and ranks (number)");
+            }
+            program = job.get("program").asText();
+            args = new ArrayList<>();
+            for (JsonNode a : job.path("program_args")) {
+                args.add(a.asText());
+            }
+            command = new ArrayList<>();
+            for (JsonNode a : job.path("mpirun_command")) {
+                command.add(a.asText());
+            }
+            np = Math.max(np, job.get("ranks").asInt());
+            simHosts = Math.min(np, Math.max(0, job.path("sim_hosts").asInt(0)));
+        }
+        MpiRunConfig config = new MpiRunConfig(Math.max(1, np), program, args, dir, MpiRunConfig.DEFAULT_CAPACITY,
+                simHosts, 0, "mpirun", "mpicc", List.of(), 1, monitors, false, 0, null);
+        MpiAnalysis analysis = new MpiAnalysis();
+        Hosts hosts = new Hosts(dir, analysis, 0, System.err, null, monitors, null, null);
+        hosts.drain();
+        analysis.finish(hosts.agents);
+        MpiAnalysis reported = analysis.reread(hosts.agents);
+        List<String> errors = new ArrayList<>(List.of("recovered from the rank files in " + dir
+                + " after its front-end was gone: the job was not seen to its end"));
+        MpiRunResult result = new MpiRunResult(config, command, null, Double.NaN, reported, hosts.written(),
+                hosts.missed(), hosts.count(), errors, null, new MpiRunResult.Ending(false, 0, List.of()));
         hosts.closeAll();
         return result;
     }
@@ -269,19 +394,6 @@ public final class MpiRun {
         }
     }
 
-    /** Ends mpirun (which ends its ranks), forcibly if it has not ended within 5 s. */
-    private static void stop(Process mpirun) {
-        mpirun.destroy();
-        try {
-            if (!mpirun.waitFor(5, TimeUnit.SECONDS)) {
-                mpirun.destroyForcibly();
-            }
-        } catch (InterruptedException e) {
-            mpirun.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /** Waits (bounded) for the agents that got FIN to end, and ends those still running. */
     private void stopAgentProcesses(RemoteAgents remote) throws InterruptedException {
         for (Process p : agentProcesses()) {
@@ -312,6 +424,7 @@ public final class MpiRun {
     /** Finds host folders as they appear and runs a node agent for each, on the one agent thread. */
     private static final class Hosts implements Agent {
         private static final long RESCAN_NS = 100_000_000L;
+        private static final long STALL_CHECK_NS = 250_000_000L;
         private final Path dir;
         private final MpiAnalysis analysis;
         private final List<NodeAgent> agents = new ArrayList<>();
@@ -342,6 +455,24 @@ public final class MpiRun {
         /** What the agents hand their tuples to: the analysis, and the listener if there is one. */
         private final MpiTupleSink sink;
 
+        /** Every rank's files as the agents opened them, for the stall watch. */
+        private final List<MpiRankFiles> rankFiles = new ArrayList<>();
+        private RankStalls stalls;
+        private MpiLiveView stallView;
+        private java.util.function.Consumer<RankStalls.Stall> onStall;
+        private long nextStallNs;
+
+        void watchStalls(RankStalls watch, MpiLiveView view, java.util.function.Consumer<RankStalls.Stall> then) {
+            this.stalls = watch;
+            this.stallView = view;
+            this.onStall = then;
+        }
+
+        /** Every stall observed, longest first (the run's thread, after the agent thread ended). */
+        List<RankStalls.Stall> stalls() {
+            return stalls == null ? List.of() : stalls.all();
+        }
+
         /** The agent processes this thread pulls, or null when every host folder is local. */
         private final RemoteAgents remote;
         private static final long PULL_NS = 10_000_000L;
@@ -350,9 +481,10 @@ public final class MpiRun {
         Hosts(Path dir, MpiAnalysis analysis, int progressS, java.io.PrintStream progress, MpiLiveView live,
               java.util.Set<String> kinds, MpiCallListener listener, RemoteAgents remote) {
             this.remote = remote;
-            this.sink = listener == null ? analysis : new MpiTupleSink() {
+            this.sink = new MpiTupleSink() {
                 @Override
                 public void onRank(int host, MpiRankFiles rank) {
+                    rankFiles.add(rank);
                     analysis.onRank(host, rank);
                 }
 
@@ -374,7 +506,9 @@ public final class MpiRun {
                 @Override
                 public void onTuple(int host, int rank, TraceTupleFlyweight tuple) {
                     analysis.onTuple(host, rank, tuple);
-                    listener.onCall(rank, tuple);
+                    if (listener != null) {
+                        listener.onCall(rank, tuple);
+                    }
                 }
             };
             this.live = live;
@@ -439,6 +573,14 @@ public final class MpiRun {
                 nextRoundNs = now + SCOPE_ROUND_NS;
                 analysis.scope().round();
             }
+            if (stalls != null && now >= nextStallNs) {
+                nextStallNs = now + STALL_CHECK_NS;
+                List<RankStalls.Stall> stalledNow = stalls.observe(rankFiles, now);
+                stallView.stalled(stalledNow);
+                if (!stalledNow.isEmpty()) {
+                    onStall.accept(stalledNow.get(0));
+                }
+            }
             if (live != null && now >= nextPublishNs) {
                 // The dashboard's view: built here, where the analysis lives, and handed over as immutable JSON.
                 nextPublishNs = now + MpiLiveView.PERIOD_MS * 1_000_000L;
@@ -447,12 +589,19 @@ public final class MpiRun {
                 live.publish(LIVE_JSON.valueToTree(MonitorsBlock.live(analysis, kinds, live.tree(), missed(), agentCpuNs)),
                         analysis.scope() != null ? analysis.scope().toJson(LIVE_JSON) : null,
                         MpiModel.of(analysis, live.program(), live.ranks(), live.hosts(), null, (now - startNs) / 1e9,
-                                List.of(), null, true, analysis.tuplesRead() + missed(), missed(), live.hosts()));
+                                List.of(), null, true, analysis.tuplesRead() + missed(), missed(), live.hosts(),
+                                live.stalled()));
             }
             if (progressNs > 0 && now >= nextProgressNs) {
                 nextProgressNs = now + progressNs;
-                progress.println(String.format(java.util.Locale.ROOT, "eventspace: live %.1f s: %s, %d missed",
-                        (now - startNs) / 1e9, MpiSummary.progress(analysis), missed()));
+                StringBuilder stalled = new StringBuilder();
+                if (stallView != null) {
+                    for (RankStalls.Stall st : stallView.stalled()) {
+                        stalled.append("; ").append(st.words());
+                    }
+                }
+                progress.println(String.format(java.util.Locale.ROOT, "eventspace: live %.1f s: %s, %d missed%s",
+                        (now - startNs) / 1e9, MpiSummary.progress(analysis), missed(), stalled));
             }
             return work;
         }

@@ -130,7 +130,9 @@ class MpiLayoutHeaderTest {
                 {"ES_META_END_EXIT_STATUS_OFFSET", "END_EXIT_STATUS_OFFSET"},
                 {"ES_META_END_FAILED_NS_OFFSET", "END_FAILED_NS_OFFSET"}, {"ES_END_EXITED", "END_EXITED"},
                 {"ES_END_BEFORE_FINALIZE", "END_BEFORE_FINALIZE"}, {"ES_END_ABORTED", "END_ABORTED"},
-                {"ES_END_SIGNALED", "END_SIGNALED"}, {"ES_END_IN_CALL", "END_IN_CALL"}};
+                {"ES_END_SIGNALED", "END_SIGNALED"}, {"ES_END_IN_CALL", "END_IN_CALL"},
+                {"ES_END_AGENT_LOST", "END_AGENT_LOST"}, {"ES_META_HEARTBEAT_OFFSET", "HEARTBEAT_OFFSET"},
+                {"ES_META_CURRENT_OP_OFFSET", "CURRENT_OP_OFFSET"}};
         for (String[] p : pairs) {
             try {
                 long java = MpiRankMetaLayout.class.getField(p[1]).getLong(null);
@@ -144,7 +146,9 @@ class MpiLayoutHeaderTest {
         assertThat(MpiOp.END - MpiOp.FIRST).isLessThanOrEqualTo(MpiRankMetaLayout.COUNTERS_MAX);
         long countersEnd = define("ES_META_COUNTERS_OFFSET") + define("ES_META_COUNTERS_MAX") * define("ES_META_COUNTER_LENGTH");
         assertThat(countersEnd).isLessThanOrEqualTo(define("ES_META_END_FLAGS_OFFSET"));
-        assertThat(define("ES_META_END_FAILED_NS_OFFSET") + 8).isLessThanOrEqualTo(define("ES_META_COMMS_COUNT_OFFSET"));
+        assertThat(define("ES_META_END_FAILED_NS_OFFSET") + 8).isLessThanOrEqualTo(define("ES_META_HEARTBEAT_OFFSET"));
+        assertThat(define("ES_META_HEARTBEAT_OFFSET") + 8).isLessThanOrEqualTo(define("ES_META_CURRENT_OP_OFFSET"));
+        assertThat(define("ES_META_CURRENT_OP_OFFSET") + 4).isLessThanOrEqualTo(define("ES_META_COMMS_COUNT_OFFSET"));
         assertThat(define("ES_META_COMMS_OFFSET") + define("ES_META_COMMS_MAX") * define("ES_META_COMM_LENGTH"))
                 .isLessThanOrEqualTo(define("ES_META_LENGTH"));
     }
