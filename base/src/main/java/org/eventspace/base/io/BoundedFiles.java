@@ -5,6 +5,9 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -134,22 +137,30 @@ public final class BoundedFiles {
         }
     }
 
-    /** The text of {@code file} (UTF-8), bounded. */
+    /**
+     * The text of {@code file}, bounded; like {@code Files.readString}, bytes that are not UTF-8 are an error
+     * ({@link java.nio.charset.CharacterCodingException}), never replaced.
+     */
     public static String readString(Path file) throws IOException {
         try (InputStream in = open(file)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return utf8().decode(ByteBuffer.wrap(in.readAllBytes())).toString();
         }
     }
 
-    /** The lines of {@code file} (UTF-8), bounded. */
+    /** The lines of {@code file}, bounded; like {@code Files.readAllLines}, bytes that are not UTF-8 are an error. */
     public static List<String> readAllLines(Path file) throws IOException {
         List<String> lines = new ArrayList<>();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(open(file), StandardCharsets.UTF_8))) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(open(file), utf8()))) {
             for (String line = r.readLine(); line != null; line = r.readLine()) {
                 lines.add(line);
             }
         }
         return lines;
+    }
+
+    private static CharsetDecoder utf8() {
+        return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
     }
 
     /** {@code bytes} for people: 512 MiB, 3.0 GiB, 700 B. */
