@@ -40,7 +40,7 @@ final class DiffCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if (json != null) {
-            ConfigFiles.checkWritable("--json", json);
+            OutputFiles.checkWritable(json, "--json");
         }
         ObjectMapper mapper = Json.mapper();
         RunDiff diff;
@@ -51,7 +51,7 @@ final class DiffCommand implements Callable<Integer> {
         }
         System.out.print(diff.text());
         if (json != null) {
-            Json.pretty().writeValue(json.toFile(), diff.toJson(mapper));
+            OutputFiles.write(json, "--json", file -> Json.pretty().writeValue(file.toFile(), diff.toJson(mapper)));
         }
         return EventSpaceCommand.EXIT_OK;
     }

@@ -134,6 +134,7 @@ final class MpirunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        checkOutputs();
         if (traceDir != null || keepTraceFiles) {
             return call(traceDir != null ? traceDir : Files.createTempDirectory("eventspace-mpi-"), false);
         }
@@ -146,9 +147,6 @@ final class MpirunCommand implements Callable<Integer> {
     private Integer call(Path dir, boolean temporary) throws IOException, InterruptedException {
         Set<String> kinds = new LinkedHashSet<>(monitors);
         kinds.remove("none");
-        if (json != null && json.toAbsolutePath().getParent() != null && !Files.isDirectory(json.toAbsolutePath().getParent())) {
-            throw new UsageError("--json " + json + ": folder " + json.toAbsolutePath().getParent() + " does not exist");
-        }
         if (!agent.equals("live") && !agent.equals("after")) {
             throw new UsageError("--agent must be live or after, got '" + agent + "'");
         }
@@ -157,10 +155,6 @@ final class MpirunCommand implements Callable<Integer> {
         }
         if (agents.startsWith("listen:") != (agentsAddress != null)) {
             throw new UsageError("--agents-address HOST:PORT goes with --agents listen:N, and only with it");
-        }
-        if (traffic != null && traffic.toAbsolutePath().getParent() != null
-                && !Files.isDirectory(traffic.toAbsolutePath().getParent())) {
-            throw new UsageError("--traffic " + traffic + ": folder " + traffic.toAbsolutePath().getParent() + " does not exist");
         }
         MpiRunConfig config;
         Path trafficPrefix = null;
@@ -231,7 +225,9 @@ final class MpirunCommand implements Callable<Integer> {
             }
             err.flush();
             if (traffic != null) {
-                MpiTraffic.write(result, trafficPrefix, np, Path.of(program).getFileName().toString(), traffic, err);
+                Path prefix = trafficPrefix;
+                OutputFiles.write(traffic, "--traffic", file -> MpiTraffic.write(result, prefix, np,
+                        Path.of(program).getFileName().toString(), file, err));
             }
             TracedRun.Summary traced = null;
             if (recorder != null) {
@@ -243,7 +239,7 @@ final class MpirunCommand implements Callable<Integer> {
                 if (traced != null) {
                     doc.set("trace", traced.toJson(mapper));
                 }
-                Json.pretty().writeValue(json.toFile(), doc);
+                OutputFiles.write(json, "--json", file -> Json.pretty().writeValue(file.toFile(), doc));
             }
             Integer exit = result.exitCode();
             if (server != null) {
@@ -261,11 +257,32 @@ final class MpirunCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Every file and folder this run will write, checked before anything starts (a temporary folder, mpirun, the
+     * agents): a report that cannot be written is found in a second, not after the program.
+     */
+    private void checkOutputs() {
+        if (json != null) {
+            OutputFiles.checkWritable(json, "--json");
+        }
+        if (traffic != null) {
+            OutputFiles.checkWritable(traffic, "--traffic");
+        }
+        if (traceOptions.trace != null) {
+            OutputFiles.checkWritable(traceOptions.trace, "--trace");
+        }
+        if (traceDir != null) {
+            OutputFiles.checkFolder(traceDir, "--trace-dir");
+        }
+    }
+
     /** The merged trace of the calls the agent read, and one line saying what it holds and what it could not. */
     private TracedRun.Summary writeTrace(MpiTraceRecorder recorder, MpiRunResult result,
                                                             java.io.PrintWriter err) throws IOException {
         Trace trace = recorder.trace();
-        long bytes = TraceFile.write(trace, traceOptions.trace);
+        long[] written = new long[1];
+        OutputFiles.write(traceOptions.trace, "--trace", file -> written[0] = TraceFile.write(trace, file));
+        long bytes = written[0];
         int groups = trace.groupCount();
         long lost = result.tuplesMissed() + trace.lost().stream().mapToLong(RankTrace.Lost::count).sum();
         TracedRun.Summary s = new TracedRun.Summary(traceOptions.trace, bytes,
