@@ -58,6 +58,14 @@ class FileLimitsTest {
     }
 
     @Test
+    void aDumpWhosePathmapIsThreeGibIsRefusedInOneLine() throws Exception {
+        Path dump = Files.createDirectory(dir.resolve("dump"));
+        Files.move(big, dump.resolve("pathmap.json"));
+        big = dump.resolve("pathmap.json");
+        assertRefusedInOneLine("trace", "dump", dump.toString());
+    }
+
+    @Test
     void aThreeGibTraceInAJvmOf256MibExitsTwoWithOneLineAndNoOutOfMemory() throws Exception {
         List<String> cmd = new ArrayList<>(Launcher.javaCommand(EventSpaceCommand.class.getName(),
                 List.of("trace", "show", big.toString())));
