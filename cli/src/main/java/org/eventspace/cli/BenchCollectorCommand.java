@@ -45,10 +45,10 @@ final class BenchCollectorCommand implements Callable<Integer> {
             throw new UsageError("--warmup-iterations/--iterations/--time-s/--forks: " + e.getMessage());
         }
         if (json != null) {
-            ConfigFiles.checkWritable("--json", json);
+            OutputFiles.checkWritable(json, "--json");
         }
         if (jmhLog != null) {
-            ConfigFiles.checkWritable("--jmh-log", jmhLog);
+            OutputFiles.checkWritable(jmhLog, "--jmh-log");
         }
         // JMH prints some 150 lines for two benchmarks: they go to memory (or --jmh-log), so the answer comes first.
         System.err.printf(java.util.Locale.ROOT, "bench collector: JMH, 2 benchmarks × %d fork(s) × (%d + %d) × %.3g s, "

@@ -81,7 +81,7 @@ final class BenchDashboardLoadCommand implements Callable<Integer> {
             throw new UsageError("bench dashboard-load: " + e.getMessage());
         }
         if (json != null) {
-            ConfigFiles.checkWritable("--json", json);
+            OutputFiles.checkWritable(json, "--json");
         }
         System.err.printf(java.util.Locale.ROOT, "bench dashboard-load: %d clients, %d pairs of %.1f s blocks after %.1f s "
                 + "of warm-up (about %.0f s)%n", clients, config.pairs(), blockS, warmupS,

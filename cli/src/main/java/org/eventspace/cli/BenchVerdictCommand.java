@@ -66,7 +66,7 @@ final class BenchVerdictCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (json != null) {
-            ConfigFiles.checkWritable("--json", json);
+            OutputFiles.checkWritable(json, "--json");
         }
         String skipped = null;
         boolean tools = Executables.find("mpicc") != null && Executables.find("mpirun") != null;

@@ -51,7 +51,7 @@ final class BenchWanAccuracyCommand implements Callable<Integer> {
         Path file = wan != null ? wan
                 : Path.of(System.getenv().getOrDefault("ES_HOME", ".")).resolve("examples/wan/aalborg-odense.wan");
         if (json != null) {
-            ConfigFiles.checkWritable("--json", json);
+            OutputFiles.checkWritable(json, "--json");
         }
         WanAccuracy.Config config;
         try {

@@ -30,24 +30,6 @@ final class ConfigFiles {
     }
 
     /**
-     * Checks, before anything runs, that {@code file} can be written: its folder exists and is writable, and it is not
-     * a folder itself. A report that could not be written after a long run would be lost.
-     */
-    static void checkWritable(String flag, Path file) {
-        Path absolute = file.toAbsolutePath();
-        Path dir = absolute.getParent();
-        if (java.nio.file.Files.isDirectory(absolute)) {
-            throw new UsageError(flag + " " + file + " is a folder; give a file name");
-        }
-        if (dir == null || !java.nio.file.Files.isDirectory(dir)) {
-            throw new UsageError(flag + " " + file + ": folder " + dir + " does not exist");
-        }
-        if (!java.nio.file.Files.isWritable(dir) || (java.nio.file.Files.exists(absolute) && !java.nio.file.Files.isWritable(absolute))) {
-            throw new UsageError(flag + " " + file + ": cannot write there");
-        }
-    }
-
-    /**
      * The nearest folder, from the working folder up to the root, that holds the regular file {@code relative} (a file
      * of this installation, such as {@code examples/wan/converging.input}, found when a command runs inside a clone);
      * empty if none does.

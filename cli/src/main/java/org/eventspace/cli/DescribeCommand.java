@@ -57,7 +57,7 @@ final class DescribeCommand implements Callable<Integer> {
             throw new UsageError("--format must be text or json, got " + format);
         }
         if (save != null) {
-            ConfigFiles.checkWritable("--save", save);
+            OutputFiles.checkWritable(save, "--save");
         }
         // The run's own defaults for what describe does not take: the timeout only enters the scope's nodes.
         JobConfig job = layout.toJob(java.time.Duration.ofSeconds(30), PollMode.AUTO, 0, null);

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import org.eventspace.base.io.BoundedFiles;
+import org.eventspace.base.io.InputLimitException;
 import org.eventspace.monitor.RunDiff;
 import org.eventspace.base.json.Json;
 
@@ -38,7 +40,7 @@ final class DiffCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if (json != null) {
-            ConfigFiles.checkWritable("--json", json);
+            OutputFiles.checkWritable(json, "--json");
         }
         ObjectMapper mapper = Json.mapper();
         RunDiff diff;
@@ -49,18 +51,24 @@ final class DiffCommand implements Callable<Integer> {
         }
         System.out.print(diff.text());
         if (json != null) {
-            Json.pretty().writeValue(json.toFile(), diff.toJson(mapper));
+            OutputFiles.write(json, "--json", file -> Json.pretty().writeValue(file.toFile(), diff.toJson(mapper)));
         }
         return EventSpaceCommand.EXIT_OK;
     }
 
+    /** A report's tree, read bounded ({@link BoundedFiles}): a file over the input limit is refused before reading. */
     static JsonNode read(ObjectMapper mapper, Path file) {
-        if (!Files.isRegularFile(file)) {
-            throw new UsageError(file + ": no such file (expected a run report, what run --json or mpirun --json writes)"
+        if (Files.isDirectory(file)) {
+            throw new UsageError(file + ": a folder, not a run report (what run --json or mpirun --json writes)"
                     + MpirunCommand.recoverHint(file));
         }
+        if (!Files.exists(file)) {
+            throw new UsageError(file + ": no such file (expected a run report, what run --json or mpirun --json writes)");
+        }
         try {
-            return mapper.readTree(file.toFile());
+            return BoundedFiles.readTree(file);
+        } catch (InputLimitException e) {
+            throw new UsageError(e.getMessage());
         } catch (JsonProcessingException e) {
             throw new UsageError(file + ":" + e.getLocation().getLineNr() + ":" + e.getLocation().getColumnNr()
                     + ": not JSON: " + e.getOriginalMessage());

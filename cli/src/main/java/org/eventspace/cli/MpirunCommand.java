@@ -173,6 +173,7 @@ final class MpirunCommand implements Callable<Integer> {
         if (stallTimeoutS < 0) {
             throw new UsageError("--stall-timeout must be >= 0 s (0: the default), got " + stallTimeoutS);
         }
+        checkOutputs();
         if (traceDir != null || keepTraceFiles) {
             return call(traceDir != null ? traceDir : Files.createTempDirectory("eventspace-mpi-"), false);
         }
@@ -185,9 +186,6 @@ final class MpirunCommand implements Callable<Integer> {
     private Integer call(Path dir, boolean temporary) throws IOException, InterruptedException {
         Set<String> kinds = new LinkedHashSet<>(monitors);
         kinds.remove("none");
-        if (json != null && json.toAbsolutePath().getParent() != null && !Files.isDirectory(json.toAbsolutePath().getParent())) {
-            throw new UsageError("--json " + json + ": folder " + json.toAbsolutePath().getParent() + " does not exist");
-        }
         if (!agent.equals("live") && !agent.equals("after")) {
             throw new UsageError("--agent must be live or after, got '" + agent + "'");
         }
@@ -196,10 +194,6 @@ final class MpirunCommand implements Callable<Integer> {
         }
         if (agents.startsWith("listen:") != (agentsAddress != null)) {
             throw new UsageError("--agents-address HOST:PORT goes with --agents listen:N, and only with it");
-        }
-        if (traffic != null && traffic.toAbsolutePath().getParent() != null
-                && !Files.isDirectory(traffic.toAbsolutePath().getParent())) {
-            throw new UsageError("--traffic " + traffic + ": folder " + traffic.toAbsolutePath().getParent() + " does not exist");
         }
         MpiRunConfig config;
         MpiImplementation declared;
@@ -302,9 +296,12 @@ final class MpirunCommand implements Callable<Integer> {
             }
             err.flush();
             if (counted != null) {
-                MpiTraffic.write(result, counted, np, Path.of(program).getFileName().toString(), traffic, err);
+                OutputFiles.write(traffic, "--traffic", file -> MpiTraffic.write(result, counted, np,
+                        Path.of(program).getFileName().toString(), file, err));
             } else if (traffic != null) {
-                MpiTraffic.write(result, trafficPrefix, np, Path.of(program).getFileName().toString(), traffic, err);
+                Path prefix = trafficPrefix;
+                OutputFiles.write(traffic, "--traffic", file -> MpiTraffic.write(result, prefix, np,
+                        Path.of(program).getFileName().toString(), file, err));
             }
             TracedRun.Summary traced = null;
             if (recorder != null) {
@@ -316,7 +313,7 @@ final class MpirunCommand implements Callable<Integer> {
                 if (traced != null) {
                     doc.set("trace", traced.toJson(mapper));
                 }
-                Json.pretty().writeValue(json.toFile(), doc);
+                OutputFiles.write(json, "--json", file -> Json.pretty().writeValue(file.toFile(), doc));
             }
             Integer exit = result.exitCode();
             if (server != null) {
@@ -368,8 +365,8 @@ final class MpirunCommand implements Callable<Integer> {
         if (program != null || np != null) {
             throw new UsageError("--recover DIR runs nothing: give it without -np and PROGRAM");
         }
-        if (json != null && json.toAbsolutePath().getParent() != null && !Files.isDirectory(json.toAbsolutePath().getParent())) {
-            throw new UsageError("--json " + json + ": folder " + json.toAbsolutePath().getParent() + " does not exist");
+        if (json != null) {
+            OutputFiles.checkWritable(json, "--json");
         }
         Set<String> kinds = new LinkedHashSet<>(monitors);
         kinds.remove("none");
@@ -385,16 +382,37 @@ final class MpirunCommand implements Callable<Integer> {
         }
         err.flush();
         if (json != null) {
-            Json.pretty().writeValue(json.toFile(), result.toJson(Json.mapper()));
+            OutputFiles.write(json, "--json", file -> Json.pretty().writeValue(file.toFile(), result.toJson(Json.mapper())));
         }
         return EventSpaceCommand.EXIT_FAILURE;
+    }
+
+    /**
+     * Every file and folder this run will write, checked before anything starts (a temporary folder, mpirun, the
+     * agents): a report that cannot be written is found in a second, not after the program.
+     */
+    private void checkOutputs() {
+        if (json != null) {
+            OutputFiles.checkWritable(json, "--json");
+        }
+        if (traffic != null) {
+            OutputFiles.checkWritable(traffic, "--traffic");
+        }
+        if (traceOptions.trace != null) {
+            OutputFiles.checkWritable(traceOptions.trace, "--trace");
+        }
+        if (traceDir != null) {
+            OutputFiles.checkFolder(traceDir, "--trace-dir");
+        }
     }
 
     /** The merged trace of the calls the agent read, and one line saying what it holds and what it could not. */
     private TracedRun.Summary writeTrace(MpiTraceRecorder recorder, MpiRunResult result,
                                                             java.io.PrintWriter err) throws IOException {
         Trace trace = recorder.trace();
-        long bytes = TraceFile.write(trace, traceOptions.trace);
+        long[] written = new long[1];
+        OutputFiles.write(traceOptions.trace, "--trace", file -> written[0] = TraceFile.write(trace, file));
+        long bytes = written[0];
         int groups = trace.groupCount();
         long lost = result.tuplesMissed() + trace.lost().stream().mapToLong(RankTrace.Lost::count).sum();
         TracedRun.Summary s = new TracedRun.Summary(traceOptions.trace, bytes,

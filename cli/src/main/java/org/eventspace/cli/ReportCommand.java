@@ -38,7 +38,7 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        ConfigFiles.checkWritable("-o", output);
+        OutputFiles.checkWritable(output, "-o");
         ObjectMapper mapper = Json.mapper();
         JsonNode runA = DiffCommand.read(mapper, a);
         JsonNode runB = b != null ? DiffCommand.read(mapper, b) : null;
@@ -65,7 +65,8 @@ final class ReportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
-        Files.writeString(output, page, StandardCharsets.UTF_8);
+        String html = page;
+        OutputFiles.write(output, "-o", file -> Files.writeString(file, html, StandardCharsets.UTF_8));
         System.out.println("wrote " + output + " (" + page.length() / 1024 + " KiB, self-contained: open it in a browser)");
         return EventSpaceCommand.EXIT_OK;
     }

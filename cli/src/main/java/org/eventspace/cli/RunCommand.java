@@ -119,10 +119,11 @@ final class RunCommand implements Callable<Integer> {
                 System.out.print(traced.trace().summary());
             }
             if (options.json != null) {
-                writeJson(report, traced != null ? traced.trace() : null, options.json.toFile());
+                TracedRun.Summary trace = traced != null ? traced.trace() : null;
+                OutputFiles.write(options.json, "--json", file -> writeJson(report, trace, file.toFile()));
             }
             if (options.traffic != null && report.traffic() != null) {
-                writeTraffic(report, config, options.traffic);
+                OutputFiles.write(options.traffic, "--traffic", file -> writeTraffic(report, config, file));
             }
             System.out.flush();
             if (served != null) {

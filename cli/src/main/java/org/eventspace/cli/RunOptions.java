@@ -188,6 +188,9 @@ final class RunOptions {
         if (traceDump != null && Files.exists(traceDump) && !Files.isDirectory(traceDump)) {
             throw new UsageError("--trace-dump must be a directory, " + traceDump + " is a file");
         }
+        if (traceDump != null) {
+            OutputFiles.checkFolder(traceDump, "--trace-dump");
+        }
         Duration timeout = seconds("--timeout", timeoutSeconds, 0.001, JobConfig.MAX_TIMEOUT.toSeconds());
         Duration warmupTime = seconds("--warmup-s", warmupSeconds, 0, RunConfig.MAX_WARMUP_TIME.toSeconds());
         PollMode pollMode;
@@ -197,7 +200,7 @@ final class RunOptions {
             throw new UsageError("--poll: " + e.getMessage());
         }
         if (json != null) {
-            ConfigFiles.checkWritable("--json", json);
+            OutputFiles.checkWritable(json, "--json");
         }
         if (monitor != null && !layout.collectorsOn()) {
             throw new UsageError("--monitor " + monitor + " reads the collectors' traces: it needs --collectors on");
@@ -219,7 +222,7 @@ final class RunOptions {
             throw new UsageError("--bind-to " + bind + " binds host processes: it needs --transport tcp");
         }
         if (traffic != null) {
-            ConfigFiles.checkWritable("--traffic", traffic);
+            OutputFiles.checkWritable(traffic, "--traffic");
             String scope = trafficScope;
             String from = "--traffic-scope";
             if (scope == null) {

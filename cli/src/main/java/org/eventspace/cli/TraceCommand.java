@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
+import org.eventspace.base.io.InputLimitException;
 import org.eventspace.events.dump.TraceDump;
 import org.eventspace.events.dump.TraceDumpPrinter;
 import org.eventspace.events.dump.WrapperLatencies;
@@ -66,6 +67,8 @@ final class TraceCommand implements Runnable {
                 dump = TraceDump.open(directory);
             } catch (TraceDump.NotADumpException e) {
                 throw new UsageError("trace dump: " + e.getMessage() + MpirunCommand.recoverHint(directory), e);
+            } catch (InputLimitException e) {
+                throw new UsageError("trace dump: " + e.getMessage(), e);
             } catch (IOException e) {
                 PrintWriter err = spec.commandLine().getErr();
                 err.println("eventspace: trace dump: " + e.getMessage());

@@ -57,7 +57,7 @@ final class TraceExportCommand implements Callable<Integer> {
         if (limit < 1) {
             throw new UsageError("--limit must be >= 1, got " + limit);
         }
-        ConfigFiles.checkWritable("--out", out);
+        OutputFiles.checkWritable(out, "--out");
         if (Files.isDirectory(file)) {
             // a folder is read as an mpirun --trace-dir folder, which says what it expected if it is not one
             return exportRankFiles();
@@ -66,11 +66,14 @@ final class TraceExportCommand implements Callable<Integer> {
         if (trace == null) {
             return EventSpaceCommand.EXIT_FAILURE;
         }
-        PerfettoExport.Summary summary;
-        try (OutputStream raw = new BufferedOutputStream(Files.newOutputStream(out));
-             OutputStream stream = out.getFileName().toString().endsWith(".gz") ? new GZIPOutputStream(raw) : raw) {
-            summary = new PerfettoExport(trace, limit).write(stream);
-        }
+        PerfettoExport.Summary[] written = new PerfettoExport.Summary[1];
+        OutputFiles.write(out, "--out", file -> {
+            try (OutputStream raw = new BufferedOutputStream(Files.newOutputStream(file));
+                 OutputStream stream = file.getFileName().toString().endsWith(".gz") ? new GZIPOutputStream(raw) : raw) {
+                written[0] = new PerfettoExport(trace, limit).write(stream);
+            }
+        });
+        PerfettoExport.Summary summary = written[0];
         spec.commandLine().getOut().printf("%s: %d calls on %d rank tracks, %d message arrows, %d collective links%s%s; "
                         + "open it in ui.perfetto.dev%n", out, summary.events(), trace.ranks(), summary.messageFlows(),
                 summary.collectiveFlows(), summary.unmatched() > 0 ? " (" + summary.unmatched()

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import org.eventspace.base.io.InputLimitException;
 import org.eventspace.trace.DeltaHistogram;
 import org.eventspace.trace.Imbalance;
 import org.eventspace.trace.TimeStats;
@@ -23,7 +24,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code eventspace trace show|stats|search FILE}: the tools on an {@code eventspace.trace/1} file written by
  * {@code run … --trace FILE} (ScalaTrace, Ratn et al., ICS 2008). A file that is not such a trace exits 1 with the
- * file, the place and what was expected on stderr.
+ * file, the place and what was expected on stderr; one over the input limit ({@code ES_MAX_INPUT_BYTES}) exits 2
+ * before it is read.
  */
 final class TraceFileCommands {
     private TraceFileCommands() {
@@ -32,6 +34,9 @@ final class TraceFileCommands {
     static Trace read(Path file, PrintWriter err, String command) {
         try {
             return TraceFile.read(file);
+        } catch (InputLimitException e) {
+            // too large to read at all: raise the limit or pick another file, a usage error (exit 2)
+            throw new UsageError("trace " + command + ": " + e.getMessage());
         } catch (TraceFormatException e) {
             err.println("eventspace: trace " + command + ": " + e.getMessage());
         } catch (IOException e) {

@@ -68,6 +68,15 @@ final class TraceReplayCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Write eventspace.trace-replay/1 (replay_wall_s, original_wall_s, error_pct).")
     Path json;
 
+    /** The default of {@code --max-calls}: about a minute of re-issued calls on this machine's in-JVM transport. */
+    static final long DEFAULT_MAX_CALLS = 100_000_000;
+
+    @Option(names = "--max-calls", paramLabel = "N", description = "Refuse (exit 2) a trace whose replay would re-issue "
+            + "more than N calls over all ranks (its loops' iterations times their calls, counted from the trace before "
+            + "anything runs: a few bytes of trace can hold a loop of 2^62 iterations). Default: ${DEFAULT-VALUE}.",
+            defaultValue = "" + DEFAULT_MAX_CALLS)
+    long maxCalls = DEFAULT_MAX_CALLS;
+
     @Override
     public Integer call() throws IOException {
         Replay.Compute mode = switch (compute) {
@@ -89,8 +98,21 @@ final class TraceReplayCommand implements Callable<Integer> {
             throw new UsageError("--ranks " + layout.ranks + ": the trace is of " + trace.ranks() + " ranks; a replay runs as many");
         }
         layout.ranks = trace.ranks();
+        if (maxCalls < 1) {
+            throw new UsageError("--max-calls must be >= 1, got " + maxCalls);
+        }
+        Replay.Plan plan = Replay.plan(trace);
+        String size = (plan.calls() == Long.MAX_VALUE ? "more than " + Long.MAX_VALUE : Long.toString(plan.calls()))
+                + " calls on " + trace.ranks() + " ranks, about " + duration(plan.longestNanos())
+                + " by the trace's mean times";
+        if (plan.calls() > maxCalls) {
+            throw new UsageError("trace replay: " + file + ": a replay would re-issue " + size + ", over --max-calls "
+                    + maxCalls + " (raise it to replay this trace)");
+        }
+        spec.commandLine().getErr().println("eventspace: trace replay: " + file + ": " + size);
+        spec.commandLine().getErr().flush();
         if (json != null) {
-            ConfigFiles.checkWritable("--json", json);
+            OutputFiles.checkWritable(json, "--json");
         }
         if (socketBufferBytes < 0) {
             throw new UsageError("--socket-buffer must be >= 0 bytes (0 keeps the OS default), got " + socketBufferBytes);
@@ -158,7 +180,7 @@ final class TraceReplayCommand implements Callable<Integer> {
                 o.put("timed_original_s", timedOriginalS);
                 o.put("timed_error_pct", timedErrorPct);
             }
-            Json.pretty().writeValue(json.toFile(), o);
+            OutputFiles.write(json, "--json", file -> Json.pretty().writeValue(file.toFile(), o));
         }
         if (ok && calls != trace.eventsRecorded()) {
             spec.commandLine().getErr().println("eventspace: trace replay: re-issued " + calls + " calls, the trace recorded "
@@ -166,5 +188,23 @@ final class TraceReplayCommand implements Callable<Integer> {
             ok = false;
         }
         return ok ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
+    }
+
+    /** {@code nanos} for people: 0.35 s, 12 min, 3.2 h, 41 days, 1.5e+11 years. */
+    static String duration(double nanos) {
+        double s = nanos / 1e9;
+        if (s < 120) {
+            return String.format(java.util.Locale.ROOT, "%.2f s", s);
+        }
+        if (s < 7200) {
+            return String.format(java.util.Locale.ROOT, "%.0f min", s / 60);
+        }
+        if (s < 3 * 86_400) {
+            return String.format(java.util.Locale.ROOT, "%.1f h", s / 3600);
+        }
+        if (s < 365.25 * 86_400) {
+            return String.format(java.util.Locale.ROOT, "%.0f days", s / 86_400);
+        }
+        return String.format(java.util.Locale.ROOT, "%.3g years", s / (365.25 * 86_400));
     }
 }

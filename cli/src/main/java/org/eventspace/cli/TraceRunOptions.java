@@ -56,7 +56,7 @@ final class TraceRunOptions {
         if (trace == null) {
             throw needsTrace();
         }
-        ConfigFiles.checkWritable("--trace", trace);
+        OutputFiles.checkWritable(trace, "--trace");
         TimeEncoding encoding;
         try {
             encoding = TimeEncoding.parse(timeEncoding);

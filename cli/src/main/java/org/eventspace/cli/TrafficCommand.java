@@ -78,9 +78,9 @@ final class TrafficCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            ConfigFiles.checkWritable("--json", json);
+            OutputFiles.checkWritable(json, "--json");
             if (svg != null) {
-                ConfigFiles.checkWritable("--svg", svg);
+                OutputFiles.checkWritable(svg, "--svg");
             }
             TrafficMatrix matrix;
             Fabric fabric;

@@ -14,6 +14,7 @@ import org.eventspace.run.MultiClusterRun;
 import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Option;
 
@@ -90,8 +91,8 @@ final class WanAllreduceRun {
         }
         if (options.json != null) {
             ObjectMapper json = Json.mapper();
-            Json.pretty().writeValue(options.json.toFile(), r.toJson(json, job.extension() == null ? null : job.extension().argument(),
-                    computeMicros));
+            ObjectNode doc = r.toJson(json, job.extension() == null ? null : job.extension().argument(), computeMicros);
+            OutputFiles.write(options.json, "--json", file -> Json.pretty().writeValue(file.toFile(), doc));
         }
         return r.wrongAnswers() == 0 ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
     }

@@ -1,9 +1,11 @@
 package org.eventspace.net;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+
+import org.eventspace.base.io.BoundedFiles;
+import org.eventspace.base.io.InputLimitException;
 
 /**
  * Where a job's hosts sit in a topology: host i → node. From an {@code eventspace-mapping 1} file (lines
@@ -38,7 +40,9 @@ public final class HostMapping {
     public static HostMapping read(Path file, List<String> hostNames, Fabric fabric) {
         List<String> lines;
         try {
-            lines = Files.readAllLines(file);
+            lines = BoundedFiles.readAllLines(file);
+        } catch (InputLimitException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         } catch (IOException e) {
             throw new IllegalArgumentException(file + ": cannot read: " + e.getMessage(), e);
         }

@@ -1,7 +1,6 @@
 package org.eventspace.net;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,6 +11,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import org.eventspace.base.io.BoundedFiles;
+import org.eventspace.base.io.InputLimitException;
 
 /**
  * A real InfiniBand fabric from the text {@code ibnetdiscover} prints, and optionally its switches' linear forwarding
@@ -62,7 +64,9 @@ final class IbNetDiscover {
     static Fabric read(Path topology, Path lfts) {
         List<String> lines;
         try {
-            lines = Files.readAllLines(topology);
+            lines = BoundedFiles.readAllLines(topology);
+        } catch (InputLimitException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         } catch (IOException e) {
             throw new IllegalArgumentException(topology + ": cannot read: " + e.getMessage(), e);
         }
@@ -227,7 +231,9 @@ final class IbNetDiscover {
     private static void readTables(Path file, Fabric.Builder b, Map<String, Integer> switchId, Map<Integer, Integer> byLid) {
         List<String> lines;
         try {
-            lines = Files.readAllLines(file);
+            lines = BoundedFiles.readAllLines(file);
+        } catch (InputLimitException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         } catch (IOException e) {
             throw new IllegalArgumentException(file + ": cannot read: " + e.getMessage(), e);
         }

@@ -1,10 +1,12 @@
 package org.eventspace.net;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+
+import org.eventspace.base.io.BoundedFiles;
+import org.eventspace.base.io.InputLimitException;
 
 /**
  * Reads an {@code eventspace-topology 1} file (docs/TOPOLOGY-FORMAT.md): a generated fat tree or torus, a graph given
@@ -21,7 +23,9 @@ public final class TopologyFile {
     public static Fabric read(Path file) {
         List<String> lines;
         try {
-            lines = Files.readAllLines(file);
+            lines = BoundedFiles.readAllLines(file);
+        } catch (InputLimitException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         } catch (IOException e) {
             throw new IllegalArgumentException(file + ": cannot read: " + e.getMessage(), e);
         }

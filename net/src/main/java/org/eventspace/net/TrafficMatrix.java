@@ -6,11 +6,12 @@ import static org.eventspace.comm.traffic.TrafficCounterLayout.MESSAGES_RECEIVED
 import static org.eventspace.comm.traffic.TrafficCounterLayout.MESSAGES_SENT_OFFSET;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.eventspace.base.io.BoundedFiles;
+import org.eventspace.base.io.InputLimitException;
 import org.eventspace.base.json.Json;
 import org.eventspace.comm.pathmap.PathmapSpec;
 import org.eventspace.comm.traffic.TrafficCounters;
@@ -420,7 +421,9 @@ public final class TrafficMatrix {
     public static TrafficMatrix read(Path file) {
         JsonNode root;
         try {
-            root = Json.mapper().readTree(Files.readAllBytes(file));
+            root = BoundedFiles.readTree(file);
+        } catch (InputLimitException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         } catch (IOException e) {
             throw new IllegalArgumentException(file + ": not readable as JSON: " + e.getMessage(), e);
         }

@@ -1,18 +1,23 @@
 package org.eventspace.trace;
 
+import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.eventspace.base.io.BoundedFiles;
 import org.eventspace.base.json.Json;
 import org.eventspace.comm.path.ReduceOp;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -42,7 +47,7 @@ public final class TraceFile {
     private static final ObjectMapper JSON = Json.mapper();
     /** Writes the self-described CBOR tag (55799: bytes d9 d9 f7) first, which is how a reader tells the encodings apart. */
     private static final ObjectMapper CBOR = new ObjectMapper(CBORFactory.builder()
-            .enable(CBORGenerator.Feature.WRITE_TYPE_HEADER).build());
+            .enable(CBORGenerator.Feature.WRITE_TYPE_HEADER).streamReadConstraints(BoundedFiles.CONSTRAINTS).build());
     private static final byte[] CBOR_MAGIC = {(byte) 0xd9, (byte) 0xd9, (byte) 0xf7};
 
     /** How a trace file is written: chosen by the file's name ({@link #of}), recognised on reading by its first bytes. */
@@ -217,21 +222,29 @@ public final class TraceFile {
         return a;
     }
 
-    /** Reads and validates {@code file}. */
+    /**
+     * Reads and validates {@code file}, streamed: its size is checked against {@link BoundedFiles#maxBytes()} before a
+     * byte is read, and the parsers cap each token ({@link BoundedFiles#CONSTRAINTS}).
+     *
+     * @throws org.eventspace.base.io.InputLimitException if the file is over the limit (one line: file, size, limit).
+     */
     public static Trace read(Path file) throws IOException, TraceFormatException {
-        byte[] bytes = Files.readAllBytes(file);
-        boolean cbor = bytes.length >= CBOR_MAGIC.length
-                && java.util.Arrays.equals(bytes, 0, CBOR_MAGIC.length, CBOR_MAGIC, 0, CBOR_MAGIC.length);
         JsonNode root;
-        try {
-            root = (cbor ? CBOR : JSON).readTree(bytes);
-        } catch (JsonProcessingException e) {
-            if (cbor) {
-                throw new TraceFormatException(file + ": not CBOR at byte " + e.getLocation().getByteOffset() + ": "
-                        + e.getOriginalMessage(), e);
+        boolean cbor;
+        try (InputStream in = new BufferedInputStream(BoundedFiles.open(file))) {
+            in.mark(CBOR_MAGIC.length);
+            cbor = Arrays.equals(in.readNBytes(CBOR_MAGIC.length), CBOR_MAGIC);
+            in.reset();
+            try (JsonParser parser = cbor ? CBOR.getFactory().createParser(in) : BoundedFiles.jsonParser(in)) {
+                root = (cbor ? CBOR : JSON).readTree(parser);
+            } catch (JsonProcessingException e) {
+                if (cbor) {
+                    throw new TraceFormatException(file + ": not CBOR at byte " + e.getLocation().getByteOffset() + ": "
+                            + e.getOriginalMessage(), e);
+                }
+                throw new TraceFormatException(file + ": not JSON at line " + e.getLocation().getLineNr() + ", column "
+                        + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage(), e);
             }
-            throw new TraceFormatException(file + ": not JSON at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage(), e);
         }
         if (root == null || root.isMissingNode()) {
             throw new TraceFormatException(file + ": empty file, expected an " + SCHEMA + " JSON object");

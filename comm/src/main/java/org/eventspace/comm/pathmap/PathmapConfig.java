@@ -1,7 +1,6 @@
 package org.eventspace.comm.pathmap;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+
+import org.eventspace.base.io.BoundedFiles;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -55,11 +56,12 @@ public final class PathmapConfig {
     /**
      * Reads and validates a configuration file; messages name the file as given.
      *
-     * @throws IOException              if the file cannot be read (or is not UTF-8).
+     * @throws IOException              if the file cannot be read (or is not UTF-8); an
+     *                                  {@link org.eventspace.base.io.InputLimitException} if it is over the input limit.
      * @throws PathmapConfigException   if its content is not a valid {@value #SCHEMA} document.
      */
     public static PathmapSpec read(Path file) throws IOException {
-        return parse(Files.readString(file), file.toString());
+        return parse(BoundedFiles.readString(file), file.toString());
     }
 
     /**

@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.eventspace.base.json.Json;
+import org.eventspace.base.io.BoundedFiles;
 import org.eventspace.comm.pathmap.PathmapDescription;
 import org.eventspace.events.CollectorKind;
 import org.eventspace.events.CollectorPlacement;
@@ -265,7 +265,7 @@ public final class TraceDump {
     private static Map<Integer, String> parsePathmap(Path file, List<DumpNode> nodes, List<DumpEntry> entries) throws IOException {
         JsonNode root;
         try {
-            root = Json.mapper().readTree(file.toFile());
+            root = BoundedFiles.readTree(file);
         } catch (JsonProcessingException e) {
             throw new IOException(bounded(file + " is not valid JSON: " + shown(e.getOriginalMessage())), e);
         }

@@ -103,12 +103,48 @@ public record RunModel(String schema, String kind, String benchmark, int ranks, 
         if (!doc.path("per_rank").isArray()) {
             throw new IllegalArgumentException(source + ": field 'per_rank' must be an array of ranks");
         }
+        checkShape(doc, source);
         try {
             return READER.readValue(doc);
         } catch (java.io.IOException e) {
             throw new IllegalArgumentException(source + ": not a valid " + SCHEMA + " report: "
                     + e.getMessage().lines().findFirst().orElse(""), e);
         }
+    }
+
+    /**
+     * The report's structure, checked before it is decoded or drawn, in time linear in its size: every writer lists
+     * each rank once, in rank order ({@code per_rank[i].rank == i}), so {@code ranks} is the length of {@code
+     * per_rank}. A report that claims more ranks than it holds (a 39 KB file claiming 100 000) would make every view
+     * size itself by the claim; it is refused naming the field and both numbers.
+     */
+    private static void checkShape(JsonNode doc, String source) {
+        JsonNode ranks = doc.get("ranks");
+        if (!ranks.canConvertToInt() || !ranks.isIntegralNumber() || ranks.asInt() < 0) {
+            throw new IllegalArgumentException(source + ": field 'ranks' must be a rank count (an integer >= 0), got "
+                    + abbreviate(ranks.toString()));
+        }
+        JsonNode hosts = doc.get("hosts");
+        if (!hosts.canConvertToInt() || !hosts.isIntegralNumber() || hosts.asInt() < 0) {
+            throw new IllegalArgumentException(source + ": field 'hosts' must be a host count (an integer >= 0), got "
+                    + abbreviate(hosts.toString()));
+        }
+        JsonNode perRank = doc.get("per_rank");
+        if (perRank.size() != ranks.asInt()) {
+            throw new IllegalArgumentException(source + ": field 'ranks' is " + ranks.asInt() + " but 'per_rank' lists "
+                    + perRank.size() + " ranks (a report lists every rank once)");
+        }
+        for (int i = 0; i < perRank.size(); i++) {
+            JsonNode rank = perRank.get(i).path("rank");
+            if (!rank.isIntegralNumber() || rank.asLong() != i) {
+                throw new IllegalArgumentException(source + ": per_rank/" + i + "/rank must be " + i
+                        + " (ranks in rank order, each once), got " + abbreviate(rank.toString()));
+            }
+        }
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 60 ? s.substring(0, 57) + "..." : s;
     }
 
     /**
