@@ -729,6 +729,7 @@ ES_F08_SHIM(iprobe, (F *source, F *tag, F *comm, F *flag, F *status, F *ierr), s
 #define ES_FIP_SUM(scs, st, rcs, rt, n)                                                                        \
     (es_fip(sendbuf) ? es_sum_bytes((const int *)(rcs), es_ft(rt), (n)) : es_sum_bytes((const int *)(scs), es_ft(st), (n)))
 
+#if !ES_F_MPICH
 static uint64_t es_fw_bytes(const F *counts, const F *types, int n)
 {
     uint64_t b = 0;
@@ -746,6 +747,8 @@ static int es_fc_types(const F *f, MPI_Datatype *c, int n)
     }
     return n;
 }
+
+#endif
 
 #define B(x) es_fbuf(x)
 #define T(x) es_ft(x)
