@@ -9,8 +9,8 @@
  *                 would count them twice: none is defined. The mpi_f08 entry points of calls with a choice buffer
  *                 (mpi_send_f08ts_) call MPI_Send too; those without one (mpi_barrier_f08_, mpi_wait_f08_,
  *                 mpi_comm_dup_f08_, ...) call PMPI_Barrier: only those are wrapped, as mpi_x_f08_.
- * NativeFortranTest-style checks in MpiRunTest count every call once, under Open MPI (and native/Makefile's
- * check-mpich under MPICH).
+ * MpiBindingsTest (Open MPI, through eventspace mpirun) and native/test/check-bindings.sh (Open MPI or MPICH, natively)
+ * run programs that count their own calls from C, C++, mpif.h, use mpi and use mpi_f08: every call is counted once.
  *
  * As mpiP does, a wrapper forwards to the library's own profiling entry point with the caller's arguments untouched
  * (Open MPI's pmpi_x_, MPICH's pmpir_x_f08_), so Fortran's MPI_IN_PLACE, MPI_BOTTOM and MPI_STATUS_IGNORE keep their
@@ -22,7 +22,8 @@
  * with MPI_PROC_NULL counts 0 bytes.
  *
  * Covered, under Open MPI with every name: the calls of es_mpi.c (ES_OPS) but MPI_Put, MPI_Get, MPI_Accumulate,
- * MPI_Win_create and MPI_Cart_create/MPI_Cart_sub, which run unrecorded from Fortran (docs/MPI.md lists them).
+ * MPI_Win_create, MPI_Cart_create, MPI_Cart_sub and the neighbourhood alltoallw forms, which run unrecorded from
+ * Fortran (docs/MPI.md, "Language bindings", has the table).
  */
 
 typedef MPI_Fint F;
