@@ -173,7 +173,10 @@ final class CollectiveWaits {
         }
     }
 
-    /** The wait or test that completed rank's non-blocking collective (comm, seq) left at {@code exitNs}. */
+    /**
+     * The wait or test that completed rank's non-blocking collective (comm, seq) left at {@code exitNs}. A completion
+     * whose i-call was never posted here lost it with the ring's overwritten tuples, which {@code tuples_missed} counts.
+     */
     void completed(int comm, int seq, int rank, long exitNs) {
         long[] call = posted.remove(new PostedKey(rank, comm, seq));
         if (call != null) {
