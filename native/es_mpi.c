@@ -12,7 +12,8 @@
  * two counter increments. No allocation, no lock, no system call. Allocation happens only when a communicator is
  * created (its rank translation table). MPI_Irecv also enters its request in a fixed table, and a wait or test
  * that completes such requests looks them up and writes one receive record each (late sender for non-blocking
- * receives); MPI_Sendrecv writes its receive half as such a record too.
+ * receives); MPI_Sendrecv writes its receive half as such a record too. A non-blocking collective's request enters
+ * the same table, and its completion writes a completion record (its departure: CollectiveWaits).
  *
  * Never changes results or semantics: every wrapper passes its arguments unchanged to the PMPI_ function (Fortran
  * wrappers to Open MPI's pmpi_*_ entry points, so Fortran sentinels such as MPI_IN_PLACE keep their meaning) and
