@@ -442,12 +442,13 @@ static inline void es_fany_done(int tracked, int index, const F *st, int64_t t0,
     do {                                                                                                       \
         ES_FREQS_IN(*count)                                                                                    \
         int i0 = MPI_UNDEFINED;                                                                                \
-        int rc = PMPI_Waitany((int)*count, creqs, &i0, es_cstatus(st, &cst[0]));                               \
+        MPI_Status one;                                                                                        \
+        int rc = PMPI_Waitany((int)*count, creqs, &i0, es_cstatus(st, &one));                                  \
         *index = i0 == MPI_UNDEFINED ? MPI_UNDEFINED : i0 + 1;                                                 \
         F *statuses = MPI_F_STATUSES_IGNORE;                                                                   \
         ES_FREQS_OUT(*count, rc, 0)                                                                            \
         if (i0 != MPI_UNDEFINED) {                                                                             \
-            es_cstatus_out(rc, st, &es_cst_small[0]);                                                          \
+            es_cstatus_out(rc, st, &one);                                                                      \
         }                                                                                                      \
         ES_SETERR(rc);                                                                                         \
     } while (0)
@@ -479,13 +480,14 @@ ES_FDEF(waitany, WAITANY, F *count, F *requests, F *index, F *status, F *ierr)
     do {                                                                                                       \
         ES_FREQS_IN(*count)                                                                                    \
         int i0 = MPI_UNDEFINED, f = 0;                                                                         \
-        int rc = PMPI_Testany((int)*count, creqs, &i0, &f, es_cstatus(st, &cst[0]));                           \
+        MPI_Status one;                                                                                        \
+        int rc = PMPI_Testany((int)*count, creqs, &i0, &f, es_cstatus(st, &one));                              \
         *index = i0 == MPI_UNDEFINED ? MPI_UNDEFINED : i0 + 1;                                                 \
         *flag = f;                                                                                             \
         F *statuses = MPI_F_STATUSES_IGNORE;                                                                   \
         ES_FREQS_OUT(*count, rc, 0)                                                                            \
         if (f && i0 != MPI_UNDEFINED) {                                                                        \
-            es_cstatus_out(rc, st, &es_cst_small[0]);                                                          \
+            es_cstatus_out(rc, st, &one);                                                                      \
         }                                                                                                      \
         ES_SETERR(rc);                                                                                         \
     } while (0)

@@ -6,7 +6,7 @@ program es_fcounts_f08
   type(MPI_Request) :: req(4)
   type(MPI_Status) :: st(4), s1
   type(MPI_Datatype) :: types(64)
-  type(MPI_Comm) :: node, copy, dup
+  type(MPI_Comm) :: node, copy, dup, twin, half, info_twin, grouped
   type(MPI_Group) :: world
   include 'es_fcounts.inc'
 end program es_fcounts_f08
