@@ -21,9 +21,8 @@
  * MPI_PROC_NULL are handled as the C wrappers handle them: the arguments MPI ignores are never read, a transfer
  * with MPI_PROC_NULL counts 0 bytes.
  *
- * Covered, under Open MPI with every name: the calls of es_mpi.c (ES_OPS) but MPI_Put, MPI_Get, MPI_Accumulate,
- * MPI_Win_create, MPI_Cart_create, MPI_Cart_sub and the neighbourhood alltoallw forms, which run unrecorded from
- * Fortran (docs/MPI.md, "Language bindings", has the table).
+ * Covered, under Open MPI with every name: the calls of es_mpi.c (ES_OPS) but the neighbourhood alltoallw forms,
+ * which run unrecorded from Fortran (docs/MPI.md, "Language bindings", has the table).
  */
 
 typedef MPI_Fint F;
@@ -572,8 +571,8 @@ ES_FSOME(testsome, TESTSOME, Testsome)
 
 #if !ES_F_MPICH
 /*
- * Open MPI's mpi_f08 MPI_Test, MPI_Testall, MPI_Testany, MPI_Testsome and MPI_Iprobe (those with a LOGICAL
- * argument) call pmpi_x_ directly, not ompi_x_f (objdump of libmpi_usempif08): their f08 entry points are wrapped
+ * Open MPI's mpi_f08 MPI_Test, MPI_Testall, MPI_Testany, MPI_Testsome and MPI_Iprobe (and MPI_Cart_create and
+ * MPI_Cart_sub below: those with a LOGICAL argument) call pmpi_x_ directly, not ompi_x_f (objdump of libmpi_usempif08): their f08 entry points are wrapped
  * too, by the wrapper above (ierror is optional in mpi_f08: ours when the caller passes none). The call site
  * recorded is this shim's.
  */
@@ -1356,6 +1355,160 @@ ES_FDEF(comm_free, COMM_FREE, F *comm, F *ierr)
 #undef ES_FCOMM_FREE_FALLBACK
 }
 #undef ES_FARGS
+
+/* topologies: constructors on the parent's sequence, as MPI_Cart_create and MPI_Cart_sub's C wrappers */
+static int *es_flogicals(const F *f, int n)
+{
+    int *c = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; c != NULL && i < n; i++) {
+        c[i] = f[i] != 0;
+    }
+    return c;
+}
+
+#define ES_FARGS comm, ndims, dims, periods, reorder, comm_cart, ierr
+ES_FDEF(cart_create, CART_CREATE, F *comm, F *ndims, F *dims, F *periods, F *reorder, F *comm_cart, F *ierr)
+{
+#define ES_FCART_CREATE_FALLBACK                                                                               \
+    {                                                                                                          \
+        int *cp = es_flogicals(periods, (int)*ndims);                                                          \
+        MPI_Comm es_new = MPI_COMM_NULL;                                                                       \
+        int rc = cp == NULL ? MPI_ERR_NO_MEM                                                                   \
+                            : PMPI_Cart_create(C(comm), *ndims, dims, cp, *reorder != 0, &es_new);             \
+        free(cp);                                                                                              \
+        if (rc == MPI_SUCCESS) {                                                                               \
+            *comm_cart = PMPI_Comm_c2f(es_new);                                                                \
+        }                                                                                                      \
+        ES_SETERR(rc);                                                                                         \
+    }
+    if (!es_recording()) {
+        ES_FCALL(cart_create, ES_FCART_CREATE_FALLBACK);
+        return;
+    }
+    es_comm *e = es_fcomm(comm);
+    uint32_t parent = e->id, seq = e->seq++;
+    ES_T0(ES_OP_Cart_create);
+    ES_FCALL(cart_create, ES_FCART_CREATE_FALLBACK);
+    int64_t t1 = es_now();
+    if (ES_FOK(ierr)) {
+        es_register(PMPI_Comm_f2c(*comm_cart), parent, seq, 11, 0);
+    }
+    es_record(ES_OP_Cart_create, ES_FLAG_FORTRAN | ES_FLAG_COLLECTIVE | es_ffailed(ierr), parent, seq, -1, 0, es_t0,
+              t1, ES_RA);
+#undef ES_FCART_CREATE_FALLBACK
+}
+#undef ES_FARGS
+
+#define ES_FARGS comm, remain_dims, newcomm, ierr
+ES_FDEF(cart_sub, CART_SUB, F *comm, F *remain_dims, F *newcomm, F *ierr)
+{
+#define ES_FCART_SUB_FALLBACK                                                                                  \
+    {                                                                                                          \
+        int nd = 0;                                                                                            \
+        PMPI_Cartdim_get(C(comm), &nd);                                                                        \
+        int *cr = es_flogicals(remain_dims, nd);                                                               \
+        MPI_Comm es_new = MPI_COMM_NULL;                                                                       \
+        int rc = cr == NULL ? MPI_ERR_NO_MEM : PMPI_Cart_sub(C(comm), cr, &es_new);                            \
+        free(cr);                                                                                              \
+        if (rc == MPI_SUCCESS) {                                                                               \
+            *newcomm = PMPI_Comm_c2f(es_new);                                                                  \
+        }                                                                                                      \
+        ES_SETERR(rc);                                                                                         \
+    }
+    if (!es_recording()) {
+        ES_FCALL(cart_sub, ES_FCART_SUB_FALLBACK);
+        return;
+    }
+    es_comm *e = es_fcomm(comm);
+    uint32_t parent = e->id, seq = e->seq++;
+    ES_T0(ES_OP_Cart_sub);
+    ES_FCALL(cart_sub, ES_FCART_SUB_FALLBACK);
+    int64_t t1 = es_now();
+    if (ES_FOK(ierr)) {
+        es_register(PMPI_Comm_f2c(*newcomm), parent, seq, 13, 0);
+    }
+    es_record(ES_OP_Cart_sub, ES_FLAG_FORTRAN | ES_FLAG_COLLECTIVE | es_ffailed(ierr), parent, seq, -1, 0, es_t0, t1,
+              ES_RA);
+#undef ES_FCART_SUB_FALLBACK
+}
+#undef ES_FARGS
+
+#if !ES_F_MPICH
+/* Open MPI's mpi_f08 MPI_Cart_create and MPI_Cart_sub (LOGICAL arguments) call pmpi_x_ directly, as its tests do */
+ES_F08_SHIM(cart_create, (F *comm, F *ndims, F *dims, F *periods, F *reorder, F *comm_cart, F *ierr), comm, ndims,
+            dims, periods, reorder, comm_cart)
+ES_F08_SHIM(cart_sub, (F *comm, F *remain_dims, F *newcomm, F *ierr), comm, remain_dims, newcomm)
+
+/* ---- windows: creation and the one-sided calls (choice buffers: Open MPI only, as the C wrappers) -------------- */
+
+#define ES_FARGS base, size, disp_unit, info, comm, win, ierr
+ES_FDEF(win_create, WIN_CREATE, void *base, MPI_Aint *size, F *disp_unit, F *info, F *comm, F *win, F *ierr)
+{
+#define ES_FWIN_CREATE_FALLBACK                                                                                \
+    {                                                                                                          \
+        MPI_Win w = MPI_WIN_NULL;                                                                              \
+        int rc = PMPI_Win_create(es_fbuf(base), *size, *disp_unit, PMPI_Info_f2c(*info), C(comm), &w);          \
+        if (rc == MPI_SUCCESS) {                                                                               \
+            *win = PMPI_Win_c2f(w);                                                                            \
+        }                                                                                                      \
+        ES_SETERR(rc);                                                                                         \
+    }
+    if (!es_recording()) {
+        ES_FCALL(win_create, ES_FWIN_CREATE_FALLBACK);
+        return;
+    }
+    es_comm *e = es_fcomm(comm);
+    uint32_t parent = e->id, seq = e->seq++;
+    ES_T0(ES_OP_Win_create);
+    ES_FCALL(win_create, ES_FWIN_CREATE_FALLBACK);
+    int64_t t1 = es_now();
+    if (ES_FOK(ierr)) {
+        es_win_register(PMPI_Win_f2c(*win), parent, seq);
+    }
+    es_record(ES_OP_Win_create, ES_FLAG_FORTRAN | ES_FLAG_COLLECTIVE | es_ffailed(ierr), parent, seq, -1,
+              *size > 0 ? (uint64_t)*size : 0, es_t0, t1, ES_RA);
+#undef ES_FWIN_CREATE_FALLBACK
+}
+#undef ES_FARGS
+
+/* Put, Get, Accumulate: bytes = the origin's, as the C wrappers */
+#define ES_FRMA(lname, UNAME, op, CALL, ...)                                                                   \
+    ES_FDEF(lname, UNAME, __VA_ARGS__)                                                                         \
+    {                                                                                                          \
+        if (!es_recording()) {                                                                                 \
+            ES_FCALL(lname, ES_SETERR(PMPI_##CALL));                                                           \
+            return;                                                                                            \
+        }                                                                                                      \
+        ES_T0(ES_OP_##op);                                                                                     \
+        ES_FCALL(lname, ES_SETERR(PMPI_##CALL));                                                               \
+        int64_t t1 = es_now();                                                                                 \
+        es_win *w = es_win_find(PMPI_Win_f2c(*win));                                                           \
+        es_record(ES_OP_##op, ES_FLAG_FORTRAN | ES_FLAG_NONBLOCKING | es_ffailed(ierr), w->id, 0,              \
+                  es_win_world(w, (int)*target_rank), es_fbytes(origin_count, origin_datatype), es_t0, t1, ES_RA); \
+    }
+#define ES_FARGS origin, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, \
+                 ierr
+ES_FRMA(put, PUT, Put,
+        Put(es_fbuf(origin), *origin_count, es_ft(origin_datatype), *target_rank, *target_disp, *target_count,
+            es_ft(target_datatype), PMPI_Win_f2c(*win)),
+        void *origin, F *origin_count, F *origin_datatype, F *target_rank, MPI_Aint *target_disp, F *target_count,
+        F *target_datatype, F *win, F *ierr)
+ES_FRMA(get, GET, Get,
+        Get(es_fbuf(origin), *origin_count, es_ft(origin_datatype), *target_rank, *target_disp, *target_count,
+            es_ft(target_datatype), PMPI_Win_f2c(*win)),
+        void *origin, F *origin_count, F *origin_datatype, F *target_rank, MPI_Aint *target_disp, F *target_count,
+        F *target_datatype, F *win, F *ierr)
+#undef ES_FARGS
+#define ES_FARGS origin, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, \
+                 win, ierr
+ES_FRMA(accumulate, ACCUMULATE, Accumulate,
+        Accumulate(es_fbuf(origin), *origin_count, es_ft(origin_datatype), *target_rank, *target_disp, *target_count,
+                   es_ft(target_datatype), PMPI_Op_f2c(*op), PMPI_Win_f2c(*win)),
+        void *origin, F *origin_count, F *origin_datatype, F *target_rank, MPI_Aint *target_disp, F *target_count,
+        F *target_datatype, F *op, F *win, F *ierr)
+#undef ES_FARGS
+#undef ES_FRMA
+#endif
 
 /* ---- windows: synchronisation (the window's own sequence, as the C wrappers) ---------------------------------- */
 

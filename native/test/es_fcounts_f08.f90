@@ -6,7 +6,8 @@ program es_fcounts_f08
   type(MPI_Request) :: req(4)
   type(MPI_Status) :: st(4), s1
   type(MPI_Datatype) :: types(64)
-  type(MPI_Comm) :: node, copy, dup, twin, half, info_twin, grouped
+  type(MPI_Comm) :: node, copy, dup, twin, half, info_twin, grouped, line, sub
+  type(MPI_Win) :: win
   type(MPI_Group) :: world
   include 'es_fcounts.inc'
 end program es_fcounts_f08

@@ -3,6 +3,6 @@ program es_fcounts_mpi
   use mpi
   implicit none
   integer :: req(4), st(MPI_STATUS_SIZE, 4), s1(MPI_STATUS_SIZE), types(64)
-  integer :: node, copy, dup, world, twin, half, info_twin, grouped
+  integer :: node, copy, dup, world, twin, half, info_twin, grouped, line, sub, win
   include 'es_fcounts.inc'
 end program es_fcounts_mpi
