@@ -572,9 +572,9 @@ ES_FSOME(testsome, TESTSOME, Testsome)
 #if !ES_F_MPICH
 /*
  * Open MPI's mpi_f08 MPI_Test, MPI_Testall, MPI_Testany, MPI_Testsome and MPI_Iprobe (and MPI_Cart_create and
- * MPI_Cart_sub below: those with a LOGICAL argument) call pmpi_x_ directly, not ompi_x_f (objdump of libmpi_usempif08): their f08 entry points are wrapped
- * too, by the wrapper above (ierror is optional in mpi_f08: ours when the caller passes none). The call site
- * recorded is this shim's.
+ * MPI_Cart_sub below: those with a LOGICAL argument) call pmpi_x_ directly, not ompi_x_f (objdump of
+ * libmpi_usempif08): their f08 entry points are wrapped too, by the wrapper above (ierror is optional in mpi_f08:
+ * ours when the caller passes none). The call site recorded is this shim's.
  */
 #define ES_F08_SHIM(lname, params, ...)                                                                        \
     ES_EXPORT void mpi_##lname##_f08_ params                                                                    \
