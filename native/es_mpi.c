@@ -1065,7 +1065,8 @@ ES_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, 
     int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, st);
     int64_t t1 = es_now();
     es_comm *e = es_find(comm);
-    es_record(ES_OP_Sendrecv_replace, ES_FAILED(rc) | ES_PROC_NULL(dest), e->id, (uint32_t)sendtag, es_world_rank(e, dest),
+    es_record(ES_OP_Sendrecv_replace, ES_FAILED(rc) | ES_PROC_NULL(dest), e->id, (uint32_t)sendtag,
+              es_world_rank(e, dest),
               dest == MPI_PROC_NULL ? 0 : es_bytes(count, datatype), es_t0, t1, ES_RA);
     es_receive_half(rc, st, e, datatype, es_t0, t1, ES_RA);
     return rc;
@@ -1384,6 +1385,11 @@ static inline uint64_t es_w_bytes(const int counts[], const MPI_Datatype types[]
     (sendbuf == MPI_IN_PLACE ? es_counts_at(rcs, es_rank_in(comm), rt) : es_bytes(sc, st))
 /* scatter: the receive block, or in place (the root) the send block */
 #define ES_IP_RECV(sc, st, rc_, rt) (recvbuf == MPI_IN_PLACE ? es_bytes(sc, st) : es_bytes(rc_, rt))
+/* alltoallv, alltoallw: the send blocks, or in place the receive blocks */
+#define ES_IP_SUM(scs, st, rcs, rt)                                                                            \
+    (sendbuf == MPI_IN_PLACE ? es_sum_bytes(rcs, rt, es_comm_size(comm)) : es_sum_bytes(scs, st, es_comm_size(comm)))
+#define ES_IP_W(scs, sts, rcs, rts)                                                                            \
+    (sendbuf == MPI_IN_PLACE ? es_w_bytes(rcs, rts, es_comm_size(comm)) : es_w_bytes(scs, sts, es_comm_size(comm)))
 #define ES_IP_RECVV(scs, st, rc_, rt) \
     (recvbuf == MPI_IN_PLACE ? es_counts_at(scs, es_rank_in(comm), st) : es_bytes(rc_, rt))
 
@@ -1446,7 +1452,8 @@ ES_COLL(Iexscan, NBIP, -1, es_bytes(count, datatype), const void *sendbuf, void 
         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm
-ES_COLL(Gather, IP, root, ES_IP_SEND(sendcount, sendtype, recvcount, recvtype), const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+ES_COLL(Gather, IP, root, ES_IP_SEND(sendcount, sendtype, recvcount, recvtype),
+        const void *sendbuf, int sendcount, MPI_Datatype sendtype,
         void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 ES_COLL(Scatter, IPR, root, ES_IP_RECV(sendcount, sendtype, recvcount, recvtype), const void *sendbuf, int sendcount,
         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
@@ -1460,64 +1467,77 @@ ES_COLL(Iscatter, NBIPR, root, ES_IP_RECV(sendcount, sendtype, recvcount, recvty
         MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm
-ES_COLL(Gatherv, IP, root, ES_IP_SENDV(sendcount, sendtype, recvcounts, recvtype), const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+ES_COLL(Gatherv, IP, root, ES_IP_SENDV(sendcount, sendtype, recvcounts, recvtype),
+        const void *sendbuf, int sendcount, MPI_Datatype sendtype,
         void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request
-ES_COLL(Igatherv, NBIP, root, ES_IP_SENDV(sendcount, sendtype, recvcounts, recvtype), const void *sendbuf, int sendcount,
+ES_COLL(Igatherv, NBIP, root, ES_IP_SENDV(sendcount, sendtype, recvcounts, recvtype),
+        const void *sendbuf, int sendcount,
         MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
         int root, MPI_Comm comm, MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm
-ES_COLL(Scatterv, IPR, root, ES_IP_RECVV(sendcounts, sendtype, recvcount, recvtype), const void *sendbuf, const int sendcounts[],
+ES_COLL(Scatterv, IPR, root, ES_IP_RECVV(sendcounts, sendtype, recvcount, recvtype),
+        const void *sendbuf, const int sendcounts[],
         const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
         MPI_Comm comm)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request
-ES_COLL(Iscatterv, NBIPR, root, ES_IP_RECVV(sendcounts, sendtype, recvcount, recvtype), const void *sendbuf, const int sendcounts[],
+ES_COLL(Iscatterv, NBIPR, root, ES_IP_RECVV(sendcounts, sendtype, recvcount, recvtype),
+        const void *sendbuf, const int sendcounts[],
         const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
         MPI_Comm comm, MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm
-ES_COLL(Allgather, IP, -1, ES_IP_SEND(sendcount, sendtype, recvcount, recvtype), const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+ES_COLL(Allgather, IP, -1, ES_IP_SEND(sendcount, sendtype, recvcount, recvtype),
+        const void *sendbuf, int sendcount, MPI_Datatype sendtype,
         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-ES_COLL(Alltoall, IP, -1, ES_IP_SEND(sendcount, sendtype, recvcount, recvtype) * (uint64_t)es_comm_size(comm), const void *sendbuf,
+ES_COLL(Alltoall, IP, -1, ES_IP_SEND(sendcount, sendtype, recvcount, recvtype) * (uint64_t)es_comm_size(comm),
+        const void *sendbuf,
         int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request
 ES_COLL(Iallgather, NBIP, -1, ES_IP_SEND(sendcount, sendtype, recvcount, recvtype), const void *sendbuf, int sendcount,
         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
         MPI_Request *request)
-ES_COLL(Ialltoall, NBIP, -1, ES_IP_SEND(sendcount, sendtype, recvcount, recvtype) * (uint64_t)es_comm_size(comm), const void *sendbuf,
+ES_COLL(Ialltoall, NBIP, -1, ES_IP_SEND(sendcount, sendtype, recvcount, recvtype) * (uint64_t)es_comm_size(comm),
+        const void *sendbuf,
         int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
         MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm
-ES_COLL(Allgatherv, IP, -1, ES_IP_SENDV(sendcount, sendtype, recvcounts, recvtype), const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+ES_COLL(Allgatherv, IP, -1, ES_IP_SENDV(sendcount, sendtype, recvcounts, recvtype),
+        const void *sendbuf, int sendcount, MPI_Datatype sendtype,
         void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request
-ES_COLL(Iallgatherv, NBIP, -1, ES_IP_SENDV(sendcount, sendtype, recvcounts, recvtype), const void *sendbuf, int sendcount,
+ES_COLL(Iallgatherv, NBIP, -1, ES_IP_SENDV(sendcount, sendtype, recvcounts, recvtype),
+        const void *sendbuf, int sendcount,
         MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
         MPI_Comm comm, MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm
-ES_COLL(Alltoallv, IP, -1, sendbuf == MPI_IN_PLACE ? es_sum_bytes(recvcounts, recvtype, es_comm_size(comm)) : es_sum_bytes(sendcounts, sendtype, es_comm_size(comm)), const void *sendbuf,
+ES_COLL(Alltoallv, IP, -1, ES_IP_SUM(sendcounts, sendtype, recvcounts, recvtype),
+        const void *sendbuf,
         const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
         const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request
-ES_COLL(Ialltoallv, NBIP, -1, sendbuf == MPI_IN_PLACE ? es_sum_bytes(recvcounts, recvtype, es_comm_size(comm)) : es_sum_bytes(sendcounts, sendtype, es_comm_size(comm)), const void *sendbuf,
+ES_COLL(Ialltoallv, NBIP, -1, ES_IP_SUM(sendcounts, sendtype, recvcounts, recvtype),
+        const void *sendbuf,
         const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
         const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm
-ES_COLL(Alltoallw, IP, -1, sendbuf == MPI_IN_PLACE ? es_w_bytes(recvcounts, recvtypes, es_comm_size(comm)) : es_w_bytes(sendcounts, sendtypes, es_comm_size(comm)), const void *sendbuf, const int sendcounts[], const int sdispls[],
+ES_COLL(Alltoallw, IP, -1, ES_IP_W(sendcounts, sendtypes, recvcounts, recvtypes),
+        const void *sendbuf, const int sendcounts[], const int sdispls[],
         const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
         const MPI_Datatype recvtypes[], MPI_Comm comm)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request
-ES_COLL(Ialltoallw, NBIP, -1, sendbuf == MPI_IN_PLACE ? es_w_bytes(recvcounts, recvtypes, es_comm_size(comm)) : es_w_bytes(sendcounts, sendtypes, es_comm_size(comm)), const void *sendbuf, const int sendcounts[], const int sdispls[],
+ES_COLL(Ialltoallw, NBIP, -1, ES_IP_W(sendcounts, sendtypes, recvcounts, recvtypes),
+        const void *sendbuf, const int sendcounts[], const int sdispls[],
         const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
         const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 #undef ES_ARGS

@@ -383,8 +383,8 @@ ES_FDEF(waitall, WAITALL, F *count, F *requests, F *statuses, F *ierr)
     ES_FREC(Waitall, 0, &es_unknown, *count, -1, 0);
     if (ES_FOK(ierr)) {
         for (int k = 0; k < tracked; k++) {
-            es_freq_done(es_done_slot[k], es_fstatuses_ignored(st) ? NULL : st + (size_t)es_done_index[k] * ES_FSTATUS_INTS,
-                         es_t0, t1);
+            const F *one = es_fstatuses_ignored(st) ? NULL : st + (size_t)es_done_index[k] * ES_FSTATUS_INTS;
+            es_freq_done(es_done_slot[k], one, es_t0, t1);
         }
     }
 }
@@ -417,8 +417,8 @@ ES_FDEF(testall, TESTALL, F *count, F *requests, F *flag, F *statuses, F *ierr)
     ES_FREC(Testall, 0, &es_unknown, *count, -1, 0);
     if (ES_FOK(ierr) && *flag) {
         for (int k = 0; k < tracked; k++) {
-            es_freq_done(es_done_slot[k], es_fstatuses_ignored(st) ? NULL : st + (size_t)es_done_index[k] * ES_FSTATUS_INTS,
-                         es_t0, t1);
+            const F *one = es_fstatuses_ignored(st) ? NULL : st + (size_t)es_done_index[k] * ES_FSTATUS_INTS;
+            es_freq_done(es_done_slot[k], one, es_t0, t1);
         }
     }
 }
@@ -729,7 +729,8 @@ ES_F08_SHIM(iprobe, (F *source, F *tag, F *comm, F *flag, F *status, F *ierr), s
 #define ES_FIP_RECVV(scs, st, rc_, rt)                                                                         \
     (es_fip(recvbuf) ? es_counts_at((const int *)(scs), es_rank_in(c), es_ft(st)) : es_fbytes(rc_, rt))
 #define ES_FIP_SUM(scs, st, rcs, rt, n)                                                                        \
-    (es_fip(sendbuf) ? es_sum_bytes((const int *)(rcs), es_ft(rt), (n)) : es_sum_bytes((const int *)(scs), es_ft(st), (n)))
+    (es_fip(sendbuf) ? es_sum_bytes((const int *)(rcs), es_ft(rt), (n))                                        \
+                     : es_sum_bytes((const int *)(scs), es_ft(st), (n)))
 
 #if !ES_F_MPICH
 static uint64_t es_fw_bytes(const F *counts, const F *types, int n)
@@ -1122,7 +1123,8 @@ ES_FDEF(irecv, IRECV, void *buf, F *count, F *datatype, F *source, F *tag, F *co
 #undef ES_FARGS
 
 /* sendrecv: the send half's tuple, and the receive half as a receive record when the status is there */
-#define ES_FARGS sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, st, ierr
+#define ES_FARGS                                                                                               \
+    sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, st, ierr
 ES_FDEF(sendrecv, SENDRECV, void *sendbuf, F *sendcount, F *sendtype, F *dest, F *sendtag, void *recvbuf,
         F *recvcount, F *recvtype, F *source, F *recvtag, F *comm, F *status, F *ierr)
 {
