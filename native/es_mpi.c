@@ -12,7 +12,8 @@
  * two counter increments. No allocation, no lock, no system call. Allocation happens only when a communicator is
  * created (its rank translation table). MPI_Irecv also enters its request in a fixed table, and a wait or test
  * that completes such requests looks them up and writes one receive record each (late sender for non-blocking
- * receives); MPI_Sendrecv writes its receive half as such a record too.
+ * receives); MPI_Sendrecv writes its receive half as such a record too. A non-blocking collective's request enters
+ * the same table, and its completion writes a completion record (its departure: CollectiveWaits).
  *
  * Never changes results or semantics: every wrapper passes its arguments unchanged to the PMPI_ function (Fortran
  * wrappers to Open MPI's pmpi_*_ entry points, so Fortran sentinels such as MPI_IN_PLACE keep their meaning) and
@@ -1111,11 +1112,13 @@ ES_EXPORT int MPI_Finalize(void)
 
 #define ES_REQ_EMPTY ((MPI_Request)0) /* never a live handle; MPI_REQUEST_NULL need not be 0 */
 
-enum { ES_REQ_IRECV, ES_REQ_IDUP };
+enum { ES_REQ_IRECV, ES_REQ_IDUP, ES_REQ_ICOLL };
 
 typedef struct {
-    int kind;             /* ES_REQ_IRECV, or ES_REQ_IDUP: an MPI_Comm_idup, registered when it completes */
+    int kind;             /* ES_REQ_IRECV, ES_REQ_IDUP (an MPI_Comm_idup, registered when it completes) or
+                             ES_REQ_ICOLL (a non-blocking collective: its completion gets a record) */
     MPI_Comm *newcomm;    /* MPI_Comm_idup: where MPI writes the new handle; seq its place in comm_id's sequence */
+    const MPI_Fint *fnewcomm; /* the same from Fortran (newcomm NULL): the Fortran handle */
     uint32_t seq;
     MPI_Comm comm;
     es_comm *e;           /* the communicator's entry when posted; used only if it still names the same one */
@@ -1211,6 +1214,8 @@ static es_req *es_req_track(MPI_Request r, MPI_Comm comm, es_comm *e, int source
     es_req *q = &es_reqs[free_slot];
     es_req_keys[free_slot] = r;
     q->kind = ES_REQ_IRECV;
+    q->newcomm = NULL;
+    q->fnewcomm = NULL;
     q->comm = comm;
     q->e = e;
     q->comm_id = e->id;
@@ -1230,9 +1235,14 @@ static void es_req_done(int slot, const MPI_Status *st, int64_t t0, int64_t t1)
 {
     es_req_lock();
     es_req *q = &es_reqs[slot];
-    if (q->kind == ES_REQ_IDUP) {
-        /* the new communicator exists now: named as MPI_Comm_dup names its own, from the place in the parent */
-        es_register(*q->newcomm, q->comm_id, q->seq, 1, 0);
+    if (q->kind == ES_REQ_IDUP || q->kind == ES_REQ_ICOLL) {
+        if (q->kind == ES_REQ_IDUP) {
+            /* the new communicator exists now: named as MPI_Comm_dup names its own, from the place in the parent */
+            es_register(q->newcomm != NULL ? *q->newcomm : PMPI_Comm_f2c(*q->fnewcomm), q->comm_id, q->seq, 1, 0);
+        }
+        /* the collective's departure: the wait or test that completed it (CollectiveWaits) */
+        es_write(ES_REC_COLLECTIVE_DONE, ES_FLAG_NONBLOCKING | ES_FLAG_COLLECTIVE, (uint32_t)q->posted, q->comm_id,
+                 q->seq, -1, 0, t0, t1);
         es_req_keys[slot] = ES_REQ_EMPTY;
         es_reqs_live--;
         es_req_unlock();
@@ -1368,6 +1378,7 @@ static __attribute__((noinline, cold)) int es_thread_ring(void)
 #define ES_T0(op) int64_t es_t0 = es_enter(op)
 #define ES_RA __builtin_return_address(0)
 #define ES_FAILED(rc) ((rc) != MPI_SUCCESS ? ES_FLAG_FAILED : 0)
+#define ES_PROC_NULL(peer) ((peer) == MPI_PROC_NULL ? ES_FLAG_PROC_NULL : 0)
 
 /* point-to-point send side: bytes = count * type size, peer = dest */
 #define ES_SEND(name, flags, ...)                                                                              \
@@ -1380,8 +1391,8 @@ static __attribute__((noinline, cold)) int es_thread_ring(void)
         int rc = PMPI_##name(ES_SEND_ARGS);                                                                    \
         int64_t t1 = es_now();                                                                                 \
         es_comm *e = es_find(comm);                                                                            \
-        es_record(ES_OP_##name, (flags) | ES_FAILED(rc), e->id, (uint32_t)tag, es_world_rank(e, dest),        \
-                  dest == MPI_PROC_NULL ? 0 : es_bytes(count, datatype), es_t0, t1, ES_RA);                    \
+        es_record(ES_OP_##name, (flags) | ES_FAILED(rc) | ES_PROC_NULL(dest), e->id, (uint32_t)tag,           \
+                  es_world_rank(e, dest), dest == MPI_PROC_NULL ? 0 : es_bytes(count, datatype), es_t0, t1, ES_RA); \
         return rc;                                                                                             \
     }
 
@@ -1420,7 +1431,7 @@ ES_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, 
         source = st->MPI_SOURCE;
         tag = st->MPI_TAG;
     }
-    es_record(ES_OP_Recv, ES_FAILED(rc), e->id, (uint32_t)tag, es_world_rank(e, source),
+    es_record(ES_OP_Recv, ES_FAILED(rc) | ES_PROC_NULL(source), e->id, (uint32_t)tag, es_world_rank(e, source),
               got == MPI_UNDEFINED ? 0 : es_bytes(got, datatype), es_t0, t1, ES_RA);
     return rc;
 }
@@ -1438,8 +1449,8 @@ ES_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
     if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) {
         es_req_track(*request, comm, e, source, tag, datatype, es_t0);
     }
-    es_record(ES_OP_Irecv, ES_FLAG_NONBLOCKING | ES_FAILED(rc), e->id, (uint32_t)tag, es_world_rank(e, source),
-              es_bytes(count, datatype), es_t0, t1, ES_RA);
+    es_record(ES_OP_Irecv, ES_FLAG_NONBLOCKING | ES_FAILED(rc) | ES_PROC_NULL(source), e->id, (uint32_t)tag,
+              es_world_rank(e, source), source == MPI_PROC_NULL ? 0 : es_bytes(count, datatype), es_t0, t1, ES_RA);
     return rc;
 }
 
@@ -1473,7 +1484,7 @@ ES_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype send
                            recvtag, comm, st);
     int64_t t1 = es_now();
     es_comm *e = es_find(comm);
-    es_record(ES_OP_Sendrecv, ES_FAILED(rc), e->id, (uint32_t)sendtag, es_world_rank(e, dest),
+    es_record(ES_OP_Sendrecv, ES_FAILED(rc) | ES_PROC_NULL(dest), e->id, (uint32_t)sendtag, es_world_rank(e, dest),
               dest == MPI_PROC_NULL ? 0 : es_bytes(sendcount, sendtype), es_t0, t1, ES_RA);
     es_receive_half(rc, st, e, recvtype, es_t0, t1, ES_RA);
     return rc;
@@ -1491,7 +1502,8 @@ ES_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, 
     int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, st);
     int64_t t1 = es_now();
     es_comm *e = es_find(comm);
-    es_record(ES_OP_Sendrecv_replace, ES_FAILED(rc), e->id, (uint32_t)sendtag, es_world_rank(e, dest),
+    es_record(ES_OP_Sendrecv_replace, ES_FAILED(rc) | ES_PROC_NULL(dest), e->id, (uint32_t)sendtag,
+              es_world_rank(e, dest),
               dest == MPI_PROC_NULL ? 0 : es_bytes(count, datatype), es_t0, t1, ES_RA);
     es_receive_half(rc, st, e, datatype, es_t0, t1, ES_RA);
     return rc;
@@ -1746,10 +1758,82 @@ ES_EXPORT int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Stat
         ES_T0(ES_OP_##name);                                                                                      \
         int rc = PMPI_##name(ES_ARGS);                                                                            \
         int64_t t1 = es_now();                                                                                    \
+        ES_TRACK_##flags                                                                                          \
         es_record(ES_OP_##name, ES_FLAG_COLLECTIVE | (flags) | ES_FAILED(rc), e->id, seq, es_world_rank(e, root), \
                   (bytes), es_t0, t1, ES_RA);                                                                     \
         return rc;                                                                                                \
     }
+
+/*
+ * The flags argument of ES_COLL is one token: 0 or NB (non-blocking), with IP when MPI_IN_PLACE may stand for the
+ * send buffer and IPR when it may stand for the receive buffer (MPI_Scatter(v) at the root); a non-blocking one's
+ * request enters the request table, so the wait or test that completes it writes its completion record.
+ */
+#define NBIP (ES_FLAG_NONBLOCKING | IP)
+#define NBIPR (ES_FLAG_NONBLOCKING | IPR)
+#define IP (sendbuf == MPI_IN_PLACE ? ES_FLAG_IN_PLACE : 0)
+#define IPR (recvbuf == MPI_IN_PLACE ? ES_FLAG_IN_PLACE : 0)
+#define ES_TRACK_0
+#define ES_TRACK_IP
+#define ES_TRACK_IPR
+#define ES_TRACK_NB es_icoll_track(rc, *request, comm, e, seq, es_t0);
+#define ES_TRACK_NBIP ES_TRACK_NB
+#define ES_TRACK_NBIPR ES_TRACK_NB
+
+static inline void es_icoll_track(int rc, MPI_Request r, MPI_Comm comm, es_comm *e, uint32_t seq, int64_t t0)
+{
+    if (rc == MPI_SUCCESS) {
+        es_req *q = es_req_track(r, comm, e, MPI_PROC_NULL, 0, MPI_DATATYPE_NULL, t0);
+        if (q != NULL) {
+            q->kind = ES_REQ_ICOLL;
+            q->seq = seq;
+        }
+    }
+}
+
+/*
+ * What one rank contributes when MPI_IN_PLACE may stand for a buffer (MPI-3.1 §5.2.2): the arguments MPI then
+ * ignores are never read (they may be garbage); the rank's own block, which stays in place, counts as it would
+ * have been sent, so a program counts the same bytes with MPI_IN_PLACE as without.
+ */
+static inline int es_rank_in(MPI_Comm c)
+{
+    int r = 0;
+    PMPI_Comm_rank(c, &r);
+    return r;
+}
+
+static inline uint64_t es_counts_at(const int counts[], int i, MPI_Datatype t)
+{
+    return counts == NULL ? 0 : es_bytes(counts[i], t);
+}
+
+static inline uint64_t es_w_bytes(const int counts[], const MPI_Datatype types[], int n)
+{
+    uint64_t b = 0;
+    if (counts == NULL || types == NULL) {
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        b += es_bytes(counts[i], types[i]);
+    }
+    return b;
+}
+
+/* gather, allgather: the send block, or in place the receive block */
+#define ES_IP_SEND(sc, st, rc_, rt) (sendbuf == MPI_IN_PLACE ? es_bytes(rc_, rt) : es_bytes(sc, st))
+/* gatherv, allgatherv: in place, this rank's receive count */
+#define ES_IP_SENDV(sc, st, rcs, rt) \
+    (sendbuf == MPI_IN_PLACE ? es_counts_at(rcs, es_rank_in(comm), rt) : es_bytes(sc, st))
+/* scatter: the receive block, or in place (the root) the send block */
+#define ES_IP_RECV(sc, st, rc_, rt) (recvbuf == MPI_IN_PLACE ? es_bytes(sc, st) : es_bytes(rc_, rt))
+/* alltoallv, alltoallw: the send blocks, or in place the receive blocks */
+#define ES_IP_SUM(scs, st, rcs, rt)                                                                            \
+    (sendbuf == MPI_IN_PLACE ? es_sum_bytes(rcs, rt, es_comm_size(comm)) : es_sum_bytes(scs, st, es_comm_size(comm)))
+#define ES_IP_W(scs, sts, rcs, rts)                                                                            \
+    (sendbuf == MPI_IN_PLACE ? es_w_bytes(rcs, rts, es_comm_size(comm)) : es_w_bytes(scs, sts, es_comm_size(comm)))
+#define ES_IP_RECVV(scs, st, rc_, rt) \
+    (recvbuf == MPI_IN_PLACE ? es_counts_at(scs, es_rank_in(comm), st) : es_bytes(rc_, rt))
 
 static inline int es_comm_size(MPI_Comm c)
 {
@@ -1786,120 +1870,134 @@ ES_COLL(Ibcast, NB, root, es_bytes(count, datatype), void *buffer, int count, MP
         MPI_Comm comm, MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, recvbuf, count, datatype, op, root, comm
-ES_COLL(Reduce, 0, root, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
+ES_COLL(Reduce, IP, root, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
         MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, recvbuf, count, datatype, op, root, comm, request
-ES_COLL(Ireduce, NB, root, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
+ES_COLL(Ireduce, NBIP, root, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
         MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, recvbuf, count, datatype, op, comm
-ES_COLL(Allreduce, 0, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
+ES_COLL(Allreduce, IP, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-ES_COLL(Scan, 0, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
+ES_COLL(Scan, IP, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-ES_COLL(Exscan, 0, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
+ES_COLL(Exscan, IP, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, recvbuf, count, datatype, op, comm, request
-ES_COLL(Iallreduce, NB, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
+ES_COLL(Iallreduce, NBIP, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
-ES_COLL(Iscan, NB, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
+ES_COLL(Iscan, NBIP, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
-ES_COLL(Iexscan, NB, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
+ES_COLL(Iexscan, NBIP, -1, es_bytes(count, datatype), const void *sendbuf, void *recvbuf, int count,
         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm
-ES_COLL(Gather, 0, root, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+ES_COLL(Gather, IP, root, ES_IP_SEND(sendcount, sendtype, recvcount, recvtype),
+        const void *sendbuf, int sendcount, MPI_Datatype sendtype,
         void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-ES_COLL(Scatter, 0, root, es_bytes(recvcount, recvtype), const void *sendbuf, int sendcount,
+ES_COLL(Scatter, IPR, root, ES_IP_RECV(sendcount, sendtype, recvcount, recvtype), const void *sendbuf, int sendcount,
         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request
-ES_COLL(Igather, NB, root, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount,
+ES_COLL(Igather, NBIP, root, ES_IP_SEND(sendcount, sendtype, recvcount, recvtype), const void *sendbuf, int sendcount,
         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
         MPI_Request *request)
-ES_COLL(Iscatter, NB, root, es_bytes(recvcount, recvtype), const void *sendbuf, int sendcount,
+ES_COLL(Iscatter, NBIPR, root, ES_IP_RECV(sendcount, sendtype, recvcount, recvtype), const void *sendbuf, int sendcount,
         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
         MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm
-ES_COLL(Gatherv, 0, root, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+ES_COLL(Gatherv, IP, root, ES_IP_SENDV(sendcount, sendtype, recvcounts, recvtype),
+        const void *sendbuf, int sendcount, MPI_Datatype sendtype,
         void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request
-ES_COLL(Igatherv, NB, root, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount,
+ES_COLL(Igatherv, NBIP, root, ES_IP_SENDV(sendcount, sendtype, recvcounts, recvtype),
+        const void *sendbuf, int sendcount,
         MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
         int root, MPI_Comm comm, MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm
-ES_COLL(Scatterv, 0, root, es_bytes(recvcount, recvtype), const void *sendbuf, const int sendcounts[],
+ES_COLL(Scatterv, IPR, root, ES_IP_RECVV(sendcounts, sendtype, recvcount, recvtype),
+        const void *sendbuf, const int sendcounts[],
         const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
         MPI_Comm comm)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request
-ES_COLL(Iscatterv, NB, root, es_bytes(recvcount, recvtype), const void *sendbuf, const int sendcounts[],
+ES_COLL(Iscatterv, NBIPR, root, ES_IP_RECVV(sendcounts, sendtype, recvcount, recvtype),
+        const void *sendbuf, const int sendcounts[],
         const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
         MPI_Comm comm, MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm
-ES_COLL(Allgather, 0, -1, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+ES_COLL(Allgather, IP, -1, ES_IP_SEND(sendcount, sendtype, recvcount, recvtype),
+        const void *sendbuf, int sendcount, MPI_Datatype sendtype,
         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-ES_COLL(Alltoall, 0, -1, es_bytes(sendcount, sendtype) * (uint64_t)es_comm_size(comm), const void *sendbuf,
+ES_COLL(Alltoall, IP, -1, ES_IP_SEND(sendcount, sendtype, recvcount, recvtype) * (uint64_t)es_comm_size(comm),
+        const void *sendbuf,
         int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request
-ES_COLL(Iallgather, NB, -1, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount,
+ES_COLL(Iallgather, NBIP, -1, ES_IP_SEND(sendcount, sendtype, recvcount, recvtype), const void *sendbuf, int sendcount,
         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
         MPI_Request *request)
-ES_COLL(Ialltoall, NB, -1, es_bytes(sendcount, sendtype) * (uint64_t)es_comm_size(comm), const void *sendbuf,
+ES_COLL(Ialltoall, NBIP, -1, ES_IP_SEND(sendcount, sendtype, recvcount, recvtype) * (uint64_t)es_comm_size(comm),
+        const void *sendbuf,
         int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
         MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm
-ES_COLL(Allgatherv, 0, -1, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+ES_COLL(Allgatherv, IP, -1, ES_IP_SENDV(sendcount, sendtype, recvcounts, recvtype),
+        const void *sendbuf, int sendcount, MPI_Datatype sendtype,
         void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request
-ES_COLL(Iallgatherv, NB, -1, es_bytes(sendcount, sendtype), const void *sendbuf, int sendcount,
+ES_COLL(Iallgatherv, NBIP, -1, ES_IP_SENDV(sendcount, sendtype, recvcounts, recvtype),
+        const void *sendbuf, int sendcount,
         MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
         MPI_Comm comm, MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm
-ES_COLL(Alltoallv, 0, -1, es_sum_bytes(sendcounts, sendtype, es_comm_size(comm)), const void *sendbuf,
+ES_COLL(Alltoallv, IP, -1, ES_IP_SUM(sendcounts, sendtype, recvcounts, recvtype),
+        const void *sendbuf,
         const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
         const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request
-ES_COLL(Ialltoallv, NB, -1, es_sum_bytes(sendcounts, sendtype, es_comm_size(comm)), const void *sendbuf,
+ES_COLL(Ialltoallv, NBIP, -1, ES_IP_SUM(sendcounts, sendtype, recvcounts, recvtype),
+        const void *sendbuf,
         const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
         const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm
-ES_COLL(Alltoallw, 0, -1, 0, const void *sendbuf, const int sendcounts[], const int sdispls[],
+ES_COLL(Alltoallw, IP, -1, ES_IP_W(sendcounts, sendtypes, recvcounts, recvtypes),
+        const void *sendbuf, const int sendcounts[], const int sdispls[],
         const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
         const MPI_Datatype recvtypes[], MPI_Comm comm)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request
-ES_COLL(Ialltoallw, NB, -1, 0, const void *sendbuf, const int sendcounts[], const int sdispls[],
+ES_COLL(Ialltoallw, NBIP, -1, ES_IP_W(sendcounts, sendtypes, recvcounts, recvtypes),
+        const void *sendbuf, const int sendcounts[], const int sdispls[],
         const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
         const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, recvbuf, recvcounts, datatype, op, comm
-ES_COLL(Reduce_scatter, 0, -1, es_sum_bytes(recvcounts, datatype, es_comm_size(comm)), const void *sendbuf,
+ES_COLL(Reduce_scatter, IP, -1, es_sum_bytes(recvcounts, datatype, es_comm_size(comm)), const void *sendbuf,
         void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, recvbuf, recvcounts, datatype, op, comm, request
-ES_COLL(Ireduce_scatter, NB, -1, es_sum_bytes(recvcounts, datatype, es_comm_size(comm)), const void *sendbuf,
+ES_COLL(Ireduce_scatter, NBIP, -1, es_sum_bytes(recvcounts, datatype, es_comm_size(comm)), const void *sendbuf,
         void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
         MPI_Request *request)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, recvbuf, recvcount, datatype, op, comm
-ES_COLL(Reduce_scatter_block, 0, -1, es_bytes(recvcount, datatype) * (uint64_t)es_comm_size(comm),
+ES_COLL(Reduce_scatter_block, IP, -1, es_bytes(recvcount, datatype) * (uint64_t)es_comm_size(comm),
         const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 #undef ES_ARGS
 #define ES_ARGS sendbuf, recvbuf, recvcount, datatype, op, comm, request
-ES_COLL(Ireduce_scatter_block, NB, -1, es_bytes(recvcount, datatype) * (uint64_t)es_comm_size(comm),
+ES_COLL(Ireduce_scatter_block, NBIP, -1, es_bytes(recvcount, datatype) * (uint64_t)es_comm_size(comm),
         const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
         MPI_Request *request)
 #undef ES_ARGS
@@ -1973,6 +2071,10 @@ ES_COLL(Ineighbor_alltoallw, NB, -1, 0, const void *sendbuf, const int sendcount
         const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 #undef ES_ARGS
 #undef NB
+#undef NBIP
+#undef NBIPR
+#undef IP
+#undef IPR
 
 /*
  * Communicator constructors are collective over the parent (except MPI_Comm_create_group): they take a place
@@ -2251,10 +2353,8 @@ ES_RMA(Accumulate, const void *origin_addr, int origin_count, MPI_Datatype origi
 #undef ES_ARGS
 
 /*
- * Open MPI's Fortran bindings call PMPI_ directly, so its Fortran calls are wrapped on their own. MPICH's (and its
- * derivatives') call the C MPI_ entry points, which the wrappers above already record: wrapping them too would count
- * every Fortran call twice.
+ * The Fortran entry points: all of Open MPI's (its bindings call PMPI_ directly); of MPICH's only the mpi_f08 calls
+ * that reach PMPI_ (its other bindings call the C MPI_ entry points above, which must not count them twice). The
+ * table of which is where is at the top of es_mpi_fortran.c.
  */
-#if defined(OPEN_MPI)
 #include "es_mpi_fortran.c"
-#endif

@@ -51,6 +51,13 @@
  *   value               (1 + MPI_COMM_WORLD rank of the source that matched) << 40 | bytes received
  *   start, end          entry and exit of the call that completed the receive (the wait, test or sendrecv); every
  *                       receive one wait completed carries the same two
+ *
+ * A collective completion record (op type ES_REC_COLLECTIVE_DONE) is not a call either: a non-blocking collective
+ * (or MPI_Comm_idup) completed inside the wait or test before it.
+ *   collector id        the low 32 bits of the i-call's start (its tuple's start field), which links the two
+ *   sequence            communicator id << 32 | the i-call's place in the communicator's collective sequence
+ *   value               0
+ *   start, end          entry and exit of the wait or test that completed it
  */
 #ifndef ES_MPI_LAYOUT_H
 #define ES_MPI_LAYOUT_H
@@ -97,7 +104,11 @@
 #define ES_FLAG_NONBLOCKING 16
 #define ES_FLAG_COLLECTIVE 32
 #define ES_FLAG_IN_PLACE 64
+/* the call's peer is MPI_PROC_NULL (its peer field says none): a no-op transfer, 0 bytes */
+#define ES_FLAG_PROC_NULL 128
 #define ES_REC_RECEIVE 1024
+/* a non-blocking collective completed inside the call before it (ES_REC_COLLECTIVE_DONE below) */
+#define ES_REC_COLLECTIVE_DONE 1025
 
 /* MpiRankMetaLayout: little-endian on the hosts we run on; the byte order byte says which. */
 #define ES_META_MAGIC 0x524d5345

@@ -63,6 +63,41 @@ class MpirunTraceTest {
     }
 
     /**
+     * Halo exchanges on a non-periodic line send to and receive from MPI_PROC_NULL at the ends, and the calls of every
+     * binding are traced: the trace of the C program and of its mpi_f08 twin (native/test/es_counts.c,
+     * es_fcounts_f08.f90) reads back, trace show prints the MPI_PROC_NULL peers, and the export writes them.
+     */
+    @Test
+    void tracesWithMpiProcNullPeersReadBackFromCAndFortran() throws Exception {
+        Path c = NativePrograms.compile("es_counts", dir); // skips without Open MPI
+        List<Path> programs = new java.util.ArrayList<>(List.of(c));
+        if (NativePrograms.onPath("mpifort")) {
+            Path f08 = dir.resolve("es_fcounts_f08");
+            run(List.of("mpifort", "-O2", "-o", f08.toString(),
+                    Path.of("..", "native", "test", "es_fcounts_f08.f90").toString()));
+            programs.add(f08);
+        }
+        for (Path program : programs) {
+            Path trace = dir.resolve(program.getFileName() + ".trace.json");
+            CliHarness cli = new CliHarness();
+            assertThat(cli.execute("mpirun", "-np", "4", "--trace", trace.toString(), "--trace-dir",
+                    dir.resolve("t-" + program.getFileName()).toString(), "--mpirun-arg", "--mca", "--mpirun-arg", "btl",
+                    "--mpirun-arg", "self,vader", "--", program.toString())).as(cli.err()).isZero();
+            assertThat(java.nio.file.Files.readString(trace)).contains("\"proc_null\"");
+            CliHarness show = new CliHarness();
+            assertThat(show.execute("trace", "show", trace.toString())).as(show.err()).isZero();
+            assertThat(show.out()).contains("peer MPI_PROC_NULL").contains("mpi_sendrecv_replace")
+                    .contains("mpi_iallreduce");
+            Path export = dir.resolve(program.getFileName() + ".perfetto.json");
+            CliHarness exported = new CliHarness();
+            assertThat(exported.execute("trace", "export", trace.toString(), "--format", "perfetto", "--out",
+                    export.toString()))
+                    .as(exported.err()).isZero();
+            assertThat(java.nio.file.Files.readString(export)).contains("\"peer\":\"MPI_PROC_NULL\"");
+        }
+    }
+
+    /**
      * A program whose MPI calls sit in a shared library (as LAMMPS's are in liblammps.so): the library is mapped at a
      * different address in every rank, and the call sites still agree, so the ranks merge into one group.
      */

@@ -26,6 +26,14 @@ import org.eventspace.monitor.model.Verdict;
  * instances of the window (its own id and sequence): Scalasca's wait at fence. Neighbourhood collectives are left
  * out by the caller: a rank waits there for its neighbours only.
  *
+ * <p>A non-blocking collective (MPI_Ibarrier, MPI_Iallreduce, …, MPI_Comm_idup) is an instance like its blocking
+ * form, on the same sequence (MPI-3.1 §5.12: blocking and non-blocking collectives are ordered alike): a member
+ * arrives with the i-call's entry and departs with the exit of the wait or test that completed its request (the
+ * library's completion record), so its departure wait is the time it spent completing, not the i-call's few
+ * microseconds. An i-call whose completion never comes (its request freed, past the library's request table, a
+ * rank that ended first, or more than {@link #MAX_POSTED} at once) departs at the i-call's own exit, and is counted
+ * ({@link #postedWithoutCompletion}).
+ *
  * <p>Not thread-safe: fed by one agent thread.
  */
 final class CollectiveWaits {
@@ -143,11 +151,53 @@ final class CollectiveWaits {
         }
     }
 
+    /** Non-blocking collective calls waiting for their completion record, at most; beyond, one departs at once. */
+    static final int MAX_POSTED = 100_000;
+    /** (rank, communicator, sequence) of a posted non-blocking collective -> {its entry, its i-call's exit}. */
+    private final Map<PostedKey, long[]> posted = new HashMap<>();
+    /** Non-blocking collectives that departed at the completing wait or test, and those that had to without it. */
+    long postedCompleted;
+    long postedWithoutCompletion;
+
+    private record PostedKey(int rank, int comm, int seq) {
+    }
+
+    /** A non-blocking collective's i-call: it arrives now; it departs at its completion ({@link #completed}). */
+    void posted(int comm, int seq, int rank, long entryNs, long exitNs) {
+        if (posted.size() >= MAX_POSTED) {
+            postedWithoutCompletion++;
+            arrive(comm, seq, rank, entryNs, exitNs);
+            return;
+        }
+        long[] previous = posted.put(new PostedKey(rank, comm, seq), new long[] {entryNs, exitNs});
+        if (previous != null) {
+            postedWithoutCompletion++;
+            arrive(comm, seq, rank, previous[0], previous[1]);
+        }
+    }
+
+    /**
+     * The wait or test that completed rank's non-blocking collective (comm, seq) left at {@code exitNs}. A completion
+     * whose i-call was never posted here lost it with the ring's overwritten tuples, which {@code tuples_missed} counts.
+     */
+    void completed(int comm, int seq, int rank, long exitNs) {
+        long[] call = posted.remove(new PostedKey(rank, comm, seq));
+        if (call != null) {
+            postedCompleted++;
+            arrive(comm, seq, rank, call[0], Math.max(call[1], exitNs));
+        }
+    }
+
     /**
      * The end of the run: instances of communicators whose size was never learnt complete with what arrived;
      * instances still missing a member (a rank that died before reaching them) are counted incomplete.
      */
     void finish(boolean sizesKnown) {
+        for (Map.Entry<PostedKey, long[]> e : new ArrayList<>(posted.entrySet())) {
+            postedWithoutCompletion++;
+            arrive(e.getKey().comm(), e.getKey().seq(), e.getKey().rank(), e.getValue()[0], e.getValue()[1]);
+        }
+        posted.clear();
         for (Instance instance : pending.values()) {
             if (!sizesKnown && instance.n > 1) {
                 complete(instance);

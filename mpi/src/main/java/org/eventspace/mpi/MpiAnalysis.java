@@ -147,6 +147,12 @@ final class MpiAnalysis implements MpiTupleSink {
             onReceiveRecord(clocks.mapTuple(hostOf[rank]), rank, t);
             return;
         }
+        if (op == MpiTuple.RECORD_COLLECTIVE_DONE && rank >= 0 && rank < worldSize) {
+            long seq = t.sequence();
+            collectives.completed(MpiTuple.comm(seq), MpiTuple.low(seq), rank,
+                    clocks.mapTuple(hostOf[rank]).toBase(t.endNs()));
+            return;
+        }
         if (!MpiOp.known(op) || rank < 0 || rank >= worldSize) {
             return;
         }
@@ -164,7 +170,11 @@ final class MpiAnalysis implements MpiTupleSink {
         if (MpiTuple.collective(t)) {
             if (op != MpiOp.INIT && op != MpiOp.INIT_THREAD && op != MpiOp.FINALIZE && !MpiOp.neighbourhood(op)) {
                 profile.collective(rank, durationUs);
-                collectives.arrive(comm, MpiTuple.low(seq), rank, entry, exit);
+                if ((t.flags() & MpiTuple.FLAG_NONBLOCKING) != 0 && (t.flags() & MpiTuple.FLAG_FAILED) == 0) {
+                    collectives.posted(comm, MpiTuple.low(seq), rank, entry, exit);
+                } else {
+                    collectives.arrive(comm, MpiTuple.low(seq), rank, entry, exit);
+                }
             }
         } else if (MpiOp.sends(op)) {
             int peer = MpiTuple.peer(t.value());

@@ -18,7 +18,8 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record MpiBlock(int ranks, int ranksTraced, int hosts, Map<String, Long> calls, long callsTotal, long bytesSent,
+record MpiBlock(int ranks, int ranksTraced, int hosts, Map<String, Long> calls, Map<String, Long> callBytes,
+                long callsTotal, long bytesSent,
                 long tuplesWritten, long tuplesRead, long tuplesMissed, long untracedCalls,
                 List<UnfinishedRank> unfinishedRanks, List<RankExit> rankExits, Collectives collectives,
                 PointToPoint pointToPoint, ClockBlock clock, Agents agents) {
@@ -41,7 +42,8 @@ record MpiBlock(int ranks, int ranksTraced, int hosts, Map<String, Long> calls, 
     }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Collectives(long instances, long incomplete, long unknownCommunicatorCalls) {
+    record Collectives(long instances, long incomplete, long unknownCommunicatorCalls, long nonblockingCompleted,
+                       long nonblockingWithoutCompletion) {
     }
 
     /** Late sender and receiver per rank, keyed by rank; times in µs to 0.1. */
@@ -70,6 +72,7 @@ record MpiBlock(int ranks, int ranksTraced, int hosts, Map<String, Long> calls, 
         int worldSize = analysis.worldSize();
         RankSnapshots snapshots = analysis.snapshots();
         Map<String, Long> calls = new LinkedHashMap<>();
+        Map<String, Long> callBytes = new LinkedHashMap<>();
         long total = 0;
         for (int op = MpiOp.FIRST; op < MpiOp.END; op++) {
             long n = snapshots.calls(op);
@@ -77,13 +80,18 @@ record MpiBlock(int ranks, int ranksTraced, int hosts, Map<String, Long> calls, 
                 calls.put(MpiOp.name(op), n);
                 total += n;
             }
+            long b = snapshots.bytes(op);
+            if (b > 0) {
+                callBytes.put(MpiOp.name(op), b);
+            }
         }
         List<UnfinishedRank> unfinished = snapshots.unfinished(worldSize).stream().map(r -> unfinished(analysis, r)).toList();
         Collectives collectives = null;
         PointToPoint pointToPoint = null;
         if (analysis.started()) {
             CollectiveWaits c = analysis.collectives();
-            collectives = new Collectives(c.instances, c.incomplete, c.unknownCommunicator);
+            collectives = new Collectives(c.instances, c.incomplete, c.unknownCommunicator, c.postedCompleted,
+                    c.postedWithoutCompletion);
             PointToPointWaits p = analysis.pointToPoint();
             pointToPoint = new PointToPoint(p.matched, p.unmatched(), p.unmatchedNoPartner,
                     p.unmatchedPartnerOverwritten, analysis.receiveRecords(), p.completionsWithoutPost, p.postsForgotten,
@@ -91,7 +99,8 @@ record MpiBlock(int ranks, int ranksTraced, int hosts, Map<String, Long> calls, 
                     byRank(worldSize, r -> p.lateSenderCount[r]), byRank(worldSize, r -> us(p.lateSenderCausedNs[r])),
                     byRank(worldSize, r -> us(p.lateReceiverNs[r])));
         }
-        return new MpiBlock(Math.max(0, worldSize), snapshots.all().size(), hosts, calls, total, snapshots.bytesSent(),
+        return new MpiBlock(Math.max(0, worldSize), snapshots.all().size(), hosts, calls, callBytes, total,
+                snapshots.bytesSent(),
                 written, analysis.tuplesRead(), missed, snapshots.untracedCalls(), unfinished, analysis.exits(),
                 collectives, pointToPoint, ClockBlock.of(analysis), agents);
     }

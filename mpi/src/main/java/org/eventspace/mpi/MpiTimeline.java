@@ -212,6 +212,9 @@ public final class MpiTimeline {
                         receiveRecord(rank, list, irecvs, t);
                         continue;
                     }
+                    if (op == MpiTuple.RECORD_COLLECTIVE_DONE) {
+                        continue; // the i-call's slice stays the call itself; its completion is the wait's slice
+                    }
                     Call c = new Call(op, t.flags(), t.collectorId(), t.sequence(), t.value(), clock.toBase(t.startNs()),
                             clock.toBase(t.endNs()));
                     int index = list.size();

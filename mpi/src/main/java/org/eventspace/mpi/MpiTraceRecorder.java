@@ -48,8 +48,8 @@ public final class MpiTraceRecorder implements MpiCallListener {
         if (rank < 0 || rank >= ranks) {
             return;
         }
-        if (t.opType() == MpiTuple.RECORD_RECEIVE) {
-            // a receive completed inside the call before it: part of that call, not a call of its own
+        if (t.opType() == MpiTuple.RECORD_RECEIVE || t.opType() == MpiTuple.RECORD_COLLECTIVE_DONE) {
+            // a receive or a collective completed inside the call before it: part of that call, not a call of its own
             return;
         }
         RankTrace trace = traces[rank];
@@ -64,7 +64,9 @@ public final class MpiTraceRecorder implements MpiCallListener {
         Op op = code >= MpiOp.FIRST && code < MpiOp.END ? opOfCode[code - MpiOp.FIRST] : Op.MPI_CALL;
         long value = t.value();
         int peer = MpiTuple.peer(value);
-        long relative = op.pointToPoint() && peer >= 0 ? peer - rank : EventNode.NONE;
+        long relative = !op.pointToPoint() ? EventNode.NONE
+                : (t.flags() & MpiTuple.FLAG_PROC_NULL) != 0 ? EventNode.PROC_NULL
+                : peer >= 0 ? peer - rank : EventNode.NONE;
         long root = op.rooted() && peer >= 0 ? peer : EventNode.NONE;
         long count = op == Op.MPI_CALL ? code : MpiTuple.bytes(value);
         // The trace format's site ids are non-negative: the signature's low 31 bits.

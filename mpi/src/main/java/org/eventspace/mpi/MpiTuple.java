@@ -30,6 +30,8 @@ public final class MpiTuple {
     public static final int FLAG_NONBLOCKING = 16;
     public static final int FLAG_COLLECTIVE = 32;
     public static final int FLAG_IN_PLACE = 64;
+    /** The call's peer is MPI_PROC_NULL (its peer field says none): a no-op transfer, 0 bytes. */
+    public static final int FLAG_PROC_NULL = 128;
     /**
      * The op type of a receive record: not a call (no counter), written after the call a receive completed in.
      * Flags {@link #FLAG_NONBLOCKING}: an MPI_Irecv completed by the wait or test before it, and the collector id is
@@ -38,6 +40,13 @@ public final class MpiTuple {
      * and end: the completing call's entry and exit.
      */
     public static final int RECORD_RECEIVE = 1024;
+    /**
+     * The op type of a collective completion record: not a call, written after the wait or test that completed a
+     * non-blocking collective (or MPI_Comm_idup). Collector id: the low 32 bits of the i-call's start; sequence: the
+     * i-call's (communicator | its place in the communicator's collective sequence); start and end: the completing
+     * call's entry and exit.
+     */
+    public static final int RECORD_COLLECTIVE_DONE = 1025;
 
     private MpiTuple() {
     }

@@ -56,6 +56,17 @@ final class RankSnapshots {
         return n;
     }
 
+    /** Bytes of {@code op} by every rank (what each sent or contributed, as the library counts them). */
+    long bytes(int op) {
+        long b = 0;
+        for (RankSnapshot f : all) {
+            if (op - MpiOp.FIRST < f.bytes().length) {
+                b += f.bytes(op - MpiOp.FIRST);
+            }
+        }
+        return b;
+    }
+
     /** Bytes the ranks' point-to-point sends sent. */
     long bytesSent() {
         long b = 0;

@@ -35,4 +35,38 @@ class CollectiveWaitsTest {
         assertThat(c.departureWaitUs[0].max()).isEqualTo(0.5);
         assertThat(c.waitUs[0].mean()).isEqualTo((0.8 + 0.8) / 2);
     }
+
+    /**
+     * A non-blocking collective: each member arrives with its i-call's entry and departs with the exit of the wait that
+     * completed it, so the departure order is the completions'; an i-call whose completion never comes departs at its
+     * own exit when the run ends, and is counted.
+     */
+    @Test
+    void aNonBlockingCollectiveDepartsAtTheWaitThatCompletedIt() {
+        CollectiveWaits c = new CollectiveWaits(2);
+        // MPI_Iallreduce, instance 0: both post early and return at once; rank 0 waits for it until 5000, rank 1 until 2000
+        c.posted(MpiTuple.COMM_WORLD_ID, 0, 0, 100, 110);
+        c.posted(MpiTuple.COMM_WORLD_ID, 0, 1, 300, 310);
+        assertThat(c.instances).as("no member departed yet").isZero();
+        c.completed(MpiTuple.COMM_WORLD_ID, 0, 1, 2_000);
+        c.completed(MpiTuple.COMM_WORLD_ID, 0, 0, 5_000);
+        assertThat(c.instances).isEqualTo(1);
+        assertThat(c.postedCompleted).isEqualTo(2);
+        assertThat(c.lastArrivals[1]).isEqualTo(1);
+        assertThat(c.waitUs[0].mean()).isEqualTo(0.2);
+        // departure wait: rank 0 left 3 µs after rank 1
+        assertThat(c.departureWaitUs[0].mean()).isEqualTo(3.0);
+        assertThat(c.departureOrder[1]).containsExactly(1, 0);
+        // instance 1: rank 1's request was never completed through a wrapped wait: at the end it departs at its i-call
+        c.posted(MpiTuple.COMM_WORLD_ID, 1, 0, 6_000, 6_010);
+        c.posted(MpiTuple.COMM_WORLD_ID, 1, 1, 6_100, 6_110);
+        c.completed(MpiTuple.COMM_WORLD_ID, 1, 0, 9_000);
+        // a completion of an i-call never seen (its tuple overwritten) is no instance
+        c.completed(MpiTuple.COMM_WORLD_ID, 7, 0, 9_500);
+        c.finish(true);
+        assertThat(c.instances).isEqualTo(2);
+        assertThat(c.postedCompleted).isEqualTo(3);
+        assertThat(c.postedWithoutCompletion).isEqualTo(1);
+        assertThat(c.incomplete).isZero();
+    }
 }

@@ -96,6 +96,9 @@ class MpiLayoutHeaderTest {
         assertThat(define("ES_FLAG_IN_PLACE")).isEqualTo(MpiTuple.FLAG_IN_PLACE);
         assertThat(define("ES_REC_RECEIVE")).isEqualTo(MpiTuple.RECORD_RECEIVE);
         assertThat(MpiOp.known(MpiTuple.RECORD_RECEIVE)).as("a receive record is not an op code").isFalse();
+        assertThat(define("ES_FLAG_PROC_NULL")).isEqualTo(MpiTuple.FLAG_PROC_NULL);
+        assertThat(define("ES_REC_COLLECTIVE_DONE")).isEqualTo(MpiTuple.RECORD_COLLECTIVE_DONE);
+        assertThat(MpiOp.known(MpiTuple.RECORD_COLLECTIVE_DONE)).as("a completion record is not an op code").isFalse();
         assertThat(define("ES_META_MAGIC")).isEqualTo(MpiRankMetaLayout.MAGIC);
         assertThat(define("ES_META_VERSION")).isEqualTo(MpiRankMetaLayout.VERSION);
         assertThat(define("ES_SYNC_ROUNDS")).isEqualTo(MpiRankMetaLayout.SYNC_ROUNDS);

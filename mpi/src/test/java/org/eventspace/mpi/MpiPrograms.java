@@ -47,12 +47,12 @@ final class MpiPrograms {
     }
 
     /** An implementation's launcher, C compiler and Fortran compiler as this machine (Debian) names them. */
-    record Tools(String mpirun, String mpicc, String mpifort) {
+    record Tools(String mpirun, String mpicc, String mpicxx, String mpifort) {
     }
 
     static Tools tools(MpiImplementation mpi) {
-        return mpi == MpiImplementation.OPENMPI ? new Tools("mpirun", "mpicc", "mpifort")
-                : new Tools("mpiexec.hydra", "mpicc.mpich", "mpifort.mpich");
+        return mpi == MpiImplementation.OPENMPI ? new Tools("mpirun", "mpicc", "mpicxx", "mpifort")
+                : new Tools("mpiexec.hydra", "mpicc.mpich", "mpicxx.mpich", "mpifort.mpich");
     }
 
     /** Skips (or under CI fails) when {@code mpi}'s compiler or launcher is missing. */
@@ -66,7 +66,11 @@ final class MpiPrograms {
         assumeTrue(present, mpi.flag() + " (" + t.mpicc() + ", " + t.mpirun() + ") not installed");
     }
 
-    /** The program built from native/test/NAME.c (or .f90 with mpifort), rebuilt when its source is newer. */
+    /**
+     * The program built from native/test/NAME.c (or NAME.cpp with mpicxx, NAME.f90 with mpifort), rebuilt when its
+     * source is newer. Fortran with -fallow-argument-mismatch: an mpif.h program passes buffers of many types to one
+     * external procedure, which gfortran 10 and later refuse without it.
+     */
     static Path program(String name) throws IOException, InterruptedException {
         return program(MpiImplementation.OPENMPI, name);
     }
@@ -77,20 +81,35 @@ final class MpiPrograms {
         Path build = mpi == MpiImplementation.OPENMPI ? BUILD : BUILD.resolve(mpi.flag());
         Files.createDirectories(build);
         Path c = SOURCES.resolve(name + ".c");
-        boolean fortran = !Files.exists(c);
-        Path source = fortran ? SOURCES.resolve(name + ".f90") : c;
+        Path cxx = SOURCES.resolve(name + ".cpp");
+        boolean fortran = !Files.exists(c) && !Files.exists(cxx);
+        Path source = fortran ? SOURCES.resolve(name + ".f90") : Files.exists(c) ? c : cxx;
         Path out = build.resolve(name);
-        if (Files.exists(out) && Files.getLastModifiedTime(out).compareTo(Files.getLastModifiedTime(source)) > 0) {
+        if (Files.exists(out) && Files.getLastModifiedTime(out).compareTo(newest(source)) > 0) {
             return out;
         }
         Tools t = tools(mpi);
-        List<String> command = fortran ? List.of(t.mpifort(), "-O2", "-o", out.toString(), source.toString())
+        List<String> command = fortran ? List.of(t.mpifort(), "-O2", "-fallow-argument-mismatch", "-o", out.toString(),
+                source.toString())
+                : source == cxx ? List.of(t.mpicxx(), "-O2", "-o", out.toString(), source.toString())
                 : List.of(t.mpicc(), "-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-o", out.toString(), source.toString(), "-lm");
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String text = new String(p.getInputStream().readAllBytes());
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("compiling %s", name).isTrue();
         assertThat(p.exitValue()).as("compiling %s: %s", name, text).isZero();
         return out;
+    }
+
+    /** The newest modification time of native/test's sources (a program may include another file there). */
+    private static java.nio.file.attribute.FileTime newest(Path source) throws IOException {
+        java.nio.file.attribute.FileTime t = Files.getLastModifiedTime(source);
+        try (var files = Files.list(SOURCES)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                java.nio.file.attribute.FileTime f = Files.getLastModifiedTime(p);
+                t = f.compareTo(t) > 0 ? f : t;
+            }
+        }
+        return t;
     }
 
     /** A run's result, its report as JSON and the program's own stdout. */

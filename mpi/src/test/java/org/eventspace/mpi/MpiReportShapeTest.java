@@ -29,10 +29,11 @@ class MpiReportShapeTest {
         assertThat(run.result().exitCode()).isZero();
 
         JsonNode mpi = run.report().path("mpi");
-        assertThat(names(mpi)).containsExactly("ranks", "ranks_traced", "hosts", "calls", "calls_total", "bytes_sent",
-                "tuples_written", "tuples_read", "tuples_missed", "untraced_calls", "unfinished_ranks", "rank_exits",
-                "collectives", "point_to_point", "clock", "agents");
-        assertThat(names(mpi.path("collectives"))).containsExactly("instances", "incomplete", "unknown_communicator_calls");
+        assertThat(names(mpi)).containsExactly("ranks", "ranks_traced", "hosts", "calls", "call_bytes", "calls_total",
+                "bytes_sent", "tuples_written", "tuples_read", "tuples_missed", "untraced_calls", "unfinished_ranks",
+                "rank_exits", "collectives", "point_to_point", "clock", "agents");
+        assertThat(names(mpi.path("collectives"))).containsExactly("instances", "incomplete", "unknown_communicator_calls",
+                "nonblocking_completed", "nonblocking_without_completion");
         assertThat(names(mpi.path("point_to_point"))).containsExactly("matched", "unmatched", "unmatched_no_partner",
                 "unmatched_partner_overwritten", "receive_records", "completions_without_post", "posts_forgotten",
                 "pending_bound_exceeded", "untracked_requests", "late_sender_wait_us", "late_sender_calls",
@@ -93,7 +94,7 @@ class MpiReportShapeTest {
         assertThat(run.result().exitCode()).isZero();
 
         assertThat(names(run.report().path("mpi"))).containsExactly("ranks", "ranks_traced", "hosts", "calls",
-                "calls_total", "bytes_sent", "tuples_written", "tuples_read", "tuples_missed", "untraced_calls",
+                "call_bytes", "calls_total", "bytes_sent", "tuples_written", "tuples_read", "tuples_missed", "untraced_calls",
                 "unfinished_ranks", "rank_exits", "clock", "agents");
         assertThat(names(run.report().path("monitors"))).containsExactly("kinds");
         JsonNode live = run.live().monitors().orElseThrow();

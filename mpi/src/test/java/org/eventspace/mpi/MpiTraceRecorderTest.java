@@ -11,10 +11,14 @@ import org.eventspace.events.TraceTupleLayout;
 import org.eventspace.trace.EventNode;
 import org.eventspace.trace.LoopNode;
 import org.eventspace.trace.Op;
+import org.eventspace.trace.PerfettoExport;
 import org.eventspace.trace.TimeEncoding;
 import org.eventspace.trace.Trace;
 import org.eventspace.trace.TraceConfig;
+import org.eventspace.trace.TraceFile;
+import org.eventspace.trace.TracePrinter;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The MPI → ScalaTrace bridge on tuples as the library writes them: each call becomes one event of its rank's trace
@@ -65,6 +69,43 @@ class MpiTraceRecorderTest {
                 new Trace.Call(Op.MPI_ALLREDUCE, SITE_ALLREDUCE & Integer.MAX_VALUE, -1, EventNode.NONE, 8, EventNode.NONE));
         // rank 1's next rank is 0: one before it
         assertThat(trace.expand(1).get(0).peer()).isEqualTo(-1);
+    }
+
+    /**
+     * A halo exchange on a non-periodic line: the end ranks send to and receive from MPI_PROC_NULL on every step (the
+     * library flags those calls, their peer field says none). The peer is kept as a value of its own, and the file
+     * reads back: trace show prints it, the export writes it.
+     */
+    @Test
+    void aHaloExchangeWithMpiProcNullReadsBack(@TempDir java.nio.file.Path dir) throws Exception {
+        int ranks = 3;
+        MpiTraceRecorder recorder = new MpiTraceRecorder(ranks, TraceConfig.of(TimeEncoding.STATS));
+        for (int r = 0; r < ranks; r++) {
+            long t = 1_000;
+            for (int i = 0; i < 5; i++) {
+                boolean last = r == ranks - 1;
+                recorder.onCall(r, call(SITE_SEND, MpiOp.code("MPI_Sendrecv"), last ? MpiTuple.FLAG_PROC_NULL : 0,
+                        last ? -1 : r + 1, last ? 0 : 64, t, t += 500));
+                recorder.onCall(r, call(SITE_RECV, MpiOp.code("MPI_Send"), MpiTuple.FLAG_PROC_NULL, -1, 0, t, t += 10));
+            }
+            // a completion record is part of the wait before it, not a call
+            recorder.onCall(r, call(SITE_RECV, MpiTuple.RECORD_COLLECTIVE_DONE, MpiTuple.FLAG_COLLECTIVE, -1, 0, t, t));
+        }
+        Trace trace = recorder.trace();
+        assertThat(trace.eventsRecorded()).isEqualTo(ranks * 5 * 2);
+        assertThat(trace.expand(ranks - 1).get(0).peer()).isEqualTo(EventNode.PROC_NULL);
+        assertThat(trace.expand(0).get(0).peer()).isEqualTo(1);
+
+        java.nio.file.Path file = dir.resolve("halo.trace.json");
+        TraceFile.write(trace, file);
+        assertThat(java.nio.file.Files.readString(file)).contains("\"proc_null\"");
+        Trace read = TraceFile.read(file);
+        assertThat(read.expand(ranks - 1)).isEqualTo(trace.expand(ranks - 1));
+        assertThat(read.expand(0)).isEqualTo(trace.expand(0));
+        assertThat(TracePrinter.structure(read)).contains("peer MPI_PROC_NULL").contains("rank+1@");
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        new PerfettoExport(read, 1_000).write(out);
+        assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("\"peer\":\"MPI_PROC_NULL\"");
     }
 
     @Test

@@ -17,6 +17,11 @@ import org.eventspace.comm.path.ReduceOp;
 public final class EventNode extends Node {
     /** A parameter the op does not have. */
     public static final long NONE = Long.MIN_VALUE;
+    /**
+     * The peer of an MPI call to or from {@code MPI_PROC_NULL} (a halo exchange's edge on a non-periodic grid): a no-op
+     * transfer, kept as a value of its own (never a rank offset) and written {@code "proc_null"} in the file.
+     */
+    public static final long PROC_NULL = Long.MIN_VALUE + 1;
 
     final Op op;
     final int site;

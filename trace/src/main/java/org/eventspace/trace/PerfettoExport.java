@@ -261,7 +261,7 @@ public final class PerfettoExport {
             // whose source the trace does not hold: the rank whose same call sends here).
             int sendTo = -1;
             int receiveFrom = -1;
-            if (e.op.pointToPoint() && peer != EventNode.NONE && peer != 0) {
+            if (e.op.pointToPoint() && peer != EventNode.NONE && peer != EventNode.PROC_NULL && peer != 0) {
                 int other = (int) (rank + peer);
                 if (other >= 0 && other < trace.ranks()) {
                     if (sends(e.op)) {
@@ -301,7 +301,9 @@ public final class PerfettoExport {
                 g.writeStringField("site", trace.sites().getOrDefault(e.site, Integer.toString(e.site)));
             }
             long root = value(e.rootParams);
-            if (peer != EventNode.NONE) {
+            if (peer == EventNode.PROC_NULL) {
+                g.writeStringField("peer", "MPI_PROC_NULL");
+            } else if (peer != EventNode.NONE) {
                 g.writeNumberField("peer", rank + peer);
             }
             if (receiveFrom >= 0 && sendTo >= 0) {

@@ -178,16 +178,24 @@ public final class TraceFile {
             return;
         }
         if (p.uniform()) {
-            o.put(name, p.entries().get(0).value());
+            o.set(name, value(p.entries().get(0).value()));
             return;
         }
         ArrayNode a = o.putArray(name);
         for (Params.Entry e : p.entries()) {
             ArrayNode pair = a.addArray();
-            pair.add(e.value());
+            pair.add(value(e.value()));
             pair.add(ranks(e.ranks()));
         }
     }
+
+    /** A parameter's value: a number, or {@value #PROC_NULL} for a peer that is MPI_PROC_NULL. */
+    private static JsonNode value(long v) {
+        return v == EventNode.PROC_NULL ? JSON.getNodeFactory().textNode(PROC_NULL) : JSON.getNodeFactory().numberNode(v);
+    }
+
+    /** How a peer that is MPI_PROC_NULL is written. */
+    static final String PROC_NULL = "proc_null";
 
     private static ObjectNode timing(DeltaTiming t) {
         ObjectNode o = JSON.createObjectNode();
@@ -472,7 +480,8 @@ public final class TraceFile {
                     throw bad(p + "/reduce", "a reduce op (sum, min, max, ...)", r);
                 }
             }
-            Params peer = op.pointToPoint() ? params(n, p, "peer", ranks, jobRanks) : null;
+            // no peer: none of the ranks had one (an MPI_ANY_SOURCE receive, a call on an unknown communicator)
+            Params peer = op.pointToPoint() && n.has("peer") ? params(n, p, "peer", ranks, jobRanks) : null;
             if (n.has("words_runs") && !runsAllowed) {
                 throw bad(p + "/words_runs", "no words_runs in an " + SCHEMA + " file (they came with " + SCHEMA_RUNS + ")",
                         n.get("words_runs"));
@@ -529,20 +538,24 @@ public final class TraceFile {
 
         private Params params(JsonNode n, String p, String name, RankList ranks, int jobRanks) throws TraceFormatException {
             JsonNode v = field(n, p, name);
-            if (v.isIntegralNumber()) {
-                return Params.single(v.asLong(), ranks);
+            boolean peer = name.equals("peer");
+            if (v.isIntegralNumber() || peer && PROC_NULL.equals(v.textValue())) {
+                return Params.single(v.isIntegralNumber() ? v.asLong() : EventNode.PROC_NULL, ranks);
             }
             if (!v.isArray() || v.size() == 0) {
-                throw bad(p + "/" + name, "an integer or [[value, ranklist], ...]", v);
+                throw bad(p + "/" + name, peer ? "an integer, \"" + PROC_NULL + "\" or [[value, ranklist], ...]"
+                        : "an integer or [[value, ranklist], ...]", v);
             }
             List<Params.Entry> entries = new ArrayList<>();
             for (int i = 0; i < v.size(); i++) {
                 JsonNode pair = v.get(i);
                 String pp = p + "/" + name + "/" + i;
-                if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isIntegralNumber()) {
-                    throw bad(pp, "[value, ranklist]", pair);
+                boolean procNull = peer && pair.isArray() && pair.size() == 2 && PROC_NULL.equals(pair.get(0).textValue());
+                if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isIntegralNumber() && !procNull) {
+                    throw bad(pp, peer ? "[value or \"" + PROC_NULL + "\", ranklist]" : "[value, ranklist]", pair);
                 }
-                entries.add(new Params.Entry(pair.get(0).asLong(), rankList(pair.get(1), pp + "/1", jobRanks)));
+                entries.add(new Params.Entry(procNull ? EventNode.PROC_NULL : pair.get(0).asLong(),
+                        rankList(pair.get(1), pp + "/1", jobRanks)));
             }
             return Params.of(entries);
         }

@@ -81,7 +81,8 @@ public final class TracePrinter {
             if (s.length() > 0) {
                 s.append(' ');
             }
-            s.append(e.value() >= 0 ? "rank+" + e.value() : "rank" + e.value());
+            s.append(e.value() == EventNode.PROC_NULL ? "MPI_PROC_NULL"
+                    : e.value() >= 0 ? "rank+" + e.value() : "rank" + e.value());
             if (!p.uniform()) {
                 s.append('@').append(e.ranks());
             }
