@@ -31,6 +31,12 @@ public final class FatTree {
             throw new IllegalArgumentException("a " + k + "-ary " + n + "-tree has " + nodes + " nodes; at most 65536 are drawn and routed");
         }
         int perLevel = (int) pow(k, n - 1);
+        long entries = (long) n * perLevel * nodes * subnets;
+        if (entries > Fabric.MAX_FORWARDING_ENTRIES) {
+            throw new IllegalArgumentException("a " + k + "-ary " + n + "-tree's " + (long) n * perLevel * subnets
+                    + " switches would hold " + entries + " forwarding entries (one per switch and node), more than the "
+                    + Fabric.MAX_FORWARDING_ENTRIES + " built; use fewer nodes or levels");
+        }
         Fabric.Builder b = new Fabric.Builder(k + "-ary " + n + "-tree fat tree" + (subnets > 1 ? ", " + subnets + " subnets" : ""));
         b.subnets(subnets);
         int[][] endpoints = new int[(int) nodes][subnets];

@@ -81,7 +81,11 @@ public final class TopologyFile {
                         if (w.length != 3 && !(w.length == 5 && w[3].equals("layer"))) {
                             throw new IllegalArgumentException("expected 'switch NAME PORTS [layer L]'");
                         }
-                        graph.device(w[1], Fabric.Kind.SWITCH, integer(w[2], "PORTS, 1..1024"), w.length == 5
+                        int ports = integer(w[2], "PORTS, 1..1024");
+                        if (ports < 1 || ports > 1024) {
+                            throw new IllegalArgumentException("expected PORTS, 1..1024, got " + ports);
+                        }
+                        graph.device(w[1], Fabric.Kind.SWITCH, ports, w.length == 5
                                 ? integer(w[4], "L, the layer to draw it in (>= 1)") : -1, 0, -1, -1);
                     }
                     case "node" -> {

@@ -305,7 +305,7 @@ public final class DashboardServer implements AutoCloseable {
             if (ctx.attribute(ANSWERED) == null && !ctx.method().name().equals("GET")) {
                 error(ctx, 405, "method_not_allowed", "the dashboard's API is read-only: use GET, not " + ctx.method().name());
             } else if (ctx.attribute(ANSWERED) == null) {
-                error(ctx, 404, "not_found", "no such page or API path '" + ctx.path() + "'; the API is under /api/v1 "
+                error(ctx, 404, "not_found", "no such page or API path '" + clip(ctx.path()) + "'; the API is under /api/v1 "
                         + "(health, run, frame, tree, loadbalance, stats, histograms, timemap, cost, events); metrics at /metrics");
             }
         });
