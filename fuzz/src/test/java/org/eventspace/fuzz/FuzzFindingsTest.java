@@ -3,22 +3,29 @@ package org.eventspace.fuzz;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 
 import org.eventspace.base.json.Json;
 import org.eventspace.monitor.model.RunModel;
 import org.eventspace.net.TopologyFile;
 import org.eventspace.trace.TraceFile;
 import org.eventspace.trace.TraceFormatException;
+import org.eventspace.ui.DashboardServer;
+import org.eventspace.ui.RunFileSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * The defects the trace-file, run-report and topology fuzzers found (docs/RELIABILITY.md, "Found and fixed"), each
+ * The defects the trace-file, run-report, topology and HTTP fuzzers found (docs/RELIABILITY.md, "Found and fixed"), each
  * reduced to its smallest input and held here: the reader refuses it with its documented exception, naming the file and
  * the place, in a bounded message.
  */
@@ -79,6 +86,21 @@ class FuzzFindingsTest {
         }
         Path fits = Files.writeString(dir.resolve("fits.topo"), "eventspace-topology 1\ntorus 16 16\n");
         assertThat(TopologyFile.read(fits).nodes()).hasSize(256);
+    }
+
+    /** The 404 answer quoted the whole path, up to Jetty's 8 KiB. */
+    @Test
+    void aLongUnknownPathIsQuotedClipped() throws Exception {
+        var report = Json.mapper().readTree(RecordedRuns.get().reports().get(0));
+        try (DashboardServer server = DashboardServer.start(new RunFileSource("r.json", report), DashboardServer.LOOPBACK, 0)) {
+            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+            HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create(server.url().replaceAll("/$", "")
+                    + "/api/v1/" + "a".repeat(2000))).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(answer.statusCode()).isEqualTo(404);
+            assertThat(Json.mapper().readTree(answer.body()).path("message").asText())
+                    .startsWith("no such page or API path '/api/v1/aaaa").hasSizeLessThan(300);
+        }
     }
 
     /** A switch of 2^31 - 1 ports threw a NegativeArraySizeException; a 100 000-character name came back whole. */
