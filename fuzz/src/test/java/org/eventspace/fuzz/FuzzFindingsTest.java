@@ -88,6 +88,24 @@ class FuzzFindingsTest {
         assertThat(TopologyFile.read(fits).nodes()).hasSize(256);
     }
 
+    /** {@code fattree 4 2147483647}: K^N overflowed to 0, passed the node limit and threw a NegativeArraySizeException. */
+    @Test
+    void aFatTreeWithTooManyLevelsIsRefusedByItsSize() throws Exception {
+        Path file = Files.writeString(dir.resolve("levels.topo"), "eventspace-topology 1\nfattree 4 2147483647\n");
+        assertThatThrownBy(() -> TopologyFile.read(file)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(file + ":2: a 4-ary 2147483647-tree has ").hasMessageContaining("at most 65536");
+    }
+
+    /** An ibnetdiscover file named by 5 000 characters came back twice, whole, in the message. */
+    @Test
+    void aMissingFileWithALongNameIsNamedBounded() throws Exception {
+        Path file = Files.writeString(dir.resolve("long.topo"), "eventspace-topology 1\nibnetdiscover " + "n".repeat(5000)
+                + "\n");
+        assertThatThrownBy(() -> TopologyFile.read(file)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(file + ":2: ").hasMessageEndingWith("nnn: cannot read: no such file")
+                .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(500));
+    }
+
     /** The 404 answer quoted the whole path, up to Jetty's 8 KiB. */
     @Test
     void aLongUnknownPathIsQuotedClipped() throws Exception {

@@ -64,7 +64,7 @@ final class IbNetDiscover {
         try {
             lines = Files.readAllLines(topology);
         } catch (IOException e) {
-            throw new IllegalArgumentException(topology + ": cannot read: " + e.getMessage(), e);
+            throw new IllegalArgumentException(TopologyFile.cannotRead(topology, e), e);
         }
         Map<String, Dev> devs = new LinkedHashMap<>();
         Dev current = null;
@@ -229,7 +229,7 @@ final class IbNetDiscover {
         try {
             lines = Files.readAllLines(file);
         } catch (IOException e) {
-            throw new IllegalArgumentException(file + ": cannot read: " + e.getMessage(), e);
+            throw new IllegalArgumentException(TopologyFile.cannotRead(file, e), e);
         }
         Integer sw = null;
         for (int i = 0; i < lines.size(); i++) {

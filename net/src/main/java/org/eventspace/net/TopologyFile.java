@@ -220,6 +220,17 @@ public final class TopologyFile {
         return -1;
     }
 
+    /**
+     * Why {@code file}, named in a topology file, cannot be read, in a bounded message: a name of thousands of characters
+     * is shown by its start and end, and a missing file is said so rather than by its path again.
+     */
+    static String cannotRead(Path file, IOException e) {
+        String name = file.toString();
+        String shown = name.length() <= 200 ? name : name.substring(0, 100) + "…" + name.substring(name.length() - 60);
+        String why = e instanceof java.nio.file.NoSuchFileException ? "no such file" : bounded(String.valueOf(e.getMessage()));
+        return shown + ": cannot read: " + why;
+    }
+
     static String bounded(String s) {
         return s.length() <= 60 ? s : s.substring(0, 60) + "…";
     }
