@@ -96,13 +96,13 @@ class FuzzFindingsTest {
                 .hasMessageStartingWith(file + ":2: a 4-ary 2147483647-tree has ").hasMessageContaining("at most 65536");
     }
 
-    /** An ibnetdiscover file named by 5 000 characters came back twice, whole, in the message. */
+    /** An ibnetdiscover file named by 5 000 characters (too long a name for the OS) came back twice, whole. */
     @Test
     void aMissingFileWithALongNameIsNamedBounded() throws Exception {
         Path file = Files.writeString(dir.resolve("long.topo"), "eventspace-topology 1\nibnetdiscover " + "n".repeat(5000)
                 + "\n");
         assertThatThrownBy(() -> TopologyFile.read(file)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith(file + ":2: ").hasMessageEndingWith("nnn: cannot read: no such file")
+                .hasMessageStartingWith(file + ":2: ").hasMessageContaining("nnn: cannot read: ")
                 .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(500));
     }
 
