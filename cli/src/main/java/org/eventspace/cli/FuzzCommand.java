@@ -15,14 +15,15 @@ import picocli.CommandLine.Option;
 /**
  * {@code eventspace bench fuzz}: damaged inputs of every format the project reads (pathmap files, job and run
  * configuration lines, trace dumps, TCP handshakes and frames against a real server, rendezvous messages against a real
- * rendezvous) checked for escaped exceptions, hangs, running out of memory and unbounded error text
+ * rendezvous, WAN files, trace files, run reports, topology files, HTTP requests against a live dashboard) checked for escaped exceptions, hangs, running out of memory and unbounded error text
  * (docs/RELIABILITY.md). Exit 0 if no case failed, 1 if one did, 2 for a bad flag.
  */
 @Command(name = "fuzz", mixinStandardHelpOptions = true,
         description = "Fuzz the project's input formats: each case damages a valid input and checks that the code reading "
                 + "it refuses it in the documented way, within its time bound, with bounded messages. Cases are split "
                 + "evenly over the formats; case i of a format has seed S + i, so --format F --seed S --cases 1 replays "
-                + "one. Prints a failure as it happens and a summary table.")
+                + "one. Prints a failure as it happens (a file's input saved to a folder beside its replay command) and a summary "
+                + "table.")
 final class FuzzCommand implements Callable<Integer> {
     /** The most cases one command runs: 10^9, far beyond a day of fuzzing on these machines. */
     static final long MAX_CASES = 1_000_000_000L;
@@ -34,7 +35,8 @@ final class FuzzCommand implements Callable<Integer> {
     long seed;
 
     @Option(names = "--format", defaultValue = "all",
-            description = "all, pathmap, job-config, run-config, trace-dump, tcp, rendezvous or wan. Default: ${DEFAULT-VALUE}.")
+            description = "all, pathmap, job-config, run-config, trace-dump, tcp, rendezvous, wan, trace-file, run-report, "
+                    + "topology or http. Default: ${DEFAULT-VALUE}.")
     String format;
 
     @CommandLine.Spec

@@ -10,13 +10,14 @@ class FuzzCommandTest {
 
     @Test
     void aFewCasesOfEveryFormatEndInASummaryTable() {
-        int code = cli.execute("bench", "fuzz", "--cases", "12", "--seed", "1");
+        int code = cli.execute("bench", "fuzz", "--cases", "22", "--seed", "1");
 
         assertThat(code).as(cli.err()).isZero();
-        assertThat(cli.err()).contains("bench fuzz: 12 cases over all from seed 1");
+        assertThat(cli.err()).contains("bench fuzz: 22 cases over all from seed 1");
         assertThat(cli.out()).contains("format", "cases", "accepted", "refused", "failures", "time s")
-                .contains("pathmap", "job-config", "run-config", "trace-dump", "tcp", "rendezvous", "wan")
-                .containsPattern("all +12 ")
+                .contains("pathmap", "job-config", "run-config", "trace-dump", "tcp", "rendezvous", "wan", "trace-file",
+                        "run-report", "topology", "http")
+                .containsPattern("all +22 ")
                 .contains("no failure");
     }
 

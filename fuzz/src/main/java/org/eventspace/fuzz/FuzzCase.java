@@ -28,6 +28,8 @@ final class FuzzCase {
     private final SplittableRandom random;
     private final List<String> mutations = Collections.synchronizedList(new ArrayList<>());
     private volatile Verdict verdict;
+    /** The input fed to the target, by file name, kept so that a failure can save it ({@link FuzzRunner}). */
+    private final java.util.Map<String, byte[]> inputs = Collections.synchronizedMap(new java.util.LinkedHashMap<>());
 
     FuzzCase(long seed) {
         this.seed = seed;
@@ -52,6 +54,21 @@ final class FuzzCase {
     public String mutations() {
         synchronized (mutations) {
             return mutations.isEmpty() ? "no mutation" : String.join("; ", mutations);
+        }
+    }
+
+    /**
+     * Keeps the input fed to the target under {@code name} (a file name, no folders): a failing case's inputs are saved
+     * to a folder, beside its replay command.
+     */
+    public void input(String name, byte[] bytes) {
+        inputs.put(name, bytes);
+    }
+
+    /** The inputs kept, by name. */
+    java.util.Map<String, byte[]> inputs() {
+        synchronized (inputs) {
+            return new java.util.LinkedHashMap<>(inputs);
         }
     }
 

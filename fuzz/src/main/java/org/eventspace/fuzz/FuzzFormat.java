@@ -36,7 +36,15 @@ public enum FuzzFormat {
     /** Rendezvous hellos and messages, against a real rendezvous ({@link RendezvousFuzzer}). */
     RENDEZVOUS("rendezvous"),
     /** WAN link files and their series files ({@link WanFileFuzzer}). */
-    WAN("wan");
+    WAN("wan"),
+    /** ScalaTrace-style trace files, JSON and CBOR ({@link TraceFileFuzzer}). */
+    TRACE_FILE("trace-file"),
+    /** Run reports, {@code eventspace.run/2} ({@link RunReportFuzzer}). */
+    RUN_REPORT("run-report"),
+    /** Topology files and the ibnetdiscover and forwarding-table files they name ({@link TopologyFuzzer}). */
+    TOPOLOGY("topology"),
+    /** The dashboard's HTTP API, raw requests against a live server ({@link HttpFuzzer}). */
+    HTTP("http");
 
     private final String label;
 
@@ -75,6 +83,10 @@ public enum FuzzFormat {
             case TCP -> new TcpFuzzer();
             case RENDEZVOUS -> new RendezvousFuzzer();
             case WAN -> new WanFileFuzzer(work);
+            case TRACE_FILE -> new TraceFileFuzzer(work);
+            case RUN_REPORT -> new RunReportFuzzer();
+            case TOPOLOGY -> new TopologyFuzzer(work);
+            case HTTP -> new HttpFuzzer();
         };
     }
 

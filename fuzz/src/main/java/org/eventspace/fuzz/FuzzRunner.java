@@ -1,9 +1,13 @@
 package org.eventspace.fuzz;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,12 +30,22 @@ public final class FuzzRunner {
     static final int FAILURES_KEPT = 10;
     private static final long PROGRESS_NANOS = TimeUnit.SECONDS.toNanos(30);
 
+    /** Where a failing case's inputs are saved, a folder per case: {@code FORMAT-seed-S/}. */
+    static final Path SAVED_INPUTS = Path.of(System.getProperty("java.io.tmpdir"), "eventspace-fuzz-failures");
+
     private final Consumer<String> log;
+    private final Path saved;
     private ExecutorService thread;
 
     /** @param log where failures and progress lines go as they happen (a line each). */
     FuzzRunner(Consumer<String> log) {
+        this(log, SAVED_INPUTS);
+    }
+
+    /** @param saved the folder a failing case's inputs are saved under. */
+    FuzzRunner(Consumer<String> log, Path saved) {
         this.log = log;
+        this.saved = saved;
     }
 
     /** Runs cases {@code seed .. seed + cases - 1} of {@code fuzzer}, then its {@link Fuzzer#afterBatch()} checks. */
@@ -52,7 +66,8 @@ public final class FuzzRunner {
                 if (problem != null) {
                     failed++;
                     String report = "FAIL " + fuzzer.format() + " seed=" + c.seed() + ": " + problem + "\n  after: "
-                            + c.mutations();
+                            + c.mutations() + save(fuzzer.format(), c) + "\n  replay: eventspace bench fuzz --format "
+                            + fuzzer.format() + " --seed " + c.seed() + " --cases 1";
                     log.accept(report);
                     if (reports.size() < FAILURES_KEPT) {
                         reports.add(report);
@@ -85,6 +100,24 @@ public final class FuzzRunner {
         }
         return new FormatResult(fuzzer.format(), cases, accepted, refused, failed, System.nanoTime() - start,
                 List.copyOf(reports));
+    }
+
+    /** Saves a failing case's inputs; says where, or nothing if it kept none (its seed alone replays it). */
+    private String save(String format, FuzzCase c) {
+        Map<String, byte[]> inputs = c.inputs();
+        if (inputs.isEmpty()) {
+            return "";
+        }
+        Path dir = saved.resolve(format + "-seed-" + c.seed());
+        try {
+            Files.createDirectories(dir);
+            for (Map.Entry<String, byte[]> e : inputs.entrySet()) {
+                Files.write(dir.resolve(Path.of(e.getKey()).getFileName().toString()), e.getValue());
+            }
+            return "\n  input saved in " + dir;
+        } catch (IOException | RuntimeException e) {
+            return "\n  input not saved in " + dir + ": " + e;
+        }
     }
 
     /** Runs one case on the case thread; returns what went wrong, or null. */

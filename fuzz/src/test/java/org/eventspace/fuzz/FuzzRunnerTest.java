@@ -2,12 +2,15 @@ package org.eventspace.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** What the runner makes of a case: a verdict, or a failure naming format, seed and mutations; never a stuck run. */
 class FuzzRunnerTest {
@@ -65,6 +68,24 @@ class FuzzRunnerTest {
                 .anySatisfy(l -> assertThat(l).startsWith("FAIL test seed=75: did not end within 300 ms"))
                 .anySatisfy(l -> assertThat(l).startsWith("FAIL test seed=76: the fuzzer ended the case without a verdict"));
         assertThat(result.reports()).hasSize(5);
+    }
+
+    @Test
+    void aFailingCasesInputIsSavedBesideItsReplayCommand(@TempDir Path saved) throws Exception {
+        new FuzzRunner(log::add, saved).run(fuzzer(c -> {
+            c.input("damaged.topo", "eventspace-topology 1\nfattree 2 16\n".getBytes(StandardCharsets.UTF_8));
+            if (c.seed() == 3) {
+                throw new FuzzCase.CheckFailed("a check failed");
+            }
+            c.refused();
+        }), 2, 3);
+
+        Path input = saved.resolve("test-seed-3").resolve("damaged.topo");
+        assertThat(input).hasContent("eventspace-topology 1\nfattree 2 16");
+        assertThat(saved.resolve("test-seed-2")).doesNotExist();
+        assertThat(log).singleElement().satisfies(l -> assertThat(l).startsWith("FAIL test seed=3: a check failed")
+                .contains("input saved in " + saved.resolve("test-seed-3"))
+                .contains("replay: eventspace bench fuzz --format test --seed 3 --cases 1"));
     }
 
     @Test

@@ -28,9 +28,16 @@ public final class FatTree {
         }
         long nodes = pow(k, n);
         if (nodes > 65_536) {
-            throw new IllegalArgumentException("a " + k + "-ary " + n + "-tree has " + nodes + " nodes; at most 65536 are drawn and routed");
+            throw new IllegalArgumentException("a " + k + "-ary " + n + "-tree has " + (nodes == Long.MAX_VALUE
+                    ? "more than 2147483647" : Long.toString(nodes)) + " nodes; at most 65536 are drawn and routed");
         }
         int perLevel = (int) pow(k, n - 1);
+        long entries = (long) n * perLevel * nodes * subnets;
+        if (entries > Fabric.MAX_FORWARDING_ENTRIES) {
+            throw new IllegalArgumentException("a " + k + "-ary " + n + "-tree's " + (long) n * perLevel * subnets
+                    + " switches would hold " + entries + " forwarding entries (one per switch and node), more than the "
+                    + Fabric.MAX_FORWARDING_ENTRIES + " built; use fewer nodes or levels");
+        }
         Fabric.Builder b = new Fabric.Builder(k + "-ary " + n + "-tree fat tree" + (subnets > 1 ? ", " + subnets + " subnets" : ""));
         b.subnets(subnets);
         int[][] endpoints = new int[(int) nodes][subnets];
@@ -79,10 +86,14 @@ public final class FatTree {
         return b.build();
     }
 
+    /** {@code base^exp}, or {@link Long#MAX_VALUE} once it passes 2^31 (a file's N of 2^31 - 1 overflowed to 0). */
     static long pow(int base, int exp) {
         long r = 1;
         for (int i = 0; i < exp; i++) {
             r *= base;
+            if (r > Integer.MAX_VALUE) {
+                return Long.MAX_VALUE;
+            }
         }
         return r;
     }

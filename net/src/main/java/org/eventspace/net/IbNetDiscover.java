@@ -68,7 +68,7 @@ final class IbNetDiscover {
         } catch (InputLimitException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         } catch (IOException e) {
-            throw new IllegalArgumentException(topology + ": cannot read: " + e.getMessage(), e);
+            throw new IllegalArgumentException(TopologyFile.cannotRead(topology, e), e);
         }
         Map<String, Dev> devs = new LinkedHashMap<>();
         Dev current = null;
@@ -235,7 +235,7 @@ final class IbNetDiscover {
         } catch (InputLimitException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         } catch (IOException e) {
-            throw new IllegalArgumentException(file + ": cannot read: " + e.getMessage(), e);
+            throw new IllegalArgumentException(TopologyFile.cannotRead(file, e), e);
         }
         Integer sw = null;
         for (int i = 0; i < lines.size(); i++) {

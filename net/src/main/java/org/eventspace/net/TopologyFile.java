@@ -85,7 +85,11 @@ public final class TopologyFile {
                         if (w.length != 3 && !(w.length == 5 && w[3].equals("layer"))) {
                             throw new IllegalArgumentException("expected 'switch NAME PORTS [layer L]'");
                         }
-                        graph.device(w[1], Fabric.Kind.SWITCH, integer(w[2], "PORTS, 1..1024"), w.length == 5
+                        int ports = integer(w[2], "PORTS, 1..1024");
+                        if (ports < 1 || ports > 1024) {
+                            throw new IllegalArgumentException("expected PORTS, 1..1024, got " + ports);
+                        }
+                        graph.device(w[1], Fabric.Kind.SWITCH, ports, w.length == 5
                                 ? integer(w[4], "L, the layer to draw it in (>= 1)") : -1, 0, -1, -1);
                     }
                     case "node" -> {
@@ -218,6 +222,17 @@ public final class TopologyFile {
             }
         }
         return -1;
+    }
+
+    /**
+     * Why {@code file}, named in a topology file, cannot be read, in a bounded message: a name of thousands of characters
+     * is shown by its start and end, and a missing file is said so rather than by its path again.
+     */
+    static String cannotRead(Path file, IOException e) {
+        String name = file.toString();
+        String shown = name.length() <= 200 ? name : name.substring(0, 100) + "…" + name.substring(name.length() - 60);
+        String why = e instanceof java.nio.file.NoSuchFileException ? "no such file" : bounded(String.valueOf(e.getMessage()));
+        return shown + ": cannot read: " + why;
     }
 
     static String bounded(String s) {

@@ -25,6 +25,11 @@ public final class Torus {
         if (count > 65_536) {
             throw new IllegalArgumentException("a torus of " + count + " routers; at most 65536 are drawn and routed");
         }
+        if (count * count > Fabric.MAX_FORWARDING_ENTRIES) {
+            throw new IllegalArgumentException("a torus of " + count + " routers would hold " + count * count
+                    + " forwarding entries (one per router and node), more than the " + Fabric.MAX_FORWARDING_ENTRIES
+                    + " built; at most 4096 routers");
+        }
         int n = (int) count;
         int ports = 1 + 2 * dims.length;
         StringBuilder shape = new StringBuilder();

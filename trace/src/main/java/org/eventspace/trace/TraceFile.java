@@ -246,12 +246,14 @@ public final class TraceFile {
             try (JsonParser parser = cbor ? CBOR.getFactory().createParser(in) : BoundedFiles.jsonParser(in)) {
                 root = (cbor ? CBOR : JSON).readTree(parser);
             } catch (JsonProcessingException e) {
+                // A limit of the parser (nesting deeper than it reads, a number too long) comes without a location.
+                com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
                 if (cbor) {
-                    throw new TraceFormatException(file + ": not CBOR at byte " + e.getLocation().getByteOffset() + ": "
-                            + e.getOriginalMessage(), e);
+                    throw new TraceFormatException(file + ": not CBOR" + (at == null ? "" : " at byte " + at.getByteOffset())
+                            + ": " + e.getOriginalMessage(), e);
                 }
-                throw new TraceFormatException(file + ": not JSON at line " + e.getLocation().getLineNr() + ", column "
-                        + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage(), e);
+                throw new TraceFormatException(file + ": not JSON" + (at == null ? "" : " at line " + at.getLineNr()
+                        + ", column " + at.getColumnNr()) + ": " + e.getOriginalMessage(), e);
             }
         }
         if (root == null || root.isMissingNode()) {

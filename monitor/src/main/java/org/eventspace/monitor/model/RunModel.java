@@ -90,7 +90,7 @@ public record RunModel(String schema, String kind, String benchmark, int ranks, 
         }
         String schema = doc.path("schema").asText("");
         if (!SCHEMA.equals(schema)) {
-            throw new IllegalArgumentException(source + ": field 'schema' is '" + schema + "', expected '" + SCHEMA + "'"
+            throw new IllegalArgumentException(source + ": field 'schema' is '" + quoted(schema) + "', expected '" + SCHEMA + "'"
                     + (schema.equals("eventspace.run/1")
                     ? " (written by an older eventspace: run it again to get the report every view reads)" : ""));
         }
@@ -106,10 +106,36 @@ public record RunModel(String schema, String kind, String benchmark, int ranks, 
         checkShape(doc, source);
         try {
             return READER.readValue(doc);
+        } catch (com.fasterxml.jackson.databind.exc.ValueInstantiationException e) {
+            // A record refused its values: a list or object that is null, or a check of its constructor. Name the place;
+            // a NullPointerException from a constructor says nothing to the reader of the message, so it is not kept.
+            Throwable why = e.getCause();
+            boolean checked = why instanceof IllegalArgumentException;
+            throw new IllegalArgumentException(source + ": not a valid " + SCHEMA + " report: at " + place(e) + ": "
+                    + (checked ? quoted(why.getMessage()) : "a required value is null or missing"), checked ? why : null);
         } catch (java.io.IOException e) {
             throw new IllegalArgumentException(source + ": not a valid " + SCHEMA + " report: "
-                    + e.getMessage().lines().findFirst().orElse(""), e);
+                    + quoted(e.getMessage().lines().findFirst().orElse("")), e);
         }
+    }
+
+    /** Where in the report a reading error is: {@code verdict.slowest_rank}, {@code per_rank[2]}, or {@code /}. */
+    private static String place(com.fasterxml.jackson.databind.JsonMappingException e) {
+        StringBuilder b = new StringBuilder();
+        for (com.fasterxml.jackson.databind.JsonMappingException.Reference r : e.getPath()) {
+            if (r.getFieldName() != null) {
+                b.append(b.length() == 0 ? "" : ".").append(quoted(r.getFieldName()));
+            } else if (r.getIndex() >= 0) {
+                b.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return b.length() == 0 ? "/" : b.toString();
+    }
+
+    /** Text from the report quoted in a message, cut to 80 characters: a message never grows with the input. */
+    private static String quoted(String text) {
+        return text == null || text.length() <= 80 ? String.valueOf(text) : text.substring(0, 80) + "… (" + text.length()
+                + " characters)";
     }
 
     /**
