@@ -103,6 +103,11 @@ public record RunModel(String schema, String kind, String benchmark, int ranks, 
         if (!doc.path("per_rank").isArray()) {
             throw new IllegalArgumentException(source + ": field 'per_rank' must be an array of ranks");
         }
+        for (String field : List.of("verdict", "coverage")) {
+            if (!doc.path(field).isObject()) {
+                throw new IllegalArgumentException(source + ": field '" + field + "' must be an object (every view draws it)");
+            }
+        }
         checkShape(doc, source);
         try {
             return READER.readValue(doc);

@@ -20,6 +20,11 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Verdict(SlowestRank slowestRank, HeaviestPath heaviestPath, Load load, String headline) {
 
+    /** Every verdict says something: a report without a headline is refused when read, not drawn as "null". */
+    public Verdict {
+        java.util.Objects.requireNonNull(headline, "headline");
+    }
+
     /**
      * The slowest rank as {@link SlowestRankRule} judged it.
      *
@@ -61,6 +66,10 @@ public record Verdict(SlowestRank slowestRank, HeaviestPath heaviestPath, Load l
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record HeaviestPath(List<String> path, @JsonInclude(JsonInclude.Include.ALWAYS) Integer rank, double weight,
                                boolean agrees) {
+        /** A path is its hops: one read without them is refused, not drawn. */
+        public HeaviestPath {
+            java.util.Objects.requireNonNull(path, "path");
+        }
     }
 
     /**

@@ -58,4 +58,23 @@ class RunModelReadTest {
         assertThatThrownBy(() -> RunModel.read(extra, "r.json"))
                 .hasMessage("r.json: field 'ranks' is 2 but 'per_rank' lists 3 ranks (a report lists every rank once)");
     }
+
+    /** Found by the run-report fuzzer: each of these read without complaint and then broke the text summary. */
+    @Test
+    void aNullVerdictCoverageHeadlineOrPathlessHeaviestPathIsRefusedWhenRead() {
+        assertThatThrownBy(() -> RunModel.read(report(2).putNull("verdict"), "r.json"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("r.json: field 'verdict' must be an object");
+        assertThatThrownBy(() -> RunModel.read(report(2).putNull("coverage"), "r.json"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("r.json: field 'coverage' must be an object");
+        ObjectNode noHeadline = report(2);
+        ((ObjectNode) noHeadline.get("verdict")).putNull("headline");
+        assertThatThrownBy(() -> RunModel.read(noHeadline, "r.json")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at verdict");
+        ObjectNode pathless = report(2);
+        ((ObjectNode) pathless.get("verdict")).putObject("heaviest_path");
+        assertThatThrownBy(() -> RunModel.read(pathless, "r.json")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at verdict.heaviest_path");
+        RunModel fine = RunModel.read(report(2), "r.json");
+        assertThat(RunText.lines(fine)).isNotEmpty();
+    }
 }
