@@ -78,8 +78,10 @@ class MpiNativeCoreTest {
         assertThat(run.report().at("/mpi/tuples_read").asLong())
                 .isEqualTo(run.report().at("/mpi/tuples_written").asLong());
         try (Stream<Path> files = Files.walk(dir)) {
+            // a ring per thread at most: a thread that ended leaves its ring to the next new one, and whether one
+            // ended before another made its first call is the scheduler's choice
             assertThat(files.filter(f -> f.getFileName().toString().matches("rank-\\d+\\.t\\d+\\.trace")).count())
-                    .as("a ring per other thread").isEqualTo(2L * threads);
+                    .as("a ring per other thread, or fewer").isBetween(2L, 2L * threads);
         }
         assertThat(run.report().at("/mpi/point_to_point/matched").asLong()).isEqualTo(2 * each);
         assertThat(run.report().at("/mpi/collectives/instances").asLong())
