@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.eventspace.base.json.Json;
+import org.eventspace.base.os.Executables;
 import org.eventspace.bench.VerdictRates;
 
 import picocli.CommandLine.Command;

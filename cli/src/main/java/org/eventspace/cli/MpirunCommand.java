@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
+import org.eventspace.base.os.Executables;
 import org.eventspace.mpi.MpiCallListener;
 import org.eventspace.mpi.MpiImplementation;
 import org.eventspace.mpi.MpiRun;

@@ -3,7 +3,6 @@ package org.eventspace.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -55,11 +54,6 @@ final class NativePrograms {
     }
 
     static boolean onPath(String tool) {
-        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(d, tool))) {
-                return true;
-            }
-        }
-        return false;
+        return org.eventspace.base.os.Executables.find(tool) != null;
     }
 }

@@ -1,6 +1,5 @@
 package org.eventspace.mpi;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,6 +7,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+
+import org.eventspace.base.os.Executables;
 
 /**
  * The two families of MPI the interposition library is built for and launched under. They differ where the PMPI
@@ -156,7 +157,7 @@ public enum MpiImplementation {
             throw new IllegalArgumentException("the interposition library would be built by " + mpicc + " for "
                     + compiler.flag() + ", but the program runs under " + mpirun + " (" + launcher.flag()
                     + "): their ABIs differ; give --mpicc the " + launcher.flag() + " compiler (e.g. "
-                    + launcher.compilerBeside(onPath(mpirun)) + ") or --mpirun the " + compiler.flag() + " launcher");
+                    + launcher.compilerBeside(Executables.find(mpirun)) + ") or --mpirun the " + compiler.flag() + " launcher");
         }
         return launcher;
     }
@@ -169,26 +170,11 @@ public enum MpiImplementation {
         List<String> names = this == OPENMPI ? List.of("mpirun.openmpi", "mpiexec.openmpi")
                 : List.of("mpiexec.hydra", "mpirun.mpich", "mpiexec.mpich");
         for (String n : names) {
-            if (onPath(n) != null) {
+            if (Executables.find(n) != null) {
                 return n;
             }
         }
         return "mpirun";
-    }
-
-    /** {@code name} as the PATH finds it (a name with a separator is a path), or null. */
-    static Path onPath(String name) {
-        if (name.contains(File.separator)) {
-            Path p = Path.of(name);
-            return Files.isExecutable(p) ? p.toAbsolutePath() : null;
-        }
-        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            Path p = Path.of(d, name);
-            if (Files.isExecutable(p)) {
-                return p.toAbsolutePath();
-            }
-        }
-        return null;
     }
 
     private record Answer(int exit, String text) {

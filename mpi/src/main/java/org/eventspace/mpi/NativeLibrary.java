@@ -14,6 +14,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.eventspace.base.os.Executables;
+
 /**
  * The interposition library, built on first use: the C sources travel in this jar ({@code /native/}, copied from
  * the repository's {@code native/} by the build); they are written to a cache folder named by the MPI implementation
@@ -71,7 +73,7 @@ public final class NativeLibrary {
             sha.update(sources[i]);
         }
         // the compiler as the PATH finds it, through its links: mpicc and mpicc.openmpi are one build
-        Path compiler = MpiImplementation.onPath(mpicc);
+        Path compiler = Executables.find(mpicc);
         sha.update((mpi.flag() + "\0" + (compiler != null ? compiler.toRealPath() : mpicc)).getBytes(StandardCharsets.UTF_8));
         Path dir = cacheRoot().resolve("mpi-" + mpi.flag() + "-" + HexFormat.of().formatHex(sha.digest()).substring(0, 16));
         Path library = dir.resolve(LIBRARY);

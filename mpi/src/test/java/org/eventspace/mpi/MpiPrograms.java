@@ -29,12 +29,7 @@ final class MpiPrograms {
     }
 
     static boolean onPath(String tool) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(dir, tool))) {
-                return true;
-            }
-        }
-        return false;
+        return org.eventspace.base.os.Executables.find(tool) != null;
     }
 
     /** Skips (or under CI fails) when Open MPI's compiler is missing. */

@@ -1,16 +1,16 @@
-package org.eventspace.cli;
+package org.eventspace.base.os;
 
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Finding a program as a shell would: a name with a separator is a path, a bare name is looked up on the PATH. */
-final class Executables {
+public final class Executables {
     private Executables() {
     }
 
     /** The executable {@code name} stands for, or null if there is none. */
-    static Path find(String name) {
+    public static Path find(String name) {
         if (name.contains(File.separator)) {
             Path p = Path.of(name);
             return Files.isExecutable(p) ? p.toAbsolutePath() : null;
