@@ -120,22 +120,9 @@ final class TopologyFuzzer implements Fuzzer {
         int edits = 1 + random.nextInt(3);
         for (int e = 0; e < edits && !lines.isEmpty(); e++) {
             int i = random.nextInt(lines.size());
-            switch (random.nextInt(8)) {
-                case 0 -> {
-                    c.note("drop line " + (i + 1));
-                    lines.remove(i);
-                }
-                case 1 -> {
-                    c.note("double line " + (i + 1));
-                    lines.add(i, lines.get(i));
-                }
-                case 2 -> {
-                    int j = random.nextInt(lines.size());
-                    c.note("swap lines " + (i + 1) + " and " + (j + 1));
-                    String l = lines.get(i);
-                    lines.set(i, lines.get(j));
-                    lines.set(j, l);
-                }
+            int kind = random.nextInt(8);
+            switch (kind) {
+                case 0, 1, 2 -> LineEdits.reorder(c, lines, i, kind);
                 case 3, 4 -> lines.set(i, replaceWord(c, lines.get(i), i));
                 case 5 -> {
                     String line = LINES[random.nextInt(LINES.length)];
@@ -147,12 +134,7 @@ final class TopologyFuzzer implements Fuzzer {
                     c.note("insert a line of " + line.length() + " characters before line " + (i + 1));
                     lines.add(i, line);
                 }
-                default -> {
-                    String joined = String.join("\n", lines);
-                    int cut = random.nextInt(joined.length() + 1);
-                    c.note("cut to " + cut + " characters");
-                    lines = new ArrayList<>(Arrays.asList(joined.substring(0, cut).split("\n", -1)));
-                }
+                default -> lines = LineEdits.cut(c, lines);
             }
         }
         byte[] bytes = String.join("\n", lines).getBytes(StandardCharsets.UTF_8);

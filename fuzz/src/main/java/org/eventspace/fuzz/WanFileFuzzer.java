@@ -114,22 +114,9 @@ final class WanFileFuzzer implements Fuzzer {
         List<String> lines = new ArrayList<>(Arrays.asList(text.split("\n", -1)));
         for (int m = 0; m < mutations && !lines.isEmpty(); m++) {
             int i = random.nextInt(lines.size());
-            switch (random.nextInt(7)) {
-                case 0 -> {
-                    c.note("drop line " + (i + 1));
-                    lines.remove(i);
-                }
-                case 1 -> {
-                    c.note("double line " + (i + 1));
-                    lines.add(i, lines.get(i));
-                }
-                case 2 -> {
-                    int j = random.nextInt(lines.size());
-                    c.note("swap lines " + (i + 1) + " and " + (j + 1));
-                    String t = lines.get(i);
-                    lines.set(i, lines.get(j));
-                    lines.set(j, t);
-                }
+            int kind = random.nextInt(7);
+            switch (kind) {
+                case 0, 1, 2 -> LineEdits.reorder(c, lines, i, kind);
                 case 3, 4 -> {
                     String[] words = lines.get(i).split(" ", -1);
                     int w = random.nextInt(words.length);
@@ -143,12 +130,7 @@ final class WanFileFuzzer implements Fuzzer {
                     c.note("insert '" + line + "' at " + (i + 1));
                     lines.add(i, line);
                 }
-                default -> {
-                    String joined = String.join("\n", lines);
-                    int cut = random.nextInt(joined.length() + 1);
-                    c.note("cut at " + cut);
-                    lines = new ArrayList<>(Arrays.asList(joined.substring(0, cut).split("\n", -1)));
-                }
+                default -> lines = LineEdits.cut(c, lines);
             }
         }
         return String.join("\n", lines);
