@@ -90,39 +90,47 @@ public final class Replay {
     /**
      * What a replay of a trace would do, known before it starts from the trace's own structure and timing: the calls
      * it would re-issue over all ranks (each event's ranks times its enclosing loops' iterations; saturated at
-     * {@link Long#MAX_VALUE}) and about how long the longest group of ranks would take (each event's mean compute and
+     * {@link Long#MAX_VALUE}) and about how long the longest rank would take (each event's mean compute and
      * communicate deltas times those iterations). A compressed trace shows a loop of 2^62 iterations in a few bytes,
      * and is searched and exported in a second; re-issuing it would never end, so a replay says this up front and
      * its caller refuses past a limit.
      *
      * @param calls        calls re-issued over all ranks.
-     * @param longestNanos nanoseconds the longest group of ranks would take, by the recorded means (a double: it may
+     * @param longestNanos nanoseconds the longest rank would take, by the recorded means (a double: it may
      *                     exceed a long's range).
      */
     public record Plan(long calls, double longestNanos) {
     }
 
-    /** The {@link Plan} of {@code trace}, in time linear in the compressed trace's size (loops are not expanded). */
+    /**
+     * The {@link Plan} of {@code trace}, in time linear in the compressed trace's size times the ranks a node names
+     * (loops are not expanded): each rank's time is summed over the nodes that name it, since ranks of one aligned
+     * trace skip different nodes.
+     */
     public static Plan plan(Trace trace) {
-        long calls = 0;
+        double[] calls = new double[1];
+        double[] perRank = new double[trace.ranks()];
+        plan(trace.nodes(), 1, calls, perRank);
         double longest = 0;
-        for (Trace.Group g : trace.groups) {
-            double[] sums = new double[2]; // calls (as a double, to saturate), nanoseconds
-            plan(g.nodes(), 1, sums);
-            calls = saturatedAdd(calls, sums[0]);
-            longest = Math.max(longest, sums[1]);
+        for (double t : perRank) {
+            longest = Math.max(longest, t);
         }
-        return new Plan(calls, longest);
+        return new Plan(saturatedAdd(0, calls[0]), longest);
     }
 
-    private static void plan(List<Node> nodes, double iterations, double[] sums) {
+    private static void plan(List<Node> nodes, double iterations, double[] calls, double[] perRank) {
         for (Node n : nodes) {
             if (n instanceof LoopNode l) {
-                plan(l.body, iterations * l.iterations(), sums);
+                plan(l.body, iterations * l.iterations(), calls, perRank);
             } else {
                 EventNode e = (EventNode) n;
-                sums[0] += iterations * e.ranks().size();
-                sums[1] += iterations * (e.computeDelta().stats().mean() + e.communicateDelta().stats().mean());
+                calls[0] += iterations * e.ranks().size();
+                double t = iterations * (e.computeDelta().stats().mean() + e.communicateDelta().stats().mean());
+                for (int r : e.ranks().ranks()) {
+                    if (r < perRank.length) {
+                        perRank[r] += t;
+                    }
+                }
             }
         }
     }

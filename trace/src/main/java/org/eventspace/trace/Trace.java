@@ -8,17 +8,20 @@ import java.util.TreeMap;
 
 /**
  * A whole job's compressed trace: the ranks' traces merged into one (ScalaTrace's inter-node compression, Ratn et al.
- * §2 and §5.5), with what each rank could not record and the names of the call sites.
+ * §2 and §3.2–3.3), with what each rank could not record and the names of the call sites.
  *
  * <p>Two traces merge where their elements match: events of the same op, call site and reduce operator, and loops of
  * the same iteration count whose bodies match element by element (the paper: "when events, parameters, structure and
- * iteration counts match", relaxed as in §5.5 so that peers, sizes and roots may differ and are kept as ordered
- * (value, ranklist) pairs). Where ScalaTrace also aligns partially matching sequences, we merge whole rank traces
- * into groups of ranks whose traces match throughout ({@link #mergeGroups}): an alignment (we tried a longest common
- * subsequence) makes the result depend on the merge tree's shape, the grouping does not, and a program whose ranks
- * play k roles still gives k groups, constant in the number of ranks. The cost: ranks that differ in one call keep two
- * copies of the rest. Ranklists are canonical ({@link RankList}), so merging the same ranks in any tree gives the same
- * trace (a property test checks it). The inputs are consumed.
+ * iteration counts match", relaxed so that peers, sizes and roots may differ and are kept as ordered (value, ranklist)
+ * pairs). The merge runs in two steps. While the ranks' traces are merged over a binary tree, ranks whose whole traces
+ * match join one group ({@link #mergeGroups}): that partition and each group's content depend only on the ranks'
+ * traces, never on the tree. When the merged trace is first looked at ({@link #nodes}, a file written) the groups,
+ * by lowest rank, are aligned over a binary tree of their own ({@link Alignment}, ScalaTrace's partial match of §3.2):
+ * the elements two groups share become one node over both rank sets, the others stay in order with their own
+ * ranklists, and a rank skips every node that does not name it. Because the groups are canonical, the aligned trace is
+ * the same whatever tree merged the ranks (one JVM, or hosts first over TCP: a property test checks it); a program
+ * whose ranks play k roles still aligns k groups, constant in the number of ranks. Ranklists are canonical
+ * ({@link RankList}). The inputs are consumed.
  *
  * <p>Not thread-safe.
  */
@@ -36,7 +39,10 @@ public final class Trace {
     final int ranks;
     final TimeEncoding encoding;
     final int bins;
-    final List<Group> groups;
+    /** Canonical groups while merging; after {@link #align}, one group over every rank holding the aligned nodes. */
+    List<Group> groups;
+    /** Whether {@link #groups} is the aligned sequence (then one group), or groups of whole rank traces still to align. */
+    boolean aligned;
     final long eventsRecorded;
     final List<RankTrace.Lost> lost;
     final Map<Integer, String> sites;
@@ -51,7 +57,10 @@ public final class Trace {
     public record TimedFrom(long calls, RankList ranks) {
     }
 
-    /** Ranks whose traces match element by element, and their merged trace. */
+    /**
+     * Ranks whose traces match element by element, and their merged trace; or, once aligned, every rank and the aligned
+     * sequence, whose nodes name their own ranks.
+     */
     record Group(RankList ranks, List<Node> nodes) {
     }
 
@@ -213,7 +222,7 @@ public final class Trace {
         return false;
     }
 
-    private static Node mergeNodes(Node x, Node y) {
+    static Node mergeNodes(Node x, Node y) {
         x.ranks = x.ranks.union(y.ranks);
         if (x instanceof EventNode a) {
             EventNode b = (EventNode) y;
@@ -347,11 +356,65 @@ public final class Trace {
         return bins;
     }
 
-    /** The top-level sequence: every group's nodes, groups by lowest rank. */
+    /**
+     * The top-level sequence, the groups aligned (done on the first call: it merges their shared nodes in place, so
+     * afterwards this trace holds the aligned form only). Each node names the ranks that execute it.
+     */
     public List<Node> nodes() {
-        List<Node> all = new ArrayList<>();
-        groups.forEach(g -> all.addAll(g.nodes()));
-        return Collections.unmodifiableList(all);
+        align();
+        return Collections.unmodifiableList(groups.isEmpty() ? List.of() : groups.get(0).nodes());
+    }
+
+    /** Aligns the groups (by lowest rank, over a binary tree) into one sequence, once. */
+    void align() {
+        if (aligned) {
+            return;
+        }
+        aligned = true;
+        if (groups.size() <= 1) {
+            return;
+        }
+        List<Group> level = new ArrayList<>(groups);
+        while (level.size() > 1) {
+            List<Group> next = new ArrayList<>();
+            for (int i = 0; i < level.size(); i += 2) {
+                if (i + 1 < level.size()) {
+                    Group x = level.get(i);
+                    Group y = level.get(i + 1);
+                    next.add(new Group(x.ranks().union(y.ranks()), Alignment.merge(x.nodes(), y.nodes())));
+                } else {
+                    next.add(level.get(i));
+                }
+            }
+            level = next;
+        }
+        groups = List.of(level.get(0));
+    }
+
+    /**
+     * Whether the groups are still whole rank traces (not aligned, every node over its group's ranks), which a partial
+     * trace to be merged further sends as they are ({@link TraceFile#toJsonPartial}).
+     */
+    boolean wholeRankGroups() {
+        if (aligned && groups.size() == 1 && !uniform(groups.get(0))) {
+            return false;
+        }
+        for (Group g : groups) {
+            if (!uniform(g)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether every top-level node of {@code g} executes on all of its ranks (a group of whole rank traces). */
+    static boolean uniform(Group g) {
+        for (Node n : g.nodes()) {
+            if (!n.ranks.equals(g.ranks())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public long eventsRecorded() {
@@ -366,10 +429,29 @@ public final class Trace {
         return Collections.unmodifiableMap(sites);
     }
 
-    /** The longest rank's recorded span in ns (what a replay's wall time compares with). */
-    /** Groups of ranks whose traces merged (one per distinct structure), as the file lists them. */
+    /**
+     * The groups the file lists: runs of consecutive top-level nodes over the same ranks, in the aligned sequence
+     * (before partial merging this was one group per distinct rank trace).
+     */
     public int groupCount() {
-        return groups.size();
+        return segments(nodes()).size();
+    }
+
+    /** Ranks {@code ranks} execute {@code nodes}, consecutive top-level nodes of the aligned sequence. */
+    record Segment(RankList ranks, List<Node> nodes) {
+    }
+
+    /** {@code nodes} cut into maximal runs over one ranklist: what the file writes as its groups. */
+    static List<Segment> segments(List<Node> nodes) {
+        List<Segment> out = new ArrayList<>();
+        int start = 0;
+        for (int i = 1; i <= nodes.size(); i++) {
+            if (i == nodes.size() || !nodes.get(i).ranks.equals(nodes.get(start).ranks)) {
+                out.add(new Segment(nodes.get(start).ranks, List.copyOf(nodes.subList(start, i))));
+                start = i;
+            }
+        }
+        return out;
     }
 
     /**

@@ -27,7 +27,7 @@ import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
 import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
 
 /**
- * The trace file, {@code eventspace.trace/1}: one document per job, documented field by field in
+ * The trace file, {@code eventspace.trace/3} (reads {@code /1} and {@code /2} too): one document per job, documented field by field in
  * {@code docs/TRACE-FORMAT.md}, in one of two encodings of the same tree. JSON by default, because a trace is small
  * (its size does not grow with ranks or iterations for regular programs) and people read it; CBOR (RFC 8949, a file
  * named {@code *.cbor}) when size matters more: a third smaller, and its integers grow by bytes at 2^8, 2^16 and
@@ -38,10 +38,12 @@ import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
  * thread-safe.
  */
 public final class TraceFile {
-    public static final String SCHEMA = "eventspace.trace/1";
+    /** What is written: groups are the aligned sequence's runs over one ranklist, nodes may be packed arrays. */
+    public static final String SCHEMA = "eventspace.trace/3";
+    /** Read: one group per distinct rank trace, every node an object, no {@code words_runs}. */
+    public static final String SCHEMA_V1 = "eventspace.trace/1";
     /**
-     * The same layout plus {@code words_runs}, counts that change between a call's occurrences: written only by a trace
-     * that holds such a call, so every other trace stays readable by readers of version 1.
+     * Read: version 1 plus {@code words_runs}, counts that change between a call's occurrences (version 3 keeps them).
      */
     public static final String SCHEMA_RUNS = "eventspace.trace/2";
     private static final ObjectMapper JSON = Json.mapper();
@@ -70,15 +72,49 @@ public final class TraceFile {
 
     /** Writes {@code trace} to {@code file}, in the encoding its name asks for ({@link Encoding#of}); returns the bytes written. */
     public static long write(Trace trace, Path file) throws IOException {
-        ObjectMapper mapper = Encoding.of(file) == Encoding.CBOR ? CBOR : JSON;
-        byte[] bytes = mapper.writeValueAsBytes(toJson(trace));
+        Encoding encoding = Encoding.of(file);
+        byte[] bytes = mapperOf(encoding).writeValueAsBytes(toJson(trace, encoding));
         try (OutputStream out = Files.newOutputStream(file)) {
             out.write(bytes);
         }
         return bytes.length;
     }
 
+    private static ObjectMapper mapperOf(Encoding encoding) {
+        return encoding == Encoding.CBOR ? CBOR : JSON;
+    }
+
+    /** The document as written in JSON (the packed fallback chosen by JSON sizes). */
     public static ObjectNode toJson(Trace trace) {
+        return toJson(trace, Encoding.JSON);
+    }
+
+    /**
+     * A partial trace that is merged further (a host's ranks over TCP): its groups of whole rank traces as they are,
+     * not aligned, so that the final alignment sees the same groups as in one JVM and the files are equal. Falls back
+     * to the aligned form if the trace was aligned already (then the final merge is still correct, only its shape may
+     * differ).
+     */
+    public static ObjectNode toJsonPartial(Trace trace) {
+        if (!trace.wholeRankGroups()) {
+            return toJson(trace);
+        }
+        List<Trace.Segment> groups = new ArrayList<>();
+        for (Trace.Group g : trace.groups) {
+            groups.add(new Trace.Segment(g.ranks(), g.nodes()));
+        }
+        return document(trace, groups, Encoding.JSON);
+    }
+
+    /**
+     * The document in {@code encoding}: the aligned sequence's runs over one ranklist are its groups; a top-level node
+     * whose structure would take more bytes than its calls in a flat trace is written packed ({@link #packed}).
+     */
+    public static ObjectNode toJson(Trace trace, Encoding encoding) {
+        return document(trace, Trace.segments(trace.nodes()), encoding);
+    }
+
+    private static ObjectNode document(Trace trace, List<Trace.Segment> segments, Encoding encoding) {
         ObjectNode root = JSON.createObjectNode();
         root.put("schema", SCHEMA);
         root.put("ranks", trace.ranks());
@@ -110,24 +146,143 @@ public final class TraceFile {
         ObjectNode sites = root.putObject("sites");
         trace.sites().forEach((id, name) -> sites.put(Integer.toString(id), name));
         ArrayNode groups = root.putArray("groups");
-        for (Trace.Group g : trace.groups) {
+        for (Trace.Segment g : segments) {
             ObjectNode o = groups.addObject();
             o.set("ranks", ranks(g.ranks()));
-            nodes(g.nodes(), o.putArray("trace"), g.ranks());
-        }
-        if (holdsRuns(trace.nodes())) {
-            root.put("schema", SCHEMA_RUNS); // keeps its place, first
+            ArrayNode out = o.putArray("trace");
+            for (Node n : g.nodes()) {
+                out.add(smaller(n, encoding));
+            }
         }
         return root;
     }
 
-    private static boolean holdsRuns(List<Node> nodes) {
-        for (Node n : nodes) {
-            if (n instanceof LoopNode l ? holdsRuns(l.body) : ((EventNode) n).countRuns() != null) {
-                return true;
+    /**
+     * {@code n} as an object ({@link #nodes}), or packed ({@link #packed}) when the object would take more bytes than
+     * the calls it stands for do in a flat trace ({@link Trace#FLAT_RECORD_BYTES} each) and the packed form fewer:
+     * structure that does not pay (calls that never repeat, on one rank) falls back to a plain per-call form, so the
+     * file stays below the flat trace wherever a call's packed form does (about 20-30 bytes for real values).
+     */
+    private static JsonNode smaller(Node n, Encoding encoding) {
+        ArrayNode one = JSON.createArrayNode();
+        nodes(List.of(n), one, n.ranks());
+        JsonNode object = one.get(0);
+        long flat = calls(n) * Trace.FLAT_RECORD_BYTES;
+        try {
+            long objectBytes = mapperOf(encoding).writeValueAsBytes(object).length;
+            if (objectBytes <= flat) {
+                return object;
+            }
+            JsonNode packed = packed(n);
+            return mapperOf(encoding).writeValueAsBytes(packed).length < objectBytes ? packed : object;
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode a trace node: " + e.getMessage(), e);
+        }
+    }
+
+    /** The calls {@code n} stands for over all its ranks (saturated). */
+    private static long calls(Node n) {
+        if (n instanceof EventNode e) {
+            return saturatedMultiply(e.occurrences(), e.ranks().size());
+        }
+        long sum = 0;
+        for (Node b : ((LoopNode) n).body) {
+            sum += calls(b);
+            if (sum < 0) {
+                return Long.MAX_VALUE;
             }
         }
-        return false;
+        return sum;
+    }
+
+    private static long saturatedMultiply(long a, long b) {
+        long hi = Math.multiplyHigh(a, b);
+        return hi != 0 || a * b < 0 ? Long.MAX_VALUE : a * b;
+    }
+
+    /**
+     * The plain form: an event as an array {@code [op, compute, comm, site, reduce?, peer?, words, root?]} (reduce only
+     * for reducing ops, peer only point-to-point, root only rooted; absent values null, trailing nulls left out), a loop
+     * as {@code [iterations, [body...]]}. A delta of one sample on one rank is just its nanoseconds ({@code [ns,
+     * previous site]} for time encoding path), what the statistics and histograms of one sample are made of; otherwise
+     * the timing object as in the object form. An event with {@code words_runs} stays an object.
+     */
+    static JsonNode packed(Node n) {
+        if (n instanceof LoopNode l) {
+            ArrayNode a = JSON.createArrayNode();
+            a.add(l.iterations());
+            ArrayNode body = a.addArray();
+            for (Node b : l.body) {
+                body.add(packed(b));
+            }
+            return a;
+        }
+        EventNode e = (EventNode) n;
+        if (e.countRuns() != null) {
+            ArrayNode one = JSON.createArrayNode();
+            nodes(List.of(n), one, n.ranks());
+            return one.get(0);
+        }
+        ArrayNode a = JSON.createArrayNode();
+        a.add(e.op().fileName());
+        a.add(packedTiming(e.computeDelta(), e.ranks()));
+        a.add(packedTiming(e.communicateDelta(), e.ranks()));
+        a.add(e.site() == CallSite.UNMARKED ? JSON.nullNode() : JSON.getNodeFactory().numberNode(e.site()));
+        if (e.op().reduces()) {
+            a.add(e.reduceOp() == null ? JSON.nullNode()
+                    : JSON.getNodeFactory().textNode(e.reduceOp().name().toLowerCase(java.util.Locale.ROOT)));
+        }
+        if (e.op().pointToPoint()) {
+            a.add(paramsNode(e.peer()));
+        }
+        a.add(paramsNode(e.count()));
+        if (e.op().rooted()) {
+            a.add(paramsNode(e.root()));
+        }
+        while (a.size() > 3 && a.get(a.size() - 1).isNull()) {
+            a.remove(a.size() - 1);
+        }
+        return a;
+    }
+
+    private static JsonNode paramsNode(Params p) {
+        if (p == null) {
+            return JSON.nullNode();
+        }
+        ObjectNode holder = JSON.createObjectNode();
+        params(holder, "v", p);
+        return holder.get("v");
+    }
+
+    /** One sample's nanoseconds (and previous site for path), when that is all {@code t} holds; else the object. */
+    private static JsonNode packedTiming(DeltaTiming t, RankList ranks) {
+        TimeStats s = t.stats();
+        long v = s.min();
+        boolean one = s.count() == 1 && ranks.size() == 1 && s.max() == v && Math.round(s.mean()) == v
+                && Math.round(s.sd()) == 0 && s.minRank() == ranks.first() && s.maxRank() == ranks.first();
+        TraceConfig config = t.config();
+        if (one && config.encoding() == TimeEncoding.STATS) {
+            return JSON.getNodeFactory().numberNode(v);
+        }
+        if (one && config.encoding() == TimeEncoding.HIST && t.histogram() != null
+                && sameBins(t.histogram(), DeltaHistogram.create(v, config.bins(), config.smoothInterval()))) {
+            return JSON.getNodeFactory().numberNode(v);
+        }
+        if (one && config.encoding() == TimeEncoding.PATH && t.histogram() == null && t.paths().size() == 1) {
+            Map.Entry<Integer, DeltaHistogram> only = t.paths().entrySet().iterator().next();
+            if (sameBins(only.getValue(), DeltaHistogram.create(v, config.bins(), config.smoothInterval()))) {
+                ArrayNode a = JSON.createArrayNode();
+                a.add(v);
+                a.add(only.getKey());
+                return a;
+            }
+        }
+        return timing(t);
+    }
+
+    /** Whether the two histograms write the same bins (what the file keeps of a histogram). */
+    private static boolean sameBins(DeltaHistogram a, DeltaHistogram b) {
+        return bins(a).equals(bins(b));
     }
 
     private static ArrayNode ranks(RankList r) {
@@ -277,8 +432,10 @@ public final class TraceFile {
     private static final class Reader {
         private final Path file;
         private TraceConfig config;
-        /** Whether the file's schema has {@code words_runs} ({@link #SCHEMA_RUNS}). */
+        /** Whether the file's schema has {@code words_runs} ({@link #SCHEMA_RUNS} and later). */
         private boolean runsAllowed;
+        /** Whether the file's schema has packed nodes and groups over overlapping ranks ({@link #SCHEMA}). */
+        private boolean packedAllowed;
 
         Reader(Path file) {
             this.file = file;
@@ -314,10 +471,12 @@ public final class TraceFile {
 
         Trace trace(JsonNode root) throws TraceFormatException {
             JsonNode schema = field(root, "", "schema");
-            if (!SCHEMA.equals(schema.asText()) && !SCHEMA_RUNS.equals(schema.asText())) {
-                throw bad("/schema", "\"" + SCHEMA + "\" or \"" + SCHEMA_RUNS + "\"", schema);
+            if (!SCHEMA.equals(schema.asText()) && !SCHEMA_RUNS.equals(schema.asText())
+                    && !SCHEMA_V1.equals(schema.asText())) {
+                throw bad("/schema", "\"" + SCHEMA + "\", \"" + SCHEMA_RUNS + "\" or \"" + SCHEMA_V1 + "\"", schema);
             }
-            runsAllowed = SCHEMA_RUNS.equals(schema.asText());
+            runsAllowed = !SCHEMA_V1.equals(schema.asText());
+            packedAllowed = SCHEMA.equals(schema.asText());
             int ranks = (int) integer(root, "", "ranks", 1);
             JsonNode enc = field(root, "", "time_encoding");
             TimeEncoding encoding;
@@ -372,13 +531,25 @@ public final class TraceFile {
                 throw bad("/groups", "an array", groupsNode);
             }
             List<Trace.Group> groups = new ArrayList<>();
+            boolean disjoint = true;
+            java.util.BitSet seen = new java.util.BitSet();
             for (int g = 0; g < groupsNode.size(); g++) {
                 String p = "/groups/" + g;
                 JsonNode gn = groupsNode.get(g);
                 RankList r = rankList(field(gn, p, "ranks"), p + "/ranks", ranks);
+                for (int rank : r.ranks()) {
+                    disjoint &= !seen.get(rank);
+                    seen.set(rank);
+                }
                 groups.add(new Trace.Group(r, nodes(field(gn, p, "trace"), p + "/trace", r, ranks)));
             }
+            if (!disjoint && !packedAllowed) {
+                throw bad("/groups", "groups naming each rank at most once in an " + schema.asText() + " file (groups "
+                        + "over overlapping ranks, an aligned trace, came with " + SCHEMA + ")", groupsNode);
+            }
             Trace trace = new Trace(ranks, encoding, bins, groups, events, lost, sites);
+            trace.groups = groupsOf(groups, disjoint, ranks);
+            trace.aligned = !disjoint;
             trace.wallNanos = wall;
             if (root.has("timed")) {
                 JsonNode timed = root.get("timed");
@@ -405,6 +576,23 @@ public final class TraceFile {
                 trace.timedFrom = List.copyOf(pairs);
             }
             return trace;
+        }
+
+        /**
+         * Groups that name each rank at most once are whole rank traces, to be aligned (every file before version 3,
+         * and a partial trace); otherwise they are the aligned sequence, one group over the ranks they name.
+         */
+        private static List<Trace.Group> groupsOf(List<Trace.Group> groups, boolean disjoint, int ranks) {
+            if (disjoint || groups.isEmpty()) {
+                return groups;
+            }
+            List<Node> all = new ArrayList<>();
+            RankList union = groups.get(0).ranks();
+            for (Trace.Group g : groups) {
+                all.addAll(g.nodes());
+                union = union.union(g.ranks());
+            }
+            return new ArrayList<>(List.of(new Trace.Group(union, all)));
         }
 
         private RankList rankList(JsonNode a, String pointer, int ranks) throws TraceFormatException {
@@ -444,8 +632,13 @@ public final class TraceFile {
             for (int i = 0; i < a.size(); i++) {
                 String p = pointer + "/" + i;
                 JsonNode n = a.get(i);
+                if (n.isArray() && packedAllowed) {
+                    out.add(packedNode(n, p, ranks, jobRanks, occurrences));
+                    continue;
+                }
                 if (!n.isObject()) {
-                    throw bad(p, "an event {\"op\": ...} or a loop {\"loop\": ...}", n);
+                    throw bad(p, "an event {\"op\": ...} or a loop {\"loop\": ...}"
+                            + (packedAllowed ? ", or packed: [op, ...] or [iterations, [body]]" : ""), n);
                 }
                 if (n.has("loop")) {
                     long iters = integer(n, p, "loop", 1);
@@ -463,6 +656,99 @@ public final class TraceFile {
                 }
             }
             return out;
+        }
+
+        /** A node in the plain form ({@link TraceFile#packed}): {@code [op, compute, comm, ...]} or {@code [iterations, [body]]}. */
+        private Node packedNode(JsonNode n, String p, RankList ranks, int jobRanks, long occurrences)
+                throws TraceFormatException {
+            String expected = "[op, compute, comm, site, ...] or [iterations, [body...]]";
+            if (n.size() < 2) {
+                throw bad(p, expected, n);
+            }
+            if (n.get(0).isIntegralNumber()) {
+                long iters = n.get(0).asLong();
+                if (n.size() != 2 || iters < 1) {
+                    throw bad(p, "a packed loop [iterations >= 1, [body...]]", n);
+                }
+                long inner;
+                try {
+                    inner = Math.multiplyExact(occurrences, iters);
+                } catch (ArithmeticException e) {
+                    throw bad(p + "/0", "loops whose iterations multiplied stay below 2^63", n.get(0));
+                }
+                return new LoopNode(ranks, iters, nodes(n.get(1), p + "/1", ranks, jobRanks, inner));
+            }
+            Op op = Op.ofFileName(n.get(0).asText());
+            if (!n.get(0).isTextual() || op == null) {
+                throw bad(p + "/0", "an op (allreduce_long, barrier, send, ...) or a loop's iterations", n.get(0));
+            }
+            int slots = 4 + (op.reduces() ? 1 : 0) + (op.pointToPoint() ? 1 : 0) + 1 + (op.rooted() ? 1 : 0);
+            if (n.size() < 3 || n.size() > slots) {
+                throw bad(p, "a packed " + op.fileName() + " of 3 to " + slots + " elements [op, compute, comm, site"
+                        + (op.reduces() ? ", reduce" : "") + (op.pointToPoint() ? ", peer" : "") + ", words"
+                        + (op.rooted() ? ", root" : "") + "]", n);
+            }
+            int at = 3;
+            JsonNode siteNode = slot(n, at++);
+            int site = CallSite.UNMARKED;
+            if (!siteNode.isNull()) {
+                if (!siteNode.isIntegralNumber() || siteNode.asLong() < 0 || siteNode.asLong() > Integer.MAX_VALUE) {
+                    throw bad(p + "/3", "a call site id >= 0 or null", siteNode);
+                }
+                site = siteNode.asInt();
+            }
+            int reduce = -1;
+            if (op.reduces()) {
+                JsonNode r = slot(n, at);
+                try {
+                    reduce = ReduceOp.valueOf(r.asText().toUpperCase(java.util.Locale.ROOT)).ordinal();
+                } catch (IllegalArgumentException e) {
+                    throw bad(p + "/" + at, "a reduce op (sum, min, max, ...)", r);
+                }
+                at++;
+            }
+            Params peer = null;
+            if (op.pointToPoint()) {
+                peer = slot(n, at).isNull() ? null : paramsValue(slot(n, at), p + "/" + at, "peer", ranks, jobRanks);
+                at++;
+            }
+            Params words = slot(n, at).isNull() ? null : paramsValue(slot(n, at), p + "/" + at, "words", ranks, jobRanks);
+            at++;
+            Params root = null;
+            if (op.rooted()) {
+                if (slot(n, at).isNull()) {
+                    throw bad(p + "/" + at, "the root of a " + op.fileName(), slot(n, at));
+                }
+                root = paramsValue(slot(n, at), p + "/" + at, "root", ranks, jobRanks);
+            }
+            return EventNode.restored(ranks, op, site, reduce, peer, words, root, null, occurrences,
+                    packedTiming(n.get(1), p + "/1", ranks), packedTiming(n.get(2), p + "/2", ranks));
+        }
+
+        private static JsonNode slot(JsonNode n, int i) {
+            return i < n.size() ? n.get(i) : com.fasterxml.jackson.databind.node.NullNode.getInstance();
+        }
+
+        /** One sample's nanoseconds, {@code [ns, previous site]} (time encoding path), or a timing object. */
+        private DeltaTiming packedTiming(JsonNode t, String p, RankList ranks) throws TraceFormatException {
+            if (t.isObject()) {
+                return timing(t, p);
+            }
+            boolean path = config.encoding() == TimeEncoding.PATH;
+            JsonNode v = t.isArray() ? t.get(0) : t;
+            if (path != t.isArray() || t.isArray() && (t.size() != 2 || !t.get(1).isIntegralNumber()
+                    || t.get(1).asLong() < 0 || t.get(1).asLong() > Integer.MAX_VALUE)
+                    || v == null || !v.isIntegralNumber() || v.asLong() < 0) {
+                throw bad(p, path ? "[nanoseconds >= 0, previous site] or a timing object"
+                        : "nanoseconds >= 0 or a timing object", t);
+            }
+            if (ranks.size() != 1) {
+                throw bad(p, "a timing object: one sample's nanoseconds belong to an event of one rank, this one has "
+                        + ranks.size(), t);
+            }
+            DeltaTiming d = new DeltaTiming(config);
+            d.add(v.asLong(), ranks.first(), path ? t.get(1).asInt() : CallSite.UNMARKED);
+            return d;
         }
 
         private EventNode event(JsonNode n, String p, RankList ranks, int jobRanks, long occurrences)
@@ -485,7 +771,7 @@ public final class TraceFile {
             // no peer: none of the ranks had one (an MPI_ANY_SOURCE receive, a call on an unknown communicator)
             Params peer = op.pointToPoint() && n.has("peer") ? params(n, p, "peer", ranks, jobRanks) : null;
             if (n.has("words_runs") && !runsAllowed) {
-                throw bad(p + "/words_runs", "no words_runs in an " + SCHEMA + " file (they came with " + SCHEMA_RUNS + ")",
+                throw bad(p + "/words_runs", "no words_runs in an " + SCHEMA_V1 + " file (they came with " + SCHEMA_RUNS + ")",
                         n.get("words_runs"));
             }
             if (n.has("words") && n.has("words_runs")) {
@@ -539,19 +825,24 @@ public final class TraceFile {
         }
 
         private Params params(JsonNode n, String p, String name, RankList ranks, int jobRanks) throws TraceFormatException {
-            JsonNode v = field(n, p, name);
+            return paramsValue(field(n, p, name), p + "/" + name, name, ranks, jobRanks);
+        }
+
+        /** {@code v} at {@code pointer}: a value for every rank, or [[value, ranklist], ...]. */
+        private Params paramsValue(JsonNode v, String pointer, String name, RankList ranks, int jobRanks)
+                throws TraceFormatException {
             boolean peer = name.equals("peer");
             if (v.isIntegralNumber() || peer && PROC_NULL.equals(v.textValue())) {
                 return Params.single(v.isIntegralNumber() ? v.asLong() : EventNode.PROC_NULL, ranks);
             }
             if (!v.isArray() || v.size() == 0) {
-                throw bad(p + "/" + name, peer ? "an integer, \"" + PROC_NULL + "\" or [[value, ranklist], ...]"
+                throw bad(pointer, peer ? "an integer, \"" + PROC_NULL + "\" or [[value, ranklist], ...]"
                         : "an integer or [[value, ranklist], ...]", v);
             }
             List<Params.Entry> entries = new ArrayList<>();
             for (int i = 0; i < v.size(); i++) {
                 JsonNode pair = v.get(i);
-                String pp = p + "/" + name + "/" + i;
+                String pp = pointer + "/" + i;
                 boolean procNull = peer && pair.isArray() && pair.size() == 2 && PROC_NULL.equals(pair.get(0).textValue());
                 if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isIntegralNumber() && !procNull) {
                     throw bad(pp, peer ? "[value or \"" + PROC_NULL + "\", ranklist]" : "[value, ranklist]", pair);

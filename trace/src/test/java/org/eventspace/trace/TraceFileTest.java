@@ -107,10 +107,10 @@ class TraceFileTest {
             }
         }
         String json = TraceFile.toJson(trace).toString();
-        assertThat(json).startsWith("{\"schema\":\"eventspace.trace/2\"").contains("\"words_runs\":[[[100,4,101,4,102,4");
-        assertThat(TraceFile.toJson(stencil(4, TimeEncoding.HIST)).path("schema").asText()).isEqualTo("eventspace.trace/1");
+        assertThat(json).startsWith("{\"schema\":\"eventspace.trace/3\"").contains("\"words_runs\":[[[100,4,101,4,102,4");
+        assertThat(TraceFile.toJson(stencil(4, TimeEncoding.HIST)).path("schema").asText()).isEqualTo("eventspace.trace/3");
         Path old = dir.resolve("runs-in-v1.trace.json");
-        Files.writeString(old, json.replace("eventspace.trace/2", "eventspace.trace/1"));
+        Files.writeString(old, json.replace("eventspace.trace/3", "eventspace.trace/1"));
         assertThatThrownBy(() -> TraceFile.read(old)).hasMessageContaining("no words_runs in an eventspace.trace/1 file");
         Path bad = dir.resolve("bad-runs.trace.json");
         Files.writeString(bad, json.replaceFirst("\\[\\[\\[100,4,", "[[[100,5,"));
@@ -228,7 +228,7 @@ class TraceFileTest {
                 .hasMessageContaining(file.toString()).hasMessageContaining("line 2");
 
         Files.writeString(file, "{\"schema\": \"eventspace.run/1\"}");
-        assertThatThrownBy(() -> TraceFile.read(file)).hasMessageContaining(file + ": at /schema: expected \"eventspace.trace/1\"");
+        assertThatThrownBy(() -> TraceFile.read(file)).hasMessageContaining(file + ": at /schema: expected \"eventspace.trace/3\", \"eventspace.trace/2\" or \"eventspace.trace/1\"");
 
         String good = TraceFile.toJson(stencil(4, TimeEncoding.HIST)).toString();
         Files.writeString(file, good.replaceFirst("\"op\":\"barrier\"", "\"op\":\"barier\""));
