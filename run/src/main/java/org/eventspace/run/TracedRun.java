@@ -51,9 +51,24 @@ public final class TracedRun {
 
         public String summary() {
             return String.format(java.util.Locale.ROOT,
-                    "trace: %s, %d bytes, %d events recorded (flat %d bytes, %.0f× smaller), time encoding %s%s%n", file, bytes,
-                    eventsRecorded, flatBytes, bytes == 0 ? 0.0 : (double) flatBytes / bytes, timeEncoding,
+                    "trace: %s, %d bytes, %d events recorded (flat %d bytes, %s), time encoding %s%s%n", file, bytes,
+                    eventsRecorded, flatBytes, ratio(flatBytes, bytes), timeEncoding,
                     eventsLost > 0 ? ", " + eventsLost + " EVENTS LOST (see the file's lost list)" : "");
+        }
+
+        /**
+         * How much smaller than flat the file is: one decimal below 10× ("1.4× smaller"), whole numbers above; "not
+         * smaller" when it is not (a tiny trace whose header outweighs its few calls, or JSON's decimal digits).
+         */
+        static String ratio(long flatBytes, long bytes) {
+            if (bytes <= 0 || flatBytes <= 0) {
+                return "nothing to compare";
+            }
+            double r = (double) flatBytes / bytes;
+            if (r < 1.0) {
+                return String.format(java.util.Locale.ROOT, "%.1f× the flat size, not smaller", 1 / r);
+            }
+            return String.format(java.util.Locale.ROOT, r < 10 ? "%.1f× smaller" : "%.0f× smaller", r);
         }
     }
 

@@ -109,7 +109,7 @@ final class WorkloadRanks implements HostWork<List<RankResult>> {
         } else if (recorders != null) {
             // This host's ranks merged into one partial trace (after the timed loop, as ScalaTrace merges at
             // finalize); the launching side merges the hosts' (TracedRun).
-            program.set("trace", TraceFile.toJson(recorders.merged(job.localRanks())));
+            program.set("trace", TraceFile.toJsonPartial(recorders.merged(job.localRanks())));
         }
         return program;
     }
