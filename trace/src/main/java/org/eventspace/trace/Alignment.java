@@ -6,9 +6,9 @@ import java.util.List;
 /**
  * The partial merge of two sequences of trace nodes over disjoint rank sets (ScalaTrace's inter-node compression,
  * Ratn et al. §3.2: "matching events are merged, ... unmatched events are inserted" with their own ranklists): a
- * longest common subsequence of nodes that merge ({@link Trace#mergeable}: the same op, call site and reduce operator,
- * or loops of the same iteration count whose bodies match element by element; never two calls each made once by one
- * rank, {@link #oneCall}) becomes one node over both rank sets;
+ * longest common subsequence of nodes that align (events of the same op, call site and reduce operator, never two calls
+ * each made once by one rank ({@link #oneCall}); loops of the same iteration count, whose bodies are then aligned the
+ * same way) becomes one node over both rank sets;
  * what only one side has stays in place, first side's before the second's. Each rank's own calls are untouched: it
  * executes exactly the nodes that name it, in order.
  *
@@ -40,17 +40,43 @@ final class Alignment {
         }
         List<Node> out = new ArrayList<>(n + m);
         for (int i = 0; i < pre; i++) {
-            out.add(Trace.mergeNodes(a.get(i), b.get(i)));
+            out.add(join(a.get(i), b.get(i)));
         }
         middle(a, ha, pre, n - suf, b, hb, pre, m - suf, out);
         for (int i = 0; i < suf; i++) {
-            out.add(Trace.mergeNodes(a.get(n - suf + i), b.get(m - suf + i)));
+            out.add(join(a.get(n - suf + i), b.get(m - suf + i)));
         }
         return out;
     }
 
     private static boolean matches(List<Node> a, int[] ha, int i, List<Node> b, int[] hb, int j) {
-        return ha[i] == hb[j] && !(oneCall(a.get(i)) && oneCall(b.get(j))) && Trace.mergeable(a.get(i), b.get(j));
+        return ha[i] == hb[j] && !(oneCall(a.get(i)) && oneCall(b.get(j))) && alignable(a.get(i), b.get(j));
+    }
+
+    /** Events that merge ({@link Trace#mergeable}), or loops of the same iteration count (their bodies are aligned in turn). */
+    private static boolean alignable(Node x, Node y) {
+        if (x instanceof LoopNode a && y instanceof LoopNode b) {
+            return a.iters == b.iters;
+        }
+        return Trace.mergeable(x, y);
+    }
+
+    /**
+     * Two aligned nodes as one: element by element where they match throughout ({@link Trace#mergeNodes}), else a loop
+     * over both rank sets whose body is the two bodies aligned (ScalaTrace's merge of an RSD's members, §3.2), its
+     * elements naming the ranks that execute them.
+     */
+    private static Node join(Node x, Node y) {
+        if (Trace.mergeable(x, y)) {
+            return Trace.mergeNodes(x, y);
+        }
+        LoopNode a = (LoopNode) x;
+        LoopNode b = (LoopNode) y;
+        List<Node> body = merge(new ArrayList<>(a.body), new ArrayList<>(b.body));
+        a.body.clear();
+        a.body.addAll(body);
+        a.ranks = a.ranks.union(b.ranks);
+        return a;
     }
 
     /**
@@ -135,7 +161,7 @@ final class Alignment {
                 case 0 -> {
                     out.addAll(onlyB);
                     onlyB.clear();
-                    out.add(Trace.mergeNodes(a.get(a0 + st[0]), b.get(b0 + st[1])));
+                    out.add(join(a.get(a0 + st[0]), b.get(b0 + st[1])));
                 }
                 case 1 -> out.add(a.get(a0 + st[0]));
                 default -> onlyB.add(b.get(b0 + st[1]));
@@ -152,16 +178,11 @@ final class Alignment {
         return h;
     }
 
-    /** A hash of what {@link Trace#mergeable} compares: equal for nodes that merge. */
+    /** A hash of what {@link #alignable} compares: equal for nodes that align. */
     static int mergeHash(Node node) {
         if (node instanceof EventNode e) {
             return (31 * e.op.ordinal() + e.site) * 31 + e.reduce;
         }
-        LoopNode l = (LoopNode) node;
-        int h = Long.hashCode(l.iters) + 17;
-        for (Node b : l.body) {
-            h = 31 * h + mergeHash(b);
-        }
-        return h;
+        return Long.hashCode(((LoopNode) node).iters) * 31 + 17;
     }
 }

@@ -208,6 +208,11 @@ public final class TraceFile {
      * the timing object as in the object form. An event with {@code words_runs} stays an object.
      */
     static JsonNode packed(Node n) {
+        if (!sameRanksBelow(n)) {
+            ArrayNode one = JSON.createArrayNode();
+            nodes(List.of(n), one, n.ranks());
+            return one.get(0);
+        }
         if (n instanceof LoopNode l) {
             ArrayNode a = JSON.createArrayNode();
             a.add(l.iterations());
@@ -243,6 +248,18 @@ public final class TraceFile {
             a.remove(a.size() - 1);
         }
         return a;
+    }
+
+    /** Whether every node below {@code n} runs on {@code n}'s ranks (a packed node has no place for other ranks). */
+    private static boolean sameRanksBelow(Node n) {
+        if (n instanceof LoopNode l) {
+            for (Node b : l.body) {
+                if (!b.ranks().equals(n.ranks()) || !sameRanksBelow(b)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static JsonNode paramsNode(Params p) {
@@ -293,12 +310,16 @@ public final class TraceFile {
         return a;
     }
 
-    private static void nodes(List<Node> nodes, ArrayNode out, RankList groupRanks) {
+    /** {@code nodes} as objects; a node over other ranks than {@code parentRanks} (its loop's, its group's) names them. */
+    private static void nodes(List<Node> nodes, ArrayNode out, RankList parentRanks) {
         for (Node n : nodes) {
             ObjectNode o = out.addObject();
+            if (!n.ranks().equals(parentRanks)) {
+                o.set("ranks", ranks(n.ranks()));
+            }
             if (n instanceof LoopNode l) {
                 o.put("loop", l.iterations());
-                nodes(l.body, o.putArray("body"), groupRanks);
+                nodes(l.body, o.putArray("body"), l.ranks());
             } else {
                 EventNode e = (EventNode) n;
                 o.put("op", e.op().fileName());
@@ -640,6 +661,7 @@ public final class TraceFile {
                     throw bad(p, "an event {\"op\": ...} or a loop {\"loop\": ...}"
                             + (packedAllowed ? ", or packed: [op, ...] or [iterations, [body]]" : ""), n);
                 }
+                RankList own = ownRanks(n, p, ranks, jobRanks);
                 if (n.has("loop")) {
                     long iters = integer(n, p, "loop", 1);
                     long inner;
@@ -648,14 +670,33 @@ public final class TraceFile {
                     } catch (ArithmeticException e) {
                         throw bad(p + "/loop", "loops whose iterations multiplied stay below 2^63", n.get("loop"));
                     }
-                    out.add(new LoopNode(ranks, iters, nodes(field(n, p, "body"), p + "/body", ranks, jobRanks, inner)));
+                    out.add(new LoopNode(own, iters, nodes(field(n, p, "body"), p + "/body", own, jobRanks, inner)));
                 } else if (n.has("op")) {
-                    out.add(event(n, p, ranks, jobRanks, occurrences));
+                    out.add(event(n, p, own, jobRanks, occurrences));
                 } else {
                     throw bad(p, "an event {\"op\": ...} or a loop {\"loop\": ...}", n);
                 }
             }
             return out;
+        }
+
+        /**
+         * A node's {@code ranks} (version 3: a node over fewer ranks than its loop's or its group's, an aligned loop
+         * body's element), which must be among its parent's; or the parent's.
+         */
+        private RankList ownRanks(JsonNode n, String p, RankList parent, int jobRanks) throws TraceFormatException {
+            if (!n.has("ranks")) {
+                return parent;
+            }
+            if (!packedAllowed) {
+                throw bad(p + "/ranks", "no ranks on a node in an eventspace.trace/1 or /2 file (they came with "
+                        + SCHEMA + ")", n.get("ranks"));
+            }
+            RankList own = rankList(n.get("ranks"), p + "/ranks", jobRanks);
+            if (!parent.union(own).equals(parent)) {
+                throw bad(p + "/ranks", "ranks among the enclosing loop's or group's " + parent, n.get("ranks"));
+            }
+            return own;
         }
 
         /** A node in the plain form ({@link TraceFile#packed}): {@code [op, compute, comm, ...]} or {@code [iterations, [body]]}. */

@@ -234,8 +234,13 @@ class TraceFileTest {
         Files.writeString(file, good.replaceFirst("\"op\":\"barrier\"", "\"op\":\"barier\""));
         assertThatThrownBy(() -> TraceFile.read(file)).hasMessageMatching(".*at /groups/\\d+/trace/0/body/\\d+/op: expected an op .*barier.*");
 
-        Files.writeString(file, good.replaceFirst("\"ranks\":\\[1,1,2\\]", "\"ranks\":[1,0,2]"));
-        assertThatThrownBy(() -> TraceFile.read(file)).hasMessageContaining("at /groups/1/ranks: expected runs with start >= 0, stride >= 1");
+        // The four ranks' roles (send only, send and receive, receive only) share one loop, whose body names its ranks.
+        assertThat(good).contains("\"groups\":[{\"ranks\":[0,1,4],\"trace\":[{\"loop\":50,\"body\":[{\"ranks\":[0,1,3],\"op\":\"send\"");
+        Files.writeString(file, good.replaceFirst("\"ranks\":\\[0,1,4\\]", "\"ranks\":[0,0,4]"));
+        assertThatThrownBy(() -> TraceFile.read(file)).hasMessageContaining("at /groups/0/ranks: expected runs with start >= 0, stride >= 1");
+        Files.writeString(file, good.replaceFirst("\"ranks\":\\[0,1,4\\]", "\"ranks\":[0,1,2]"));
+        assertThatThrownBy(() -> TraceFile.read(file)).hasMessageContaining("at /groups/0/trace/0/body/0/ranks: expected ranks among "
+                + "the enclosing loop's or group's 0..1");
 
         Files.writeString(file, good.replaceFirst("\"loop\":50", "\"loop\":-1"));
         assertThatThrownBy(() -> TraceFile.read(file)).hasMessageContaining("/loop: expected an integer >= 1, got -1");
