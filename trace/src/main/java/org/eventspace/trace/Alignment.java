@@ -6,10 +6,10 @@ import java.util.List;
 /**
  * The partial merge of two sequences of trace nodes over disjoint rank sets (ScalaTrace's inter-node compression,
  * Ratn et al. §3.2: "matching events are merged, ... unmatched events are inserted" with their own ranklists): a
- * longest common subsequence of nodes that align (events of the same op, call site and reduce operator, never two calls
- * each made once by one rank ({@link #oneCall}); loops of the same iteration count, whose bodies are then aligned the
- * same way) becomes one node over both rank sets;
- * what only one side has stays in place, first side's before the second's. Each rank's own calls are untouched: it
+ * longest common subsequence of nodes that align (events of the same op, call site and reduce operator, but never two
+ * calls each made once by one rank with different parameters, {@link #oneCall}; loops of the same iteration count,
+ * whose bodies are then aligned the same way) becomes one node over both rank sets; what only one side has stays in
+ * place, first side's before the second's. Each rank's own calls are untouched: it
  * executes exactly the nodes that name it, in order.
  *
  * <p>The subsequence is Myers' O((N+M)·D) diff ("An O(ND) Difference Algorithm and Its Variations", 1986) after the
@@ -50,7 +50,25 @@ final class Alignment {
     }
 
     private static boolean matches(List<Node> a, int[] ha, int i, List<Node> b, int[] hb, int j) {
-        return ha[i] == hb[j] && !(oneCall(a.get(i)) && oneCall(b.get(j))) && alignable(a.get(i), b.get(j));
+        Node x = a.get(i);
+        Node y = b.get(j);
+        return ha[i] == hb[j] && alignable(x, y) && !(oneCall(x) && oneCall(y) && !sameParameters(x, y));
+    }
+
+    /** Two events with the same peer, count and root values (as one-off collectives of a regular program have). */
+    private static boolean sameParameters(Node x, Node y) {
+        EventNode a = (EventNode) x;
+        EventNode b = (EventNode) y;
+        return a.countRunsParams == null && b.countRunsParams == null && sameValue(a.peerParams, b.peerParams)
+                && sameValue(a.countParams, b.countParams) && sameValue(a.rootParams, b.rootParams);
+    }
+
+    private static boolean sameValue(Params a, Params b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return a.entries().size() == 1 && b.entries().size() == 1
+                && a.entries().get(0).value() == b.entries().get(0).value();
     }
 
     /** Events that merge ({@link Trace#mergeable}), or loops of the same iteration count (their bodies are aligned in turn). */
@@ -80,9 +98,11 @@ final class Alignment {
     }
 
     /**
-     * A call made once by one rank. Two of them are left apart: merged they would hold two samples, statistics and
-     * (value, ranklist) pairs, several times what the two take as plain calls ({@link TraceFile}'s packed form), and
-     * nothing repeats that the merge could share.
+     * A call made once by one rank. Two of them with different parameters are left apart: merged they would hold two
+     * samples, statistics and (value, ranklist) pairs, several times what the two take as plain calls
+     * ({@link TraceFile}'s packed form), and nothing repeats that the merge could share (an irregular code's one-off
+     * calls). With the same parameters (a regular program's one-off collectives) they merge, so that k rank groups
+     * keep one copy, not k.
      */
     static boolean oneCall(Node n) {
         return n instanceof EventNode e && e.compute != null && e.compute.stats().count() == 1;
