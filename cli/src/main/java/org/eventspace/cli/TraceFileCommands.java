@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code eventspace trace show|stats|search FILE}: the tools on an {@code eventspace.trace/1} file written by
+ * {@code eventspace trace show|stats|search FILE}: the tools on an {@code eventspace.trace/3} file written by
  * {@code run … --trace FILE} (ScalaTrace, Ratn et al., ICS 2008). A file that is not such a trace exits 1 with the
  * file, the place and what was expected on stderr; one over the input limit ({@code ES_MAX_INPUT_BYTES}) exits 2
  * before it is read.
@@ -54,7 +54,7 @@ final class TraceFileCommands {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Parameters(index = "0", paramLabel = "FILE", description = "An eventspace.trace/1 file (run --trace FILE).")
+        @Parameters(index = "0", paramLabel = "FILE", description = "An eventspace.trace/3 file (run --trace FILE).")
         Path file;
 
         @Option(names = "--no-times", description = "The structure only.")
@@ -79,7 +79,7 @@ final class TraceFileCommands {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Parameters(index = "0", paramLabel = "FILE", description = "An eventspace.trace/1 file.")
+        @Parameters(index = "0", paramLabel = "FILE", description = "An eventspace.trace/3 file.")
         Path file;
 
         @Option(names = "--threshold", description = "Report a collective when (max − min) / mean of its compute deltas "
@@ -127,7 +127,7 @@ final class TraceFileCommands {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Parameters(index = "0", paramLabel = "FILE", description = "An eventspace.trace/1 file.")
+        @Parameters(index = "0", paramLabel = "FILE", description = "An eventspace.trace/3 file.")
         Path file;
 
         @Option(names = "--time", required = true, paramLabel = "T",

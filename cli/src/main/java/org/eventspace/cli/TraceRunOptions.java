@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
  */
 final class TraceRunOptions {
     @Option(names = "--trace", paramLabel = "FILE", description = "Record every rank's communication calls, compress them "
-            + "(loops, ranks merged) and write the eventspace.trace/1 file FILE (JSON; CBOR, a third smaller, if FILE ends in .cbor); "
+            + "(loops, ranks merged) and write the eventspace.trace/3 file FILE (JSON; CBOR, a third smaller, if FILE ends in .cbor); "
             + "read it with eventspace trace show|stats|search|replay|export. "
             + "Over TCP each host process merges its own ranks and this process merges the hosts'.")
     Path trace;
