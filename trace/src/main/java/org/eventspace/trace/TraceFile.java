@@ -103,18 +103,29 @@ public final class TraceFile {
         for (Trace.Group g : trace.groups) {
             groups.add(new Trace.Segment(g.ranks(), g.nodes()));
         }
-        return document(trace, groups, Encoding.JSON);
+        return document(trace, groups, null);
     }
 
     /**
-     * The document in {@code encoding}: the aligned sequence's runs over one ranklist are its groups; a top-level node
-     * whose structure would take more bytes than its calls in a flat trace is written packed ({@link #packed}).
+     * The document in {@code encoding}: the aligned sequence's runs over one ranklist are its groups. If the document
+     * would be larger than the flat trace, each top-level node whose object takes more bytes than its calls flat is
+     * written packed instead ({@link #packed}); a document below the flat trace keeps every node an object.
      */
     public static ObjectNode toJson(Trace trace, Encoding encoding) {
-        return document(trace, Trace.segments(trace.nodes()), encoding);
+        List<Trace.Segment> segments = Trace.segments(trace.nodes());
+        ObjectNode objects = document(trace, segments, null);
+        try {
+            if (mapperOf(encoding).writeValueAsBytes(objects).length <= trace.flatBytes()) {
+                return objects; // the structure pays as a whole: every node stays readable
+            }
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode a trace: " + e.getMessage(), e);
+        }
+        return document(trace, segments, encoding);
     }
 
-    private static ObjectNode document(Trace trace, List<Trace.Segment> segments, Encoding encoding) {
+    /** The document; with {@code packIn} an encoding, a node whose object costs more than its calls flat is packed. */
+    private static ObjectNode document(Trace trace, List<Trace.Segment> segments, Encoding packIn) {
         ObjectNode root = JSON.createObjectNode();
         root.put("schema", SCHEMA);
         root.put("ranks", trace.ranks());
@@ -151,7 +162,11 @@ public final class TraceFile {
             o.set("ranks", ranks(g.ranks()));
             ArrayNode out = o.putArray("trace");
             for (Node n : g.nodes()) {
-                out.add(smaller(n, encoding));
+                if (packIn == null) {
+                    nodes(List.of(n), out, g.ranks());
+                } else {
+                    out.add(smaller(n, packIn));
+                }
             }
         }
         return root;
