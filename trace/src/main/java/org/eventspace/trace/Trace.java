@@ -396,9 +396,6 @@ public final class Trace {
      * trace to be merged further sends as they are ({@link TraceFile#toJsonPartial}).
      */
     boolean wholeRankGroups() {
-        if (aligned && groups.size() == 1 && !uniform(groups.get(0))) {
-            return false;
-        }
         for (Group g : groups) {
             if (!uniform(g)) {
                 return false;
