@@ -9,6 +9,17 @@ import org.junit.jupiter.api.Test;
 
 /** The trace configuration a TCP host process receives as its third argument. */
 class TracedRunTest {
+    /** The summary's ratio: one decimal below 10×, whole numbers above, and never a ratio below 1 ("0×"). */
+    @Test
+    void theSummaryPrintsTheRealRatio() {
+        assertThat(TracedRun.Summary.ratio(1400, 1000)).isEqualTo("1.4× smaller");
+        assertThat(TracedRun.Summary.ratio(3_043_680, 117_129)).isEqualTo("26× smaller");
+        assertThat(TracedRun.Summary.ratio(1000, 1000)).isEqualTo("1.0× smaller");
+        assertThat(TracedRun.Summary.ratio(1000, 2070)).isEqualTo("2.1× the flat size, not smaller");
+        TracedRun.Summary s = new TracedRun.Summary(java.nio.file.Path.of("t.cbor"), 2172, 12133, 485_320, "hist", 0, 1);
+        assertThat(s.summary()).contains("(flat 485320 bytes, 223× smaller)");
+    }
+
     @Test
     void aTraceConfigurationTravelsAsOneArgumentAndBack() {
         TraceConfig c = new TraceConfig(TimeEncoding.PATH, 7, 12, 32, 4096);
