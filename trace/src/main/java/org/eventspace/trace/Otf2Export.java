@@ -91,7 +91,7 @@ public final class Otf2Export {
     }
 
     /** OTF2's region role of {@code op}. */
-    static CallTimeline.Role role(Op op) {
+    public static CallTimeline.Role role(Op op) {
         if (op.pointToPoint()) {
             return CallTimeline.Role.POINT2POINT;
         }
@@ -120,6 +120,9 @@ public final class Otf2Export {
             if (n.startsWith("COMM_") || n.startsWith("CART_") || n.startsWith("GRAPH_") || n.startsWith("DIST_GRAPH")
                     || n.startsWith("INTERCOMM_")) {
                 return n.endsWith("FREE") ? "DESTROY_HANDLE" : "CREATE_HANDLE";
+            }
+            if (n.startsWith("WIN_")) {
+                return n.equals("WIN_FENCE") ? "BARRIER" : n.equals("WIN_FREE") ? "DESTROY_HANDLE" : "CREATE_HANDLE";
             }
             if (n.startsWith("INEIGHBOR_")) {
                 n = n.substring("INEIGHBOR_".length());
