@@ -140,7 +140,34 @@ final class TraceExportCommand implements Callable<Integer> {
                         + "--force to write the OTF2 archive there (replacing traces.otf2, traces.def and traces/)");
             }
         }
+        boolean existed = Files.isDirectory(out);
         OutputFiles.checkFolder(out, "--out");
+        try {
+            int exit = writeOtf2();
+            if (exit != EventSpaceCommand.EXIT_OK && !existed) {
+                removeIfEmpty(out);
+            }
+            return exit;
+        } catch (IOException | RuntimeException e) {
+            if (!existed) {
+                removeIfEmpty(out);
+            }
+            throw e;
+        }
+    }
+
+    /** A folder this command made for an archive it then did not write. */
+    private static void removeIfEmpty(Path dir) {
+        try (var entries = Files.list(dir)) {
+            if (entries.findAny().isEmpty()) {
+                Files.delete(dir);
+            }
+        } catch (IOException e) {
+            // left as it is: the error the command reports is the one that matters
+        }
+    }
+
+    private int writeOtf2() throws IOException {
         CallTimeline timeline;
         String left;
         if (Files.isDirectory(file)) {

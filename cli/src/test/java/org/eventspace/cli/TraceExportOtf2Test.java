@@ -218,6 +218,7 @@ class TraceExportOtf2Test {
                 dir.resolve("o").toString());
         assertThat(exit).isEqualTo(EventSpaceCommand.EXIT_FAILURE);
         assertThat(cli.err()).contains(bogus.toString());
+        assertThat(dir.resolve("o")).as("no folder left for an archive not written").doesNotExist();
         Path empty = dir.resolve("notranks");
         Files.createDirectories(empty);
         CliHarness cli2 = new CliHarness();
