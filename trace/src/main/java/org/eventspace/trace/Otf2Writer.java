@@ -57,13 +57,19 @@ public final class Otf2Writer {
      * Writes {@code timeline} into folder {@code dir}, which must not hold an archive named {@code traces} yet (the
      * caller decides whether to remove one). On failure nothing half-written is left: the archive's files are removed.
      *
-     * @throws IOException          naming what is missing ({@code otf2-config}, {@code cc}) or what the writer said
+     * @throws IOException          naming what is missing ({@code otf2-config}, {@code cc}), an archive already in
+     *                              {@code dir}, or what the writer said
      * @throws IllegalStateException if the timeline is not a valid event trace ({@link CallTimeline#problems()})
      */
     public static Summary write(CallTimeline timeline, Path dir) throws IOException {
         List<String> problems = timeline.problems();
         if (!problems.isEmpty()) {
             throw new IllegalStateException("the timeline is not a valid event trace: " + String.join("; ", problems));
+        }
+        for (Path p : archiveFiles(dir)) {
+            if (Files.exists(p)) {
+                throw new IOException(dir + " already holds an OTF2 archive (" + p.getFileName() + "); remove it first");
+            }
         }
         Path program = ensureBuilt();
         Files.createDirectories(dir);
