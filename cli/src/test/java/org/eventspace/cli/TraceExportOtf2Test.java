@@ -10,6 +10,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.eventspace.trace.Op;
 import org.eventspace.trace.Trace;
@@ -168,6 +170,23 @@ class TraceExportOtf2Test {
             assertThat(at(counts, "MPI_COLLECTIVE_BEGIN", rank)).as("rank %d's allreduces", rank).isEqualTo(iterations);
             assertThat(at(counts, "MPI_COLLECTIVE_END", rank)).as("rank %d's allreduces", rank).isEqualTo(iterations);
         }
+        // Every send matched by a receive: per (sender, receiver, communicator, tag, bytes) as many of each.
+        Map<String, Long> balance = new HashMap<>();
+        Pattern record = Pattern.compile(
+                "^(MPI_SEND|MPI_RECV|MPI_IRECV)\\s+(\\d+)\\s+\\d+\\s+(?:Receiver|Sender): (\\d+) .*Communicator: (\"[^\"]*\")"
+                        + " <\\d+>, Tag: (\\d+), Length: (\\d+)");
+        for (String line : Files.readAllLines(out.resolve("otf2-print.txt"))) {
+            Matcher m = record.matcher(line);
+            if (m.find()) {
+                boolean send = m.group(1).equals("MPI_SEND");
+                String from = send ? m.group(2) : m.group(3);
+                String to = send ? m.group(3) : m.group(2);
+                balance.merge(from + "->" + to + " " + m.group(4) + " tag " + m.group(5) + " " + m.group(6) + " B",
+                        send ? 1L : -1L, Long::sum);
+            }
+        }
+        assertThat(balance).as("channels").hasSize(2 * 4)
+                .allSatisfy((channel, n) -> assertThat(n).as("sends less receives on %s", channel).isZero());
         String definitions = definitions(out.resolve("traces.otf2"));
         assertThat(definitions).contains("MPI_COMM_WORLD").contains("Ticks per Seconds: 1000000000")
                 .contains("LOCATION_GROUP").contains("SYSTEM_TREE_NODE");

@@ -11,6 +11,7 @@ import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -118,7 +119,7 @@ public final class Otf2Writer {
         for (Path p : archiveFiles(dir)) {
             if (Files.isDirectory(p)) {
                 try (var walk = Files.walk(p)) {
-                    for (Path f : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    for (Path f : walk.sorted(Comparator.reverseOrder()).toList()) {
                         Files.deleteIfExists(f);
                     }
                 }

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -115,9 +116,9 @@ class Otf2ExportTest {
                 double ts = x.get(i).path("ts").asDouble();
                 double dur = x.get(i).path("dur").asDouble();
                 assertThat((double) enters.get(i).timeNs()).as("rank %d call %d's entry", rank, i)
-                        .isCloseTo(ts * 1000, org.assertj.core.data.Offset.offset(1.0));
+                        .isCloseTo(ts * 1000, Offset.offset(1.0));
                 assertThat((double) leaves.get(i).timeNs()).as("rank %d call %d's exit", rank, i)
-                        .isCloseTo((ts + dur) * 1000, org.assertj.core.data.Offset.offset(1.0));
+                        .isCloseTo((ts + dur) * 1000, Offset.offset(1.0));
                 assertThat(t.regions().get(((CallTimeline.Enter) enters.get(i)).region()).name())
                         .isEqualTo(x.get(i).path("name").asText());
             }
