@@ -13,7 +13,8 @@
  *   clock OFFSET_NS LENGTH_NS                      timer resolution 1 ns, times below are ns from OFFSET_NS
  *   node ID PARENT|-1 CLASS NAME                    system tree node
  *   group ID NODE NAME                              location group (an MPI process), type process
- *   location ID GROUP NAME                          location (the rank's thread), type CPU thread
+ *   location ID GROUP NAME                          location (a thread of the rank GROUP), type CPU thread;
+ *                                                   location r is rank r's main thread, the MPI rank r
  *   region ID ROLE PARADIGM NAME                    ROLE function|point2point|barrier|one2all|all2one|all2all|
  *                                                   other; PARADIGM mpi|user
  *   comm ID N MEMBER... NAME                        a communicator over N ranks (the ranks' locations, in order)
@@ -89,6 +90,7 @@ static uint64_t *es_events;          /* per location id: events written */
 static uint64_t *es_last_time;
 static OTF2_EvtWriter **es_writers;
 static uint64_t es_nlocations;       /* location ids are 0 .. es_nlocations - 1 */
+static uint64_t es_ngroups;          /* ranks: group r and location r are rank r; later locations other threads */
 
 static es_def *es_new_def(void)
 {
@@ -259,6 +261,9 @@ int main(int argc, char **argv)
                 es_def *d = es_new_def();
                 d->kind = 'g';
                 d->id = (uint64_t)es_num(&p, "group id");
+                if (d->id + 1 > es_ngroups) {
+                    es_ngroups = d->id + 1;
+                }
                 d->ref = es_num(&p, "node id");
                 d->name = es_rest(&p);
             } else if (strcmp(kind, "location") == 0) {
@@ -429,14 +434,14 @@ int main(int argc, char **argv)
         }
         if (kinds[k] == 'r') {
             /* MPI ranks -> locations (rank r is location r), then each communicator's group over those ranks. */
-            uint64_t *all = calloc(es_nlocations + 1, sizeof(uint64_t));
-            for (uint64_t r = 0; r < es_nlocations; r++) {
+            uint64_t *all = calloc(es_ngroups + 1, sizeof(uint64_t));
+            for (uint64_t r = 0; r < es_ngroups; r++) {
                 all[r] = r;
             }
             OTF2_StringRef name = strings++;
             es_check(OTF2_GlobalDefWriter_WriteString(g, name, "MPI ranks"), "string");
             es_check(OTF2_GlobalDefWriter_WriteGroup(g, 0, name, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-                         OTF2_GROUP_FLAG_NONE, (uint32_t)es_nlocations, all), "group of MPI locations");
+                         OTF2_GROUP_FLAG_NONE, (uint32_t)es_ngroups, all), "group of MPI locations");
             free(all);
         }
     }

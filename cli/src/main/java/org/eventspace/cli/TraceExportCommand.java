@@ -181,8 +181,8 @@ final class TraceExportCommand implements Callable<Integer> {
             MpiOtf2Export.Summary s = r.summary();
             left = (s.tuplesLost() > 0 ? "; " + s.tuplesLost() + " calls the rings overwrote (a larger --capacity keeps "
                     + "them)" : "")
-                    + (s.callsOfOtherThreads() > 0 ? "; " + s.callsOfOtherThreads() + " calls of ranks' other threads "
-                    + "left out (one location per rank)" : "")
+                    + (s.threadLocations() > 0 ? "; " + s.threadLocations() + " more locations for ranks' other "
+                    + "threads" : "")
                     + (s.recordsWithoutComm() > 0 ? "; " + s.recordsWithoutComm() + " message or collective records "
                     + "on communicators the files do not define left out" : "")
                     + (s.irecvsNotCompleted() > 0 ? "; " + s.irecvsNotCompleted() + " MPI_Irecv requests never "

@@ -203,6 +203,50 @@ class TraceExportOtf2Test {
         }
     }
 
+    @Test
+    void eachThreadOfAThreadMultipleProgramIsALocationOfItsRank() throws Exception {
+        requireOtf2();
+        Path program = NativePrograms.compile("es_threads", dir);
+        Path traceDir = dir.resolve("ranks");
+        int threads = 3;
+        int iterations = 20;
+        CliHarness cli = new CliHarness();
+        assertThat(cli.execute("mpirun", "-np", "2", "--trace-dir", traceDir.toString(), "--timeout", "120",
+                "--mpirun-arg", "--mca", "--mpirun-arg", "btl", "--mpirun-arg", "self,vader", "--", program.toString(),
+                String.valueOf(threads), String.valueOf(iterations))).as(cli.err()).isZero();
+        Path exact = dir.resolve("threads.json");
+        CliHarness perfetto = new CliHarness();
+        assertThat(perfetto.execute("trace", "export", "--format", "perfetto", traceDir.toString(), "--out",
+                exact.toString())).as(perfetto.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        long slices = 0;
+        long collectives = 0;
+        for (JsonNode e : new ObjectMapper().readTree(exact.toFile()).path("traceEvents")) {
+            if (e.path("ph").asText().equals("X")) {
+                slices++;
+                String name = e.path("name").asText();
+                if (e.path("cat").asText().equals("collective") && !name.equals("MPI_Init")
+                        && !name.equals("MPI_Init_thread") && !name.equals("MPI_Finalize")) {
+                    collectives++;
+                }
+            }
+        }
+        Path out = dir.resolve("threads-otf2");
+        String said = export(traceDir, out);
+        assertThat(said).contains("more locations for ranks' other threads").doesNotContain("left out");
+        Map<String, Map<Integer, Long>> counts = otf2Print(out.resolve("traces.otf2"));
+        Map<Integer, Long> enters = counts.get("ENTER");
+        assertThat(enters.keySet()).as("locations beyond the 2 ranks'").hasSizeGreaterThan(2);
+        assertThat(enters).isEqualTo(counts.get("LEAVE"));
+        assertThat(enters.values().stream().mapToLong(Long::longValue).sum()).as("every call of every thread")
+                .isEqualTo(slices);
+        long sends = counts.get("MPI_SEND").values().stream().mapToLong(Long::longValue).sum();
+        long irecvs = counts.get("MPI_IRECV").values().stream().mapToLong(Long::longValue).sum();
+        assertThat(sends).isEqualTo(2L * threads * iterations).isEqualTo(irecvs);
+        assertThat(counts.get("MPI_COLLECTIVE_BEGIN").values().stream().mapToLong(Long::longValue).sum())
+                .isEqualTo(collectives);
+        assertThat(definitions(out.resolve("traces.otf2"))).contains("rank 0 thread 1").contains("rank 1 thread 1");
+    }
+
     static String definitions(Path archive) throws Exception {
         Path output = archive.resolveSibling("otf2-print-G.txt");
         Process p = new ProcessBuilder("otf2-print", "-G", archive.toString()).redirectErrorStream(true)

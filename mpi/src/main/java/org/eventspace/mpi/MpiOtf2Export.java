@@ -38,8 +38,9 @@ import org.eventspace.trace.Otf2Export;
  * ranks that list it, in world-rank order (the files do not hold a communicator's own rank order: a split with
  * reordering keys maps peers to the wrong member). A record on a communicator not defined so (MPI_COMM_SELF, a window,
  * one a rank could not list) is not written: its call stays an Enter/Leave pair, and it is counted. A rank whose ring
- * overwrote calls is exported from what is left (counted); a rank with more than one ring (calls from several
- * threads) is exported from its first ring (the others' calls counted), since one location's calls must nest.
+ * overwrote calls is exported from what is left (counted). A rank whose other threads called MPI (each has a ring of
+ * its own) gets a location per such thread in its location group, since one location's calls must nest; the rank's
+ * MPI rank is its main thread's location.
  */
 public final class MpiOtf2Export {
     /**
@@ -48,12 +49,12 @@ public final class MpiOtf2Export {
      * @param ranks                 ranks whose files were read
      * @param calls                 calls exported (Enter/Leave pairs)
      * @param tuplesLost            calls the rings overwrote before the run ended
-     * @param callsOfOtherThreads   calls in a rank's second and later rings, not exported
+     * @param threadLocations       locations of ranks' other threads (their calls came from rings of their own)
      * @param recordsWithoutComm    message or collective records left out: their communicator is not defined
      * @param irecvsNotCompleted    MPI_Irecv requests no receive record completed (request without an MpiIrecv)
      * @param truncated             some rank had more calls than the limit
      */
-    public record Summary(int ranks, long calls, long tuplesLost, long callsOfOtherThreads, long recordsWithoutComm,
+    public record Summary(int ranks, long calls, long tuplesLost, int threadLocations, long recordsWithoutComm,
                           long irecvsNotCompleted, boolean truncated) {
     }
 
@@ -131,7 +132,7 @@ public final class MpiOtf2Export {
         private final Map<Integer, List<Integer>> commMembers = new HashMap<>();
         private long calls;
         private long lost;
-        private long otherThreads;
+        private int threads;
         private long withoutComm;
         private long irecvsOpen;
         private boolean truncated;
@@ -144,22 +145,32 @@ public final class MpiOtf2Export {
 
         Result run(Map<Integer, MpiRankFiles> byRank, HostClocks clocks) {
             communicators(byRank);
-            Map<Integer, List<Call>> calls = new TreeMap<>();
+            Map<Integer, List<List<Call>>> calls = new TreeMap<>();
             long origin = Long.MAX_VALUE;
             TraceTupleFlyweight t = new TraceTupleFlyweight();
             for (var e : byRank.entrySet()) {
-                List<Call> list = read(e.getValue(), clocks, t);
-                calls.put(e.getKey(), list);
-                if (!list.isEmpty()) {
-                    origin = Math.min(origin, list.get(0).entryNs);
+                List<List<Call>> rings = read(e.getValue(), clocks, t);
+                calls.put(e.getKey(), rings);
+                for (List<Call> list : rings) {
+                    if (!list.isEmpty()) {
+                        origin = Math.min(origin, list.get(0).entryNs);
+                    }
                 }
             }
             timeline.originNs(origin == Long.MAX_VALUE ? 0 : origin);
             for (var e : calls.entrySet()) {
-                timeline.placeRank(e.getKey(), byRank.get(e.getKey()).hostName());
-                events(e.getKey(), e.getValue(), timeline.originNs());
+                int rank = e.getKey();
+                timeline.placeRank(rank, byRank.get(rank).hostName());
+                List<List<Call>> rings = e.getValue();
+                for (int ring = 0; ring < rings.size(); ring++) {
+                    if (ring > 0 && rings.get(ring).isEmpty()) {
+                        continue;
+                    }
+                    events(ring == 0 ? rank : timeline.thread(rank), rings.get(ring), timeline.originNs());
+                    threads += ring > 0 ? 1 : 0;
+                }
             }
-            return new Result(timeline, new Summary(byRank.size(), this.calls, lost, otherThreads, withoutComm,
+            return new Result(timeline, new Summary(byRank.size(), this.calls, lost, threads, withoutComm,
                     irecvsOpen, truncated));
         }
 
@@ -198,21 +209,16 @@ public final class MpiOtf2Export {
             }
         }
 
-        private List<Call> read(MpiRankFiles f, HostClocks clocks, TraceTupleFlyweight t) {
-            List<Call> list = new ArrayList<>();
-            boolean cut = false;
+        /** Each ring's calls (the rank's main thread's first, then one ring per other thread that called MPI). */
+        private List<List<Call>> read(MpiRankFiles f, HostClocks clocks, TraceTupleFlyweight t) {
+            List<List<Call>> rings = new ArrayList<>();
             long read = 0;
-            List<TraceBufferReader> rings = f.rings();
-            for (int ring = 0; ring < rings.size(); ring++) {
-                TraceBufferReader reader = rings.get(ring);
+            for (TraceBufferReader reader : f.rings()) {
+                List<Call> list = new ArrayList<>();
+                rings.add(list);
+                boolean cut = false;
                 while (reader.readNext(t)) {
                     read++;
-                    if (ring > 0) {
-                        if (t.opType() < MpiTuple.RECORD_RECEIVE) {
-                            otherThreads++;
-                        }
-                        continue;
-                    }
                     ClockMap clock = clocks.mapTuple(f.host());
                     int op = t.opType();
                     if (op == MpiTuple.RECORD_RECEIVE) {
@@ -238,10 +244,11 @@ public final class MpiOtf2Export {
             if (missed > 0) {
                 lost += missed;
             }
-            return list;
+            return rings;
         }
 
-        private void events(int rank, List<Call> list, long originNs) {
+        /** One location's events: a ring's calls, each an Enter/Leave pair with its records. */
+        private void events(int location, List<Call> list, long originNs) {
             Map<Integer, Long> irecvRequests = new HashMap<>();
             long last = 0;
             for (int i = 0; i < list.size(); i++) {
@@ -254,7 +261,7 @@ public final class MpiOtf2Export {
                 String name = MpiOp.name(c.op);
                 Op op = Op.ofMpiName(name);
                 int region = timeline.region(name, Otf2Export.role(op), true);
-                timeline.add(rank, new CallTimeline.Enter(entry, region));
+                timeline.add(location, new CallTimeline.Enter(entry, region));
                 List<CallTimeline.Event> atExit = new ArrayList<>(2);
                 boolean failed = (c.flags & MpiTuple.FLAG_FAILED) != 0;
                 int peer = MpiTuple.peer(c.value);
@@ -267,15 +274,15 @@ public final class MpiOtf2Export {
                     if (inComm < 0) {
                         withoutComm++;
                     } else if (name.startsWith("MPI_I")) {
-                        timeline.add(rank, new CallTimeline.Isend(entry, inComm, comm, tag, bytes, i));
+                        timeline.add(location, new CallTimeline.Isend(entry, inComm, comm, tag, bytes, i));
                         atExit.add(new CallTimeline.IsendComplete(exit, i));
                     } else {
-                        timeline.add(rank, new CallTimeline.Send(entry, inComm, comm, tag, bytes));
+                        timeline.add(location, new CallTimeline.Send(entry, inComm, comm, tag, bytes));
                     }
                 } else if (!failed && c.op == MpiOp.RECV && peer >= 0 && (c.flags & MpiTuple.FLAG_PROC_NULL) == 0) {
                     receive(libraryComm, peer, tag, bytes, exit, -1, atExit);
                 } else if (!failed && c.op == MpiOp.IRECV) {
-                    timeline.add(rank, new CallTimeline.IrecvRequest(entry, i));
+                    timeline.add(location, new CallTimeline.IrecvRequest(entry, i));
                     irecvRequests.put(c.irecvLink, (long) i);
                 } else if (!failed && (c.flags & MpiTuple.FLAG_COLLECTIVE) != 0 && c.op != MpiOp.INIT
                         && c.op != MpiOp.INIT_THREAD && c.op != MpiOp.FINALIZE) {
@@ -284,7 +291,7 @@ public final class MpiOtf2Export {
                         withoutComm++;
                     } else {
                         int root = peer < 0 ? -1 : commMembers.get(libraryComm).indexOf(peer);
-                        timeline.add(rank, new CallTimeline.CollectiveBegin(entry));
+                        timeline.add(location, new CallTimeline.CollectiveBegin(entry));
                         atExit.add(new CallTimeline.CollectiveEnd(exit, Otf2Export.collectiveKind(name), comm, root,
                                 bytes, bytes));
                     }
@@ -308,8 +315,8 @@ public final class MpiOtf2Export {
                         receive(MpiTuple.comm(seq), source, MpiTuple.low(seq), MpiTuple.bytes(r[3]), exit, -1, atExit);
                     }
                 }
-                atExit.forEach(x -> timeline.add(rank, x));
-                timeline.add(rank, new CallTimeline.Leave(exit, region));
+                atExit.forEach(x -> timeline.add(location, x));
+                timeline.add(location, new CallTimeline.Leave(exit, region));
             }
             irecvsOpen += irecvRequests.size();
         }

@@ -16,8 +16,9 @@ import java.util.Map;
  * OTF2 event records we use (OTF2's Enter/Leave, MpiSend/MpiRecv, MpiIsend/MpiIsendComplete, MpiIrecvRequest/MpiIrecv,
  * MpiCollectiveBegin/End), because those are the ones Vampir and Scalasca read; nothing here writes bytes.
  *
- * <p>Rank r is location r. Times are ns from the timeline's origin ({@link #originNs}, on the source's clock), each
- * rank's events in non-decreasing time order, every Enter closed by the Leave of the same region: {@link #problems()}
+ * <p>Rank r is location r (its main thread); a rank's other threads, if a source has their calls apart, are locations
+ * after the ranks' ({@link #thread}), in the same location group. Times are ns from the timeline's origin
+ * ({@link #originNs}, on the source's clock), each location's events in non-decreasing time order, every Enter closed by the Leave of the same region: {@link #problems()}
  * says where that does not hold (the writer refuses such a timeline: it would be a bug of the source walk). A
  * point-to-point record's peer and a collective's root are ranks in the record's communicator. Not thread-safe.
  */
@@ -93,6 +94,8 @@ public final class CallTimeline {
     private final Map<Region, Integer> regionIds = new HashMap<>();
     private final Map<Integer, Communicator> communicators = new LinkedHashMap<>();
     private final List<List<Event>> events = new ArrayList<>();
+    /** The rank of each location (the first {@code ranks} are the ranks themselves). */
+    private final List<Integer> locationRank = new ArrayList<>();
     private long originNs;
 
     /** An empty timeline of {@code ranks} ranks, every one on host 0 until {@link #placeRank} says otherwise. */
@@ -104,7 +107,28 @@ public final class CallTimeline {
         this.rankHost = new int[ranks];
         for (int r = 0; r < ranks; r++) {
             events.add(new ArrayList<>());
+            locationRank.add(r);
         }
+    }
+
+    /** A new location for another thread of {@code rank}; returns its id (after every rank's). */
+    public int thread(int rank) {
+        if (rank < 0 || rank >= ranks()) {
+            throw new IllegalArgumentException("rank " + rank + " is not one of the timeline's " + ranks());
+        }
+        events.add(new ArrayList<>());
+        locationRank.add(rank);
+        return events.size() - 1;
+    }
+
+    /** Locations: the ranks', then the other threads'. */
+    public int locations() {
+        return events.size();
+    }
+
+    /** The rank whose thread {@code location} is. */
+    public int rankOf(int location) {
+        return locationRank.get(location);
     }
 
     public String jobName() {
@@ -157,12 +181,13 @@ public final class CallTimeline {
         return Collections.unmodifiableMap(communicators);
     }
 
-    public void add(int rank, Event e) {
-        events.get(rank).add(e);
+    /** Appends {@code e} to the events of {@code location} (a rank, or a thread's location). */
+    public void add(int location, Event e) {
+        events.get(location).add(e);
     }
 
-    public List<Event> events(int rank) {
-        return Collections.unmodifiableList(events.get(rank));
+    public List<Event> events(int location) {
+        return Collections.unmodifiableList(events.get(location));
     }
 
     public long originNs() {
@@ -224,13 +249,14 @@ public final class CallTimeline {
      */
     public List<String> problems() {
         List<String> out = new ArrayList<>();
-        for (int rank = 0; rank < events.size(); rank++) {
+        for (int location = 0; location < events.size(); location++) {
             long last = Long.MIN_VALUE;
             Deque<Integer> open = new ArrayDeque<>();
-            List<Event> list = events.get(rank);
+            List<Event> list = events.get(location);
+            String where = location < ranks() ? "rank " + location : "location " + location;
             for (int i = 0; i < list.size() && out.size() < 20; i++) {
                 Event e = list.get(i);
-                String at = "rank " + rank + " event " + i + " (" + e + ")";
+                String at = where + " event " + i + " (" + e + ")";
                 if (e.timeNs() < last) {
                     out.add(at + ": earlier than the rank's previous event at " + last + " ns");
                 }
@@ -261,7 +287,7 @@ public final class CallTimeline {
                 }
             }
             if (!open.isEmpty()) {
-                out.add("rank " + rank + ": " + open.size() + " regions entered and never left");
+                out.add(where + ": " + open.size() + " regions entered and never left");
             }
         }
         return out;

@@ -145,8 +145,13 @@ public final class Otf2Writer {
         lines += 3 + hosts.size();
         for (int r = 0; r < t.ranks(); r++) {
             w.write("group " + r + " " + (t.hostOf(r) + 1) + " rank " + r + "\n");
-            w.write("location " + r + " " + r + " rank " + r + "\n");
-            lines += 2;
+            lines++;
+        }
+        int[] threads = new int[t.ranks()];
+        for (int loc = 0; loc < t.locations(); loc++) {
+            int r = t.rankOf(loc);
+            w.write("location " + loc + " " + r + " rank " + r + (loc < t.ranks() ? "" : " thread " + ++threads[r]) + "\n");
+            lines++;
         }
         List<CallTimeline.Region> regions = t.regions();
         for (int i = 0; i < regions.size(); i++) {
@@ -165,9 +170,9 @@ public final class Otf2Writer {
         }
         w.write("events\n");
         lines++;
-        for (int r = 0; r < t.ranks(); r++) {
-            for (CallTimeline.Event e : t.events(r)) {
-                w.write(line(r, e));
+        for (int loc = 0; loc < t.locations(); loc++) {
+            for (CallTimeline.Event e : t.events(loc)) {
+                w.write(line(loc, e));
                 w.write('\n');
                 lines++;
             }
