@@ -90,12 +90,21 @@ public final class Otf2Export {
         return f;
     }
 
+    /**
+     * Whether {@code op} is written as a collective: the trace's collectives and MPI_Comm_free, which MPI defines as
+     * collective over the communicator it frees (OTF2's DESTROY_HANDLE) and the PMPI library records as one, so the
+     * rank files' export and this one count the same collectives.
+     */
+    public static boolean collective(Op op) {
+        return op.collective() || op == Op.MPI_COMM_FREE;
+    }
+
     /** OTF2's region role of {@code op}. */
     public static CallTimeline.Role role(Op op) {
         if (op.pointToPoint()) {
             return CallTimeline.Role.POINT2POINT;
         }
-        if (!op.collective()) {
+        if (!collective(op)) {
             return CallTimeline.Role.FUNCTION;
         }
         String kind = collectiveKind(regionName(op));
@@ -231,7 +240,7 @@ public final class Otf2Export {
                         withoutSource++;
                     }
                 }
-            } else if (e.op.collective()) {
+            } else if (collective(e.op)) {
                 long root = value(e.rootParams);
                 timeline.add(rank, new CallTimeline.CollectiveBegin(enterNs));
                 atLeave.add(new CallTimeline.CollectiveEnd(leaveNs, collectiveKind(regionName(e.op)), WORLD,

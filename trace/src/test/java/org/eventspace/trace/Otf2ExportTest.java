@@ -181,6 +181,9 @@ class Otf2ExportTest {
         assertThat(Otf2Export.collectiveKind("MPI_Comm_split")).isEqualTo("CREATE_HANDLE");
         assertThat(Otf2Export.collectiveKind("MPI_Comm_free")).isEqualTo("DESTROY_HANDLE");
         assertThat(Otf2Export.regionName(Op.MPI_REDUCE_SCATTER_BLOCK)).isEqualTo("MPI_Reduce_scatter_block");
+        assertThat(Otf2Export.collective(Op.MPI_COMM_FREE)).as("collective in MPI, and in the rank files").isTrue();
+        assertThat(Otf2Export.role(Op.MPI_COMM_FREE)).isEqualTo(CallTimeline.Role.OTHER);
+        assertThat(Otf2Export.role(Op.MPI_WAIT)).isEqualTo(CallTimeline.Role.FUNCTION);
     }
 
     @Test
