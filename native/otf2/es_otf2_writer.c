@@ -194,7 +194,7 @@ static OTF2_CollectiveOp es_collective(const char *op)
 }
 
 /* The location's writer, after checking that the event is not earlier than the location's last. */
-static OTF2_EvtWriter *es_at(OTF2_Archive *archive, int64_t loc, int64_t t, uint64_t offset)
+static OTF2_EvtWriter *es_at(OTF2_Archive *archive, int64_t loc, int64_t t)
 {
     if (loc < 0 || (uint64_t)loc >= es_nlocations) {
         es_fail("event on an undefined location");
@@ -210,7 +210,6 @@ static OTF2_EvtWriter *es_at(OTF2_Archive *archive, int64_t loc, int64_t t, uint
             es_fail("OTF2_Archive_GetEvtWriter failed");
         }
     }
-    (void)offset;
     return es_writers[loc];
 }
 
@@ -325,7 +324,7 @@ int main(int argc, char **argv)
         }
         int64_t loc = es_num(&p, "location");
         int64_t t = es_num(&p, "time ns");
-        OTF2_EvtWriter *w = es_at(archive, loc, t, offset);
+        OTF2_EvtWriter *w = es_at(archive, loc, t);
         OTF2_TimeStamp ts = offset + (uint64_t)t;
         if (strcmp(kind, "e") == 0) {
             es_check(OTF2_EvtWriter_Enter(w, NULL, ts, (OTF2_RegionRef)es_num(&p, "region")), "enter");
