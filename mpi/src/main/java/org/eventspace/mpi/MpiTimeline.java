@@ -153,7 +153,7 @@ public final class MpiTimeline {
      * The host folders, {@code host-<host>} (a number with simulated hosts, else the host's name), sorted by name; a
      * host whose files only its agent process pulled here ({@code mirror/host-<host>}) is read from the copy.
      */
-    private static List<Path> hostFolders(Path dir) throws IOException {
+    static List<Path> hostFolders(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {
             throw new IOException(dir + " is not a folder; expected the folder of eventspace mpirun --trace-dir");
         }
