@@ -129,14 +129,14 @@ final class TraceReplayCommand implements Callable<Integer> {
         if (socketBufferBytes < 0) {
             throw new UsageError("--socket-buffer must be >= 0 bytes (0 keeps the OS default), got " + socketBufferBytes);
         }
-        PollMode pollMode;
-        try {
-            pollMode = PollMode.parse(poll);
-        } catch (IllegalArgumentException e) {
-            throw new UsageError("--poll: " + e.getMessage());
-        }
         JobConfig job;
         try {
+            PollMode pollMode;
+            try {
+                pollMode = PollMode.parse(poll);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError("--poll: " + e.getMessage());
+            }
             CpuBinding binding = RunOptions.binding(bind);
             job = layout.toJob(RunOptions.seconds("--timeout", timeoutSeconds, 0.001, JobConfig.MAX_TIMEOUT.toSeconds()),
                     pollMode, socketBufferBytes, null).withBinding(binding);
@@ -144,8 +144,10 @@ final class TraceReplayCommand implements Callable<Integer> {
                 throw new UsageError("--bind-to " + bind + " binds host processes: it needs --transport tcp");
             }
         } catch (UsageError e) {
-            throw taken.isEmpty() ? e : new UsageError(e.getMessage() + " (" + String.join(", ", taken) + " taken from "
-                    + file + "'s recorded conditions; give the flag to override)");
+            // Name the condition the error is about where the message names its flag, else every one taken.
+            List<String> about = taken.stream().filter(t -> e.getMessage().contains(t.substring(0, t.indexOf(' ')))).toList();
+            throw taken.isEmpty() ? e : new UsageError(e.getMessage() + " (" + String.join(", ", about.isEmpty() ? taken : about)
+                    + " taken from " + file + "'s recorded conditions; give the flag to override)");
         }
         List<String> differences = original == null ? List.of() : original.differences(TraceReplay.conditionsOf(job));
         TraceReplay.Result result = TraceReplay.run(job, trace, file, mode, Duration.ofHours(1));
