@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 
@@ -80,12 +81,19 @@ public final class ReplayAccuracy {
                 double plainTimed = plain.wallSeconds();
                 TracedRun.Result recorded = TracedRun.run(config, trace, file);
                 ok &= recorded.report().resultOk();
-                Trace t;
+                TraceFile.Recorded read;
                 try {
-                    t = TraceFile.read(file);
+                    read = TraceFile.readRecorded(file);
                 } catch (IOException | TraceFormatException e) {
                     throw new IllegalStateException("the trace just written cannot be read back: " + e.getMessage(), e);
                 }
+                Trace t = read.trace();
+                // The replay runs on the job the original ran on, which is what trace replay takes from the trace's
+                // recorded conditions: the two commands measure the same thing (the conditions say so, or the pair
+                // does not count as exact).
+                List<String> differ = read.conditions() == null ? List.of("no conditions recorded")
+                        : read.conditions().differences(TraceReplay.conditionsOf(config.job()));
+                ok &= differ.isEmpty();
                 TraceReplay.Result replay = TraceReplay.run(config.job(), t, file, compute, Duration.ofHours(1));
                 ok &= replay.errors().isEmpty() && replay.calls() == t.eventsRecorded();
                 double original = t.wallNanos() / 1e9;
@@ -101,6 +109,7 @@ public final class ReplayAccuracy {
                 ObjectNode o = list.addObject();
                 o.put("original_wall_s", original);
                 o.put("replay_wall_s", replayed);
+                differ.forEach(o.putArray("conditions_differ")::add);
                 plainErrors[p] = timed ? 100 * (timedReplayed - plainTimed) / plainTimed : Double.NaN;
                 tracingCosts[p] = timed ? 100 * (timedOriginal - plainTimed) / plainTimed : Double.NaN;
                 if (timed) {
