@@ -2,6 +2,7 @@ package org.eventspace.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -76,6 +77,8 @@ public final class ReplayAccuracy {
                 Path file = dir.resolve("pair-" + p + ".trace.json");
                 // The program as it runs unrecorded, the baseline ScalaTrace's replay figures compare against (§5.1,
                 // Figure 3: "the uninstrumented application"): its timed loop, the span the trace's mark opens.
+                // The machine's load around the pair: a pair measured while other work had the cores measures that work.
+                double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
                 RunReport plain = RunEngine.run(config);
                 ok &= plain.resultOk();
                 double plainTimed = plain.wallSeconds();
@@ -145,8 +148,12 @@ public final class ReplayAccuracy {
                 if (!replay.errors().isEmpty()) {
                     o.set("errors", json.valueToTree(replay.errors()));
                 }
-                progress.accept(String.format(Locale.ROOT, "pair %d/%d: original %.3f s, replay %.3f s, error %+.1f %%%s; "
-                                + "calls' time summed over ranks: recorded %.3f s, replayed %.3f s (%s)", p + 1, pairs, original,
+                double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+                o.put("load_average_before", loadBefore);
+                o.put("load_average_after", loadAfter);
+                progress.accept(String.format(Locale.ROOT, "pair %d/%d (load average %.1f → %.1f): original %.3f s, replay %.3f s, "
+                                + "error %+.1f %%%s; calls' time summed over ranks: recorded %.3f s, replayed %.3f s (%s)", p + 1,
+                        pairs, loadBefore, loadAfter, original,
                         replayed, errors[p], timed ? String.format(Locale.ROOT, " (timed phase %.3f → %.3f s, %+.1f %%; "
                                 + "uninstrumented %.3f s, replay %+.1f %% against it, tracing %+.1f %%)", timedOriginal,
                                 timedReplayed, timedErrors[p], plainTimed, plainErrors[p], tracingCosts[p]) : "",

@@ -255,6 +255,8 @@ class BenchCommandTest {
             // The replay ran under the conditions the trace recorded for its original (what trace replay defaults to).
             assertThat(pair.path("conditions_differ").isArray()).isTrue();
             assertThat(pair.path("conditions_differ")).isEmpty();
+            assertThat(pair.path("load_average_before").isNumber()).isTrue();
+            assertThat(pair.path("load_average_after").isNumber()).isTrue();
             // The unrecorded run's timed loop, and the two figures set against it.
             double plain = pair.path("uninstrumented_timed_s").asDouble();
             assertThat(plain).isPositive();
