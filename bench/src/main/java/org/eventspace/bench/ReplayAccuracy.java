@@ -2,10 +2,12 @@ package org.eventspace.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 
@@ -75,17 +77,26 @@ public final class ReplayAccuracy {
                 Path file = dir.resolve("pair-" + p + ".trace.json");
                 // The program as it runs unrecorded, the baseline ScalaTrace's replay figures compare against (§5.1,
                 // Figure 3: "the uninstrumented application"): its timed loop, the span the trace's mark opens.
+                // The machine's load around the pair: a pair measured while other work had the cores measures that work.
+                double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
                 RunReport plain = RunEngine.run(config);
                 ok &= plain.resultOk();
                 double plainTimed = plain.wallSeconds();
                 TracedRun.Result recorded = TracedRun.run(config, trace, file);
                 ok &= recorded.report().resultOk();
-                Trace t;
+                TraceFile.Recorded read;
                 try {
-                    t = TraceFile.read(file);
+                    read = TraceFile.readRecorded(file);
                 } catch (IOException | TraceFormatException e) {
                     throw new IllegalStateException("the trace just written cannot be read back: " + e.getMessage(), e);
                 }
+                Trace t = read.trace();
+                // The replay runs on the job the original ran on, which is what trace replay takes from the trace's
+                // recorded conditions: the two commands measure the same thing (the conditions say so, or the pair
+                // does not count as exact).
+                List<String> differ = read.conditions() == null ? List.of("no conditions recorded")
+                        : read.conditions().differences(TraceReplay.conditionsOf(config.job()));
+                ok &= differ.isEmpty();
                 TraceReplay.Result replay = TraceReplay.run(config.job(), t, file, compute, Duration.ofHours(1));
                 ok &= replay.errors().isEmpty() && replay.calls() == t.eventsRecorded();
                 double original = t.wallNanos() / 1e9;
@@ -101,6 +112,7 @@ public final class ReplayAccuracy {
                 ObjectNode o = list.addObject();
                 o.put("original_wall_s", original);
                 o.put("replay_wall_s", replayed);
+                differ.forEach(o.putArray("conditions_differ")::add);
                 plainErrors[p] = timed ? 100 * (timedReplayed - plainTimed) / plainTimed : Double.NaN;
                 tracingCosts[p] = timed ? 100 * (timedOriginal - plainTimed) / plainTimed : Double.NaN;
                 if (timed) {
@@ -136,8 +148,12 @@ public final class ReplayAccuracy {
                 if (!replay.errors().isEmpty()) {
                     o.set("errors", json.valueToTree(replay.errors()));
                 }
-                progress.accept(String.format(Locale.ROOT, "pair %d/%d: original %.3f s, replay %.3f s, error %+.1f %%%s; "
-                                + "calls' time summed over ranks: recorded %.3f s, replayed %.3f s (%s)", p + 1, pairs, original,
+                double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+                o.put("load_average_before", loadBefore);
+                o.put("load_average_after", loadAfter);
+                progress.accept(String.format(Locale.ROOT, "pair %d/%d (load average %.1f → %.1f): original %.3f s, replay %.3f s, "
+                                + "error %+.1f %%%s; calls' time summed over ranks: recorded %.3f s, replayed %.3f s (%s)", p + 1,
+                        pairs, loadBefore, loadAfter, original,
                         replayed, errors[p], timed ? String.format(Locale.ROOT, " (timed phase %.3f → %.3f s, %+.1f %%; "
                                 + "uninstrumented %.3f s, replay %+.1f %% against it, tracing %+.1f %%)", timedOriginal,
                                 timedReplayed, timedErrors[p], plainTimed, plainErrors[p], tracingCosts[p]) : "",

@@ -32,8 +32,14 @@ final class TraceFileCommands {
     }
 
     static Trace read(Path file, PrintWriter err, String command) {
+        TraceFile.Recorded recorded = readRecorded(file, err, command);
+        return recorded == null ? null : recorded.trace();
+    }
+
+    /** {@link #read}, with the conditions of the run that wrote the file (null where it has none). */
+    static TraceFile.Recorded readRecorded(Path file, PrintWriter err, String command) {
         try {
-            return TraceFile.read(file);
+            return TraceFile.readRecorded(file);
         } catch (InputLimitException e) {
             // too large to read at all: raise the limit or pick another file, a usage error (exit 2)
             throw new UsageError("trace " + command + ": " + e.getMessage());

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.eventspace.run.TraceReplay;
@@ -12,7 +13,9 @@ import org.eventspace.job.JobConfig;
 import org.eventspace.job.JobTransport;
 import org.eventspace.job.PollMode;
 import org.eventspace.trace.Replay;
+import org.eventspace.trace.RunConditions;
 import org.eventspace.trace.Trace;
+import org.eventspace.trace.TraceFile;
 import org.eventspace.base.json.Json;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -28,11 +31,15 @@ import picocli.CommandLine.Parameters;
  * {@code eventspace trace replay FILE}: timed replay of a compressed trace on our communication system (Ratn et al.
  * §3.4), every rank interpreting its part of the trace without expanding it; compares the replay's wall time with
  * the original's. In one JVM or over TCP ({@code --transport tcp}: one process per host, {@link TraceReplay#main});
- * the layout flags shape the job (its rank count is the trace's).
+ * the layout flags shape the job (its rank count is the trace's). A trace that records its run's conditions
+ * ({@link RunConditions}) gives the defaults of the flags not given: the replay runs as the original ran, and says
+ * which conditions a flag changed.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
         description = "Re-issue every call of a trace (run --trace FILE) on a job of the same rank count, waiting the "
-                + "compute deltas, and compare the wall time with the original run's; --json writes eventspace.trace-replay/1.")
+                + "compute deltas, and compare the wall time with the original run's; --json writes eventspace.trace-replay/1. "
+                + "The original's conditions recorded in the trace (transport, hosts, clusters, tree, collectors, --poll, "
+                + "--bind-to, --socket-buffer) are the defaults of the flags not given; the output names any that differ.")
 final class TraceReplayCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -53,16 +60,18 @@ final class TraceReplayCommand implements Callable<Integer> {
 
     // A TCP allreduce's cost depends on where the host processes run and how a hop waits for a frame: to compare with
     // the original, a replay runs as the original ran (run --poll, --bind-to, --socket-buffer; the same defaults).
-    @Option(names = "--poll", description = "TCP hops: spin, yield, block or auto, as the original run's --poll. Default: ${DEFAULT-VALUE}.",
+    @Option(names = "--poll", description = "TCP hops: spin, yield, block or auto, as the original run's --poll. Default: the original's (recorded in the "
+            + "trace), else ${DEFAULT-VALUE}.",
             defaultValue = "auto")
     String poll = "auto";
 
     @Option(names = "--bind-to", paramLabel = "none|core", description = "TCP host processes: none or core (host h on CPU h mod "
-            + "cpus; needs taskset), as the original run's --bind-to. Default: ${DEFAULT-VALUE}.", defaultValue = "none")
+            + "cpus; needs taskset), as the original run's --bind-to. Default: the original's (recorded in the trace), else "
+            + "${DEFAULT-VALUE}.", defaultValue = "none")
     String bind = "none";
 
     @Option(names = "--socket-buffer", description = "SO_SNDBUF and SO_RCVBUF of every TCP hop in bytes, as the original run's; "
-            + "0 keeps the OS default. Default: ${DEFAULT-VALUE}.", defaultValue = "0")
+            + "0 keeps the OS default. Default: the original's (recorded in the trace), else ${DEFAULT-VALUE}.", defaultValue = "0")
     int socketBufferBytes;
 
     @Option(names = "--json", description = "Write eventspace.trace-replay/1 (replay_wall_s, original_wall_s, error_pct).")
@@ -85,10 +94,12 @@ final class TraceReplayCommand implements Callable<Integer> {
             default -> throw new UsageError("--compute must be spin or sleep, got " + compute);
         };
         PrintWriter out = spec.commandLine().getOut();
-        Trace trace = TraceFileCommands.read(file, spec.commandLine().getErr(), "replay");
-        if (trace == null) {
+        TraceFile.Recorded recorded = TraceFileCommands.readRecorded(file, spec.commandLine().getErr(), "replay");
+        if (recorded == null) {
             return EventSpaceCommand.EXIT_FAILURE;
         }
+        Trace trace = recorded.trace();
+        RunConditions original = recorded.conditions();
         try {
             Replay.checkReplayable(trace);
         } catch (IllegalArgumentException e) {
@@ -98,6 +109,7 @@ final class TraceReplayCommand implements Callable<Integer> {
             throw new UsageError("--ranks " + layout.ranks + ": the trace is of " + trace.ranks() + " ranks; a replay runs as many");
         }
         layout.ranks = trace.ranks();
+        List<String> taken = original == null ? List.of() : takeConditions(original, trace.ranks());
         if (maxCalls < 1) {
             throw new UsageError("--max-calls must be >= 1, got " + maxCalls);
         }
@@ -117,18 +129,27 @@ final class TraceReplayCommand implements Callable<Integer> {
         if (socketBufferBytes < 0) {
             throw new UsageError("--socket-buffer must be >= 0 bytes (0 keeps the OS default), got " + socketBufferBytes);
         }
-        PollMode pollMode;
+        JobConfig job;
         try {
-            pollMode = PollMode.parse(poll);
-        } catch (IllegalArgumentException e) {
-            throw new UsageError("--poll: " + e.getMessage());
+            PollMode pollMode;
+            try {
+                pollMode = PollMode.parse(poll);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError("--poll: " + e.getMessage());
+            }
+            CpuBinding binding = RunOptions.binding(bind);
+            job = layout.toJob(RunOptions.seconds("--timeout", timeoutSeconds, 0.001, JobConfig.MAX_TIMEOUT.toSeconds()),
+                    pollMode, socketBufferBytes, null).withBinding(binding);
+            if (binding != CpuBinding.NONE && job.transport() != JobTransport.TCP) {
+                throw new UsageError("--bind-to " + bind + " binds host processes: it needs --transport tcp");
+            }
+        } catch (UsageError e) {
+            // Name the condition the error is about where the message names its flag, else every one taken.
+            List<String> about = taken.stream().filter(t -> e.getMessage().contains(t.substring(0, t.indexOf(' ')))).toList();
+            throw taken.isEmpty() ? e : new UsageError(e.getMessage() + " (" + String.join(", ", about.isEmpty() ? taken : about)
+                    + " taken from " + file + "'s recorded conditions; give the flag to override)");
         }
-        CpuBinding binding = RunOptions.binding(bind);
-        JobConfig job = layout.toJob(RunOptions.seconds("--timeout", timeoutSeconds, 0.001, JobConfig.MAX_TIMEOUT.toSeconds()),
-                pollMode, socketBufferBytes, null).withBinding(binding);
-        if (binding != CpuBinding.NONE && job.transport() != JobTransport.TCP) {
-            throw new UsageError("--bind-to " + bind + " binds host processes: it needs --transport tcp");
-        }
+        List<String> differences = original == null ? List.of() : original.differences(TraceReplay.conditionsOf(job));
         TraceReplay.Result result = TraceReplay.run(job, trace, file, mode, Duration.ofHours(1));
         boolean ok = result.errors().isEmpty();
         for (String error : result.errors()) {
@@ -144,6 +165,15 @@ final class TraceReplayCommand implements Callable<Integer> {
         double errorPct = originalS > 0 ? (replayS - originalS) / originalS * 100 : 0;
         out.printf("replay of %s: %d ranks over %s, %d calls re-issued (recorded %d), compute %s%n", file, trace.ranks(),
                 job.transport().label(), calls, trace.eventsRecorded(), compute);
+        if (original == null) {
+            out.printf("  conditions: the trace does not record the original's; the replay ran on %s%n",
+                    TraceReplay.conditionsOf(job).summary());
+        } else if (differences.isEmpty()) {
+            out.printf("  conditions: as the original ran (%s)%n", original.summary());
+        } else {
+            out.printf("  conditions DIFFER from the original's: %s; the errors below compare different runs%n",
+                    String.join(", ", differences));
+        }
         if (complete) {
             out.printf("  wall time: replay %.3f s, original %.3f s, error %+.1f %%%n", replayS, originalS, errorPct);
         } else {
@@ -171,6 +201,8 @@ final class TraceReplayCommand implements Callable<Integer> {
             o.put("calls", calls);
             o.put("complete", complete);
             o.put("original_wall_s", originalS);
+            o.put("original_conditions_recorded", original != null);
+            differences.forEach(o.putArray("conditions_differ")::add);
             if (complete) {
                 o.put("replay_wall_s", replayS);
                 o.put("error_pct", errorPct);
@@ -188,6 +220,53 @@ final class TraceReplayCommand implements Callable<Integer> {
             ok = false;
         }
         return ok ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
+    }
+
+    /**
+     * Takes the original run's conditions as the defaults of the flags not given (a flag still overrides): its hosts,
+     * clusters and tree (when its pathmap was the shortcut one), transport, collectors, polling, binding and socket
+     * buffers. A replay's error only means something under the original's conditions: two ranks in one host process
+     * reduce in a few µs where the original's two host processes took tens (docs/TRACES.md). Returns the flags taken.
+     */
+    private List<String> takeConditions(RunConditions c, int ranks) {
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        List<String> taken = new java.util.ArrayList<>();
+        if (c.layout().equals(RunConditions.SHORTCUT) && c.ranks() == ranks && !given.hasMatchedOption("--config")) {
+            if (!given.hasMatchedOption("--hosts")) {
+                layout.hosts = c.hosts();
+                taken.add("--hosts " + c.hosts());
+            }
+            if (!given.hasMatchedOption("--clusters")) {
+                layout.clusters = c.clusters();
+                taken.add("--clusters " + c.clusters());
+            }
+            if (!given.hasMatchedOption("--tree")) {
+                layout.tree = c.tree();
+                taken.add("--tree " + c.tree());
+            }
+        }
+        if (!given.hasMatchedOption("--transport")) {
+            layout.transport = c.transport();
+            taken.add("--transport " + c.transport());
+        }
+        if (!given.hasMatchedOption("--collectors")) {
+            layout.collectors = c.collectors() ? "on" : "off";
+            taken.add("--collectors " + layout.collectors);
+        }
+        if (!given.hasMatchedOption("--poll")) {
+            poll = c.poll();
+            taken.add("--poll " + c.poll());
+        }
+        // A binding binds host processes: only where the replay has them (a --transport jvm given overrides tcp).
+        if (!given.hasMatchedOption("--bind-to") && layout.transport.equals(c.transport())) {
+            bind = c.bindTo();
+            taken.add("--bind-to " + c.bindTo());
+        }
+        if (!given.hasMatchedOption("--socket-buffer")) {
+            socketBufferBytes = c.socketBufferBytes();
+            taken.add("--socket-buffer " + c.socketBufferBytes());
+        }
+        return taken;
     }
 
     /** {@code nanos} for people: 0.35 s, 12 min, 3.2 h, 41 days, 1.5e+11 years. */

@@ -252,6 +252,11 @@ class BenchCommandTest {
             assertThat(pair.path("calls").asLong()).isEqualTo(pair.path("events_recorded").asLong()).isPositive();
             assertThat(pair.path("original_wall_s").asDouble()).isPositive();
             assertThat(pair.path("replay_wall_s").asDouble()).isPositive();
+            // The replay ran under the conditions the trace recorded for its original (what trace replay defaults to).
+            assertThat(pair.path("conditions_differ").isArray()).isTrue();
+            assertThat(pair.path("conditions_differ")).isEmpty();
+            assertThat(pair.path("load_average_before").isNumber()).isTrue();
+            assertThat(pair.path("load_average_after").isNumber()).isTrue();
             // The unrecorded run's timed loop, and the two figures set against it.
             double plain = pair.path("uninstrumented_timed_s").asDouble();
             assertThat(plain).isPositive();
@@ -265,6 +270,7 @@ class BenchCommandTest {
         assertThat(report.path("error_pct_median").isNumber()).isTrue();
         assertThat(report.path("error_pct_iqr")).hasSize(2);
         assertThat(report.path("original_spread_pct_median").isNumber()).isTrue();
+        assertThat(report.path("result_ok").asBoolean()).isTrue();
         assertThat(cli.execute("bench", "replay", "--pairs", "0")).isEqualTo(EventSpaceCommand.EXIT_USAGE);
         assertThat(cli.err()).contains("--pairs must be >= 1, got 0");
         assertThat(cli.execute("bench", "replay", "--benchmark", "pingpong")).isEqualTo(EventSpaceCommand.EXIT_USAGE);

@@ -13,6 +13,7 @@ import org.eventspace.job.MonitoredJob;
 import org.eventspace.job.RankThreads;
 import org.eventspace.trace.Op;
 import org.eventspace.trace.Replay;
+import org.eventspace.trace.RunConditions;
 import org.eventspace.trace.Trace;
 import org.eventspace.trace.TraceFile;
 import org.eventspace.trace.TraceFormatException;
@@ -46,6 +47,15 @@ public final class TraceReplay {
     }
 
     private TraceReplay() {
+    }
+
+    /**
+     * The conditions a replay on {@code job} runs under, to set beside the original's ({@link RunConditions#differences}:
+     * the layout, transport, polling, binding, collectors and JVM options are compared; the workload fields are the
+     * trace's and are not).
+     */
+    public static RunConditions conditionsOf(JobConfig job) {
+        return TracedRun.conditionsOf(RunConfig.forJob(job));
     }
 
     /** This work's kind among the host processes' arguments ({@link RunEngine#main}). */

@@ -8,7 +8,11 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import org.eventspace.comm.Comm;
+import org.eventspace.comm.pathmap.PathmapSpec;
+import org.eventspace.job.JobConfig;
+import org.eventspace.job.Labelled;
 import org.eventspace.trace.RankTrace;
+import org.eventspace.trace.RunConditions;
 import org.eventspace.trace.TimeEncoding;
 import org.eventspace.trace.Trace;
 import org.eventspace.trace.TraceConfig;
@@ -120,13 +124,32 @@ public final class TracedRun {
         lost = trace.lost().stream().mapToLong(RankTrace.Lost::count).sum();
         long bytes;
         try {
-            bytes = TraceFile.write(trace, file);
+            bytes = TraceFile.write(trace, conditionsOf(config), file);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the trace to " + file + ": " + e.getMessage(), e);
         }
         int groups = trace.groupCount();
         return new Result(report, new Summary(file, bytes, trace.eventsRecorded(), trace.flatBytes(),
                 traceConfig.encoding().fileName(), lost, groups));
+    }
+
+    /**
+     * The conditions {@code config} runs under, as the trace file keeps them ({@link RunConditions}) for a replay to
+     * run the same way: the job's layout and transport, how its TCP hops wait, its binding, collectors, scope and
+     * monitors, and this JVM's options.
+     */
+    public static RunConditions conditionsOf(RunConfig config) {
+        JobConfig job = config.job();
+        PathmapSpec spec = job.spec();
+        int clusters = spec.topology().clusters().size();
+        boolean shortcut = job.hosts() % clusters == 0
+                && spec.equals(JobConfig.shortcut(job.ranks(), job.hosts(), clusters, spec.shape()));
+        List<String> monitors = config.monitoring().kinds().stream().map(Labelled::label).sorted().toList();
+        return new RunConditions(config.benchmark().label(), config.iterations(), config.warmup(),
+                config.warmupTime().toNanos() / 1e9, job.transport().label(), job.ranks(), job.hosts(), clusters,
+                spec.shape().toString(), spec.trees(), shortcut ? RunConditions.SHORTCUT : RunConditions.CONFIG,
+                job.poll().label(), job.binding().label(), job.socketBufferBytes(), job.collectors(),
+                job.scope() == null ? "none" : job.scope().toString(), monitors, RunConditions.jvmOptionsOfThisProcess());
     }
 
     /** Pairwise over a binary tree: 0 + 1, 2 + 3, …, then the pairs. */

@@ -72,8 +72,16 @@ public final class TraceFile {
 
     /** Writes {@code trace} to {@code file}, in the encoding its name asks for ({@link Encoding#of}); returns the bytes written. */
     public static long write(Trace trace, Path file) throws IOException {
+        return write(trace, null, file);
+    }
+
+    /**
+     * Writes {@code trace} with the conditions of the run that recorded it ({@link RunConditions}, the optional
+     * {@code "conditions"} block; null writes none) to {@code file}; returns the bytes written.
+     */
+    public static long write(Trace trace, RunConditions conditions, Path file) throws IOException {
         Encoding encoding = Encoding.of(file);
-        byte[] bytes = mapperOf(encoding).writeValueAsBytes(toJson(trace, encoding));
+        byte[] bytes = mapperOf(encoding).writeValueAsBytes(withConditions(toJson(trace, encoding), conditions));
         try (OutputStream out = Files.newOutputStream(file)) {
             out.write(bytes);
         }
@@ -428,6 +436,37 @@ public final class TraceFile {
      * @throws org.eventspace.base.io.InputLimitException if the file is over the limit (one line: file, size, limit).
      */
     public static Trace read(Path file) throws IOException, TraceFormatException {
+        return new Reader(file).trace(parse(file));
+    }
+
+    /** A trace file's trace and the conditions of the run that wrote it (null for a file without the block). */
+    public record Recorded(Trace trace, RunConditions conditions) {
+    }
+
+    /** Reads and validates {@code file} as {@link #read} does, with its {@code "conditions"} block where it has one. */
+    public static Recorded readRecorded(Path file) throws IOException, TraceFormatException {
+        JsonNode root = parse(file);
+        Trace trace = new Reader(file).trace(root);
+        return new Recorded(trace, root.has(RunConditions.FIELD)
+                ? RunConditions.fromJson(root.get(RunConditions.FIELD), file.toString()) : null);
+    }
+
+    /** {@code root} with {@code conditions} as its {@code "conditions"} block (after the header's fields); null adds none. */
+    private static ObjectNode withConditions(ObjectNode root, RunConditions conditions) {
+        if (conditions == null) {
+            return root;
+        }
+        ObjectNode out = JSON.createObjectNode();
+        root.fields().forEachRemaining(e -> {
+            out.set(e.getKey(), e.getValue());
+            if (e.getKey().equals("wall_ns")) {
+                out.set(RunConditions.FIELD, conditions.toJson());
+            }
+        });
+        return out;
+    }
+
+    private static JsonNode parse(Path file) throws IOException, TraceFormatException {
         JsonNode root;
         boolean cbor;
         try (InputStream in = new BufferedInputStream(BoundedFiles.open(file))) {
@@ -450,7 +489,7 @@ public final class TraceFile {
         if (root == null || root.isMissingNode()) {
             throw new TraceFormatException(file + ": empty file, expected an " + SCHEMA + " JSON object");
         }
-        return new Reader(file).trace(root);
+        return root;
     }
 
     /**
