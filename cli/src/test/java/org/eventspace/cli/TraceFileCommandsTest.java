@@ -199,7 +199,7 @@ class TraceFileCommandsTest {
         }
         assertThat(execute("trace", "export", "--format", "otf", trace.toString(), "--out", json.toString()))
                 .isEqualTo(EventSpaceCommand.EXIT_USAGE);
-        assertThat(cli.err()).contains("--format must be perfetto, got otf");
+        assertThat(cli.err()).contains("--format must be perfetto or otf2, got otf");
     }
 
     private static String[] concat(String[] a, String... b) {
