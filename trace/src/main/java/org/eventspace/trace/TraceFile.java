@@ -118,6 +118,7 @@ public final class TraceFile {
         if (holdsRuns(trace.nodes())) {
             root.put("schema", SCHEMA_RUNS); // keeps its place, first
         }
+        CountRunsTable.compact(root);
         return root;
     }
 
@@ -279,6 +280,8 @@ public final class TraceFile {
         private TraceConfig config;
         /** Whether the file's schema has {@code words_runs} ({@link #SCHEMA_RUNS}). */
         private boolean runsAllowed;
+        /** The file's packed runs ({@link CountRunsTable#FIELD}), or null if it has none. */
+        private CountRunsTable runsTable;
 
         Reader(Path file) {
             this.file = file;
@@ -318,6 +321,7 @@ public final class TraceFile {
                 throw bad("/schema", "\"" + SCHEMA + "\" or \"" + SCHEMA_RUNS + "\"", schema);
             }
             runsAllowed = SCHEMA_RUNS.equals(schema.asText());
+            runsTable = runsTable(root);
             int ranks = (int) integer(root, "", "ranks", 1);
             JsonNode enc = field(root, "", "time_encoding");
             TimeEncoding encoding;
@@ -492,8 +496,8 @@ public final class TraceFile {
                 throw bad(p + "/words_runs", "either words or words_runs, not both", n.get("words_runs"));
             }
             Params words = n.has("words") ? params(n, p, "words", ranks, jobRanks) : null;
-            List<EventNode.RunsEntry> runs = n.has("words_runs") ? runs(n.get("words_runs"), p + "/words_runs", jobRanks,
-                    occurrences) : null;
+            List<EventNode.RunsEntry> runs = n.has("words_runs") ? runs(n.get("words_runs"), p + "/words_runs", ranks,
+                    jobRanks, occurrences) : null;
             Params root = op.rooted() ? params(n, p, "root", ranks, jobRanks) : null;
             return EventNode.restored(ranks, op, site, reduce, peer, words, root, runs, occurrences,
                     timing(field(n, p, "compute"), p + "/compute"), timing(field(n, p, "comm"), p + "/comm"));
@@ -503,15 +507,24 @@ public final class TraceFile {
          * {@code [[[value, length, ...], ranklist], ...]}: counts that vary between occurrences, each rank set's in order;
          * the lengths of each must add up to {@code occurrences}, the times one rank makes the call.
          */
-        private List<EventNode.RunsEntry> runs(JsonNode v, String p, int jobRanks, long occurrences)
+        private List<EventNode.RunsEntry> runs(JsonNode v, String p, RankList ranks, int jobRanks, long occurrences)
                 throws TraceFormatException {
+            if (v.isIntegralNumber() || v.isArray() && v.size() > 0 && v.get(0).isIntegralNumber()) {
+                return packedRuns(v, p, ranks, occurrences);
+            }
             if (!v.isArray() || v.size() == 0) {
-                throw bad(p, "[[[value, length, ...], ranklist], ...]", v);
+                throw bad(p, "[[[value, length, ...], ranklist], ...], [[index, ranklist], ...], [index, ...] or an index",
+                        v);
             }
             List<EventNode.RunsEntry> out = new ArrayList<>();
             for (int i = 0; i < v.size(); i++) {
                 JsonNode pair = v.get(i);
                 String pp = p + "/" + i;
+                if (pair.isArray() && pair.size() == 2 && pair.get(0).isIntegralNumber()) {
+                    out.add(new EventNode.RunsEntry(packedEntry(pair.get(0), pp + "/0", occurrences),
+                            rankList(pair.get(1), pp + "/1", jobRanks)));
+                    continue;
+                }
                 if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isArray()) {
                     throw bad(pp, "[[value, length, ...], ranklist]", pair);
                 }
@@ -536,6 +549,71 @@ public final class TraceFile {
                 out.add(new EventNode.RunsEntry(r, rankList(pair.get(1), pp + "/1", jobRanks)));
             }
             return out;
+        }
+
+        /** The table of packed runs ({@link CountRunsTable}), or null when the file has none. */
+        private CountRunsTable runsTable(JsonNode root) throws TraceFormatException {
+            JsonNode t = root.get(CountRunsTable.FIELD);
+            if (t == null) {
+                return null;
+            }
+            String p = "/" + CountRunsTable.FIELD;
+            byte[] bytes;
+            try {
+                bytes = t.isBinary() || t.isTextual() ? t.binaryValue() : null;
+            } catch (IOException | IllegalArgumentException e) {
+                bytes = null;
+            }
+            if (bytes == null || bytes.length == 0) {
+                throw bad(p, "the packed runs: a non-empty byte string (base64 in JSON)", t);
+            }
+            try {
+                return CountRunsTable.read(bytes);
+            } catch (IllegalArgumentException e) {
+                throw bad(p, e.getMessage(), null);
+            }
+        }
+
+        /**
+         * {@code [index, ...]}: one entry of the packed runs per rank of the event, in ascending rank order; a single
+         * {@code index}: entries index, index + 1, … for the ranks in ascending order.
+         */
+        private List<EventNode.RunsEntry> packedRuns(JsonNode v, String p, RankList ranks, long occurrences)
+                throws TraceFormatException {
+            int[] r = ranks.ranks();
+            if (v.isArray() && v.size() != r.length) {
+                throw bad(p, "one index into " + CountRunsTable.FIELD + " per rank of the event (" + r.length + ")", v);
+            }
+            Map<CountRuns, List<Integer>> byRuns = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < r.length; i++) {
+                JsonNode ref = v.get(i);
+                if (!v.isArray()) {
+                    if (!v.canConvertToLong() || v.asLong() < 0) {
+                        throw bad(p, "an index into " + CountRunsTable.FIELD, v);
+                    }
+                    ref = com.fasterxml.jackson.databind.node.LongNode.valueOf(v.asLong() + i);
+                }
+                byRuns.computeIfAbsent(packedEntry(ref, v.isArray() ? p + "/" + i : p, occurrences),
+                        k -> new ArrayList<>()).add(r[i]);
+            }
+            List<EventNode.RunsEntry> out = new ArrayList<>();
+            byRuns.forEach((runs, rs) -> out.add(new EventNode.RunsEntry(runs,
+                    RankList.ofSorted(rs.stream().mapToInt(Integer::intValue).toArray()))));
+            return out;
+        }
+
+        private CountRuns packedEntry(JsonNode ref, String p, long occurrences) throws TraceFormatException {
+            if (runsTable == null) {
+                throw bad(p, "runs (an index needs a " + CountRunsTable.FIELD + " in the file)", ref);
+            }
+            if (!ref.isIntegralNumber() || !ref.canConvertToLong()) {
+                throw bad(p, "an index into " + CountRunsTable.FIELD, ref);
+            }
+            try {
+                return runsTable.runs(ref.asLong(), occurrences);
+            } catch (IllegalArgumentException e) {
+                throw bad(p, e.getMessage(), ref);
+            }
         }
 
         private Params params(JsonNode n, String p, String name, RankList ranks, int jobRanks) throws TraceFormatException {
