@@ -401,7 +401,7 @@ final class CountRunsTable {
      */
     CountRuns runs(long ref, long occurrences) {
         if (ref < 0 || ref >= entries.size()) {
-            throw new IllegalArgumentException("an index into " + FIELD + " below " + entries.size() + ", got " + ref);
+            throw new IllegalArgumentException("an index into " + FIELD + " below " + entries.size());
         }
         Entry e = entries.get((int) ref);
         long[] pairs = new long[2 * e.values.length];
