@@ -142,9 +142,10 @@ class TraceFileCommandsTest {
         assertThat(execute("trace", "stats", "--sizes", cbor.toString())).as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
         assertThat(cli.out()).contains("(cbor): " + String.format(java.util.Locale.ROOT, "%,d", Files.size(cbor)) + " bytes")
                 .contains("structure").contains("timing_stats").doesNotContain("unaccounted");
+        int before = cli.out().length();
         assertThat(execute("trace", "stats", "--sizes", "--json", json.toString())).as(cli.err())
                 .isEqualTo(EventSpaceCommand.EXIT_OK);
-        JsonNode sizes = new ObjectMapper().readTree(cli.out());
+        JsonNode sizes = new ObjectMapper().readTree(cli.out().substring(before));
         assertThat(sizes.path("schema").asText()).isEqualTo("eventspace.trace-sizes/1");
         assertThat(sizes.path("encoding").asText()).isEqualTo("json");
         assertThat(sizes.path("file_bytes").asLong()).isEqualTo(Files.size(json));

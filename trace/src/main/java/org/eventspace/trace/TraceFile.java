@@ -119,6 +119,7 @@ public final class TraceFile {
             root.put("schema", SCHEMA_RUNS); // keeps its place, first
         }
         CountRunsTable.compact(root);
+        ParamsTable.compact(root);
         return root;
     }
 
@@ -282,6 +283,8 @@ public final class TraceFile {
         private boolean runsAllowed;
         /** The file's packed runs ({@link CountRunsTable#FIELD}), or null if it has none. */
         private CountRunsTable runsTable;
+        /** The file's shared parameter lists ({@link ParamsTable#FIELD}). */
+        private List<Params> paramsTable = List.of();
 
         Reader(Path file) {
             this.file = file;
@@ -323,6 +326,7 @@ public final class TraceFile {
             runsAllowed = SCHEMA_RUNS.equals(schema.asText());
             runsTable = runsTable(root);
             int ranks = (int) integer(root, "", "ranks", 1);
+            paramsTable = paramsTable(root, ranks);
             JsonNode enc = field(root, "", "time_encoding");
             TimeEncoding encoding;
             try {
@@ -619,17 +623,60 @@ public final class TraceFile {
         private Params params(JsonNode n, String p, String name, RankList ranks, int jobRanks) throws TraceFormatException {
             JsonNode v = field(n, p, name);
             boolean peer = name.equals("peer");
+            if (ParamsTable.isReference(v)) {
+                return sharedParams(v, p + "/" + name, peer);
+            }
+            return params(v, p + "/" + name, peer, ranks, jobRanks);
+        }
+
+        /** The shared lists of pairs ({@link ParamsTable}), each checked as an event's would be; empty if none. */
+        private List<Params> paramsTable(JsonNode root, int jobRanks) throws TraceFormatException {
+            JsonNode t = root.get(ParamsTable.FIELD);
+            if (t == null) {
+                return List.of();
+            }
+            String p = "/" + ParamsTable.FIELD;
+            if (!t.isArray()) {
+                throw bad(p, "an array of [[value, ranklist], ...] lists", t);
+            }
+            List<Params> out = new ArrayList<>();
+            for (int i = 0; i < t.size(); i++) {
+                if (!t.get(i).isArray() || t.get(i).isEmpty()) {
+                    throw bad(p + "/" + i, "[[value, ranklist], ...]", t.get(i));
+                }
+                out.add(params(t.get(i), p + "/" + i, true, null, jobRanks));
+            }
+            return List.copyOf(out);
+        }
+
+        /** {@code [index]}: a list of {@link #paramsTable}; {@code proc_null} only where a peer is named. */
+        private Params sharedParams(JsonNode v, String where, boolean peer) throws TraceFormatException {
+            JsonNode index = v.get(0);
+            if (!index.canConvertToLong() || index.asLong() < 0 || index.asLong() >= paramsTable.size()) {
+                throw bad(where + "/0", "an index into " + ParamsTable.FIELD + " below " + paramsTable.size(), index);
+            }
+            Params shared = paramsTable.get((int) index.asLong());
+            for (Params.Entry e : shared.entries()) {
+                if (!peer && e.value() == EventNode.PROC_NULL) {
+                    throw bad(where + "/0", "a list without \"" + PROC_NULL + "\" (only a peer is MPI_PROC_NULL)", index);
+                }
+            }
+            return shared;
+        }
+
+        private Params params(JsonNode v, String where, boolean peer, RankList ranks, int jobRanks)
+                throws TraceFormatException {
             if (v.isIntegralNumber() || peer && PROC_NULL.equals(v.textValue())) {
                 return Params.single(v.isIntegralNumber() ? v.asLong() : EventNode.PROC_NULL, ranks);
             }
             if (!v.isArray() || v.size() == 0) {
-                throw bad(p + "/" + name, peer ? "an integer, \"" + PROC_NULL + "\" or [[value, ranklist], ...]"
-                        : "an integer or [[value, ranklist], ...]", v);
+                throw bad(where, peer ? "an integer, \"" + PROC_NULL + "\", [[value, ranklist], ...] or [index]"
+                        : "an integer, [[value, ranklist], ...] or [index]", v);
             }
             List<Params.Entry> entries = new ArrayList<>();
             for (int i = 0; i < v.size(); i++) {
                 JsonNode pair = v.get(i);
-                String pp = p + "/" + name + "/" + i;
+                String pp = where + "/" + i;
                 boolean procNull = peer && pair.isArray() && pair.size() == 2 && PROC_NULL.equals(pair.get(0).textValue());
                 if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isIntegralNumber() && !procNull) {
                     throw bad(pp, peer ? "[value or \"" + PROC_NULL + "\", ranklist]" : "[value, ranklist]", pair);

@@ -46,7 +46,7 @@ public record TraceSizes(Path file, TraceFile.Encoding encoding, long fileBytes,
         STRUCTURE("structure", "loops, events, groups (op, site, reduce, iterations)"),
         /** Every ranklist: of groups, of (value, ranklist) pairs, of runs, of the timed phase. */
         RANKLISTS("ranklists", "ranklists of groups, parameter pairs and runs"),
-        PEER("peer", "peer parameters (values; their ranklists under ranklists)"),
+        PEER("peer", "peer parameters (values; their ranklists under ranklists; shared lists by their first use)"),
         COUNT("count", "count parameters, words (values)"),
         ROOT("root", "root parameters (values)"),
         COUNT_RUNS("count_runs", "counts that change over time: words_runs and words_runs_table"),
@@ -159,14 +159,32 @@ public record TraceSizes(Path file, TraceFile.Encoding encoding, long fileBytes,
             }
         }
 
+        /** Which kind of parameter first names each shared list of {@link ParamsTable}: the part its values go to. */
+        private final Map<Integer, Part> sharedKinds = new java.util.HashMap<>();
+
         /** The top level: header fields and the rest to other, groups and sites to theirs. */
         void document(JsonNode root) {
+            JsonNode groups = root.path("groups");
+            for (JsonNode g : groups) {
+                findSharedKinds(g.path("trace"));
+            }
             walk(root, Part.OTHER, Context.TOP);
+        }
+
+        private void findSharedKinds(JsonNode nodes) {
+            for (JsonNode n : nodes) {
+                findSharedKinds(n.path("body"));
+                for (String name : new String[] {"peer", "words", "root"}) {
+                    if (ParamsTable.isReference(n.path(name))) {
+                        sharedKinds.putIfAbsent(n.path(name).get(0).asInt(), fieldPart(Context.NODE, name, Part.OTHER));
+                    }
+                }
+            }
         }
 
         /** Where in the document a container is, which decides its children's parts. */
         private enum Context {
-            TOP, GROUPS, GROUP, NODES, NODE, PARAM, PARAM_PAIR, RUNS, RUNS_PAIR, TIMING, TIMED, TIMED_FROM, PLAIN
+            TOP, GROUPS, GROUP, NODES, NODE, PARAM, PARAM_PAIR, RUNS, RUNS_PAIR, TIMING, TIMED, TIMED_FROM, SHARED, PLAIN
         }
 
         /**
@@ -201,6 +219,10 @@ public record TraceSizes(Path file, TraceFile.Encoding encoding, long fileBytes,
                         case PARAM -> childContext = Context.PARAM_PAIR;
                         case RUNS -> childContext = Context.RUNS_PAIR;
                         case TIMED_FROM -> childContext = Context.TIMED;
+                        case SHARED -> {
+                            childPart = sharedKinds.getOrDefault(i, Part.PEER);
+                            childContext = Context.PARAM;
+                        }
                         case PARAM_PAIR, RUNS_PAIR -> {
                             if (i == 1) {
                                 childPart = Part.RANKLISTS;
@@ -236,6 +258,7 @@ public record TraceSizes(Path file, TraceFile.Encoding encoding, long fileBytes,
                         case "groups" -> Part.STRUCTURE;
                         case "sites" -> Part.SITES;
                         case CountRunsTable.FIELD -> Part.COUNT_RUNS;
+                        case ParamsTable.FIELD -> Part.PEER;
                         default -> Part.OTHER;
                     };
                 case GROUP:
@@ -268,6 +291,7 @@ public record TraceSizes(Path file, TraceFile.Encoding encoding, long fileBytes,
                     return switch (key) {
                         case "groups" -> Context.GROUPS;
                         case "timed" -> Context.TIMED;
+                        case ParamsTable.FIELD -> Context.SHARED;
                         default -> Context.PLAIN;
                     };
                 case GROUP:
