@@ -30,9 +30,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * runs, since {@link CountRuns} merges equal neighbours and so has one form for each sequence. Differences wrap
  * around 2^64 both ways, so any long values survive.
  *
- * <p>One entry, bytes in order: {@code period} (0: runs; p ≥ 1: blocks of p), {@code scale} ≥ 1, {@code n} ≥ 1 values,
- * n zig-zag differences of value/scale (the first from 0), then for runs n lengths ≥ 1. Entries follow each other
- * with nothing between. Immutable once read.
+ * <p>One entry, in order (varints are unsigned LEB128): {@code head} = period × 4 + 2 × repeat + packed (period 0:
+ * runs; p ≥ 1: blocks of p; repeat: scale and n are the previous entry's and not written); {@code scale} ≥ 1;
+ * {@code n} ≥ 1 values; the first value as the zig-zag difference of value/scale from the previous entry's first
+ * value/scale; the other n − 1 as zig-zag differences from the value before, as varints or (packed) as one width byte
+ * w and w bits each, most significant first; for runs, n lengths ≥ 1. Entries follow each other with nothing between
+ * (docs/TRACE-FORMAT.md has the same). Immutable once read.
  */
 final class CountRunsTable {
     /** The top-level field holding the table. */
@@ -301,14 +304,14 @@ final class CountRunsTable {
             boolean repeat = (head & 2) != 0;
             boolean packed = (head & 1) != 0;
             if (period > Integer.MAX_VALUE / 4) {
-                throw new IllegalArgumentException(where + ": a period up to 2^29 - 1, got " + period);
+                throw new IllegalArgumentException(where + ": expected a period up to 2^29 - 1, got " + period);
             }
             long scale;
             long n;
             if (repeat) {
                 if (previous.count < 0 || period != previous.period) {
-                    throw new IllegalArgumentException(where + ": the period of the entry before (" + previous.period
-                            + ") when it repeats that entry's, got " + period);
+                    throw new IllegalArgumentException(where + ": expected the period of the entry before ("
+                            + previous.period + ") when it repeats that entry's, got " + period);
                 }
                 scale = previous.scale;
                 n = previous.count;
@@ -317,26 +320,27 @@ final class CountRunsTable {
                 n = readVarint(bytes, at, where);
             }
             if (scale < 1) {
-                throw new IllegalArgumentException(where + ": a scale >= 1, got " + Long.toUnsignedString(scale));
+                throw new IllegalArgumentException(where + ": expected a scale >= 1, got " + Long.toUnsignedString(scale));
             }
             // every value after the first takes a bit at least: no more than the bits that are left
             if (n < 1 || n > Integer.MAX_VALUE - 8 || n - 1 > 8L * (bytes.length - at[0])) {
-                throw new IllegalArgumentException(where + ": a count of values from 1 to what the "
+                throw new IllegalArgumentException(where + ": expected a count of values from 1 to what the "
                         + (bytes.length - at[0]) + " bytes left hold, got " + Long.toUnsignedString(n));
             }
             long[] values = new long[(int) n];
             values[0] = (unzigzag(readVarint(bytes, at, where)) + previous.first / scale) * scale;
             if (packed) {
                 if (n < 2 || at[0] >= bytes.length) {
-                    throw new IllegalArgumentException(where + ": packed differences need 2 values or more and a width");
+                    throw new IllegalArgumentException(where
+                            + ": expected 2 values or more and a width for packed differences");
                 }
                 int width = bytes[at[0]++] & 0xff;
                 if (width < 1 || width > 64) {
-                    throw new IllegalArgumentException(where + ": a bit width from 1 to 64, got " + width);
+                    throw new IllegalArgumentException(where + ": expected a bit width from 1 to 64, got " + width);
                 }
                 long bitsNeeded = (n - 1) * width;
                 if ((bitsNeeded + 7) / 8 > bytes.length - at[0]) {
-                    throw new IllegalArgumentException(where + ": " + (n - 1) + " differences of " + width
+                    throw new IllegalArgumentException(where + ": expected " + (n - 1) + " differences of " + width
                             + " bits, got the end of the table");
                 }
                 long bit = 8L * at[0];
@@ -359,7 +363,7 @@ final class CountRunsTable {
                 for (int i = 0; i < n; i++) {
                     lengths[i] = readVarint(bytes, at, where);
                     if (lengths[i] < 1) {
-                        throw new IllegalArgumentException(where + ": run lengths >= 1, got "
+                        throw new IllegalArgumentException(where + ": expected run lengths >= 1, got "
                                 + Long.toUnsignedString(lengths[i]) + " for run " + i);
                     }
                 }
@@ -381,18 +385,18 @@ final class CountRunsTable {
         long v = 0;
         for (int shift = 0; shift < 64; shift += 7) {
             if (at[0] >= bytes.length) {
-                throw new IllegalArgumentException(where + ": a varint, got the end of the table at byte " + at[0]);
+                throw new IllegalArgumentException(where + ": expected a varint, got the end of the table at byte " + at[0]);
             }
             int b = bytes[at[0]++] & 0xff;
             if (shift == 63 && b > 1) {
-                throw new IllegalArgumentException(where + ": a varint below 2^64 ending at byte " + (at[0] - 1));
+                throw new IllegalArgumentException(where + ": expected a varint below 2^64 ending at byte " + (at[0] - 1));
             }
             v |= (long) (b & 0x7f) << shift;
             if ((b & 0x80) == 0) {
                 return v;
             }
         }
-        throw new IllegalArgumentException(where + ": a varint of at most 10 bytes ending at byte " + (at[0] - 1));
+        throw new IllegalArgumentException(where + ": expected a varint of at most 10 bytes ending at byte " + (at[0] - 1));
     }
 
     /**

@@ -574,7 +574,7 @@ public final class TraceFile {
             try {
                 return CountRunsTable.read(bytes);
             } catch (IllegalArgumentException e) {
-                throw bad(p, e.getMessage(), null);
+                throw new TraceFormatException(file + ": at " + p + ": " + e.getMessage());
             }
         }
 

@@ -127,7 +127,7 @@ class CountRunsTableProperties {
                 .hasMessageMatching("entry 1 \\(byte \\d+\\): .*");
         assertThatThrownBy(() -> CountRunsTable.read(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff,
                 (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 1}))
-                .hasMessageContaining("entry 0 (byte 0): a varint");
+                .hasMessageContaining("entry 0 (byte 0): expected a varint");
         assertThatThrownBy(() -> CountRunsTable.read(whole).runs(2, 9)).hasMessageContaining("below 2");
     }
 }

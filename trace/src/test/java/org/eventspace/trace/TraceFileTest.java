@@ -169,7 +169,7 @@ class TraceFileTest {
                 {"\"words_runs\":0", "\"words_runs\":1", "words_runs: expected an index into words_runs_table below 2, got 2"},
                 {"\"words_runs\":0", "\"words_runs\":[0]", "words_runs: expected one index into words_runs_table per rank of the event (2)"},
                 {"\"words_runs\":0", "\"words_runs\":[0,\"x\"]", "words_runs/1: expected an index into words_runs_table"},
-                {"\"words_runs_table\":\"", "\"words_runs_table\":\"AAAA\",\"x\":\"", "/words_runs_table: expected entry 0 (byte 0): a scale >= 1"},
+                {"\"words_runs_table\":\"", "\"words_runs_table\":\"AAAA\",\"x\":\"", "/words_runs_table: entry 0 (byte 0): expected a scale >= 1, got 0"},
                 {"\"words_runs_table\":\"", "\"words_runs_table\":7,\"x\":\"", "/words_runs_table: expected the packed runs"},
         };
         for (String[] c : cases) {
