@@ -14,6 +14,7 @@ import org.eventspace.trace.TimingTree;
 import org.eventspace.trace.Trace;
 import org.eventspace.trace.TraceFile;
 import org.eventspace.trace.TraceFormatException;
+import org.eventspace.trace.TraceSizes;
 import org.eventspace.trace.TracePrinter;
 
 import picocli.CommandLine;
@@ -77,10 +78,14 @@ final class TraceFileCommands {
         }
     }
 
-    /** {@code trace stats FILE}: collectives whose compute deltas show imbalance, with the extreme ranks (Figure 12). */
+    /**
+     * {@code trace stats FILE}: collectives whose compute deltas show imbalance, with the extreme ranks (Figure 12); with
+     * {@code --sizes}, how many bytes of the file each part takes ({@link TraceSizes}).
+     */
     @Command(name = "stats", mixinStandardHelpOptions = true,
             description = "List the collectives whose compute-delta distributions show load imbalance, naming the ranks "
-                    + "with the shortest and longest compute before them (the paper's Figure 12).")
+                    + "with the shortest and longest compute before them (the paper's Figure 12); with --sizes, how many "
+                    + "bytes of the file each part takes.")
     static final class Stats implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -92,12 +97,26 @@ final class TraceFileCommands {
                 + "exceeds this. Default: ${DEFAULT-VALUE}.", defaultValue = "1.0")
         double threshold;
 
+        @Option(names = "--sizes", description = "Instead: the bytes each part of the file takes (structure, ranklists, "
+                + "peer, count, root and count-run parameters, timing statistics, histograms, path histograms, sites, "
+                + "other), each part encoded on its own with the file's codec, beside the flat size and the ratio.")
+        boolean sizes;
+
+        @Option(names = "--json", description = "With --sizes: print an eventspace.trace-sizes/1 JSON document.")
+        boolean json;
+
         @Override
         public Integer call() {
             if (!(threshold >= 0) || Double.isInfinite(threshold)) {
                 throw new UsageError("--threshold must be a number >= 0, got " + threshold);
             }
+            if (json && !sizes) {
+                throw new UsageError("--json goes with --sizes");
+            }
             PrintWriter out = spec.commandLine().getOut();
+            if (sizes) {
+                return sizes(out);
+            }
             Trace trace = read(file, spec.commandLine().getErr(), "stats");
             if (trace == null) {
                 return EventSpaceCommand.EXIT_FAILURE;
@@ -120,6 +139,27 @@ final class TraceFileCommands {
                     }
                 }
             }
+            out.flush();
+            return EventSpaceCommand.EXIT_OK;
+        }
+
+        private int sizes(PrintWriter out) {
+            PrintWriter err = spec.commandLine().getErr();
+            TraceSizes s;
+            try {
+                s = TraceSizes.of(file);
+            } catch (InputLimitException e) {
+                throw new UsageError("trace stats: " + e.getMessage());
+            } catch (TraceFormatException e) {
+                err.println("eventspace: trace stats: " + e.getMessage());
+                err.flush();
+                return EventSpaceCommand.EXIT_FAILURE;
+            } catch (IOException e) {
+                err.println("eventspace: trace stats: cannot read " + file + ": " + e.getMessage());
+                err.flush();
+                return EventSpaceCommand.EXIT_FAILURE;
+            }
+            out.print(json ? s.toJson().toPrettyString() + System.lineSeparator() : s.toText());
             out.flush();
             return EventSpaceCommand.EXIT_OK;
         }

@@ -140,6 +140,19 @@ class TraceFileCommandsTest {
         assertThat(cli.out()).contains("trace of 3 ranks").contains("Sor.exchange send down");
         assertThat(execute("trace", "stats", cbor.toString(), "--threshold", "0")).as(cli.err())
                 .isEqualTo(EventSpaceCommand.EXIT_OK);
+        assertThat(execute("trace", "stats", "--sizes", cbor.toString())).as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        assertThat(cli.out()).contains("(cbor): " + String.format(java.util.Locale.ROOT, "%,d", Files.size(cbor)) + " bytes")
+                .contains("structure").contains("timing_stats").doesNotContain("unaccounted");
+        int before = cli.out().length();
+        assertThat(execute("trace", "stats", "--sizes", "--json", json.toString())).as(cli.err())
+                .isEqualTo(EventSpaceCommand.EXIT_OK);
+        JsonNode sizes = new ObjectMapper().readTree(cli.out().substring(before));
+        assertThat(sizes.path("schema").asText()).isEqualTo("eventspace.trace-sizes/1");
+        assertThat(sizes.path("encoding").asText()).isEqualTo("json");
+        assertThat(sizes.path("file_bytes").asLong()).isEqualTo(Files.size(json));
+        assertThat(sizes.path("unaccounted_bytes").asLong()).isZero();
+        assertThat(execute("trace", "stats", "--json", json.toString())).isEqualTo(EventSpaceCommand.EXIT_USAGE);
+        assertThat(cli.err()).contains("--json goes with --sizes");
         assertThat(execute("trace", "replay", cbor.toString(), "--compute", "sleep")).as(cli.err())
                 .isEqualTo(EventSpaceCommand.EXIT_OK);
         assertThat(cli.out()).contains("calls re-issued (recorded " + block.path("events_recorded").asLong() + ")");

@@ -20,7 +20,11 @@ import org.eventspace.run.Monitoring;
 import org.eventspace.run.RunConfig;
 import org.eventspace.run.TracedRun;
 import org.eventspace.run.Workload;
+import org.eventspace.trace.EventNode;
+import org.eventspace.trace.Op;
+import org.eventspace.trace.RankTrace;
 import org.eventspace.trace.TimeEncoding;
+import org.eventspace.trace.Trace;
 import org.eventspace.trace.TraceConfig;
 import org.eventspace.trace.TraceFile;
 import org.eventspace.trace.TraceFormatException;
@@ -32,7 +36,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * small runs in this JVM, traced ({@link TracedRun}), each trace written in both encodings, and their reports as
  * {@code run --json} writes them. Two runs: gsum over 4 ranks on 2 hosts with the load-balance and statistics monitors
  * and a slowed rank (so the report has monitors, a verdict and a named slowest rank), traced with histograms; and SOR over
- * 4 ranks, whose trace has point-to-point calls with relative peers, traced with path-sensitive histograms.
+ * 4 ranks, whose trace has point-to-point calls with relative peers, traced with path-sensitive histograms. The trace
+ * files add a third, recorded directly: message sizes that change over time and by rank, which the file packs.
  *
  * <p>Made once per JVM (a second or two) and immutable after; thread-safe.
  */
@@ -92,6 +97,7 @@ final class RecordedRuns {
             dir = Files.createTempDirectory("eventspace-fuzz-runs");
             record(gsum, TimeEncoding.HIST, dir.resolve("gsum.json"), traces, reports);
             record(sor, TimeEncoding.PATH, dir.resolve("sor.json"), traces, reports);
+            varyingSizes(dir.resolve("halo-sizes.json"), traces);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot record the fuzzers' runs: " + e.getMessage(), e);
         } finally {
@@ -104,6 +110,33 @@ final class RecordedRuns {
             }
         }
         return new RecordedRuns(traces, reports);
+    }
+
+    /**
+     * A trace no benchmark makes: a 4-rank halo exchange whose message sizes change every 5 steps and differ on every
+     * rank, peers by rank halves, so the file holds packed runs ({@code words_runs_table}) and shared parameter lists
+     * ({@code params_table}) for the fuzzer to damage.
+     */
+    private static void varyingSizes(Path file, List<TraceBytes> traces) throws IOException {
+        List<RankTrace> ranks = new ArrayList<>();
+        for (int r = 0; r < 4; r++) {
+            RankTrace t = new RankTrace(r, TraceConfig.of(TimeEncoding.HIST));
+            for (int step = 0; step < 40; step++) {
+                for (int k = 0; k < 3; k++) {
+                    long bytes = 24L * (400 + (step / 5) * (r + 1) % 37 + 3 * k);
+                    t.record(Op.SEND, 1 + k, -1, r < 2 ? 2 : -2, bytes, EventNode.NONE, 1_000 + r * 10L, 200);
+                    t.record(Op.RECV, 4 + k, -1, r < 2 ? 2 : -2, bytes, EventNode.NONE, 50, 300);
+                }
+                t.record(Op.BARRIER, 7, -1, EventNode.NONE, EventNode.NONE, EventNode.NONE, 100, 20);
+            }
+            ranks.add(t);
+        }
+        Trace trace = Trace.mergeAll(ranks);
+        TraceFile.write(trace, file);
+        traces.add(new TraceBytes(file.getFileName().toString(), Files.readAllBytes(file)));
+        Path cbor = file.resolveSibling(file.getFileName().toString().replace(".json", ".cbor"));
+        TraceFile.write(trace, cbor);
+        traces.add(new TraceBytes(cbor.getFileName().toString(), Files.readAllBytes(cbor)));
     }
 
     private static void record(RunConfig config, TimeEncoding encoding, Path file, List<TraceBytes> traces,

@@ -25,7 +25,8 @@ import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
 /**
  * ScalaTrace-style trace files ({@code eventspace.trace/1} and {@code /2}, docs/TRACE-FORMAT.md), in both encodings:
  * each case takes one of the traces {@link RecordedRuns} recorded in this JVM (gsum with histograms, SOR with
- * path-sensitive histograms; each as JSON and as CBOR) and damages it. A JSON file gets {@link JsonMutator}'s edits (a
+ * path-sensitive histograms, a halo exchange whose sizes change, packed into {@code words_runs_table} and
+ * {@code params_table}; each as JSON and as CBOR) and damages it. A JSON file gets {@link JsonMutator}'s edits (a
  * quarter of the cases: plausible values only, which often stay valid); a CBOR file gets the same edits of its tree,
  * encoded again, or (half its cases) edits of its bytes: bits flipped, bytes overwritten, the file cut short, a head
  * announcing a string, array or map of up to 2^63 - 1 items, nesting 10 000 deep, random bytes, the magic damaged.

@@ -177,6 +177,8 @@ public final class TraceFile {
                 }
             }
         }
+        CountRunsTable.compact(root);
+        ParamsTable.compact(root);
         return root;
     }
 
@@ -511,6 +513,10 @@ public final class TraceFile {
         private boolean runsAllowed;
         /** Whether the file's schema has packed nodes and groups over overlapping ranks ({@link #SCHEMA}). */
         private boolean packedAllowed;
+        /** The file's packed runs ({@link CountRunsTable#FIELD}), or null if it has none. */
+        private CountRunsTable runsTable;
+        /** The file's shared parameter lists ({@link ParamsTable#FIELD}). */
+        private List<Params> paramsTable = List.of();
 
         Reader(Path file) {
             this.file = file;
@@ -552,7 +558,9 @@ public final class TraceFile {
             }
             runsAllowed = !SCHEMA_V1.equals(schema.asText());
             packedAllowed = SCHEMA.equals(schema.asText());
+            runsTable = runsTable(root);
             int ranks = (int) integer(root, "", "ranks", 1);
+            paramsTable = paramsTable(root, ranks);
             JsonNode enc = field(root, "", "time_encoding");
             TimeEncoding encoding;
             try {
@@ -873,8 +881,8 @@ public final class TraceFile {
                 throw bad(p + "/words_runs", "either words or words_runs, not both", n.get("words_runs"));
             }
             Params words = n.has("words") ? params(n, p, "words", ranks, jobRanks) : null;
-            List<EventNode.RunsEntry> runs = n.has("words_runs") ? runs(n.get("words_runs"), p + "/words_runs", jobRanks,
-                    occurrences) : null;
+            List<EventNode.RunsEntry> runs = n.has("words_runs") ? runs(n.get("words_runs"), p + "/words_runs", ranks,
+                    jobRanks, occurrences) : null;
             Params root = op.rooted() ? params(n, p, "root", ranks, jobRanks) : null;
             return EventNode.restored(ranks, op, site, reduce, peer, words, root, runs, occurrences,
                     timing(field(n, p, "compute"), p + "/compute"), timing(field(n, p, "comm"), p + "/comm"));
@@ -884,15 +892,24 @@ public final class TraceFile {
          * {@code [[[value, length, ...], ranklist], ...]}: counts that vary between occurrences, each rank set's in order;
          * the lengths of each must add up to {@code occurrences}, the times one rank makes the call.
          */
-        private List<EventNode.RunsEntry> runs(JsonNode v, String p, int jobRanks, long occurrences)
+        private List<EventNode.RunsEntry> runs(JsonNode v, String p, RankList ranks, int jobRanks, long occurrences)
                 throws TraceFormatException {
+            if (v.isIntegralNumber() || v.isArray() && v.size() > 0 && v.get(0).isIntegralNumber()) {
+                return packedRuns(v, p, ranks, occurrences);
+            }
             if (!v.isArray() || v.size() == 0) {
-                throw bad(p, "[[[value, length, ...], ranklist], ...]", v);
+                throw bad(p, "[[[value, length, ...], ranklist], ...], [[index, ranklist], ...], [index, ...] or an index",
+                        v);
             }
             List<EventNode.RunsEntry> out = new ArrayList<>();
             for (int i = 0; i < v.size(); i++) {
                 JsonNode pair = v.get(i);
                 String pp = p + "/" + i;
+                if (pair.isArray() && pair.size() == 2 && pair.get(0).isIntegralNumber()) {
+                    out.add(new EventNode.RunsEntry(packedEntry(pair.get(0), pp + "/0", occurrences),
+                            rankList(pair.get(1), pp + "/1", jobRanks)));
+                    continue;
+                }
                 if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isArray()) {
                     throw bad(pp, "[[value, length, ...], ranklist]", pair);
                 }
@@ -919,25 +936,133 @@ public final class TraceFile {
             return out;
         }
 
+        /** The table of packed runs ({@link CountRunsTable}), or null when the file has none. */
+        private CountRunsTable runsTable(JsonNode root) throws TraceFormatException {
+            JsonNode t = root.get(CountRunsTable.FIELD);
+            if (t == null) {
+                return null;
+            }
+            String p = "/" + CountRunsTable.FIELD;
+            byte[] bytes;
+            try {
+                bytes = t.isBinary() || t.isTextual() ? t.binaryValue() : null;
+            } catch (IOException | IllegalArgumentException e) {
+                bytes = null;
+            }
+            if (bytes == null || bytes.length == 0) {
+                throw bad(p, "the packed runs: a non-empty byte string (base64 in JSON)", t);
+            }
+            try {
+                return CountRunsTable.read(bytes);
+            } catch (IllegalArgumentException e) {
+                throw new TraceFormatException(file + ": at " + p + ": " + e.getMessage());
+            }
+        }
+
+        /**
+         * {@code [index, ...]}: one entry of the packed runs per rank of the event, in ascending rank order; a single
+         * {@code index}: entries index, index + 1, … for the ranks in ascending order.
+         */
+        private List<EventNode.RunsEntry> packedRuns(JsonNode v, String p, RankList ranks, long occurrences)
+                throws TraceFormatException {
+            int[] r = ranks.ranks();
+            if (v.isArray() && v.size() != r.length) {
+                throw bad(p, "one index into " + CountRunsTable.FIELD + " per rank of the event (" + r.length + ")", v);
+            }
+            Map<CountRuns, List<Integer>> byRuns = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < r.length; i++) {
+                JsonNode ref = v.get(i);
+                if (!v.isArray()) {
+                    if (!v.canConvertToLong() || v.asLong() < 0) {
+                        throw bad(p, "an index into " + CountRunsTable.FIELD, v);
+                    }
+                    ref = com.fasterxml.jackson.databind.node.LongNode.valueOf(v.asLong() + i);
+                }
+                byRuns.computeIfAbsent(packedEntry(ref, v.isArray() ? p + "/" + i : p, occurrences),
+                        k -> new ArrayList<>()).add(r[i]);
+            }
+            List<EventNode.RunsEntry> out = new ArrayList<>();
+            byRuns.forEach((runs, rs) -> out.add(new EventNode.RunsEntry(runs,
+                    RankList.ofSorted(rs.stream().mapToInt(Integer::intValue).toArray()))));
+            return out;
+        }
+
+        private CountRuns packedEntry(JsonNode ref, String p, long occurrences) throws TraceFormatException {
+            if (runsTable == null) {
+                throw bad(p, "runs (an index needs a " + CountRunsTable.FIELD + " in the file)", ref);
+            }
+            if (!ref.isIntegralNumber() || !ref.canConvertToLong()) {
+                throw bad(p, "an index into " + CountRunsTable.FIELD, ref);
+            }
+            try {
+                return runsTable.runs(ref.asLong(), occurrences);
+            } catch (IllegalArgumentException e) {
+                throw bad(p, e.getMessage(), ref);
+            }
+        }
+
         private Params params(JsonNode n, String p, String name, RankList ranks, int jobRanks) throws TraceFormatException {
             return paramsValue(field(n, p, name), p + "/" + name, name, ranks, jobRanks);
         }
 
-        /** {@code v} at {@code pointer}: a value for every rank, or [[value, ranklist], ...]. */
+        /** {@code v} at {@code pointer}: a value for every rank, [[value, ranklist], ...], or [index] into the shared lists. */
         private Params paramsValue(JsonNode v, String pointer, String name, RankList ranks, int jobRanks)
                 throws TraceFormatException {
             boolean peer = name.equals("peer");
+            if (ParamsTable.isReference(v)) {
+                return sharedParams(v, pointer, peer);
+            }
+            return params(v, pointer, peer, ranks, jobRanks);
+        }
+
+        /** The shared lists of pairs ({@link ParamsTable}), each checked as an event's would be; empty if none. */
+        private List<Params> paramsTable(JsonNode root, int jobRanks) throws TraceFormatException {
+            JsonNode t = root.get(ParamsTable.FIELD);
+            if (t == null) {
+                return List.of();
+            }
+            String p = "/" + ParamsTable.FIELD;
+            if (!t.isArray()) {
+                throw bad(p, "an array of [[value, ranklist], ...] lists", t);
+            }
+            List<Params> out = new ArrayList<>();
+            for (int i = 0; i < t.size(); i++) {
+                if (!t.get(i).isArray() || t.get(i).isEmpty()) {
+                    throw bad(p + "/" + i, "[[value, ranklist], ...]", t.get(i));
+                }
+                out.add(params(t.get(i), p + "/" + i, true, null, jobRanks));
+            }
+            return List.copyOf(out);
+        }
+
+        /** {@code [index]}: a list of {@link #paramsTable}; {@code proc_null} only where a peer is named. */
+        private Params sharedParams(JsonNode v, String where, boolean peer) throws TraceFormatException {
+            JsonNode index = v.get(0);
+            if (!index.canConvertToLong() || index.asLong() < 0 || index.asLong() >= paramsTable.size()) {
+                throw bad(where + "/0", "an index into " + ParamsTable.FIELD + " below " + paramsTable.size(), index);
+            }
+            Params shared = paramsTable.get((int) index.asLong());
+            for (Params.Entry e : shared.entries()) {
+                if (!peer && e.value() == EventNode.PROC_NULL) {
+                    throw bad(where + "/0", "a list without \"" + PROC_NULL + "\" (only a peer is MPI_PROC_NULL)", index);
+                }
+            }
+            return shared;
+        }
+
+        private Params params(JsonNode v, String where, boolean peer, RankList ranks, int jobRanks)
+                throws TraceFormatException {
             if (v.isIntegralNumber() || peer && PROC_NULL.equals(v.textValue())) {
                 return Params.single(v.isIntegralNumber() ? v.asLong() : EventNode.PROC_NULL, ranks);
             }
             if (!v.isArray() || v.size() == 0) {
-                throw bad(pointer, peer ? "an integer, \"" + PROC_NULL + "\" or [[value, ranklist], ...]"
-                        : "an integer or [[value, ranklist], ...]", v);
+                throw bad(where, peer ? "an integer, \"" + PROC_NULL + "\", [[value, ranklist], ...] or [index]"
+                        : "an integer, [[value, ranklist], ...] or [index]", v);
             }
             List<Params.Entry> entries = new ArrayList<>();
             for (int i = 0; i < v.size(); i++) {
                 JsonNode pair = v.get(i);
-                String pp = pointer + "/" + i;
+                String pp = where + "/" + i;
                 boolean procNull = peer && pair.isArray() && pair.size() == 2 && PROC_NULL.equals(pair.get(0).textValue());
                 if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isIntegralNumber() && !procNull) {
                     throw bad(pp, peer ? "[value or \"" + PROC_NULL + "\", ranklist]" : "[value, ranklist]", pair);

@@ -106,8 +106,16 @@ class TraceFileTest {
                 assertThat(back.expand(r).get(6).count()).isEqualTo(101 + (r == 2 ? 1 : 0));
             }
         }
-        String json = TraceFile.toJson(trace).toString();
-        assertThat(json).startsWith("{\"schema\":\"eventspace.trace/3\"").contains("\"words_runs\":[[[100,4,101,4,102,4");
+        // written packed (words_runs_table); the runs written out in full, as before it, read back the same
+        String packed = TraceFile.toJson(trace).toString();
+        assertThat(packed).startsWith("{\"schema\":\"eventspace.trace/3\"").contains("\"words_runs\":[0,0,1]")
+                .contains("\"words_runs_table\":\"");
+        String json = packed.replace("\"words_runs\":[0,0,1]", "\"words_runs\":[[" + runs(trace, 0) + ",[0,1,2]],[" + runs(trace, 2)
+                + ",[2,1,1]]]").replaceFirst(",\"words_runs_table\":\"[^\"]*\"", "");
+        assertThat(json).contains("\"words_runs\":[[[100,4,101,4,102,4");
+        Path full = dir.resolve("runs-in-full.trace.json");
+        Files.writeString(full, json);
+        assertThat(TraceFile.toJson(TraceFile.read(full))).isEqualTo(TraceFile.toJson(trace));
         assertThat(TraceFile.toJson(stencil(4, TimeEncoding.HIST)).path("schema").asText()).isEqualTo("eventspace.trace/3");
         Path old = dir.resolve("runs-in-v1.trace.json");
         Files.writeString(old, json.replace("eventspace.trace/3", "eventspace.trace/1"));
@@ -116,6 +124,63 @@ class TraceFileTest {
         Files.writeString(bad, json.replaceFirst("\\[\\[\\[100,4,", "[[[100,5,"));
         assertThatThrownBy(() -> TraceFile.read(bad)).isInstanceOf(TraceFormatException.class)
                 .hasMessageMatching(".*at /groups/\\d+/trace/0/body/1/body/0/words_runs/0/0: expected lengths adding up to 80.*");
+    }
+
+    /** The runs {@code rank} has at the trace's one event with varying counts, as the file holds them in full. */
+    private static String runs(Trace trace, int rank) {
+        List<Long> pairs = new ArrayList<>();
+        collectRuns(trace.nodes(), rank, pairs);
+        return pairs.toString().replace(" ", "");
+    }
+
+    private static void collectRuns(List<Node> nodes, int rank, List<Long> out) {
+        for (Node n : nodes) {
+            if (n instanceof LoopNode l) {
+                collectRuns(l.body, rank, out);
+            } else if (((EventNode) n).countRuns() != null) {
+                for (EventNode.RunsEntry e : ((EventNode) n).countRuns()) {
+                    if (e.ranks().contains(rank)) {
+                        for (long v : e.runs().pairs()) {
+                            out.add(v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Packed runs that name no entry, or entries that do not fit the event, are refused with the place. */
+    @Test
+    void packedRunsThatDoNotFitTheEventAreRefusedWithThePlace() throws Exception {
+        List<RankTrace> traces = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            RankTrace t = new RankTrace(r, TraceConfig.of(TimeEncoding.STATS));
+            for (int p = 0; p < 10; p++) {
+                t.record(Op.BARRIER, 1, -1, EventNode.NONE, EventNode.NONE, EventNode.NONE, 1_000, 10);
+                for (int s = 0; s < 3; s++) {
+                    t.record(Op.SEND, 2, -1, 1, 100 + p + r, EventNode.NONE, 100, 10);
+                }
+            }
+            traces.add(t);
+        }
+        String json = TraceFile.toJson(Trace.mergeAll(traces)).toString();
+        assertThat(json).contains("\"words_runs\":0");
+        String[][] cases = {
+                {"\"words_runs\":0", "\"words_runs\":1", "words_runs: expected an index into words_runs_table below 2, got 2"},
+                {"\"words_runs\":0", "\"words_runs\":[0]", "words_runs: expected one index into words_runs_table per rank of the event (2)"},
+                {"\"words_runs\":0", "\"words_runs\":[0,\"x\"]", "words_runs/1: expected an index into words_runs_table"},
+                {"\"words_runs_table\":\"", "\"words_runs_table\":\"AAAA\",\"x\":\"", "/words_runs_table: entry 0 (byte 0): expected a scale >= 1, got 0"},
+                {"\"words_runs_table\":\"", "\"words_runs_table\":7,\"x\":\"", "/words_runs_table: expected the packed runs"},
+        };
+        for (String[] c : cases) {
+            Path bad = dir.resolve("bad-packed.trace.json");
+            Files.writeString(bad, json.replace(c[0], c[1]));
+            assertThatThrownBy(() -> TraceFile.read(bad)).as(c[1]).isInstanceOf(TraceFormatException.class)
+                    .hasMessageContaining(c[2]);
+        }
+        Path noTable = dir.resolve("no-table.trace.json");
+        Files.writeString(noTable, json.replaceFirst(",\"words_runs_table\":\"[^\"]*\"", ""));
+        assertThatThrownBy(() -> TraceFile.read(noTable)).hasMessageContaining("an index needs a words_runs_table");
     }
 
     @Test
