@@ -1,5 +1,8 @@
 package org.eventspace.trace;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -20,6 +23,21 @@ public final class DeltaTiming {
     private int[] pathSites = new int[0];
     private DeltaHistogram[] pathHists = new DeltaHistogram[0];
     private final TraceConfig config;
+    /** The ranks whose samples this holds (null before the first); {@link #onlyRank} when that is one rank. */
+    private RankList ranks;
+    private int onlyRank = NO_RANK;
+    /** Rank groups whose timings differ ({@link #byRanks}), at least two; null while every rank's agree. */
+    private List<DeltaTiming> groups;
+    private int mergedEntries = 1;
+
+    private static final int NO_RANK = -1;
+    private static final int SEVERAL = -2;
+    /** {@link #agree}: standard errors of the difference beyond which two groups' means may differ. */
+    static final double SEPARATION_SE = 4;
+    /** {@link #agree}: the fraction of the larger mean beyond which two groups' means may differ. */
+    static final double RELATIVE_DIFFERENCE = 0.25;
+    /** {@link #agree}: nanoseconds beyond which two groups' means may differ. */
+    static final long ABSOLUTE_DIFFERENCE_NS = 1_000;
 
     DeltaTiming(TraceConfig config) {
         this.config = config;
@@ -27,6 +45,12 @@ public final class DeltaTiming {
     }
 
     void add(long v, int rank, int previousSite) {
+        if (rank != onlyRank) {
+            noteRank(rank);
+        }
+        if (groups != null) {
+            groupOf(rank).add(v, rank, previousSite);
+        }
         stats.add(v, rank);
         switch (config.encoding()) {
             case STATS -> {
@@ -49,7 +73,117 @@ public final class DeltaTiming {
         }
     }
 
+    /**
+     * Adds {@code o}'s samples to this timing. Within one rank (a loop absorbing its iterations) that is all; across
+     * ranks (the inter-node merge, {@code o}'s ranks apart from these) the ranks' timings are also kept apart where
+     * they differ ({@link #byRanks}): each of {@code o}'s rank groups joins the group of these whose timing agrees with
+     * it ({@link #agree}), or becomes a group of its own; past {@link TraceConfig#timingGroups} groups the two closest
+     * by mean are merged, and the result says how many timings it holds ({@link #mergedEntries}).
+     */
     void merge(DeltaTiming o) {
+        if (o.stats.count() == 0) {
+            return;
+        }
+        if (stats.count() == 0 || overlaps(o)) {
+            mergeSamples(o);
+            if (groups != null && o.ranks != null) {
+                groupOf(o.ranks.first()).mergeSamples(o);
+            }
+            ranks = ranks == null ? o.ranks : o.ranks == null ? ranks : ranks.union(o.ranks);
+            onlyRank = ranks != null && ranks.size() == 1 ? ranks.first() : SEVERAL;
+            return;
+        }
+        List<DeltaTiming> mine = new ArrayList<>();
+        if (groups == null) {
+            mine.add(copy(this));
+        } else {
+            mine.addAll(groups);
+        }
+        for (DeltaTiming g : o.groups == null ? List.of(o) : o.groups) {
+            DeltaTiming best = null;
+            double closest = Double.POSITIVE_INFINITY;
+            for (DeltaTiming h : mine) {
+                double z = separation(h.stats, g.stats);
+                if (z < closest && agree(h.stats, g.stats)) {
+                    best = h;
+                    closest = z;
+                }
+            }
+            if (best == null) {
+                mine.add(copy(g));
+            } else {
+                best.mergeSamples(g);
+                best.ranks = best.ranks.union(g.ranks);
+                best.mergedEntries += g.mergedEntries - 1;
+            }
+        }
+        int bound = config.timingGroups();
+        while (mine.size() > bound) {
+            mine.sort(Comparator.comparingDouble(d -> d.stats.mean()));
+            int pair = 0;
+            for (int i = 1; i + 1 < mine.size(); i++) {
+                if (mine.get(i + 1).stats.mean() - mine.get(i).stats.mean()
+                        < mine.get(pair + 1).stats.mean() - mine.get(pair).stats.mean()) {
+                    pair = i;
+                }
+            }
+            DeltaTiming a = mine.get(pair);
+            DeltaTiming b = mine.remove(pair + 1);
+            a.mergeSamples(b);
+            a.ranks = a.ranks.union(b.ranks);
+            a.mergedEntries += b.mergedEntries;
+        }
+        mine.sort(Comparator.comparingInt(d -> d.ranks.first()));
+        mergeSamples(o);
+        ranks = ranks.union(o.ranks);
+        onlyRank = SEVERAL;
+        groups = mine.size() == 1 ? null : List.copyOf(mine);
+    }
+
+    /** Whether any rank of {@code o}'s is one of these (always, for two timings of the same rank). */
+    private boolean overlaps(DeltaTiming o) {
+        if (ranks == null || o.ranks == null || (onlyRank >= 0 && onlyRank == o.onlyRank)) {
+            return true;
+        }
+        for (int r : o.ranks.ranks()) {
+            if (ranks.contains(r)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Separation of two timings' means in standard errors of their difference, {@code |m1 − m2| / √(s1²/n1 + s2²/n2)}
+     * (Welch's statistic); infinite for different means without spread. Treats a rank's deltas as independent samples,
+     * which successive iterations are not quite (a slow phase lasts several), so it overstates how sure a difference is:
+     * hence {@link #agree} also asks for a relative difference.
+     */
+    static double separation(TimeStats a, TimeStats b) {
+        double diff = Math.abs(a.mean() - b.mean());
+        double se = Math.sqrt(a.sd() * a.sd() / Math.max(1, a.count()) + b.sd() * b.sd() / Math.max(1, b.count()));
+        if (diff == 0) {
+            return 0;
+        }
+        return se == 0 ? Double.POSITIVE_INFINITY : diff / se;
+    }
+
+    /**
+     * Whether two rank groups' deltas are one timing: they differ only when their means are apart by more than
+     * {@value #SEPARATION_SE} standard errors ({@link #separation}) AND by more than {@value #RELATIVE_DIFFERENCE} of
+     * the larger mean AND by more than {@value #ABSOLUTE_DIFFERENCE_NS} ns. The first alone would split a balanced
+     * program's ranks from scheduling noise at thousands of samples (where a standard error is tiny); the second says a
+     * difference worth a timing of its own is one a reader of the timeline would see; the third keeps sub-microsecond
+     * deltas, where the tracer's own cost and the clock's resolution are the difference, together.
+     */
+    static boolean agree(TimeStats a, TimeStats b) {
+        double diff = Math.abs(a.mean() - b.mean());
+        return !(separation(a, b) > SEPARATION_SE && diff > RELATIVE_DIFFERENCE * Math.max(a.mean(), b.mean())
+                && diff > ABSOLUTE_DIFFERENCE_NS);
+    }
+
+    /** The samples of {@code o} added to this timing's statistics and histograms (no rank groups). */
+    private void mergeSamples(DeltaTiming o) {
         stats.merge(o.stats);
         if (o.hist != null) {
             if (hist == null) {
@@ -68,6 +202,70 @@ public final class DeltaTiming {
                 }
             }
         }
+    }
+
+    /** A rank group's own copy of {@code o}'s samples, ranks and merged-entry count (its groups aside). */
+    private static DeltaTiming copy(DeltaTiming o) {
+        DeltaTiming c = new DeltaTiming(o.config);
+        c.mergeSamples(o);
+        c.ranks = o.ranks;
+        c.onlyRank = o.onlyRank;
+        c.mergedEntries = o.mergedEntries;
+        return c;
+    }
+
+    /** The group holding {@code rank}'s timing: one of {@link #byRanks}, or this timing when the ranks agree. */
+    public DeltaTiming forRank(int rank) {
+        if (groups != null) {
+            for (DeltaTiming g : groups) {
+                if (g.ranks.contains(rank)) {
+                    return g;
+                }
+            }
+        }
+        return this;
+    }
+
+    private DeltaTiming groupOf(int rank) {
+        DeltaTiming g = forRank(rank);
+        if (g == this) {
+            throw new IllegalStateException("rank " + rank + " is in none of this timing's rank groups " + groups);
+        }
+        return g;
+    }
+
+    /**
+     * The timings of the ranks whose deltas differ, each with its ranks ({@link #ranks}), ordered by lowest rank; empty
+     * when every rank's agree (then this timing is theirs). The (timing, ranklist) pairs {@link Params} keeps for values.
+     */
+    public List<DeltaTiming> byRanks() {
+        return groups == null ? List.of() : groups;
+    }
+
+    /** The ranks whose samples this timing holds; null before its first. */
+    public RankList ranks() {
+        return ranks;
+    }
+
+    /**
+     * How many rank groups of differing timing this one holds: 1, unless more than {@link TraceConfig#timingGroups}
+     * differed and the closest were merged into it (its min and max ranks still say where the extremes were).
+     */
+    public int mergedEntries() {
+        return mergedEntries;
+    }
+
+    /** A timing read from a file: the event's ranks, and its rank groups (null: every rank's agree). */
+    void restore(RankList eventRanks, List<DeltaTiming> byRanks) {
+        ranks = eventRanks;
+        onlyRank = eventRanks.size() == 1 ? eventRanks.first() : SEVERAL;
+        groups = byRanks == null ? null : List.copyOf(byRanks);
+    }
+
+    /** A rank group's timing as read from a file. */
+    void restoreGroup(RankList groupRanks, int merged) {
+        restore(groupRanks, null);
+        mergedEntries = merged;
     }
 
     /** The histogram of the calls whose previous call was at {@code previousSite}, or null. */
@@ -95,7 +293,7 @@ public final class DeltaTiming {
         paths.put(previousSite, h);
     }
 
-    private static DeltaHistogram copy(DeltaHistogram h) {
+    static DeltaHistogram copy(DeltaHistogram h) {
         double[] sd = new double[h.k];
         for (int i = 0; i < h.k; i++) {
             sd[i] = h.binSd(i);
@@ -121,5 +319,26 @@ public final class DeltaTiming {
 
     TraceConfig config() {
         return config;
+    }
+
+    /** The first sample of a rank, or of another rank (a test's hand-made timing): the rank set grows. */
+    private void noteRank(int rank) {
+        if (ranks == null) {
+            ranks = RankList.of(rank);
+            onlyRank = rank;
+        } else if (!ranks.contains(rank)) {
+            ranks = ranks.union(RankList.of(rank));
+            onlyRank = SEVERAL;
+            if (groups != null) {
+                throw new IllegalStateException("rank " + rank + " added to a timing of rank groups " + groups
+                        + " that does not hold it");
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "timing of ranks " + ranks + ": n=" + stats.count() + " mean=" + Math.round(stats.mean()) + " ns"
+                + (mergedEntries > 1 ? " (" + mergedEntries + " merged)" : "");
     }
 }

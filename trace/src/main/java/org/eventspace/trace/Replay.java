@@ -93,7 +93,8 @@ public final class Replay {
      * {@link Long#MAX_VALUE}) and about how long the longest group of ranks would take (each event's mean compute and
      * communicate deltas times those iterations). A compressed trace shows a loop of 2^62 iterations in a few bytes,
      * and is searched and exported in a second; re-issuing it would never end, so a replay says this up front and
-     * its caller refuses past a limit.
+     * its caller refuses past a limit. Where an event's ranks' timings differ ({@link DeltaTiming#byRanks}) it counts
+     * its slowest rank group's means: an upper bound, as a limit wants.
      *
      * @param calls        calls re-issued over all ranks.
      * @param longestNanos nanoseconds the longest group of ranks would take, by the recorded means (a double: it may
@@ -122,9 +123,18 @@ public final class Replay {
             } else {
                 EventNode e = (EventNode) n;
                 sums[0] += iterations * e.ranks().size();
-                sums[1] += iterations * (e.computeDelta().stats().mean() + e.communicateDelta().stats().mean());
+                sums[1] += iterations * (slowest(e.computeDelta()) + slowest(e.communicateDelta()));
             }
         }
+    }
+
+    /** The mean delta of the slowest rank group of {@code t} ({@link DeltaTiming#byRanks}), or its mean. */
+    private static double slowest(DeltaTiming t) {
+        double m = t.stats().mean();
+        for (DeltaTiming g : t.byRanks()) {
+            m = Math.max(m, g.stats().mean());
+        }
+        return m;
     }
 
     private static long saturatedAdd(long a, double b) {
@@ -227,6 +237,10 @@ public final class Replay {
         final int peer;
         final int root;
         final boolean pathSensitive;
+        /** This rank's compute timing: its rank group's where the event's ranks' timings differ. */
+        final DeltaTiming timing;
+        /** The ranks {@link #timing} holds, over which the draws are permuted ({@link DeltaSampler}). */
+        final RankList drawRanks;
         final long mean;
         /** This rank's draws from the histogram last used, and the previous site that chose it (path-sensitive). */
         DeltaSampler.Draw draw;
@@ -241,7 +255,9 @@ public final class Replay {
             this.peer = rank + value(e.peerParams, rank, 0);
             this.root = value(e.rootParams, rank, 0);
             this.pathSensitive = pathSensitive;
-            this.mean = Math.round(e.compute.stats().mean());
+            this.timing = e.compute.forRank(rank);
+            this.drawRanks = DeltaSampler.ranksOf(e, e.compute, timing);
+            this.mean = Math.round(timing.stats().mean());
         }
 
         /**
@@ -250,11 +266,11 @@ public final class Replay {
          */
         long compute(DeltaSampler sampler, int previousSite) {
             if (draw == null || (pathSensitive && previousSite != drawSite)) {
-                DeltaHistogram h = sampler.histogram(event.compute, previousSite);
+                DeltaHistogram h = sampler.histogram(timing, previousSite);
                 if (h == null) {
                     return mean;
                 }
-                draw = sampler.draw(h, event.ranks());
+                draw = sampler.draw(h, drawRanks);
                 drawSite = previousSite;
             }
             return draw.next();
