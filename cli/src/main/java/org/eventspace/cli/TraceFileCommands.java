@@ -74,7 +74,9 @@ final class TraceFileCommands {
     /** {@code trace stats FILE}: collectives whose compute deltas show imbalance, with the extreme ranks (Figure 12). */
     @Command(name = "stats", mixinStandardHelpOptions = true,
             description = "List the collectives whose compute-delta distributions show load imbalance, naming the ranks "
-                    + "with the shortest and longest compute before them (the paper's Figure 12).")
+                    + "with the shortest and longest compute before them (the paper's Figure 12), and the rank group "
+                    + "that computed longer on average, by how much and how many standard errors apart, or that none "
+                    + "did beyond chance.")
     static final class Stats implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -83,7 +85,7 @@ final class TraceFileCommands {
         Path file;
 
         @Option(names = "--threshold", description = "Report a collective when (max − min) / mean of its compute deltas "
-                + "exceeds this. Default: ${DEFAULT-VALUE}.", defaultValue = "1.0")
+                + "exceeds this (or its ranks' compute timings differ). Default: ${DEFAULT-VALUE}.", defaultValue = "1.0")
         double threshold;
 
         @Override
@@ -105,6 +107,7 @@ final class TraceFileCommands {
                         f.event().reduceOp() == null ? "" : f.event().reduceOp().name().toLowerCase(java.util.Locale.ROOT),
                         f.path(), f.event().ranks(), s.mean() / 1e3, s.min() / 1e3, s.minRank(), s.max() / 1e3,
                         s.maxRank(), f.spread());
+                out.printf("    %s%n", f.verdict());
                 DeltaHistogram h = f.event().computeDelta().histogram();
                 if (h != null) {
                     for (int i = 0; i < h.bins(); i++) {
