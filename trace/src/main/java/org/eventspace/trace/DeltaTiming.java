@@ -34,6 +34,10 @@ public final class DeltaTiming {
     private static final int SEVERAL = -2;
     /** {@link #agree}: standard errors of the difference beyond which two groups' means may differ. */
     static final double SEPARATION_SE = 4;
+    /** {@link #agree}: the calls per rank below which two groups' timings never differ. */
+    static final int MIN_CALLS_PER_RANK = 2;
+    /** {@link #agree}: the groups' standard deviations beyond which two groups' means may differ. */
+    static final double EFFECT_SD = 1;
     /** {@link #agree}: the fraction of the larger mean beyond which two groups' means may differ. */
     static final double RELATIVE_DIFFERENCE = 0.25;
     /** {@link #agree}: nanoseconds beyond which two groups' means may differ. */
@@ -104,7 +108,7 @@ public final class DeltaTiming {
             double closest = Double.POSITIVE_INFINITY;
             for (DeltaTiming h : mine) {
                 double z = separation(h.stats, g.stats);
-                if (z < closest && agree(h.stats, g.stats)) {
+                if (z < closest && agree(h, g)) {
                     best = h;
                     closest = z;
                 }
@@ -155,31 +159,61 @@ public final class DeltaTiming {
 
     /**
      * Separation of two timings' means in standard errors of their difference, {@code |m1 − m2| / √(s1²/n1 + s2²/n2)}
-     * (Welch's statistic); infinite for different means without spread. Treats a rank's deltas as independent samples,
-     * which successive iterations are not quite (a slow phase lasts several), so it overstates how sure a difference is:
-     * hence {@link #agree} also asks for a relative difference.
+     * (Welch's statistic); infinite for different means without spread. A timing of one sample has no spread of its
+     * own: it takes the other's variance (the pooled estimate when one group tells it), and two single samples are
+     * never apart (0): one call per rank cannot tell a rank's difference from a call's, and the first and last calls of
+     * a run, made once per rank, are where start-up and scheduling put their one-off delays. Treats a rank's deltas as
+     * independent samples, which successive iterations are not quite (a slow phase lasts several), so it overstates
+     * how sure a difference is: hence {@link #agree} also asks for a relative difference.
      */
     static double separation(TimeStats a, TimeStats b) {
         double diff = Math.abs(a.mean() - b.mean());
-        double se = Math.sqrt(a.sd() * a.sd() / Math.max(1, a.count()) + b.sd() * b.sd() / Math.max(1, b.count()));
-        if (diff == 0) {
+        if (diff == 0 || (a.count() < 2 && b.count() < 2)) {
             return 0;
         }
+        double va = a.count() > 1 ? a.sd() * a.sd() : b.sd() * b.sd();
+        double vb = b.count() > 1 ? b.sd() * b.sd() : va;
+        double se = Math.sqrt(va / a.count() + vb / b.count());
         return se == 0 ? Double.POSITIVE_INFINITY : diff / se;
     }
 
     /**
-     * Whether two rank groups' deltas are one timing: they differ only when their means are apart by more than
-     * {@value #SEPARATION_SE} standard errors ({@link #separation}) AND by more than {@value #RELATIVE_DIFFERENCE} of
-     * the larger mean AND by more than {@value #ABSOLUTE_DIFFERENCE_NS} ns. The first alone would split a balanced
-     * program's ranks from scheduling noise at thousands of samples (where a standard error is tiny); the second says a
-     * difference worth a timing of its own is one a reader of the timeline would see; the third keeps sub-microsecond
-     * deltas, where the tracer's own cost and the clock's resolution are the difference, together.
+     * Whether two rank groups' deltas are one timing. They differ only when all of these hold:
+     * <ul>
+     * <li>each group's ranks made the call at least {@value #MIN_CALLS_PER_RANK} times: with one call per rank a rank's
+     * difference cannot be told from a call's (the one-off first and last calls of a run are where start-up and
+     * scheduling put their delays, differently on every rank and every run);
+     * <li>the means are apart by more than {@value #SEPARATION_SE} standard errors ({@link #separation}): not an
+     * accident of sampling;
+     * <li>and by more than {@value #EFFECT_SD} of the groups' standard deviation (their variances averaged, Cohen's
+     * d): at thousands of samples a standard error is tiny, and the ranks of a balanced program under a busy scheduler
+     * differ by a microsecond among deltas that spread by tens; a difference smaller than the deltas' own spread is
+     * not one a timeline shows;
+     * <li>and by more than {@value #RELATIVE_DIFFERENCE} of the larger mean and {@value #ABSOLUTE_DIFFERENCE_NS} ns:
+     * worth a timing of its own, and above the tracer's own cost and the clock's resolution.
+     * </ul>
+     * The slow rank of {@code native/test/es_slow_rank.c} (1200 µs against 400 µs, spread tens of µs) passes each by
+     * far; gsum's 256 ranks on two cores pass none together (docs/TRACES.md, "Per-rank-group timing").
      */
-    static boolean agree(TimeStats a, TimeStats b) {
-        double diff = Math.abs(a.mean() - b.mean());
-        return !(separation(a, b) > SEPARATION_SE && diff > RELATIVE_DIFFERENCE * Math.max(a.mean(), b.mean())
-                && diff > ABSOLUTE_DIFFERENCE_NS);
+    static boolean agree(DeltaTiming a, DeltaTiming b) {
+        return !differ(a, b);
+    }
+
+    private static boolean differ(DeltaTiming a, DeltaTiming b) {
+        if (callsPerRank(a) < MIN_CALLS_PER_RANK || callsPerRank(b) < MIN_CALLS_PER_RANK) {
+            return false;
+        }
+        TimeStats x = a.stats;
+        TimeStats y = b.stats;
+        double diff = Math.abs(x.mean() - y.mean());
+        double sd = Math.sqrt((x.sd() * x.sd() + y.sd() * y.sd()) / 2);
+        return separation(x, y) > SEPARATION_SE && diff > EFFECT_SD * sd
+                && diff > RELATIVE_DIFFERENCE * Math.max(x.mean(), y.mean()) && diff > ABSOLUTE_DIFFERENCE_NS;
+    }
+
+    /** How many times each of the timing's ranks made the call (ranks merge only where they made it equally often). */
+    static long callsPerRank(DeltaTiming t) {
+        return t.ranks == null ? t.stats.count() : t.stats.count() / t.ranks.size();
     }
 
     /** The samples of {@code o} added to this timing's statistics and histograms (no rank groups). */

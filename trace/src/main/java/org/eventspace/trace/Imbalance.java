@@ -15,7 +15,8 @@ import java.util.Locale;
  * <p>The extremes are single samples: one preempted call makes a spread. So each finding also gives a verdict on the
  * ranks' means: which rank group computed longer than the others and by how much, with how sure that is (the
  * separation of the two means in standard errors of their difference, {@link DeltaTiming#separation}); or that no group
- * stood apart beyond chance and the merge's thresholds ({@link DeltaTiming#agree}).
+ * stood apart beyond chance and the merge's thresholds ({@link DeltaTiming#agree}). The verdict is the merge's: a
+ * difference it did not keep apart is not named here either.
  */
 public final class Imbalance {
     /**
@@ -26,9 +27,11 @@ public final class Imbalance {
         /** One line: the group that computed longer, by how much and how surely; or that none did beyond chance. */
         public String verdict() {
             if (longer == null) {
-                return String.format(Locale.ROOT, "no rank group computed longer beyond chance (the ranks' means are within "
-                        + "%.0f standard errors, %.0f %% or %.0f µs of each other)", DeltaTiming.SEPARATION_SE,
-                        DeltaTiming.RELATIVE_DIFFERENCE * 100, DeltaTiming.ABSOLUTE_DIFFERENCE_NS / 1e3);
+                return String.format(Locale.ROOT, "no rank group computed longer beyond chance (no two groups' means apart "
+                                + "by more than %.0f standard errors, %.0f standard deviation, %.0f %% and %.0f µs at once, "
+                                + "over at least %d calls per rank)", DeltaTiming.SEPARATION_SE, DeltaTiming.EFFECT_SD,
+                        DeltaTiming.RELATIVE_DIFFERENCE * 100, DeltaTiming.ABSOLUTE_DIFFERENCE_NS / 1e3,
+                        DeltaTiming.MIN_CALLS_PER_RANK);
             }
             return longer.toString();
         }
