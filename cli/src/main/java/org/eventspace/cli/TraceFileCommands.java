@@ -74,9 +74,9 @@ final class TraceFileCommands {
     /** {@code trace stats FILE}: collectives whose compute deltas show imbalance, with the extreme ranks (Figure 12). */
     @Command(name = "stats", mixinStandardHelpOptions = true,
             description = "List the collectives whose compute-delta distributions show load imbalance, naming the ranks "
-                    + "with the shortest and longest compute before them (the paper's Figure 12), and the rank group "
-                    + "that computed longer on average, by how much and how many standard errors apart, or that none "
-                    + "did beyond chance.")
+                    + "with the shortest and longest compute before them (the paper's Figure 12), and any call whose "
+                    + "ranks' compute differs; for each, the rank group that computed longer on average, by how much "
+                    + "and how many standard errors apart, or that none did beyond chance.")
     static final class Stats implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -99,7 +99,8 @@ final class TraceFileCommands {
                 return EventSpaceCommand.EXIT_FAILURE;
             }
             List<Imbalance.Finding> found = Imbalance.find(trace, threshold);
-            out.printf("%d collectives with compute-delta spread (max − min) / mean > %.2f%n", found.size(), threshold);
+            out.printf("%d calls: collectives with compute-delta spread (max − min) / mean > %.2f, and calls whose ranks' "
+                    + "compute differs%n", found.size(), threshold);
             for (Imbalance.Finding f : found) {
                 TimeStats s = f.compute();
                 out.printf("%s %s at %s (ranks %s): compute before it mean %.3f µs, min %.3f µs on rank %d, max %.3f µs on "

@@ -264,9 +264,12 @@ class RankGroupTimingTest {
         assertThat(longer.ranks()).isEqualTo(RankList.of(2));
         assertThat(longer.others()).isEqualTo(RankList.ofSorted(new int[] {0, 1, 3}));
         assertThat(longer.ratio()).isBetween(2.9, 3.1);
-        assertThat(longer.separationSe()).isGreaterThan(DeltaTiming.SEPARATION_SE);
+        assertThat(longer.separationSe()).isGreaterThan(4);
+        assertThat(longer.everyCallLonger()).isTrue();
+        assertThat(longer.calls()).isEqualTo(150);
         assertThat(found.get(0).verdict()).startsWith("ranks 2 computed longer: mean 1")
-                .contains("vs ", "on ranks " + longer.others(), "standard errors apart");
+                .contains("vs ", "on ranks " + longer.others(), "each of its 150 calls took longer than the others' mean",
+                        "2^-150", "standard errors apart");
 
         // Balanced but for one long delay on rank 1: a spread, yet no rank group stands apart.
         List<RankTrace> traces = new ArrayList<>();
