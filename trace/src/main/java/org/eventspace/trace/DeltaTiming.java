@@ -12,6 +12,13 @@ import java.util.TreeMap;
  * "each histogram has an associated stack signature, which must be the same as the stack signature of the previous
  * operation"). Not thread-safe.
  *
+ * <p>Across ranks, the paper merges every rank's deltas into one timing (§3.2: "deltas from one histogram are moved to
+ * another while preserving node-imbalance"), keeping only the ranks of the extremes; a replay or a timeline then gives
+ * a rank that computed 3× longer the same compute as the others. So a merged timing also keeps, where ranks' timings
+ * differ beyond chance ({@link #agree}), one timing per group of ranks that agree ({@link #byRanks}): (timing,
+ * ranklist) pairs as {@link Params} keeps (value, ranklist) pairs, at most {@link TraceConfig#timingGroups} of them.
+ * The timing of all ranks together stays beside them, unchanged.
+ *
  * <p>Adding a sample allocates nothing once the event's histograms exist: the path histograms are found by a linear
  * scan of an {@code int[]} of previous sites (a handful per event), not through the map, whose {@code Integer} keys
  * would box a site id per lookup; the map is kept beside it, sorted, for the readers.
@@ -81,6 +88,10 @@ public final class DeltaTiming {
      * they differ ({@link #byRanks}): each of {@code o}'s rank groups joins the group of these whose timing agrees with
      * it ({@link #agree}), or becomes a group of its own; past {@link TraceConfig#timingGroups} groups the two closest
      * by mean are merged, and the result says how many timings it holds ({@link #mergedEntries}).
+     *
+     * <p>Unlike the trace's rank groups, these can depend on the merge tree's shape where a group lies between two
+     * others, agreeing with each while they differ: it joins whichever it meets first. Ranks that clearly differ (a
+     * slow rank, a root) come out apart in any order; the all-ranks timing beside the groups never depends on it.
      */
     void merge(DeltaTiming o) {
         if (o.stats.count() == 0) {

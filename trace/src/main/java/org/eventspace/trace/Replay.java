@@ -15,7 +15,8 @@ import org.eventspace.comm.path.ReduceOp;
  * bin averages in proportion to the bins' frequencies ("we select replay delays to reflect the distribution across
  * bins"), each bin drawn over the ranks together exactly as often as it was filled, spread over the iterations and
  * differently on each rank; path-sensitive, the histogram of the previous call's site ({@link DeltaSampler}, which the
- * timeline export shares). Message contents are zeros: the replay reproduces the communication,
+ * timeline export shares); all of it from the rank's own rank group's timing where the event's ranks timed
+ * differently ({@link DeltaTiming#byRanks}). Message contents are zeros: the replay reproduces the communication,
  * not the data. Compute is emulated by spinning on the clock ({@link Compute#SPIN}, as the paper does on BG/L) or by
  * parking ({@link Compute#SLEEP}, its {@code nanosleep}).
  *

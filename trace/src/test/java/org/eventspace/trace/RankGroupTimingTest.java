@@ -192,6 +192,14 @@ class RankGroupTimingTest {
         assertRefused(g -> ((ObjectNode) g.get(1)).put("max_rank", 3), at + "/1", "min_rank and max_rank among");
         assertRefused(g -> ((ObjectNode) g.get(0)).put("merged_entries", 1), at + "/0/merged_entries", "an integer >= 2");
         assertRefused(g -> ((ObjectNode) g.get(0)).remove("ranks"), at + "/0/ranks", "field 'ranks'");
+
+        // A rank of the job but not of the event: the trace's group (and so the event) made of ranks 0, 1 and 3 only.
+        ObjectNode doc = TraceFile.toJson(slowRank2(TimeEncoding.STATS));
+        ((ObjectNode) doc.at("/groups/0")).set("ranks", new ObjectMapper().readTree("[0,1,2,3,1,1]"));
+        Path file = dir.resolve("outside.trace.json");
+        Files.writeString(file, doc.toString());
+        assertThatThrownBy(() -> TraceFile.read(file)).isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining(file + ": at " + at + "/1/ranks: expected ranks of the event's 0..1,3 (rank 2 is not)");
     }
 
     private void assertRefused(java.util.function.Consumer<ArrayNode> damage, String pointer, String expected)
