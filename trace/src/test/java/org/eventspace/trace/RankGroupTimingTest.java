@@ -296,6 +296,36 @@ class RankGroupTimingTest {
         assertThat(balanced.get(0).verdict()).startsWith("no rank group computed longer beyond chance");
     }
 
+    /** Two slow ranks among eight: the same two groups whatever order the ranks' timings merge in. */
+    @Test
+    void clearlyDifferentRanksComeOutApartInAnyMergeOrder() {
+        TraceConfig config = TraceConfig.of(TimeEncoding.HIST);
+        Random order = new Random(11);
+        for (int trial = 0; trial < 20; trial++) {
+            List<DeltaTiming> ranks = new ArrayList<>();
+            for (int r = 0; r < 8; r++) {
+                Random random = new Random(r);
+                DeltaTiming t = new DeltaTiming(config);
+                long base = r == 2 || r == 5 ? 900_000 : 300_000;
+                for (int i = 0; i < 50; i++) {
+                    t.add(base + random.nextInt(30_000) + (random.nextInt(25) == 0 ? 5_000_000 : 0), r, 0);
+                }
+                ranks.add(t);
+            }
+            java.util.Collections.shuffle(ranks, order);
+            // A random binary tree: merge two random neighbours until one is left.
+            while (ranks.size() > 1) {
+                int i = order.nextInt(ranks.size() - 1);
+                ranks.get(i).merge(ranks.remove(i + 1));
+            }
+            DeltaTiming all = ranks.get(0);
+            assertThat(all.byRanks()).as("trial %d", trial).hasSize(2);
+            assertThat(all.byRanks().get(0).ranks()).isEqualTo(RankList.ofSorted(new int[] {0, 1, 3, 4, 6, 7}));
+            assertThat(all.byRanks().get(1).ranks()).isEqualTo(RankList.ofSorted(new int[] {2, 5}));
+            assertThat(all.stats().count()).isEqualTo(400);
+        }
+    }
+
     /** The merge of timings from the same rank (a loop folding its iterations) adds samples and splits nothing. */
     @Test
     void timingsOfOneRankMergeIntoOne() {
