@@ -631,8 +631,12 @@ public final class TraceFile {
                 if (!r.contains(s.minRank()) || !r.contains(s.maxRank())) {
                     throw bad(pg, "min_rank and max_rank among the group's ranks " + r, g);
                 }
-                int merged = g.has("merged_entries") ? (int) integer(g, pg, "merged_entries", 2) : 1;
-                d.restoreGroup(r, merged);
+                long merged = g.has("merged_entries") ? integer(g, pg, "merged_entries", 2) : 1;
+                if (merged > r.size()) {
+                    throw bad(pg + "/merged_entries", "at most the group's " + r.size() + " ranks (each merged group held "
+                            + "one at least)", g.get("merged_entries"));
+                }
+                d.restoreGroup(r, (int) merged);
                 samples += s.count();
                 out.add(d);
             }

@@ -192,6 +192,8 @@ class RankGroupTimingTest {
         assertRefused(g -> ((ObjectNode) g.get(1)).put("max_rank", 3), at + "/1", "min_rank and max_rank among");
         assertRefused(g -> ((ObjectNode) g.get(0)).put("merged_entries", 1), at + "/0/merged_entries", "an integer >= 2");
         assertRefused(g -> ((ObjectNode) g.get(0)).remove("ranks"), at + "/0/ranks", "field 'ranks'");
+        assertRefused(g -> ((ObjectNode) g.get(0)).put("merged_entries", 4), at + "/0/merged_entries",
+                "at most the group's 3 ranks");
 
         // A rank of the job but not of the event: the trace's group (and so the event) made of ranks 0, 1 and 3 only.
         ObjectNode doc = TraceFile.toJson(slowRank2(TimeEncoding.STATS));
