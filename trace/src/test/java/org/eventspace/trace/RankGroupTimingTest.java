@@ -266,6 +266,19 @@ class RankGroupTimingTest {
         }
     }
 
+    /** {@code trace search}'s timing tree lays out each rank's own means: rank 2's run is its 1.2 ms computes long. */
+    @Test
+    void theTimingTreeOfARankUsesItsOwnGroupsMeans() {
+        Trace trace = slowRank2(TimeEncoding.STATS);
+        DeltaTiming compute = allreduce(trace).computeDelta();
+        double comm = allreduce(trace).communicateDelta().stats().mean();
+        for (int r = 0; r < 4; r++) {
+            assertThat(TimingTree.of(trace, r).total()).as("rank %d", r).isCloseTo(
+                    150 * (compute.forRank(r).stats().mean() + comm), org.assertj.core.data.Percentage.withPercentage(0.01));
+        }
+        assertThat(TimingTree.of(trace, 2).total() / TimingTree.of(trace, 0).total()).isBetween(2.8, 3.0);
+    }
+
     @Test
     void statsNamesTheSlowRankGroupByHowMuchAndHowSurely() {
         List<Imbalance.Finding> found = Imbalance.find(slowRank2(TimeEncoding.HIST), 1.0);
