@@ -84,7 +84,9 @@ final class TraceFileCommands {
      */
     @Command(name = "stats", mixinStandardHelpOptions = true,
             description = "List the collectives whose compute-delta distributions show load imbalance, naming the ranks "
-                    + "with the shortest and longest compute before them (the paper's Figure 12); with --sizes, how many "
+                    + "with the shortest and longest compute before them (the paper's Figure 12), and any call whose "
+                    + "ranks' compute differs; for each, the rank group that computed longer on average, by how much "
+                    + "and how many standard errors apart, or that none did beyond chance. With --sizes, how many "
                     + "bytes of the file each part takes.")
     static final class Stats implements Callable<Integer> {
         @CommandLine.Spec
@@ -94,7 +96,7 @@ final class TraceFileCommands {
         Path file;
 
         @Option(names = "--threshold", description = "Report a collective when (max − min) / mean of its compute deltas "
-                + "exceeds this. Default: ${DEFAULT-VALUE}.", defaultValue = "1.0")
+                + "exceeds this (or its ranks' compute timings differ). Default: ${DEFAULT-VALUE}.", defaultValue = "1.0")
         double threshold;
 
         @Option(names = "--sizes", description = "Instead: the bytes each part of the file takes (structure, ranklists, "
@@ -122,7 +124,8 @@ final class TraceFileCommands {
                 return EventSpaceCommand.EXIT_FAILURE;
             }
             List<Imbalance.Finding> found = Imbalance.find(trace, threshold);
-            out.printf("%d collectives with compute-delta spread (max − min) / mean > %.2f%n", found.size(), threshold);
+            out.printf("%d calls: collectives with compute-delta spread (max − min) / mean > %.2f, and calls whose ranks' "
+                    + "compute differs%n", found.size(), threshold);
             for (Imbalance.Finding f : found) {
                 TimeStats s = f.compute();
                 out.printf("%s %s at %s (ranks %s): compute before it mean %.3f µs, min %.3f µs on rank %d, max %.3f µs on "
@@ -130,6 +133,7 @@ final class TraceFileCommands {
                         f.event().reduceOp() == null ? "" : f.event().reduceOp().name().toLowerCase(java.util.Locale.ROOT),
                         f.path(), f.event().ranks(), s.mean() / 1e3, s.min() / 1e3, s.minRank(), s.max() / 1e3,
                         s.maxRank(), f.spread());
+                out.printf("    %s%n", f.verdict());
                 DeltaHistogram h = f.event().computeDelta().histogram();
                 if (h != null) {
                     for (int i = 0; i < h.bins(); i++) {

@@ -25,6 +25,10 @@ import java.util.Map;
  * 0, the shortest bin, every time). Replays of traced compute-gsum runs over TCP drew 0.26–0.40 s less compute than
  * the 0.85–1.39 s their ranks recorded, in runs of 3–4 s (docs/BENCHMARKS.md, "Replay").
  *
+ * <p>Where the ranks' timings differ, an event keeps one timing per rank group ({@link DeltaTiming#byRanks}) and all of
+ * the above is per group: a rank draws from its own group's statistics or histogram, the permutation runs over the
+ * group's ranks (R is the group's size, j the rank's index in it), so each group re-enacts the deltas it recorded.
+ *
  * <p>Not thread-safe: one per rank. Allocation-free once each histogram it drew from has its {@link Draw}.
  */
 final class DeltaSampler {
@@ -39,13 +43,23 @@ final class DeltaSampler {
         this.rank = rank;
     }
 
-    /** The delta of the next occurrence, on this rank, of event {@code e} whose timing is {@code t}, after a call at {@code previousSite}. */
+    /**
+     * The delta of the next occurrence, on this rank, of event {@code e} whose timing is {@code t}, after a call at
+     * {@code previousSite}: drawn from this rank's own group's timing where the ranks' timings differ
+     * ({@link DeltaTiming#byRanks}), so a rank that computed 3× longer waits 3× longer.
+     */
     long next(EventNode e, DeltaTiming t, int previousSite) {
-        DeltaHistogram h = histogram(t, previousSite);
+        DeltaTiming own = t.forRank(rank);
+        DeltaHistogram h = histogram(own, previousSite);
         if (h == null) {
-            return Math.round(t.stats().mean());
+            return Math.round(own.stats().mean());
         }
-        return draw(h, e.ranks()).next();
+        return draw(h, ranksOf(e, t, own)).next();
+    }
+
+    /** The ranks whose samples {@code own}, the group of {@code t} this rank draws from, holds: the event's if one. */
+    static RankList ranksOf(EventNode e, DeltaTiming t, DeltaTiming own) {
+        return own == t || own.ranks() == null ? e.ranks() : own.ranks();
     }
 
     /** The histogram this encoding draws {@code t}'s deltas from after a call at {@code previousSite}; null: the mean. */

@@ -22,10 +22,11 @@ import com.fasterxml.jackson.core.JsonGenerator;
  * bin averages in proportion to their frequencies with histograms, per previous call site with path histograms), so
  * the timeline is the replay's, not a measurement of one particular run. Times are µs from the rank's start.
  *
- * <p>The deltas are merged over the ranks (a merged event's statistics or histogram holds every rank's samples; only
- * the extremes name a rank), so a rank that computed longer than the others does not get its own compute here: every
- * rank draws from the same samples. {@code trace export} of an MPI run's rank files ({@code mpi.MpiTimeline}) is the
- * exact timeline that keeps the ranks apart.
+ * <p>Each rank draws from its own rank group's timing ({@link DeltaTiming#byRanks}): where the ranks of an event timed
+ * differently the merge kept a timing per group of ranks that agree, so a rank that computed 3× longer does so on its
+ * track. Within a group the ranks draw from the group's samples together: a rank's own call-to-call variation, and a
+ * difference too small or too uncertain for the merge to keep apart, are not here. {@code trace export} of an MPI run's
+ * rank files ({@code mpi.MpiTimeline}) is the exact timeline of every call.
  *
  * <p>A message is a flow from the send's slice to the matching receive's (the k-th send from s to d matches d's k-th
  * receive from s, MPI's non-overtaking order): {@code ph: s} inside the send's slice, {@code ph: f} with {@code bp: e}

@@ -15,7 +15,8 @@ import org.eventspace.comm.path.ReduceOp;
  * bin averages in proportion to the bins' frequencies ("we select replay delays to reflect the distribution across
  * bins"), each bin drawn over the ranks together exactly as often as it was filled, spread over the iterations and
  * differently on each rank; path-sensitive, the histogram of the previous call's site ({@link DeltaSampler}, which the
- * timeline export shares). Message contents are zeros: the replay reproduces the communication,
+ * timeline export shares); all of it from the rank's own rank group's timing where the event's ranks timed
+ * differently ({@link DeltaTiming#byRanks}). Message contents are zeros: the replay reproduces the communication,
  * not the data. Compute is emulated by spinning on the clock ({@link Compute#SPIN}, as the paper does on BG/L) or by
  * parking ({@link Compute#SLEEP}, its {@code nanosleep}).
  *
@@ -93,7 +94,8 @@ public final class Replay {
      * {@link Long#MAX_VALUE}) and about how long the longest rank would take (each event's mean compute and
      * communicate deltas times those iterations). A compressed trace shows a loop of 2^62 iterations in a few bytes,
      * and is searched and exported in a second; re-issuing it would never end, so a replay says this up front and
-     * its caller refuses past a limit.
+     * its caller refuses past a limit. Where an event's ranks' timings differ ({@link DeltaTiming#byRanks}) it counts
+     * its slowest rank group's means: an upper bound, as a limit wants.
      *
      * @param calls        calls re-issued over all ranks.
      * @param longestNanos nanoseconds the longest rank would take, by the recorded means (a double: it may
@@ -125,7 +127,7 @@ public final class Replay {
             } else {
                 EventNode e = (EventNode) n;
                 calls[0] += iterations * e.ranks().size();
-                double t = iterations * (e.computeDelta().stats().mean() + e.communicateDelta().stats().mean());
+                double t = iterations * (slowest(e.computeDelta()) + slowest(e.communicateDelta()));
                 for (int r : e.ranks().ranks()) {
                     if (r < perRank.length) {
                         perRank[r] += t;
@@ -133,6 +135,15 @@ public final class Replay {
                 }
             }
         }
+    }
+
+    /** The mean delta of the slowest rank group of {@code t} ({@link DeltaTiming#byRanks}), or its mean. */
+    private static double slowest(DeltaTiming t) {
+        double m = t.stats().mean();
+        for (DeltaTiming g : t.byRanks()) {
+            m = Math.max(m, g.stats().mean());
+        }
+        return m;
     }
 
     private static long saturatedAdd(long a, double b) {
@@ -235,6 +246,10 @@ public final class Replay {
         final int peer;
         final int root;
         final boolean pathSensitive;
+        /** This rank's compute timing: its rank group's where the event's ranks' timings differ. */
+        final DeltaTiming timing;
+        /** The ranks {@link #timing} holds, over which the draws are permuted ({@link DeltaSampler}). */
+        final RankList drawRanks;
         final long mean;
         /** This rank's draws from the histogram last used, and the previous site that chose it (path-sensitive). */
         DeltaSampler.Draw draw;
@@ -249,7 +264,9 @@ public final class Replay {
             this.peer = rank + value(e.peerParams, rank, 0);
             this.root = value(e.rootParams, rank, 0);
             this.pathSensitive = pathSensitive;
-            this.mean = Math.round(e.compute.stats().mean());
+            this.timing = e.compute.forRank(rank);
+            this.drawRanks = DeltaSampler.ranksOf(e, e.compute, timing);
+            this.mean = Math.round(timing.stats().mean());
         }
 
         /**
@@ -258,11 +275,11 @@ public final class Replay {
          */
         long compute(DeltaSampler sampler, int previousSite) {
             if (draw == null || (pathSensitive && previousSite != drawSite)) {
-                DeltaHistogram h = sampler.histogram(event.compute, previousSite);
+                DeltaHistogram h = sampler.histogram(timing, previousSite);
                 if (h == null) {
                     return mean;
                 }
-                draw = sampler.draw(h, event.ranks());
+                draw = sampler.draw(h, drawRanks);
                 drawSite = previousSite;
             }
             return draw.next();

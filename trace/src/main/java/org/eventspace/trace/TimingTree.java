@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * The timing tree of Ratn et al., ICS 2008, §3.5 and Figure 2: search in time over a compressed trace without
- * expanding it. Leaves are events with their delta time (here a rank's mean compute plus communicate delta); inner
+ * expanding it. Leaves are events with their delta time (here a rank's mean compute plus communicate delta, its rank
+ * group's where the event's ranks timed differently: {@link DeltaTiming#forRank}); inner
  * nodes are loops with their iteration counts; the root is the program, one iteration.
  *
  * <p>Each inner node keeps the end time of each child within one iteration (prefix sums). A search for time t at a
@@ -82,7 +83,7 @@ public final class TimingTree {
             }
             int id = counter[0]++;
             if (n instanceof EventNode e) {
-                double d = e.computeDelta().stats().mean() + e.communicateDelta().stats().mean();
+                double d = e.computeDelta().forRank(rank).stats().mean() + e.communicateDelta().forRank(rank).stats().mean();
                 out.add(new TNode(e.op().fileName() + "#" + id, e, 1, List.of(), d));
             } else {
                 LoopNode l = (LoopNode) n;

@@ -415,7 +415,28 @@ public final class TraceFile {
             ObjectNode paths = o.putObject("paths");
             t.paths().forEach((site, h) -> paths.set(Integer.toString(site), bins(h)));
         }
+        timingByRanks(o, t);
         return o;
+    }
+
+    /**
+     * The optional {@code by_ranks} of a timing (docs/TRACE-FORMAT.md, "Per-rank-group timing"): the timings of its
+     * rank groups whose deltas differ, each a timing of its own with its {@code ranks} and, when the bound on groups
+     * merged differing ones into it, {@code merged_entries}; absent, one timing for all the event's ranks.
+     */
+    private static void timingByRanks(ObjectNode o, DeltaTiming t) {
+        if (t.byRanks().isEmpty()) {
+            return;
+        }
+        ArrayNode a = o.putArray("by_ranks");
+        for (DeltaTiming g : t.byRanks()) {
+            ObjectNode e = a.addObject();
+            e.set("ranks", ranks(g.ranks()));
+            e.setAll(timing(g));
+            if (g.mergedEntries() > 1) {
+                e.put("merged_entries", g.mergedEntries());
+            }
+        }
     }
 
     private static ArrayNode bins(DeltaHistogram h) {
@@ -885,7 +906,8 @@ public final class TraceFile {
                     jobRanks, occurrences) : null;
             Params root = op.rooted() ? params(n, p, "root", ranks, jobRanks) : null;
             return EventNode.restored(ranks, op, site, reduce, peer, words, root, runs, occurrences,
-                    timing(field(n, p, "compute"), p + "/compute"), timing(field(n, p, "comm"), p + "/comm"));
+                    timing(field(n, p, "compute"), p + "/compute", ranks, jobRanks),
+                    timing(field(n, p, "comm"), p + "/comm", ranks, jobRanks));
         }
 
         /**
@@ -1071,6 +1093,72 @@ public final class TraceFile {
                         rankList(pair.get(1), pp + "/1", jobRanks)));
             }
             return Params.of(entries);
+        }
+
+        private DeltaTiming timing(JsonNode t, String p, RankList eventRanks, int jobRanks) throws TraceFormatException {
+            DeltaTiming d = timing(t, p);
+            d.restore(eventRanks, timingByRanks(t, p, d, eventRanks, jobRanks));
+            return d;
+        }
+
+        /**
+         * A timing's {@code by_ranks}, or null without one: at least two groups, each a timing whose {@code ranks} lie
+         * inside the event's, no rank in two, every rank of the event in one, their sample counts adding up to the
+         * timing's {@code n}, with its extremes' ranks among its own.
+         */
+        private List<DeltaTiming> timingByRanks(JsonNode t, String p, DeltaTiming whole, RankList eventRanks, int jobRanks)
+                throws TraceFormatException {
+            if (!t.has("by_ranks")) {
+                return null;
+            }
+            JsonNode a = t.get("by_ranks");
+            String pa = p + "/by_ranks";
+            if (!a.isArray() || a.size() < 2) {
+                throw bad(pa, "an array of at least 2 rank groups' timings {\"ranks\", \"n\", \"mean\", ...}", a);
+            }
+            List<DeltaTiming> out = new ArrayList<>();
+            java.util.BitSet seen = new java.util.BitSet();
+            long samples = 0;
+            for (int i = 0; i < a.size(); i++) {
+                String pg = pa + "/" + i;
+                JsonNode g = a.get(i);
+                if (g.has("by_ranks")) {
+                    throw bad(pg + "/by_ranks", "no rank groups inside a rank group", g.get("by_ranks"));
+                }
+                RankList r = rankList(field(g, pg, "ranks"), pg + "/ranks", jobRanks);
+                for (int rank : r.ranks()) {
+                    if (!eventRanks.contains(rank)) {
+                        throw bad(pg + "/ranks", "ranks of the event's " + eventRanks + " (rank " + rank + " is not)",
+                                g.get("ranks"));
+                    }
+                    if (seen.get(rank)) {
+                        throw bad(pg + "/ranks", "each rank in one group only (rank " + rank + " is in an earlier one)",
+                                g.get("ranks"));
+                    }
+                    seen.set(rank);
+                }
+                DeltaTiming d = timing(g, pg);
+                TimeStats s = d.stats();
+                if (!r.contains(s.minRank()) || !r.contains(s.maxRank())) {
+                    throw bad(pg, "min_rank and max_rank among the group's ranks " + r, g);
+                }
+                long merged = g.has("merged_entries") ? integer(g, pg, "merged_entries", 2) : 1;
+                if (merged > r.size()) {
+                    throw bad(pg + "/merged_entries", "at most the group's " + r.size() + " ranks (each merged group held "
+                            + "one at least)", g.get("merged_entries"));
+                }
+                d.restoreGroup(r, (int) merged);
+                samples += s.count();
+                out.add(d);
+            }
+            if (seen.cardinality() != eventRanks.size()) {
+                throw bad(pa, "groups naming every rank of the event's " + eventRanks + " (" + seen.cardinality() + " of "
+                        + eventRanks.size() + " named)", a);
+            }
+            if (samples != whole.stats().count()) {
+                throw bad(pa, "groups whose n add up to the timing's n " + whole.stats().count() + ", not " + samples, a);
+            }
+            return out;
         }
 
         private DeltaTiming timing(JsonNode t, String p) throws TraceFormatException {
