@@ -395,10 +395,37 @@ public final class TraceFile {
         return v == EventNode.PROC_NULL ? JSON.getNodeFactory().textNode(PROC_NULL) : JSON.getNodeFactory().numberNode(v);
     }
 
+    /** The statistics of a compact timing: n, mean, sd, min, min_rank, max, max_rank. */
+    private static final int COMPACT_TIMING_FIELDS = 7;
+
     /** How a peer that is MPI_PROC_NULL is written. */
     static final String PROC_NULL = "proc_null";
 
-    private static ObjectNode timing(DeltaTiming t) {
+    /**
+     * A timing as the file keeps it: {@code [n, mean, sd, min, min_rank, max, max_rank]} plus its bins when it has a
+     * histogram (version 3: the seven field names took a third of a real code's file), or the object form
+     * ({@link #timingObject}) when it has path histograms or rank groups.
+     */
+    private static JsonNode timing(DeltaTiming t) {
+        if (!t.paths().isEmpty() || !t.byRanks().isEmpty()) {
+            return timingObject(t);
+        }
+        TimeStats s = t.stats();
+        ArrayNode a = JSON.createArrayNode();
+        a.add(s.count());
+        a.add(Math.round(s.mean()));
+        a.add(Math.round(s.sd()));
+        a.add(s.min());
+        a.add(s.minRank());
+        a.add(s.max());
+        a.add(s.maxRank());
+        if (t.histogram() != null) {
+            a.add(bins(t.histogram()));
+        }
+        return a;
+    }
+
+    private static ObjectNode timingObject(DeltaTiming t) {
         ObjectNode o = JSON.createObjectNode();
         TimeStats s = t.stats();
         o.put("n", s.count());
@@ -432,7 +459,7 @@ public final class TraceFile {
         for (DeltaTiming g : t.byRanks()) {
             ObjectNode e = a.addObject();
             e.set("ranks", ranks(g.ranks()));
-            e.setAll(timing(g));
+            e.setAll(timingObject(g));
             if (g.mergedEntries() > 1) {
                 e.put("merged_entries", g.mergedEntries());
             }
@@ -846,7 +873,7 @@ public final class TraceFile {
                 root = paramsValue(slot(n, at), p + "/" + at, "root", ranks, jobRanks);
             }
             return EventNode.restored(ranks, op, site, reduce, peer, words, root, null, occurrences,
-                    packedTiming(n.get(1), p + "/1", ranks), packedTiming(n.get(2), p + "/2", ranks));
+                    packedTiming(n.get(1), p + "/1", ranks, jobRanks), packedTiming(n.get(2), p + "/2", ranks, jobRanks));
         }
 
         private static JsonNode slot(JsonNode n, int i) {
@@ -854,9 +881,9 @@ public final class TraceFile {
         }
 
         /** One sample's nanoseconds, {@code [ns, previous site]} (time encoding path), or a timing object. */
-        private DeltaTiming packedTiming(JsonNode t, String p, RankList ranks) throws TraceFormatException {
-            if (t.isObject()) {
-                return timing(t, p);
+        private DeltaTiming packedTiming(JsonNode t, String p, RankList ranks, int jobRanks) throws TraceFormatException {
+            if (t.isObject() || t.isArray() && t.size() >= COMPACT_TIMING_FIELDS) {
+                return timing(t, p, ranks, jobRanks);
             }
             boolean path = config.encoding() == TimeEncoding.PATH;
             JsonNode v = t.isArray() ? t.get(0) : t;
@@ -1162,6 +1189,12 @@ public final class TraceFile {
         }
 
         private DeltaTiming timing(JsonNode t, String p) throws TraceFormatException {
+            if (t.isArray()) {
+                return compactTiming(t, p);
+            }
+            if (!t.isObject()) {
+                throw bad(p, "a timing: [n, mean, sd, min, min_rank, max, max_rank(, bins)] or an object", t);
+            }
             DeltaTiming d = new DeltaTiming(config);
             long count = integer(t, p, "n", 1);
             d.stats.copy(TimeStats.of(count, integer(t, p, "mean", 0), integer(t, p, "sd", 0), integer(t, p, "min", 0),
@@ -1188,6 +1221,33 @@ public final class TraceFile {
                     }
                     d.putPath(site, bins(e.getValue(), p + "/paths/" + e.getKey()));
                 }
+            }
+            return d;
+        }
+
+        /** {@code [n, mean, sd, min, min_rank, max, max_rank]} and, in a histogram encoding, the bins (version 3). */
+        private DeltaTiming compactTiming(JsonNode t, String p) throws TraceFormatException {
+            if (!packedAllowed) {
+                throw bad(p, "a timing object (array timings are eventspace.trace/3)", t);
+            }
+            if (t.size() != COMPACT_TIMING_FIELDS && t.size() != COMPACT_TIMING_FIELDS + 1) {
+                throw bad(p, "[n, mean, sd, min, min_rank, max, max_rank] with the bins after them in a histogram encoding",
+                        t);
+            }
+            long[] v = new long[COMPACT_TIMING_FIELDS];
+            for (int i = 0; i < COMPACT_TIMING_FIELDS; i++) {
+                JsonNode x = t.get(i);
+                long min = i == 0 ? 1 : 0;
+                if (!x.isIntegralNumber() || !x.canConvertToLong() || x.asLong() < min
+                        || (i == 4 || i == 6) && x.asLong() > Integer.MAX_VALUE) {
+                    throw bad(p + "/" + i, "an integer >= " + min, x);
+                }
+                v[i] = x.asLong();
+            }
+            DeltaTiming d = new DeltaTiming(config);
+            d.stats.copy(TimeStats.of(v[0], v[1], v[2], v[3], (int) v[4], v[5], (int) v[6]));
+            if (t.size() > COMPACT_TIMING_FIELDS) {
+                d.hist = bins(t.get(COMPACT_TIMING_FIELDS), p + "/" + COMPACT_TIMING_FIELDS);
             }
             return d;
         }

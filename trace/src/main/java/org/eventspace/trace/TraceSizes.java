@@ -219,6 +219,12 @@ public record TraceSizes(Path file, TraceFile.Encoding encoding, long fileBytes,
                         case PARAM -> childContext = Context.PARAM_PAIR;
                         case RUNS -> childContext = Context.RUNS_PAIR;
                         case TIMED_FROM -> childContext = Context.TIMED;
+                        case TIMING -> {
+                            // a compact timing: the statistics, then the bins
+                            if (i == 7) {
+                                childPart = Part.HISTOGRAMS;
+                            }
+                        }
                         case SHARED -> {
                             childPart = sharedKinds.getOrDefault(i, Part.PEER);
                             childContext = Context.PARAM;

@@ -119,11 +119,39 @@ class TraceFileTest {
         assertThat(TraceFile.toJson(stencil(4, TimeEncoding.HIST)).path("schema").asText()).isEqualTo("eventspace.trace/3");
         Path old = dir.resolve("runs-in-v1.trace.json");
         Files.writeString(old, json.replace("eventspace.trace/3", "eventspace.trace/1"));
+        assertThatThrownBy(() -> TraceFile.read(old)).hasMessageContaining("expected a timing object (array timings are eventspace.trace/3)");
+        Files.writeString(old, objectTimings(json).replace("eventspace.trace/3", "eventspace.trace/1"));
         assertThatThrownBy(() -> TraceFile.read(old)).hasMessageContaining("no words_runs in an eventspace.trace/1 file");
+        Path v2 = dir.resolve("runs-in-v2.trace.json");
+        Files.writeString(v2, objectTimings(json).replace("eventspace.trace/3", "eventspace.trace/2"));
+        assertThat(TraceFile.toJson(TraceFile.read(v2))).isEqualTo(TraceFile.toJson(trace));
         Path bad = dir.resolve("bad-runs.trace.json");
         Files.writeString(bad, json.replaceFirst("\\[\\[\\[100,4,", "[[[100,5,"));
         assertThatThrownBy(() -> TraceFile.read(bad)).isInstanceOf(TraceFormatException.class)
                 .hasMessageMatching(".*at /groups/\\d+/trace/0/body/1/body/0/words_runs/0/0: expected lengths adding up to 80.*");
+    }
+
+    /** {@code json} with every compact timing {@code [n, mean, sd, min, min_rank, max, max_rank, bins]} an object, as versions 1 and 2 write them. */
+    private static String objectTimings(String json) throws IOException {
+        com.fasterxml.jackson.databind.JsonNode root = org.eventspace.base.json.Json.mapper().readTree(json);
+        objectTimings(root);
+        return root.toString();
+    }
+
+    private static void objectTimings(com.fasterxml.jackson.databind.JsonNode n) {
+        if (n instanceof com.fasterxml.jackson.databind.node.ObjectNode o) {
+            for (String k : new String[] {"compute", "comm"}) {
+                com.fasterxml.jackson.databind.JsonNode t = o.get(k);
+                if (t != null && t.isArray()) {
+                    com.fasterxml.jackson.databind.node.ObjectNode x = o.putObject(k);
+                    String[] names = {"n", "mean", "sd", "min", "min_rank", "max", "max_rank", "hist"};
+                    for (int i = 0; i < t.size(); i++) {
+                        x.set(names[i], t.get(i));
+                    }
+                }
+            }
+        }
+        n.forEach(TraceFileTest::objectTimings);
     }
 
     /** The runs {@code rank} has at the trace's one event with varying counts, as the file holds them in full. */
