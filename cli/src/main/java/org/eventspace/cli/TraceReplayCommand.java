@@ -77,6 +77,23 @@ final class TraceReplayCommand implements Callable<Integer> {
             defaultValue = "" + DEFAULT_MAX_CALLS)
     long maxCalls = DEFAULT_MAX_CALLS;
 
+    // An MPI program's trace (mpirun --trace) is replayed on MPI itself: es_replay under the system's launcher.
+    @Option(names = "--mpi", paramLabel = "IMPL", description = "An MPI trace's replay: openmpi, mpich or auto (the "
+            + "launcher's). Default: ${DEFAULT-VALUE}.", defaultValue = "auto")
+    String mpi = "auto";
+
+    @Option(names = "--mpirun", description = "An MPI trace's replay: the system's mpirun or mpiexec. Default: mpirun, or "
+            + "--mpi's launcher.")
+    String mpirun;
+
+    @Option(names = "--mpicc", description = "An MPI trace's replay: builds the replayer on first use; it must belong to "
+            + "the launcher's MPI. Default: the mpicc beside the launcher.")
+    String mpicc;
+
+    @Option(names = "--mpirun-arg", paramLabel = "ARG", description = "An MPI trace's replay: one more argument for "
+            + "mpirun, before the replayer (repeat it: --mpirun-arg --mca --mpirun-arg btl --mpirun-arg self,vader).")
+    java.util.List<String> mpirunArgs = new java.util.ArrayList<>();
+
     @Override
     public Integer call() throws IOException {
         Replay.Compute mode = switch (compute) {
@@ -88,6 +105,9 @@ final class TraceReplayCommand implements Callable<Integer> {
         Trace trace = TraceFileCommands.read(file, spec.commandLine().getErr(), "replay");
         if (trace == null) {
             return EventSpaceCommand.EXIT_FAILURE;
+        }
+        if (org.eventspace.mpi.MpiReplayProgram.isMpi(trace)) {
+            return new MpiTraceReplay(spec, file, trace, json).run(mpi, mpirun, mpicc, mpirunArgs, timeoutSeconds);
         }
         try {
             Replay.checkReplayable(trace);

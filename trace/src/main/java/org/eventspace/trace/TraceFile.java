@@ -167,10 +167,20 @@ public final class TraceFile {
                     }
                 }
                 params(o, "root", e.root());
+                channel(o, e);
                 o.set("compute", timing(e.computeDelta()));
                 o.set("comm", timing(e.communicateDelta()));
             }
         }
+    }
+
+    /**
+     * An MPI call's {@code tag} and {@code communicator}, optional fields (absent on our own workloads' calls and in MPI traces
+     * recorded before they were kept): a value or {@code [[value, ranklist], ...]} as {@code root}.
+     */
+    private static void channel(ObjectNode o, EventNode e) {
+        params(o, "tag", e.tag());
+        params(o, "communicator", e.communicator());
     }
 
     private static void params(ObjectNode o, String name, Params p) {
@@ -495,8 +505,21 @@ public final class TraceFile {
             List<EventNode.RunsEntry> runs = n.has("words_runs") ? runs(n.get("words_runs"), p + "/words_runs", jobRanks,
                     occurrences) : null;
             Params root = op.rooted() ? params(n, p, "root", ranks, jobRanks) : null;
-            return EventNode.restored(ranks, op, site, reduce, peer, words, root, runs, occurrences,
+            EventNode e = EventNode.restored(ranks, op, site, reduce, peer, words, root, runs, occurrences,
                     timing(field(n, p, "compute"), p + "/compute"), timing(field(n, p, "comm"), p + "/comm"));
+            channel(n, p, e, ranks, jobRanks);
+            return e;
+        }
+
+        /** The optional {@code tag} and {@code communicator} of an MPI call ({@link TraceFile#channel}). */
+        private void channel(JsonNode n, String p, EventNode e, RankList ranks, int jobRanks) throws TraceFormatException {
+            boolean tag = n.has("tag");
+            if ((tag || n.has("communicator")) && !e.op().mpi()) {
+                throw bad(p + (tag ? "/tag" : "/communicator"), "no tag or communicator on " + e.op().fileName()
+                        + " (they belong to an MPI program's calls)", tag ? n.get("tag") : n.get("communicator"));
+            }
+            e.restoreChannel(tag ? params(n, p, "tag", ranks, jobRanks) : null,
+                    n.has("communicator") ? params(n, p, "communicator", ranks, jobRanks) : null);
         }
 
         /**
