@@ -28,11 +28,13 @@ import picocli.CommandLine.Parameters;
  * {@code eventspace trace replay FILE}: timed replay of a compressed trace on our communication system (Ratn et al.
  * §3.4), every rank interpreting its part of the trace without expanding it; compares the replay's wall time with
  * the original's. In one JVM or over TCP ({@code --transport tcp}: one process per host, {@link TraceReplay#main});
- * the layout flags shape the job (its rank count is the trace's).
+ * the layout flags shape the job (its rank count is the trace's). An MPI program's trace ({@code mpirun --trace}) is
+ * replayed on MPI itself under {@code mpirun} ({@link MpiTraceReplay}).
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
         description = "Re-issue every call of a trace (run --trace FILE) on a job of the same rank count, waiting the "
-                + "compute deltas, and compare the wall time with the original run's; --json writes eventspace.trace-replay/1.")
+                + "compute deltas, and compare the wall time with the original run's; an MPI program's trace (mpirun "
+                + "--trace) is re-issued on MPI under mpirun; --json writes eventspace.trace-replay/1.")
 final class TraceReplayCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -47,7 +49,8 @@ final class TraceReplayCommand implements Callable<Integer> {
             + "(park). Default: ${DEFAULT-VALUE}.", defaultValue = "spin")
     String compute = "spin";
 
-    @Option(names = "--timeout", description = "Seconds a collective waits for a missing rank. Default: ${DEFAULT-VALUE}.",
+    @Option(names = "--timeout", description = "Seconds a collective waits for a missing rank (an MPI trace's replay: "
+            + "seconds the whole replay may take). Default: ${DEFAULT-VALUE}.",
             defaultValue = "60")
     double timeoutSeconds = 60;
 
@@ -106,13 +109,22 @@ final class TraceReplayCommand implements Callable<Integer> {
         if (trace == null) {
             return EventSpaceCommand.EXIT_FAILURE;
         }
-        if (org.eventspace.mpi.MpiReplayProgram.isMpi(trace)) {
-            return new MpiTraceReplay(spec, file, trace, json).run(mpi, mpirun, mpicc, mpirunArgs, timeoutSeconds);
-        }
-        try {
-            Replay.checkReplayable(trace);
-        } catch (IllegalArgumentException e) {
-            throw new UsageError(file + ": " + e.getMessage());
+        boolean mpiTrace = org.eventspace.mpi.MpiReplayProgram.isMpi(trace);
+        if (mpiTrace) {
+            for (String flag : new String[] {"--transport", "--poll", "--bind-to", "--socket-buffer"}) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+                    throw new UsageError(flag + ": an MPI program's trace is replayed on MPI under mpirun, not on our transports");
+                }
+            }
+            if (mode != Replay.Compute.SPIN) {
+                throw new UsageError("--compute " + compute + ": the MPI replayer waits compute deltas by spinning only");
+            }
+        } else {
+            try {
+                Replay.checkReplayable(trace);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError(file + ": " + e.getMessage());
+            }
         }
         if (spec.commandLine().getParseResult().hasMatchedOption("--ranks") && layout.ranks != trace.ranks()) {
             throw new UsageError("--ranks " + layout.ranks + ": the trace is of " + trace.ranks() + " ranks; a replay runs as many");
@@ -131,6 +143,9 @@ final class TraceReplayCommand implements Callable<Integer> {
         }
         spec.commandLine().getErr().println("eventspace: trace replay: " + file + ": " + size);
         spec.commandLine().getErr().flush();
+        if (mpiTrace) {
+            return new MpiTraceReplay(spec, file, trace, json).run(mpi, mpirun, mpicc, mpirunArgs, timeoutSeconds);
+        }
         if (json != null) {
             OutputFiles.checkWritable(json, "--json");
         }
