@@ -50,7 +50,8 @@ final class TraceReplayCommand implements Callable<Integer> {
     String compute = "spin";
 
     @Option(names = "--timeout", description = "Seconds a collective waits for a missing rank (an MPI trace's replay: "
-            + "seconds the whole replay may take). Default: ${DEFAULT-VALUE}.",
+            + "seconds the whole replay may take; unless given, 60 + 3 × the trace's time by its mean deltas). "
+            + "Default: ${DEFAULT-VALUE}.",
             defaultValue = "60")
     double timeoutSeconds = 60;
 
@@ -144,7 +145,10 @@ final class TraceReplayCommand implements Callable<Integer> {
         spec.commandLine().getErr().println("eventspace: trace replay: " + file + ": " + size);
         spec.commandLine().getErr().flush();
         if (mpiTrace) {
-            return new MpiTraceReplay(spec, file, trace, json).run(mpi, mpirun, mpicc, mpirunArgs, timeoutSeconds);
+            // the whole replay's bound: given, or the trace's own time by its means with room for a loaded machine
+            double bound = spec.commandLine().getParseResult().hasMatchedOption("--timeout") ? timeoutSeconds
+                    : 60 + 3 * plan.longestNanos() / 1e9;
+            return new MpiTraceReplay(spec, file, trace, json).run(mpi, mpirun, mpicc, mpirunArgs, bound);
         }
         if (json != null) {
             OutputFiles.checkWritable(json, "--json");
