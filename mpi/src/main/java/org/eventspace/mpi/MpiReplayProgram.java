@@ -89,6 +89,10 @@ public final class MpiReplayProgram {
         Map<String, Long> counts = new TreeMap<>();
         refusals(trace.nodes(), 1, trace.ranks(), counts);
         List<String> out = new ArrayList<>();
+        for (org.eventspace.trace.RankTrace.Lost lost : trace.lost()) {
+            out.add("rank " + lost.rank() + " ×" + lost.count() + ": calls the trace lost (from call " + lost.firstLost()
+                    + " on, past the recorder's node budget): their partners would wait for them");
+        }
         counts.forEach((what, n) -> {
             int split = what.indexOf('\0');
             out.add(what.substring(0, split) + " ×" + n + ": " + what.substring(split + 1));

@@ -123,6 +123,16 @@ class MpiReplayProgramTest {
     }
 
     @Test
+    void callsTheTraceLostRefuseTheReplay() {
+        RankTrace t = new RankTrace(0, TraceConfig.of(TimeEncoding.STATS).withMaxNodes(16));
+        for (int i = 0; i < 20; i++) {
+            t.record(Op.MPI_BARRIER, 10 + i, -1, NONE, 0, NONE, NONE, WORLD, 10, 10); // no two alike: nothing folds
+        }
+        Trace trace = Trace.mergeAll(List.of(t));
+        assertThat(MpiReplayProgram.refusals(trace)).singleElement().asString().startsWith("rank 0 ×4: calls the trace lost");
+    }
+
+    @Test
     void aTraceOfOurOwnWorkloadIsNotAnMpiTrace() {
         RankTrace t = new RankTrace(0, TraceConfig.of(TimeEncoding.STATS));
         t.record(Op.BARRIER, 1, -1, NONE, NONE, NONE, 10, 10);
