@@ -11,6 +11,7 @@ import org.eventspace.comm.launch.CpuBinding;
 import org.eventspace.job.JobConfig;
 import org.eventspace.job.JobTransport;
 import org.eventspace.job.PollMode;
+import org.eventspace.mpi.MpiReplayProgram;
 import org.eventspace.trace.Replay;
 import org.eventspace.trace.Trace;
 import org.eventspace.base.json.Json;
@@ -110,7 +111,7 @@ final class TraceReplayCommand implements Callable<Integer> {
         if (trace == null) {
             return EventSpaceCommand.EXIT_FAILURE;
         }
-        boolean mpiTrace = org.eventspace.mpi.MpiReplayProgram.isMpi(trace);
+        boolean mpiTrace = MpiReplayProgram.isMpi(trace);
         if (mpiTrace) {
             for (String flag : new String[] {"--transport", "--poll", "--bind-to", "--socket-buffer"}) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {

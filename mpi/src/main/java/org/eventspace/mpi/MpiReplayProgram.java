@@ -16,6 +16,7 @@ import org.eventspace.trace.LoopNode;
 import org.eventspace.trace.Node;
 import org.eventspace.trace.Op;
 import org.eventspace.trace.Params;
+import org.eventspace.trace.RankTrace;
 import org.eventspace.trace.TimeEncoding;
 import org.eventspace.trace.Trace;
 
@@ -89,7 +90,7 @@ public final class MpiReplayProgram {
         Map<String, Long> counts = new TreeMap<>();
         refusals(trace.nodes(), 1, trace.ranks(), counts);
         List<String> out = new ArrayList<>();
-        for (org.eventspace.trace.RankTrace.Lost lost : trace.lost()) {
+        for (RankTrace.Lost lost : trace.lost()) {
             out.add("rank " + lost.rank() + " ×" + lost.count() + ": calls the trace lost (from call " + lost.firstLost()
                     + " on, past the recorder's node budget): their partners would wait for them");
         }
