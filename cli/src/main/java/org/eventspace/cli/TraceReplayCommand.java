@@ -12,6 +12,7 @@ import org.eventspace.comm.launch.CpuBinding;
 import org.eventspace.job.JobConfig;
 import org.eventspace.job.JobTransport;
 import org.eventspace.job.PollMode;
+import org.eventspace.mpi.MpiReplayProgram;
 import org.eventspace.trace.Replay;
 import org.eventspace.trace.RunConditions;
 import org.eventspace.trace.Trace;
@@ -33,11 +34,13 @@ import picocli.CommandLine.Parameters;
  * the original's. In one JVM or over TCP ({@code --transport tcp}: one process per host, {@link TraceReplay#main});
  * the layout flags shape the job (its rank count is the trace's). A trace that records its run's conditions
  * ({@link RunConditions}) gives the defaults of the flags not given: the replay runs as the original ran, and says
- * which conditions a flag changed.
+ * which conditions a flag changed. An MPI program's trace ({@code mpirun --trace}) is replayed on MPI itself under
+ * {@code mpirun} ({@link MpiTraceReplay}).
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
         description = "Re-issue every call of a trace (run --trace FILE) on a job of the same rank count, waiting the "
-                + "compute deltas, and compare the wall time with the original run's; --json writes eventspace.trace-replay/1. "
+                + "compute deltas, and compare the wall time with the original run's; an MPI program's trace (mpirun "
+                + "--trace) is re-issued on MPI under mpirun; --json writes eventspace.trace-replay/1. "
                 + "The original's conditions recorded in the trace (transport, hosts, clusters, tree, collectors, --poll, "
                 + "--bind-to, --socket-buffer) are the defaults of the flags not given; the output names any that differ.")
 final class TraceReplayCommand implements Callable<Integer> {
@@ -54,7 +57,9 @@ final class TraceReplayCommand implements Callable<Integer> {
             + "(park). Default: ${DEFAULT-VALUE}.", defaultValue = "spin")
     String compute = "spin";
 
-    @Option(names = "--timeout", description = "Seconds a collective waits for a missing rank. Default: ${DEFAULT-VALUE}.",
+    @Option(names = "--timeout", description = "Seconds a collective waits for a missing rank (an MPI trace's replay: "
+            + "seconds the whole replay may take; unless given, 60 + 3 × the trace's time by its mean deltas). "
+            + "Default: ${DEFAULT-VALUE}.",
             defaultValue = "60")
     double timeoutSeconds = 60;
 
@@ -86,6 +91,23 @@ final class TraceReplayCommand implements Callable<Integer> {
             defaultValue = "" + DEFAULT_MAX_CALLS)
     long maxCalls = DEFAULT_MAX_CALLS;
 
+    // An MPI program's trace (mpirun --trace) is replayed on MPI itself: es_replay under the system's launcher.
+    @Option(names = "--mpi", paramLabel = "IMPL", description = "An MPI trace's replay: openmpi, mpich or auto (the "
+            + "launcher's). Default: ${DEFAULT-VALUE}.", defaultValue = "auto")
+    String mpi = "auto";
+
+    @Option(names = "--mpirun", description = "An MPI trace's replay: the system's mpirun or mpiexec. Default: mpirun, or "
+            + "--mpi's launcher.")
+    String mpirun;
+
+    @Option(names = "--mpicc", description = "An MPI trace's replay: builds the replayer on first use; it must belong to "
+            + "the launcher's MPI. Default: the mpicc beside the launcher.")
+    String mpicc;
+
+    @Option(names = "--mpirun-arg", paramLabel = "ARG", description = "An MPI trace's replay: one more argument for "
+            + "mpirun, before the replayer (repeat it: --mpirun-arg --mca --mpirun-arg btl --mpirun-arg self,vader).")
+    java.util.List<String> mpirunArgs = new java.util.ArrayList<>();
+
     @Override
     public Integer call() throws IOException {
         Replay.Compute mode = switch (compute) {
@@ -100,10 +122,22 @@ final class TraceReplayCommand implements Callable<Integer> {
         }
         Trace trace = recorded.trace();
         RunConditions original = recorded.conditions();
-        try {
-            Replay.checkReplayable(trace);
-        } catch (IllegalArgumentException e) {
-            throw new UsageError(file + ": " + e.getMessage());
+        boolean mpiTrace = MpiReplayProgram.isMpi(trace);
+        if (mpiTrace) {
+            for (String flag : new String[] {"--transport", "--poll", "--bind-to", "--socket-buffer"}) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+                    throw new UsageError(flag + ": an MPI program's trace is replayed on MPI under mpirun, not on our transports");
+                }
+            }
+            if (mode != Replay.Compute.SPIN) {
+                throw new UsageError("--compute " + compute + ": the MPI replayer waits compute deltas by spinning only");
+            }
+        } else {
+            try {
+                Replay.checkReplayable(trace);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError(file + ": " + e.getMessage());
+            }
         }
         if (spec.commandLine().getParseResult().hasMatchedOption("--ranks") && layout.ranks != trace.ranks()) {
             throw new UsageError("--ranks " + layout.ranks + ": the trace is of " + trace.ranks() + " ranks; a replay runs as many");
@@ -123,6 +157,12 @@ final class TraceReplayCommand implements Callable<Integer> {
         }
         spec.commandLine().getErr().println("eventspace: trace replay: " + file + ": " + size);
         spec.commandLine().getErr().flush();
+        if (mpiTrace) {
+            // the whole replay's bound: given, or the trace's own time by its means with room for a loaded machine
+            double bound = spec.commandLine().getParseResult().hasMatchedOption("--timeout") ? timeoutSeconds
+                    : 60 + 3 * plan.longestNanos() / 1e9;
+            return new MpiTraceReplay(spec, file, trace, json).run(mpi, mpirun, mpicc, mpirunArgs, bound);
+        }
         if (json != null) {
             OutputFiles.checkWritable(json, "--json");
         }

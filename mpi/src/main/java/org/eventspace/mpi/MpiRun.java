@@ -137,6 +137,16 @@ public final class MpiRun {
         return c;
     }
 
+    /** Lets Open MPI's launcher start ranks as root, where this runs as root (a container); the same for every launch. */
+    static void allowRoot(ProcessBuilder pb, MpiImplementation mpi) {
+        if (mpi == MpiImplementation.OPENMPI && "root".equals(System.getProperty("user.name"))) {
+            // Open MPI refuses root unless told; these two are its documented equivalent of --allow-run-as-root
+            Map<String, String> env = pb.environment();
+            env.put("OMPI_ALLOW_RUN_AS_ROOT", "1");
+            env.put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        }
+    }
+
     /**
      * Builds the library if needed, runs the program and analyses its trace.
      *
@@ -155,12 +165,7 @@ public final class MpiRun {
         JobControl.writeJob(dir, config, command);
         ProcessBuilder pb = new ProcessBuilder(JobControl.ownSession(command)).inheritIO().redirectOutput(stdout)
                 .redirectError(stderr);
-        if (mpi == MpiImplementation.OPENMPI && "root".equals(System.getProperty("user.name"))) {
-            // Open MPI refuses root unless told; these two are its documented equivalent of --allow-run-as-root
-            Map<String, String> env = pb.environment();
-            env.put("OMPI_ALLOW_RUN_AS_ROOT", "1");
-            env.put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-        }
+        allowRoot(pb, mpi);
         MpiAnalysis analysis = new MpiAnalysis();
         if (config.filter() != null) {
             analysis.scope(new MpiScope(config.filter()));

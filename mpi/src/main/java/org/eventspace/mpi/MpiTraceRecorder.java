@@ -17,7 +17,10 @@ import org.eventspace.trace.TraceConfig;
  * end of the rank's previous call to the start of this one, its communicate delta the call itself, both from the
  * library's timestamps on the rank's own clock (so no clock alignment is needed); its call site is the library's
  * signature (the return address in the executable, the same on every rank; its low 31 bits), its count the bytes, a point-to-point
- * peer relative to the rank (ScalaTrace's encoding: "the next rank" on every rank) and a root as it is.
+ * peer relative to the rank (ScalaTrace's encoding: "the next rank" on every rank) and a root as it is; its tag (for a
+ * wait or test: the number of requests it was given) and its communicator id (the library's, the same on every member:
+ * {@link MpiTuple}), which a replay on MPI needs to re-issue the call ({@link MpiReplayProgram}). A call on a
+ * communicator the library could not name keeps {@link #COMM_UNKNOWN}.
  *
  * <p>Fed on the agent thread only; {@link #trace} after the run.
  */
@@ -30,6 +33,8 @@ public final class MpiTraceRecorder implements MpiCallListener {
     /** Our op of each MPI code (MpiOp), resolved once: the agent thread records without allocating. */
     private final Op[] opOfCode;
     private long calls;
+    /** The communicator id of a call on a communicator the library could not name (its table was full). */
+    public static final long COMM_UNKNOWN = MpiTuple.COMM_UNKNOWN_ID & 0xFFFF_FFFFL;
 
     public MpiTraceRecorder(int ranks, TraceConfig config) {
         this.config = config;
@@ -70,11 +75,39 @@ public final class MpiTraceRecorder implements MpiCallListener {
         long root = op.rooted() && peer >= 0 ? peer : EventNode.NONE;
         long count = op == Op.MPI_CALL ? code : MpiTuple.bytes(value);
         // The trace format's site ids are non-negative: the signature's low 31 bits.
-        trace.record(op, MpiTuple.site(t) & Integer.MAX_VALUE, -1, relative, count, root, Math.max(0, start - lastEnd[rank]),
-                end - start);
+        long sequence = t.sequence();
+        long tag = taggedOrCounted(op) ? MpiTuple.low(sequence) : EventNode.NONE;
+        long comm = onCommunicator(op) ? MpiTuple.comm(sequence) & 0xFFFF_FFFFL : EventNode.NONE;
+        trace.record(op, MpiTuple.site(t) & Integer.MAX_VALUE, -1, relative, count, root, tag, comm,
+                Math.max(0, start - lastEnd[rank]), end - start);
         lastEnd[rank] = end;
         trace.span(end - first[rank]);
         calls++;
+    }
+
+    /** Whether the tuple's low word is the call's tag (point-to-point) or its request count (a wait or test). */
+    static boolean taggedOrCounted(Op op) {
+        return op.pointToPoint() && !oneSided(op) || completion(op);
+    }
+
+    /** Whether the call names a communicator (not a window: one-sided calls name their window's id there). */
+    static boolean onCommunicator(Op op) {
+        return op.mpi() && op != Op.MPI_CALL && !oneSided(op) && !completion(op);
+    }
+
+    static boolean completion(Op op) {
+        return switch (op) {
+            case MPI_WAIT, MPI_WAITALL, MPI_WAITANY, MPI_WAITSOME, MPI_TEST, MPI_TESTALL, MPI_TESTANY, MPI_TESTSOME -> true;
+            default -> false;
+        };
+    }
+
+    static boolean oneSided(Op op) {
+        return switch (op) {
+            case MPI_PUT, MPI_GET, MPI_ACCUMULATE, MPI_WIN_FENCE, MPI_WIN_LOCK, MPI_WIN_UNLOCK, MPI_WIN_CREATE, MPI_WIN_FREE ->
+                    true;
+            default -> false;
+        };
     }
 
     /** Calls recorded, all ranks together. */

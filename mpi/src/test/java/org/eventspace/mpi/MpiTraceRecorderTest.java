@@ -64,9 +64,10 @@ class MpiTraceRecorderTest {
         List<Trace.Call> rank0 = trace.expand(0);
         assertThat(rank0).hasSize(iterations * 3);
         assertThat(rank0.subList(0, 3)).containsExactly(
-                new Trace.Call(Op.MPI_SEND, SITE_SEND, -1, 1, 64, EventNode.NONE),
-                new Trace.Call(Op.MPI_RECV, SITE_RECV, -1, 1, 64, EventNode.NONE),
-                new Trace.Call(Op.MPI_ALLREDUCE, SITE_ALLREDUCE & Integer.MAX_VALUE, -1, EventNode.NONE, 8, EventNode.NONE));
+                new Trace.Call(Op.MPI_SEND, SITE_SEND, -1, 1, 64, EventNode.NONE, 0, MpiTuple.COMM_WORLD_ID),
+                new Trace.Call(Op.MPI_RECV, SITE_RECV, -1, 1, 64, EventNode.NONE, 0, MpiTuple.COMM_WORLD_ID),
+                new Trace.Call(Op.MPI_ALLREDUCE, SITE_ALLREDUCE & Integer.MAX_VALUE, -1, EventNode.NONE, 8, EventNode.NONE,
+                        EventNode.NONE, MpiTuple.COMM_WORLD_ID));
         // rank 1's next rank is 0: one before it
         assertThat(trace.expand(1).get(0).peer()).isEqualTo(-1);
     }
@@ -119,12 +120,54 @@ class MpiTraceRecorderTest {
         assertThat(trace.expand(1)).extracting(Trace.Call::op).containsExactly(Op.MPI_BARRIER);
     }
 
+    /**
+     * The tag and the communicator a call carries are kept (a wait's request count as its tag; a one-sided call's
+     * window is not a communicator), calls that differ only in them stay apart, and the file reads them back.
+     */
+    @Test
+    void tagsAndCommunicatorsAreKeptAndReadBack(@TempDir java.nio.file.Path dir) throws Exception {
+        MpiTraceRecorder recorder = new MpiTraceRecorder(2, TraceConfig.of(TimeEncoding.STATS));
+        long comm = 0x1234_5678L;
+        for (int r = 0; r < 2; r++) {
+            long t = 100;
+            for (int i = 0; i < 4; i++) {
+                recorder.onCall(r, call(SITE_SEND, MpiOp.code("MPI_Isend"), MpiTuple.FLAG_NONBLOCKING, 1 - r, 8, t, t += 10,
+                        comm << MpiTuple.SEQUENCE_COMM_SHIFT | (r == 0 ? 5 : 6)));
+                recorder.onCall(r, call(SITE_SEND, MpiOp.code("MPI_Isend"), MpiTuple.FLAG_NONBLOCKING, 1 - r, 8, t, t += 10,
+                        7));
+                recorder.onCall(r, call(SITE_RECV, MpiOp.code("MPI_Waitall"), 0, -1, 0, t, t += 10,
+                        (long) MpiTuple.COMM_UNKNOWN_ID << MpiTuple.SEQUENCE_COMM_SHIFT | 2));
+                recorder.onCall(r, call(SITE_ALLREDUCE, MpiOp.code("MPI_Put"), 0, 1 - r, 8, t, t += 10,
+                        9L << MpiTuple.SEQUENCE_COMM_SHIFT));
+            }
+        }
+        Trace trace = recorder.trace();
+        assertThat(trace.expand(0).subList(0, 4)).containsExactly(
+                new Trace.Call(Op.MPI_ISEND, SITE_SEND, -1, 1, 8, EventNode.NONE, 5, comm),
+                new Trace.Call(Op.MPI_ISEND, SITE_SEND, -1, 1, 8, EventNode.NONE, 7, MpiTuple.COMM_WORLD_ID),
+                new Trace.Call(Op.MPI_WAITALL, SITE_RECV, -1, EventNode.NONE, 0, EventNode.NONE, 2, EventNode.NONE),
+                new Trace.Call(Op.MPI_PUT, SITE_ALLREDUCE & Integer.MAX_VALUE, -1, 1, 8, EventNode.NONE, EventNode.NONE,
+                        EventNode.NONE));
+        assertThat(trace.expand(1).get(0).tag()).isEqualTo(6);
+        java.nio.file.Path file = dir.resolve("tags.trace.json");
+        TraceFile.write(trace, file);
+        assertThat(java.nio.file.Files.readString(file)).contains("\"tag\"").contains("\"communicator\":" + comm);
+        Trace read = TraceFile.read(file);
+        assertThat(read.expand(0)).isEqualTo(trace.expand(0));
+        assertThat(read.expand(1)).isEqualTo(trace.expand(1));
+    }
+
     private TraceTupleFlyweight call(int site, int op, int flags, int peer, long bytes, long startNs, long endNs) {
+        return call(site, op, flags, peer, bytes, startNs, endNs, 0);
+    }
+
+    private TraceTupleFlyweight call(int site, int op, int flags, int peer, long bytes, long startNs, long endNs,
+                                     long sequence) {
         ByteOrder o = ByteOrder.LITTLE_ENDIAN;
         buffer.putInt(TraceTupleLayout.COLLECTOR_ID_OFFSET, site, o);
         buffer.putShort(TraceTupleLayout.OP_TYPE_OFFSET, (short) op, o);
         buffer.putShort(TraceTupleLayout.FLAGS_OFFSET, (short) flags, o);
-        buffer.putLong(TraceTupleLayout.SEQUENCE_OFFSET, 0, o);
+        buffer.putLong(TraceTupleLayout.SEQUENCE_OFFSET, sequence, o);
         buffer.putLong(TraceTupleLayout.VALUE_OFFSET, ((long) (peer + 1) << MpiTuple.VALUE_BYTES_BITS) | bytes, o);
         buffer.putLong(TraceTupleLayout.START_NS_OFFSET, startNs, o);
         buffer.putLong(TraceTupleLayout.END_NS_OFFSET, endNs, o);

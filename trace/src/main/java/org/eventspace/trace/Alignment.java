@@ -55,12 +55,13 @@ final class Alignment {
         return ha[i] == hb[j] && alignable(x, y) && !(oneCall(x) && oneCall(y) && !sameParameters(x, y));
     }
 
-    /** Two events with the same peer, count and root values (as one-off collectives of a regular program have). */
+    /** Two events with the same peer, count, root, tag and communicator values (as one-off collectives of a regular program have). */
     private static boolean sameParameters(Node x, Node y) {
         EventNode a = (EventNode) x;
         EventNode b = (EventNode) y;
         return a.countRunsParams == null && b.countRunsParams == null && sameValue(a.peerParams, b.peerParams)
-                && sameValue(a.countParams, b.countParams) && sameValue(a.rootParams, b.rootParams);
+                && sameValue(a.countParams, b.countParams) && sameValue(a.rootParams, b.rootParams)
+                && sameValue(a.tagParams, b.tagParams) && sameValue(a.communicatorParams, b.communicatorParams);
     }
 
     private static boolean sameValue(Params a, Params b) {

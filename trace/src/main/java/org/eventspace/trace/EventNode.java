@@ -29,11 +29,19 @@ public final class EventNode extends Node {
     final long peer;
     final long count;
     final long root;
+    /** An MPI call's tag (a wait's or test's request count), or {@link #NONE}: absent on our own workloads' calls. */
+    final long tag;
+    /** An MPI call's communicator id (the interposition library's, the same on every member), or {@link #NONE}. */
+    final long communicator;
     private final int hash;
     private final int relaxedHash;
     Params peerParams;
     Params countParams;
     Params rootParams;
+    /** Merged {@link #tag}, or null (what {@link #rootParams} is to the root). */
+    Params tagParams;
+    /** Merged {@link #communicator}, or null. */
+    Params communicatorParams;
     /**
      * One rank's counts, occurrence by occurrence, once they differ between occurrences (iterations of a loop that
      * folded although their message sizes differed: {@link CountRuns}); null while every occurrence had {@link #count}.
@@ -52,7 +60,14 @@ public final class EventNode extends Node {
 
     EventNode(RankList ranks, Op op, int site, int reduce, long peer, long count, long root, long compute0, long comm0,
               int previousSite0, int rank0) {
+        this(ranks, op, site, reduce, peer, count, root, NONE, NONE, compute0, comm0, previousSite0, rank0);
+    }
+
+    EventNode(RankList ranks, Op op, int site, int reduce, long peer, long count, long root, long tag, long communicator,
+              long compute0, long comm0, int previousSite0, int rank0) {
         super(ranks);
+        this.tag = tag;
+        this.communicator = communicator;
         this.op = op;
         this.site = site;
         this.reduce = reduce;
@@ -67,6 +82,7 @@ public final class EventNode extends Node {
         h = 31 * h + site;
         h = 31 * h + reduce;
         h = 31 * h + Long.hashCode(peer);
+        h = 31 * h + Long.hashCode(tag) * 17 + Long.hashCode(communicator);
         this.relaxedHash = 31 * h + Long.hashCode(root);
         h = 31 * h + Long.hashCode(count);
         this.hash = 31 * h + Long.hashCode(root);
@@ -104,22 +120,24 @@ public final class EventNode extends Node {
     @Override
     boolean sameShape(Node other) {
         return other instanceof EventNode e && e.hash == hash && e.op == op && e.site == site && e.reduce == reduce
-                && e.peer == peer && e.count == count && e.root == root && e.countRuns == null && countRuns == null;
+                && e.peer == peer && e.count == count && e.root == root && e.tag == tag && e.communicator == communicator
+                && e.countRuns == null && countRuns == null;
     }
 
     @Override
     boolean sameShapeRelaxed(Node other) {
         return other instanceof EventNode e && e.relaxedHash == relaxedHash && e.op == op && e.site == site
-                && e.reduce == reduce && e.peer == peer && e.root == root;
+                && e.reduce == reduce && e.peer == peer && e.root == root && e.tag == tag && e.communicator == communicator;
     }
 
     /**
      * Whether a call with these parameters is this event (what {@link #sameShape} compares, without an object); an event
      * whose counts already vary takes any count.
      */
-    boolean matches(Op op, int site, int reduce, long peer, long count, long root) {
+    boolean matches(Op op, int site, int reduce, long peer, long count, long root, long tag, long communicator) {
         return this.op == op && this.site == site && this.reduce == reduce && this.peer == peer
-                && (this.count == count || countRuns != null) && this.root == root;
+                && (this.count == count || countRuns != null) && this.root == root && this.tag == tag
+                && this.communicator == communicator;
     }
 
     /**
@@ -187,7 +205,10 @@ public final class EventNode extends Node {
     @Override
     void seal(TraceConfig config) {
         materialise(config);
-        if (peerParams == null && countParams == null && countRunsParams == null && rootParams == null) {
+        if (peerParams == null && countParams == null && countRunsParams == null && rootParams == null
+                && tagParams == null && communicatorParams == null) {
+            tagParams = tag == NONE ? null : Params.single(tag, ranks);
+            communicatorParams = communicator == NONE ? null : Params.single(communicator, ranks);
             peerParams = peer == NONE ? null : Params.single(peer, ranks);
             if (countRuns != null) {
                 countRunsParams = List.of(new RunsEntry(countRuns, ranks));
@@ -250,6 +271,25 @@ public final class EventNode extends Node {
     /** Root rank, or null. */
     public Params root() {
         return rootParams;
+    }
+
+    /**
+     * An MPI call's tag as the program passed it (−1: MPI_ANY_TAG), for a wait or test the number of requests it was
+     * given; null on our own workloads' calls and on MPI traces recorded before tags were kept.
+     */
+    public Params tag() {
+        return tagParams;
+    }
+
+    /** An MPI call's communicator id (0: MPI_COMM_WORLD, 1: MPI_COMM_SELF, docs/MPI.md), or null: the call has none. */
+    public Params communicator() {
+        return communicatorParams;
+    }
+
+    /** Sets the tag and communicator parameters of an event read from a file (absent: null). */
+    void restoreChannel(Params tag, Params communicator) {
+        this.tagParams = tag;
+        this.communicatorParams = communicator;
     }
 
     public DeltaTiming computeDelta() {

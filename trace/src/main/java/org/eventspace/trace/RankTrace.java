@@ -111,6 +111,15 @@ public final class RankTrace {
      * {@link org.eventspace.comm.path.ReduceOp} ordinal or −1; absent parameters are {@link EventNode#NONE}.
      */
     public void record(Op op, int site, int reduce, long peer, long count, long root, long computeNanos, long commNanos) {
+        record(op, site, reduce, peer, count, root, EventNode.NONE, EventNode.NONE, computeNanos, commNanos);
+    }
+
+    /**
+     * Records one MPI call with its tag (a wait's request count) and communicator id, {@link EventNode#NONE} where it
+     * has none: calls that differ in either are different events.
+     */
+    public void record(Op op, int site, int reduce, long peer, long count, long root, long tag, long communicator,
+                       long computeNanos, long commNanos) {
         long index = recorded + lost;
         if (firstLost >= 0 || live + runs >= config.maxNodes()) {
             if (firstLost < 0) {
@@ -121,9 +130,10 @@ public final class RankTrace {
             return;
         }
         recorded++;
-        if (!extendOpenLoop(op, site, reduce, peer, count, root, computeNanos, commNanos)) {
+        if (!extendOpenLoop(op, site, reduce, peer, count, root, tag, communicator, computeNanos, commNanos)) {
             putBackHeld();
-            append(new EventNode(self, op, site, reduce, peer, count, root, computeNanos, commNanos, previousSite, rank));
+            append(new EventNode(self, op, site, reduce, peer, count, root, tag, communicator, computeNanos, commNanos,
+                    previousSite, rank));
         }
         previousSite = site;
     }
@@ -135,8 +145,8 @@ public final class RankTrace {
      * is the last. Returns false if the call is not that one. Each held call's deltas go to the event that stands for it in the body, as the slower path's folding
      * (a new copy of the iteration absorbed into the loop) would put them.
      */
-    private boolean extendOpenLoop(Op op, int site, int reduce, long peer, long count, long root, long computeNanos,
-                                   long commNanos) {
+    private boolean extendOpenLoop(Op op, int site, int reduce, long peer, long count, long root, long tag,
+                                   long communicator, long computeNanos, long commNanos) {
         if (held == 0) {
             int n = top.size();
             if (n == 0 || !(top.get(n - 1) instanceof LoopNode loop)) {
@@ -151,7 +161,7 @@ public final class RankTrace {
             }
             open = loop;
         }
-        if (!expected[held].matches(op, site, reduce, peer, count, root)) {
+        if (!expected[held].matches(op, site, reduce, peer, count, root, tag, communicator)) {
             return false;
         }
         heldCompute[held] = computeNanos;
@@ -182,8 +192,8 @@ public final class RankTrace {
         live -= n; // each is counted again as it is appended
         for (int i = 0; i < n; i++) {
             EventNode e = expected[i];
-            append(new EventNode(self, e.op, e.site, e.reduce, e.peer, heldCount[i], e.root, heldCompute[i], heldComm[i],
-                    heldPrevious[i], rank));
+            append(new EventNode(self, e.op, e.site, e.reduce, e.peer, heldCount[i], e.root, e.tag, e.communicator, heldCompute[i],
+                    heldComm[i], heldPrevious[i], rank));
         }
     }
 

@@ -33,7 +33,11 @@ public final class Trace {
     public static final int FLAT_RECORD_BYTES = 40;
 
     /** One call as a rank made it, for expansion and tests. */
-    public record Call(Op op, int site, int reduce, long peer, long count, long root) {
+    public record Call(Op op, int site, int reduce, long peer, long count, long root, long tag, long communicator) {
+        /** A call without tag and communicator (our own workloads'). */
+        public Call(Op op, int site, int reduce, long peer, long count, long root) {
+            this(op, site, reduce, peer, count, root, EventNode.NONE, EventNode.NONE);
+        }
     }
 
     final int ranks;
@@ -234,6 +238,8 @@ public final class Trace {
                 a.countParams = union(a.countParams, b.countParams);
             }
             a.rootParams = union(a.rootParams, b.rootParams);
+            a.tagParams = union(a.tagParams, b.tagParams);
+            a.communicatorParams = union(a.communicatorParams, b.communicatorParams);
             a.compute.merge(b.compute);
             a.comm.merge(b.comm);
         } else {
@@ -330,7 +336,8 @@ public final class Trace {
                 } else {
                     count = value(e.countParams, rank);
                 }
-                out.add(new Call(e.op, e.site, e.reduce, value(e.peerParams, rank), count, value(e.rootParams, rank)));
+                out.add(new Call(e.op, e.site, e.reduce, value(e.peerParams, rank), count, value(e.rootParams, rank),
+                        value(e.tagParams, rank), value(e.communicatorParams, rank)));
             } else {
                 LoopNode l = (LoopNode) n;
                 for (long i = 0; i < l.iters; i++) {

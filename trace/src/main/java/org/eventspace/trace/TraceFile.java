@@ -230,7 +230,8 @@ public final class TraceFile {
      * for reducing ops, peer only point-to-point, root only rooted; absent values null, trailing nulls left out), a loop
      * as {@code [iterations, [body...]]}. A delta of one sample on one rank is just its nanoseconds ({@code [ns,
      * previous site]} for time encoding path), what the statistics and histograms of one sample are made of; otherwise
-     * the timing object as in the object form. An event with {@code words_runs} stays an object.
+     * the timing object as in the object form; an MPI call's tag and communicator follow. An event with {@code words_runs}
+     * stays an object.
      */
     static JsonNode packed(Node n) {
         if (!sameRanksBelow(n)) {
@@ -268,6 +269,10 @@ public final class TraceFile {
         a.add(paramsNode(e.count()));
         if (e.op().rooted()) {
             a.add(paramsNode(e.root()));
+        }
+        if (e.op().mpi()) {
+            a.add(paramsNode(e.tag()));
+            a.add(paramsNode(e.communicator()));
         }
         while (a.size() > 3 && a.get(a.size() - 1).isNull()) {
             a.remove(a.size() - 1);
@@ -368,10 +373,20 @@ public final class TraceFile {
                     }
                 }
                 params(o, "root", e.root());
+                channel(o, e);
                 o.set("compute", timing(e.computeDelta()));
                 o.set("comm", timing(e.communicateDelta()));
             }
         }
+    }
+
+    /**
+     * An MPI call's {@code tag} and {@code communicator}, optional fields (absent on our own workloads' calls and in MPI traces
+     * recorded before they were kept): a value or {@code [[value, ranklist], ...]} as {@code root}.
+     */
+    private static void channel(ObjectNode o, EventNode e) {
+        params(o, "tag", e.tag());
+        params(o, "communicator", e.communicator());
     }
 
     private static void params(ObjectNode o, String name, Params p) {
@@ -833,11 +848,12 @@ public final class TraceFile {
             if (!n.get(0).isTextual() || op == null) {
                 throw bad(p + "/0", "an op (allreduce_long, barrier, send, ...) or a loop's iterations", n.get(0));
             }
-            int slots = 4 + (op.reduces() ? 1 : 0) + (op.pointToPoint() ? 1 : 0) + 1 + (op.rooted() ? 1 : 0);
+            int slots = 4 + (op.reduces() ? 1 : 0) + (op.pointToPoint() ? 1 : 0) + 1 + (op.rooted() ? 1 : 0)
+                    + (op.mpi() ? 2 : 0);
             if (n.size() < 3 || n.size() > slots) {
                 throw bad(p, "a packed " + op.fileName() + " of 3 to " + slots + " elements [op, compute, comm, site"
                         + (op.reduces() ? ", reduce" : "") + (op.pointToPoint() ? ", peer" : "") + ", words"
-                        + (op.rooted() ? ", root" : "") + "]", n);
+                        + (op.rooted() ? ", root" : "") + (op.mpi() ? ", tag, communicator" : "") + "]", n);
             }
             int at = 3;
             JsonNode siteNode = slot(n, at++);
@@ -871,9 +887,18 @@ public final class TraceFile {
                     throw bad(p + "/" + at, "the root of a " + op.fileName(), slot(n, at));
                 }
                 root = paramsValue(slot(n, at), p + "/" + at, "root", ranks, jobRanks);
+                at++;
             }
-            return EventNode.restored(ranks, op, site, reduce, peer, words, root, null, occurrences,
+            EventNode e = EventNode.restored(ranks, op, site, reduce, peer, words, root, null, occurrences,
                     packedTiming(n.get(1), p + "/1", ranks, jobRanks), packedTiming(n.get(2), p + "/2", ranks, jobRanks));
+            if (op.mpi()) {
+                Params tag = slot(n, at).isNull() ? null : paramsValue(slot(n, at), p + "/" + at, "tag", ranks, jobRanks);
+                at++;
+                Params communicator = slot(n, at).isNull() ? null
+                        : paramsValue(slot(n, at), p + "/" + at, "communicator", ranks, jobRanks);
+                e.restoreChannel(tag, communicator);
+            }
+            return e;
         }
 
         private static JsonNode slot(JsonNode n, int i) {
@@ -932,9 +957,22 @@ public final class TraceFile {
             List<EventNode.RunsEntry> runs = n.has("words_runs") ? runs(n.get("words_runs"), p + "/words_runs", ranks,
                     jobRanks, occurrences) : null;
             Params root = op.rooted() ? params(n, p, "root", ranks, jobRanks) : null;
-            return EventNode.restored(ranks, op, site, reduce, peer, words, root, runs, occurrences,
+            EventNode e = EventNode.restored(ranks, op, site, reduce, peer, words, root, runs, occurrences,
                     timing(field(n, p, "compute"), p + "/compute", ranks, jobRanks),
                     timing(field(n, p, "comm"), p + "/comm", ranks, jobRanks));
+            channel(n, p, e, ranks, jobRanks);
+            return e;
+        }
+
+        /** The optional {@code tag} and {@code communicator} of an MPI call ({@link TraceFile#channel}). */
+        private void channel(JsonNode n, String p, EventNode e, RankList ranks, int jobRanks) throws TraceFormatException {
+            boolean tag = n.has("tag");
+            if ((tag || n.has("communicator")) && !e.op().mpi()) {
+                throw bad(p + (tag ? "/tag" : "/communicator"), "no tag or communicator on " + e.op().fileName()
+                        + " (they belong to an MPI program's calls)", tag ? n.get("tag") : n.get("communicator"));
+            }
+            e.restoreChannel(tag ? params(n, p, "tag", ranks, jobRanks) : null,
+                    n.has("communicator") ? params(n, p, "communicator", ranks, jobRanks) : null);
         }
 
         /**
