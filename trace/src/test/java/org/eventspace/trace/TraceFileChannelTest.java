@@ -73,6 +73,26 @@ class TraceFileChannelTest {
                 .hasMessageContaining("/tag");
     }
 
+    @Test
+    void packedCallsKeepTheirTagsAndCommunicators(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        // calls that never repeat: the object form would exceed the flat trace, so the writer packs them into arrays
+        RankTrace a = new RankTrace(0, TraceConfig.of(TimeEncoding.STATS));
+        for (int i = 0; i < 50; i++) {
+            a.record(i % 2 == 0 ? Op.MPI_SEND : Op.MPI_BCAST, 1 + i, -1, i % 2 == 0 ? 1 : NONE, 8 + 7L * i,
+                    i % 2 == 0 ? NONE : 0, i % 2 == 0 ? 100 + i : NONE, i % 3, 1000 + 13L * i, 500 + 11L * i);
+        }
+        Trace t = Trace.mergeAll(List.of(a));
+        java.nio.file.Path file = dir.resolve("packed.trace.cbor");
+        TraceFile.write(t, file);
+        assertThat(java.nio.file.Files.size(file)).isLessThanOrEqualTo(t.flatBytes());
+        ObjectNode json = TraceFile.toJson(t, TraceFile.Encoding.CBOR);
+        assertThat(json.at("/groups/0/trace/0").isArray()).as("packed").isTrue();
+        Trace read = TraceFile.read(file);
+        assertThat(read.expand(0)).isEqualTo(t.expand(0));
+        assertThat(read.expand(0).get(2).tag()).isEqualTo(102);
+        assertThat(read.expand(0).get(5).communicator()).isEqualTo(2);
+    }
+
     private static ObjectNode firstEvent(ObjectNode json) {
         ArrayNode trace = (ArrayNode) json.at("/groups/0/trace");
         ObjectNode n = (ObjectNode) trace.get(0);
