@@ -172,25 +172,14 @@ public final class Otf2Export {
         }
 
         boolean walk(List<Node> nodes) {
-            for (Node n : nodes) {
-                if (!n.ranks().contains(rank)) {
-                    continue;
+            return RankCalls.forEach(nodes, rank, e -> {
+                if (events == limitPerRank) {
+                    truncated = true;
+                    return false;
                 }
-                if (n instanceof LoopNode l) {
-                    for (long i = 0; i < l.iters; i++) {
-                        if (!walk(l.body)) {
-                            return false;
-                        }
-                    }
-                } else {
-                    if (events == limitPerRank) {
-                        truncated = true;
-                        return false;
-                    }
-                    event((EventNode) n);
-                }
-            }
-            return true;
+                event(e);
+                return true;
+            });
         }
 
         private void event(EventNode e) {

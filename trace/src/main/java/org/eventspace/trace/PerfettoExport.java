@@ -225,25 +225,14 @@ public final class PerfettoExport {
 
         /** Returns false once the limit is reached. */
         boolean walk(List<Node> nodes) throws IOException {
-            for (Node n : nodes) {
-                if (!n.ranks().contains(rank)) {
-                    continue;
+            return RankCalls.forEach(nodes, rank, e -> {
+                if (events == limitPerRank) {
+                    truncated = true;
+                    return false;
                 }
-                if (n instanceof LoopNode l) {
-                    for (long i = 0; i < l.iters; i++) {
-                        if (!walk(l.body)) {
-                            return false;
-                        }
-                    }
-                } else {
-                    if (events == limitPerRank) {
-                        truncated = true;
-                        return false;
-                    }
-                    event((EventNode) n);
-                }
-            }
-            return true;
+                event(e);
+                return true;
+            });
         }
 
         /** Per event whose counts vary, where this rank's expansion is in its runs. */
