@@ -10,6 +10,7 @@ import java.util.TreeMap;
 
 import org.eventspace.trace.CountRuns;
 import org.eventspace.trace.DeltaHistogram;
+import org.eventspace.trace.DeltaSampler;
 import org.eventspace.trace.DeltaTiming;
 import org.eventspace.trace.EventNode;
 import org.eventspace.trace.LoopNode;
@@ -54,7 +55,6 @@ public final class MpiReplayProgram {
     private static final Set<Op> VARIANTS = EnumSet.of(Op.MPI_GATHERV, Op.MPI_SCATTERV, Op.MPI_ALLGATHERV, Op.MPI_ALLTOALLV);
     private static final Set<Op> NO_COMMUNICATOR = EnumSet.of(Op.MPI_INIT, Op.MPI_INIT_THREAD, Op.MPI_FINALIZE,
             Op.MPI_WAIT, Op.MPI_WAITALL);
-    private static final double GOLDEN = (Math.sqrt(5) - 1) / 2;
 
     private final int rank;
     private final String text;
@@ -227,25 +227,9 @@ public final class MpiReplayProgram {
         return bufferBytes;
     }
 
-    /** The integer nearest φ·n coprime with n (1 for n ≤ 2): DeltaSampler.Draw's stride, so both draw alike. */
+    /** DeltaSampler's golden-ratio stride, so both draw alike. */
     static long stride(long n) {
-        if (n <= 2) {
-            return 1;
-        }
-        long a = Math.max(1, Math.round(GOLDEN * n));
-        while (gcd(a, n) != 1) {
-            a++;
-        }
-        return a;
-    }
-
-    private static long gcd(long x, long y) {
-        while (y != 0) {
-            long t = x % y;
-            x = y;
-            y = t;
-        }
-        return x;
+        return DeltaSampler.goldenStride(n);
     }
 
     private static final class Compiler {

@@ -31,7 +31,7 @@ import java.util.Map;
  *
  * <p>Not thread-safe: one per rank. Allocation-free once each histogram it drew from has its {@link Draw}.
  */
-final class DeltaSampler {
+public final class DeltaSampler {
     private static final double GOLDEN = (Math.sqrt(5) - 1) / 2;
 
     private final TimeEncoding encoding;
@@ -83,6 +83,31 @@ final class DeltaSampler {
     }
 
     /**
+     * The integer nearest φ·n that is coprime with n (1 for n ≤ 2): the step of the golden-ratio permutation by which a
+     * histogram's samples are drawn. Public so that a replayer outside this package (the MPI replay's program) draws
+     * exactly as {@code Replay} and the exports do.
+     */
+    public static long goldenStride(long n) {
+        if (n <= 2) {
+            return 1;
+        }
+        long a = Math.max(1, Math.round(GOLDEN * n));
+        while (gcd(a, n) != 1) {
+            a++;
+        }
+        return a;
+    }
+
+    private static long gcd(long x, long y) {
+        while (y != 0) {
+            long t = x % y;
+            x = y;
+            y = t;
+        }
+        return x;
+    }
+
+    /**
      * One rank's walk through one histogram's sample positions (the permutation of the class comment), by addition:
      * position {@code p} moves by {@code R·a mod N} per occurrence. Not thread-safe.
      */
@@ -103,25 +128,8 @@ final class DeltaSampler {
             this.position = Math.floorMod((long) j % n * a, n);
         }
 
-        /** The integer nearest φ·n that is coprime with n (1 for n ≤ 2). */
         static long stride(long n) {
-            if (n <= 2) {
-                return 1;
-            }
-            long a = Math.max(1, Math.round(GOLDEN * n));
-            while (gcd(a, n) != 1) {
-                a++;
-            }
-            return a;
-        }
-
-        private static long gcd(long x, long y) {
-            while (y != 0) {
-                long t = x % y;
-                x = y;
-                y = t;
-            }
-            return x;
+            return goldenStride(n);
         }
 
         /** The bin average at the current position; then moves to this rank's next position. */
