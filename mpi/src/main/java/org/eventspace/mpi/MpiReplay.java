@@ -1,21 +1,18 @@
 package org.eventspace.mpi;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.eventspace.base.os.Executables;
+import org.eventspace.base.os.NativeSources;
 import org.eventspace.trace.Op;
 import org.eventspace.trace.Trace;
 
@@ -171,30 +168,14 @@ public final class MpiReplay {
      * @throws IOException if {@code mpicc} is missing or fails (its output is in the message).
      */
     static Path ensureBuilt(String mpicc, MpiImplementation mpi) throws IOException {
-        byte[] source;
-        try (InputStream in = MpiReplay.class.getResourceAsStream("/native/replay/" + SOURCE)) {
-            if (in == null) {
-                throw new IOException("native source /native/replay/" + SOURCE + " is not in the eventspace jar");
-            }
-            source = in.readAllBytes();
-        }
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-        sha.update(source);
+        NativeSources sources = NativeSources.read(MpiReplay.class, "/native/replay/", SOURCE);
         Path compiler = Executables.find(mpicc);
-        sha.update((mpi.flag() + "\0" + (compiler != null ? compiler.toRealPath() : mpicc)).getBytes(StandardCharsets.UTF_8));
-        Path dir = NativeLibrary.cacheRoot().resolve("replay-" + mpi.flag() + "-"
-                + HexFormat.of().formatHex(sha.digest()).substring(0, 16));
+        Path dir = sources.folder("replay-" + mpi.flag(), mpi.flag() + "\0" + (compiler != null ? compiler.toRealPath() : mpicc));
         Path executable = dir.resolve(EXECUTABLE);
         if (Files.isExecutable(executable)) {
             return executable;
         }
-        Files.createDirectories(dir);
-        Files.write(dir.resolve(SOURCE), source);
+        sources.writeTo(dir);
         Path partial = Files.createTempFile(dir, EXECUTABLE, ".partial");
         List<String> command = List.of(mpicc, "-O2", "-std=c11", "-o", partial.toString(), dir.resolve(SOURCE).toString());
         Process p;

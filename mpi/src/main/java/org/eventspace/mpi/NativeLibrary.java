@@ -1,20 +1,17 @@
 package org.eventspace.mpi;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.eventspace.base.os.Executables;
+import org.eventspace.base.os.NativeSources;
 
 /**
  * The interposition library, built on first use: the C sources travel in this jar ({@code /native/}, copied from
@@ -35,9 +32,7 @@ public final class NativeLibrary {
 
     /** The cache folder. */
     static Path cacheRoot() {
-        String env = System.getenv("ES_MPI_CACHE");
-        return env != null && !env.isEmpty() ? Path.of(env)
-                : Path.of(System.getProperty("user.home"), ".cache", "eventspace");
+        return NativeSources.cacheRoot();
     }
 
     /**
@@ -55,35 +50,15 @@ public final class NativeLibrary {
      * @throws IOException if {@code mpicc} is missing or fails (its output is in the message).
      */
     public static Path ensureBuilt(String mpicc, MpiImplementation mpi) throws IOException {
-        byte[][] sources = new byte[SOURCES.length][];
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-        for (int i = 0; i < SOURCES.length; i++) {
-            try (InputStream in = NativeLibrary.class.getResourceAsStream("/native/" + SOURCES[i])) {
-                if (in == null) {
-                    throw new IOException("native source /native/" + SOURCES[i] + " is not in the eventspace jar");
-                }
-                sources[i] = in.readAllBytes();
-            }
-            sha.update(SOURCES[i].getBytes(StandardCharsets.UTF_8));
-            sha.update(sources[i]);
-        }
+        NativeSources sources = NativeSources.read(NativeLibrary.class, "/native/", SOURCES);
         // the compiler as the PATH finds it, through its links: mpicc and mpicc.openmpi are one build
         Path compiler = Executables.find(mpicc);
-        sha.update((mpi.flag() + "\0" + (compiler != null ? compiler.toRealPath() : mpicc)).getBytes(StandardCharsets.UTF_8));
-        Path dir = cacheRoot().resolve("mpi-" + mpi.flag() + "-" + HexFormat.of().formatHex(sha.digest()).substring(0, 16));
+        Path dir = sources.folder("mpi-" + mpi.flag(), mpi.flag() + "\0" + (compiler != null ? compiler.toRealPath() : mpicc));
         Path library = dir.resolve(LIBRARY);
         if (Files.isRegularFile(library)) {
             return library;
         }
-        Files.createDirectories(dir);
-        for (int i = 0; i < SOURCES.length; i++) {
-            Files.write(dir.resolve(SOURCES[i]), sources[i]);
-        }
+        sources.writeTo(dir);
         Path partial = Files.createTempFile(dir, LIBRARY, ".partial");
         List<String> command = new ArrayList<>(List.of(mpicc, "-O2", "-std=c11", "-fPIC", "-shared", "-o",
                 partial.toString(), dir.resolve("es_mpi.c").toString()));

@@ -2,22 +2,19 @@ package org.eventspace.trace;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 import org.eventspace.base.os.Executables;
+import org.eventspace.base.os.NativeSources;
 
 /**
  * Writes a {@link CallTimeline} as an OTF2 archive ({@code DIR/traces.otf2}, {@code DIR/traces.def},
@@ -236,28 +233,13 @@ public final class Otf2Writer {
                 }
             }
         }
-        byte[] source;
-        try (InputStream in = Otf2Writer.class.getResourceAsStream("/native/otf2/" + SOURCE)) {
-            if (in == null) {
-                throw new IOException("native source /native/otf2/" + SOURCE + " is not in the eventspace jar");
-            }
-            source = in.readAllBytes();
-        }
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-        sha.update(source);
-        sha.update((cc.toRealPath() + "\0" + String.join(" ", flags)).getBytes(StandardCharsets.UTF_8));
-        Path dir = cacheRoot().resolve("otf2-" + HexFormat.of().formatHex(sha.digest()).substring(0, 16));
+        NativeSources sources = NativeSources.read(Otf2Writer.class, "/native/otf2/", SOURCE);
+        Path dir = sources.folder("otf2", cc.toRealPath() + "\0" + String.join(" ", flags));
         Path program = dir.resolve(PROGRAM);
         if (Files.isExecutable(program)) {
             return program;
         }
-        Files.createDirectories(dir);
-        Files.write(dir.resolve(SOURCE), source);
+        sources.writeTo(dir);
         Path partial = Files.createTempFile(dir, PROGRAM, ".partial");
         List<String> command = new ArrayList<>(List.of(cc.toString(), "-O2", "-std=c11", "-o", partial.toString(),
                 dir.resolve(SOURCE).toString()));
@@ -274,9 +256,7 @@ public final class Otf2Writer {
     }
 
     static Path cacheRoot() {
-        String env = System.getenv("ES_MPI_CACHE");
-        return env != null && !env.isEmpty() ? Path.of(env)
-                : Path.of(System.getProperty("user.home"), ".cache", "eventspace");
+        return NativeSources.cacheRoot();
     }
 
     /** Runs a short command; its output, or an IOException with it if it failed or did not end in time. */

@@ -1,5 +1,5 @@
 /**
- * What Java does not give a thread on Linux and the kernel does: a nice value
+ * What Java does not give a thread on Linux and the kernel does, and what a native build needs: a nice value
  * ({@link org.eventspace.base.os.LowestPriority}), a short system command bounded in time
  * ({@link org.eventspace.base.os.ShortCommand}, for {@code renice} and {@code taskset -p}), and the fields of a
  * {@code /proc} stat line ({@link org.eventspace.base.os.ProcStat}). Stateless; each helper is called once per thread
