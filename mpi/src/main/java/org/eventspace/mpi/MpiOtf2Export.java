@@ -1,8 +1,6 @@
 package org.eventspace.mpi;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -79,47 +77,8 @@ public final class MpiOtf2Export {
         if (limitPerRank < 1) {
             throw new IllegalArgumentException("the limit of calls per rank must be >= 1, got " + limitPerRank);
         }
-        TreeMap<Integer, MpiRankFiles> byRank = new TreeMap<>();
-        HostClocks clocks = new HostClocks();
-        int worldSize = 0;
-        int notStarted = 0;
-        List<MpiRankFiles> opened = new ArrayList<>();
-        try {
-            int host = -1;
-            for (Path hostDir : MpiTimeline.hostFolders(dir)) {
-                host++;
-                List<Path> metas = new ArrayList<>();
-                try (DirectoryStream<Path> files = Files.newDirectoryStream(hostDir, "rank-*.meta")) {
-                    files.forEach(metas::add);
-                }
-                metas.sort(null);
-                for (Path meta : metas) {
-                    MpiRankFiles f = MpiRankFiles.open(meta, host);
-                    if (f == null) {
-                        notStarted++;
-                        continue;
-                    }
-                    opened.add(f);
-                    if (f.rank() < 0 || f.rank() >= f.size()) {
-                        throw new IOException("MPI rank meta file " + meta + " says rank " + f.rank() + " of " + f.size()
-                                + "; expected 0 <= rank < size");
-                    }
-                    if (byRank.put(f.rank(), f) != null) {
-                        throw new IOException(dir + " holds rank " + f.rank() + " more than once; expected one "
-                                + "rank-<R>.meta per rank (the folder of one run)");
-                    }
-                    worldSize = Math.max(worldSize, f.size());
-                    clocks.add(host, f);
-                }
-            }
-            if (byRank.isEmpty()) {
-                throw new IOException(dir + " holds no MPI rank files: expected host-<h>/rank-<R>.meta and .trace, as "
-                        + "eventspace mpirun --trace-dir DIR writes them"
-                        + (notStarted > 0 ? " (" + notStarted + " meta files had no header yet)" : ""));
-            }
-            return new Build(worldSize, limitPerRank).run(byRank, clocks);
-        } finally {
-            opened.forEach(MpiRankFiles::close);
+        try (MpiRankFolder folder = MpiRankFolder.open(dir)) {
+            return new Build(folder.worldSize(), limitPerRank).run(folder.byRank(), folder.clocks());
         }
     }
 

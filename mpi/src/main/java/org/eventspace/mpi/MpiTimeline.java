@@ -2,8 +2,6 @@ package org.eventspace.mpi;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -102,75 +100,9 @@ public final class MpiTimeline {
         if (limitPerRank < 1) {
             throw new IllegalArgumentException("the limit of calls per rank must be >= 1, got " + limitPerRank);
         }
-        TreeMap<Integer, List<MpiRankFiles>> byRank = new TreeMap<>();
-        HostClocks clocks = new HostClocks();
-        int worldSize = 0;
-        int notStarted = 0;
-        List<MpiRankFiles> opened = new ArrayList<>();
-        try {
-            int host = -1;
-            for (Path hostDir : hostFolders(dir)) {
-                host++;
-                List<Path> metas = new ArrayList<>();
-                try (DirectoryStream<Path> files = Files.newDirectoryStream(hostDir, "rank-*.meta")) {
-                    files.forEach(metas::add);
-                }
-                metas.sort(null);
-                for (Path meta : metas) {
-                    MpiRankFiles f = MpiRankFiles.open(meta, host);
-                    if (f == null) {
-                        notStarted++;
-                        continue;
-                    }
-                    opened.add(f);
-                    if (f.rank() < 0 || f.rank() >= f.size()) {
-                        throw new IOException("MPI rank meta file " + meta + " says rank " + f.rank() + " of " + f.size()
-                                + "; expected 0 <= rank < size");
-                    }
-                    worldSize = Math.max(worldSize, f.size());
-                    byRank.computeIfAbsent(f.rank(), r -> new ArrayList<>()).add(f);
-                    clocks.add(host, f);
-                }
-            }
-            if (byRank.isEmpty()) {
-                throw new IOException(dir + " holds no MPI rank files: expected host-<h>/rank-<R>.meta and .trace, as "
-                        + "eventspace mpirun --trace-dir DIR writes them"
-                        + (notStarted > 0 ? " (" + notStarted + " meta files had no header yet)" : ""));
-            }
-            for (var e : byRank.entrySet()) {
-                if (e.getValue().size() > 1) {
-                    throw new IOException(dir + " holds rank " + e.getKey() + " " + e.getValue().size()
-                            + " times; expected one rank-<R>.meta per rank (the folder of one run)");
-                }
-            }
-            return new Export(worldSize, byRank, clocks, limitPerRank).write(out);
-        } finally {
-            opened.forEach(MpiRankFiles::close);
+        try (MpiRankFolder folder = MpiRankFolder.open(dir)) {
+            return new Export(folder.worldSize(), folder.byRank(), folder.clocks(), limitPerRank).write(out);
         }
-    }
-
-    /**
-     * The host folders, {@code host-<host>} (a number with simulated hosts, else the host's name), sorted by name; a
-     * host whose files only its agent process pulled here ({@code mirror/host-<host>}) is read from the copy.
-     */
-    static List<Path> hostFolders(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            throw new IOException(dir + " is not a folder; expected the folder of eventspace mpirun --trace-dir");
-        }
-        TreeMap<String, Path> hosts = new TreeMap<>();
-        for (Path parent : List.of(dir.resolve(MpiRun.MIRROR), dir)) {
-            if (!Files.isDirectory(parent)) {
-                continue;
-            }
-            try (DirectoryStream<Path> ds = Files.newDirectoryStream(parent, "host-*")) {
-                for (Path h : ds) {
-                    if (Files.isDirectory(h)) {
-                        hosts.put(h.getFileName().toString(), h);
-                    }
-                }
-            }
-        }
-        return new ArrayList<>(hosts.values());
     }
 
     /** One export: every rank's calls read and mapped, then matched, then written. */
@@ -186,12 +118,12 @@ public final class MpiTimeline {
         private long unboundRecords;
         private boolean truncated;
 
-        Export(int worldSize, Map<Integer, List<MpiRankFiles>> byRank, HostClocks clocks, long limit) {
+        Export(int worldSize, Map<Integer, MpiRankFiles> byRank, HostClocks clocks, long limit) {
             this.worldSize = worldSize;
             this.limit = limit;
             TraceTupleFlyweight t = new TraceTupleFlyweight();
             for (var e : byRank.entrySet()) {
-                read(e.getKey(), e.getValue().get(0), clocks, t);
+                read(e.getKey(), e.getValue(), clocks, t);
             }
             if (originNs == Long.MAX_VALUE) {
                 originNs = anyEntryNs == Long.MAX_VALUE ? 0 : anyEntryNs;
