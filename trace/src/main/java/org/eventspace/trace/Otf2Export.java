@@ -241,23 +241,7 @@ public final class Otf2Export {
 
         /** As PerfettoExport's: the one rank whose sendrecv at the same call site sends here, or −1. */
         private int sendrecvSource(EventNode e) {
-            int found = -1;
-            for (EventNode other : sendrecvsBySite.getOrDefault(e.site, List.of())) {
-                if (other.peerParams == null) {
-                    continue;
-                }
-                for (Params.Entry p : other.peerParams.entries()) {
-                    long source = rank - p.value();
-                    if (p.value() != 0 && source >= 0 && source < trace.ranks() && p.ranks().contains((int) source)
-                            && other.ranks().contains((int) source)) {
-                        if (found >= 0 && found != source) {
-                            return -1;
-                        }
-                        found = (int) source;
-                    }
-                }
-            }
-            return found;
+            return RankCalls.sendrecvSource(sendrecvsBySite.getOrDefault(e.site, List.of()), rank, trace.ranks());
         }
 
         private long value(Params p) {

@@ -350,23 +350,7 @@ public final class PerfettoExport {
          * ring shift's or a pairwise exchange's partner; −1 (no flow) if none or several do.
          */
         private int sendrecvSource(EventNode e) {
-            int found = -1;
-            for (EventNode other : matching.sendrecvsBySite.getOrDefault(e.site, List.of())) {
-                if (other.peerParams == null) {
-                    continue;
-                }
-                for (Params.Entry p : other.peerParams.entries()) {
-                    long source = rank - p.value();
-                    if (p.value() != 0 && source >= 0 && source < trace.ranks() && p.ranks().contains((int) source)
-                            && other.ranks().contains((int) source)) {
-                        if (found >= 0 && found != source) {
-                            return -1;
-                        }
-                        found = (int) source;
-                    }
-                }
-            }
-            return found;
+            return RankCalls.sendrecvSource(matching.sendrecvsBySite.getOrDefault(e.site, List.of()), rank, trace.ranks());
         }
 
         /** A flow's start ({@code s}) or end ({@code f}, {@code "bp": "e"}: bound to the enclosing slice). */

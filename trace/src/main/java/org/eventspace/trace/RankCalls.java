@@ -34,4 +34,29 @@ final class RankCalls {
         }
         return true;
     }
+
+    /**
+     * The one rank whose sendrecv at the same call site sends to {@code rank} (a ring shift's or a pairwise exchange's
+     * partner), among {@code sendrecvs}, that site's sendrecv events; −1 if none or several do. A compressed trace keeps
+     * only the send half's peer, so the receive half's source is found this way.
+     */
+    static int sendrecvSource(List<EventNode> sendrecvs, int rank, int ranks) {
+        int found = -1;
+        for (EventNode other : sendrecvs) {
+            if (other.peerParams == null) {
+                continue;
+            }
+            for (Params.Entry p : other.peerParams.entries()) {
+                long source = rank - p.value();
+                if (p.value() != 0 && source >= 0 && source < ranks && p.ranks().contains((int) source)
+                        && other.ranks().contains((int) source)) {
+                    if (found >= 0 && found != source) {
+                        return -1;
+                    }
+                    found = (int) source;
+                }
+            }
+        }
+        return found;
+    }
 }
