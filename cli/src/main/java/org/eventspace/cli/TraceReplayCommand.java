@@ -47,7 +47,7 @@ final class TraceReplayCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "An eventspace.trace/1 file.")
+    @Parameters(index = "0", paramLabel = "FILE", description = "A trace file, eventspace.trace/1 to /3 (run --trace or mpirun --trace).")
     Path file;
 
     @Mixin
