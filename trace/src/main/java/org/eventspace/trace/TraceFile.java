@@ -501,7 +501,17 @@ public final class TraceFile {
      * @throws org.eventspace.base.io.InputLimitException if the file is over the limit (one line: file, size, limit).
      */
     public static Trace read(Path file) throws IOException, TraceFormatException {
-        return new Reader(file).trace(parse(file));
+        return new Reader(file).trace(parse(file).root());
+    }
+
+    /** A trace file's document as parsed, the encoding it was in, and the trace it validated to. */
+    record Document(JsonNode root, Encoding encoding, Trace trace) {
+    }
+
+    /** Reads and validates {@code file} as {@link #read} does, keeping the parsed document (what {@link TraceSizes} measures). */
+    static Document readDocument(Path file) throws IOException, TraceFormatException {
+        Parsed parsed = parse(file);
+        return new Document(parsed.root(), parsed.encoding(), new Reader(file).trace(parsed.root()));
     }
 
     /** A trace file's trace and the conditions of the run that wrote it (null for a file without the block). */
@@ -510,7 +520,7 @@ public final class TraceFile {
 
     /** Reads and validates {@code file} as {@link #read} does, with its {@code "conditions"} block where it has one. */
     public static Recorded readRecorded(Path file) throws IOException, TraceFormatException {
-        JsonNode root = parse(file);
+        JsonNode root = parse(file).root();
         Trace trace = new Reader(file).trace(root);
         return new Recorded(trace, root.has(RunConditions.FIELD)
                 ? RunConditions.fromJson(root.get(RunConditions.FIELD), file.toString()) : null);
@@ -531,7 +541,11 @@ public final class TraceFile {
         return out;
     }
 
-    private static JsonNode parse(Path file) throws IOException, TraceFormatException {
+    /** A file's document and the encoding it was written in. */
+    private record Parsed(JsonNode root, Encoding encoding) {
+    }
+
+    private static Parsed parse(Path file) throws IOException, TraceFormatException {
         JsonNode root;
         boolean cbor;
         try (InputStream in = new BufferedInputStream(BoundedFiles.open(file))) {
@@ -554,7 +568,7 @@ public final class TraceFile {
         if (root == null || root.isMissingNode()) {
             throw new TraceFormatException(file + ": empty file, expected an " + SCHEMA + " JSON object");
         }
-        return root;
+        return new Parsed(root, cbor ? Encoding.CBOR : Encoding.JSON);
     }
 
     /**

@@ -1,11 +1,8 @@
 package org.eventspace.trace;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.Locale;
@@ -14,7 +11,6 @@ import java.util.Map;
 import org.eventspace.base.io.BoundedFiles;
 import org.eventspace.base.json.Json;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -98,25 +94,12 @@ public record TraceSizes(Path file, TraceFile.Encoding encoding, long fileBytes,
     }
 
     /**
-     * Reads {@code file} (validated as a trace first, so a file that is not one fails as {@code trace show} would) and
+     * Reads {@code file} once (validated as a trace, so a file that is not one fails as {@code trace show} would) and
      * measures its parts.
      */
     public static TraceSizes of(Path file) throws IOException, TraceFormatException {
-        Trace trace = TraceFile.read(file);
-        JsonNode root;
-        boolean cbor;
-        try (InputStream in = new BufferedInputStream(BoundedFiles.open(file))) {
-            in.mark(CBOR_MAGIC.length);
-            cbor = Arrays.equals(in.readNBytes(CBOR_MAGIC.length), CBOR_MAGIC);
-            in.reset();
-            try (JsonParser parser = cbor ? CBOR.getFactory().createParser(in) : BoundedFiles.jsonParser(in)) {
-                root = (cbor ? CBOR : JSON).readTree(parser);
-            } catch (JsonProcessingException e) {
-                throw new TraceFormatException(file + ": cannot be parsed again: " + e.getOriginalMessage(), e);
-            }
-        }
-        return of(root, cbor ? TraceFile.Encoding.CBOR : TraceFile.Encoding.JSON, file, Files.size(file),
-                trace.eventsRecorded());
+        TraceFile.Document document = TraceFile.readDocument(file);
+        return of(document.root(), document.encoding(), file, Files.size(file), document.trace().eventsRecorded());
     }
 
     /** Measures a trace's document as {@link TraceFile#toJson} makes it, as {@code encoding} would write it. */
