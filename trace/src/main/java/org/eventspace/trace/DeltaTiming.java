@@ -309,6 +309,18 @@ public final class DeltaTiming {
         groups = byRanks == null ? null : List.copyOf(byRanks);
     }
 
+    /**
+     * The all-ranks timing of a file's rank groups (a timing the file keeps as its groups only): their samples merged in
+     * the groups' order, the statistics exactly as the merge over ranks had them, the histogram a merge of the groups'.
+     */
+    static DeltaTiming ofGroups(TraceConfig config, List<DeltaTiming> groups) {
+        DeltaTiming whole = new DeltaTiming(config);
+        for (DeltaTiming g : groups) {
+            whole.mergeSamples(g);
+        }
+        return whole;
+    }
+
     /** A rank group's timing as read from a file. */
     void restoreGroup(RankList groupRanks, int merged) {
         restore(groupRanks, null);

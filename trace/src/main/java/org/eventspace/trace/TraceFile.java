@@ -418,13 +418,31 @@ public final class TraceFile {
 
     /**
      * A timing as the file keeps it: {@code [n, mean, sd, min, min_rank, max, max_rank]} plus its bins when it has a
-     * histogram (version 3: the seven field names took a third of a real code's file), or the object form
-     * ({@link #timingObject}) when it has path histograms or rank groups.
+     * histogram (version 3: the seven field names took a third of a real code's file); with rank groups, the array of
+     * its groups instead, each {@code [ranks, merged_entries, n, mean, sd, min, min_rank, max, max_rank(, bins)]}, the
+     * all-ranks timing being theirs merged. The object form's nine names per group, and an all-ranks timing the groups
+     * already hold, made a trace of 256 ranks whose rank 0 computes longer a third larger than the same program's at 8.
+     * Path histograms keep the object form ({@link #timingObject}).
      */
     private static JsonNode timing(DeltaTiming t) {
-        if (!t.paths().isEmpty() || !t.byRanks().isEmpty()) {
+        if (!t.paths().isEmpty()) {
             return timingObject(t);
         }
+        if (t.byRanks().isEmpty()) {
+            return compactTiming(t);
+        }
+        ArrayNode groups = JSON.createArrayNode();
+        for (DeltaTiming g : t.byRanks()) {
+            ArrayNode e = groups.addArray();
+            e.add(ranks(g.ranks()));
+            e.add(g.mergedEntries());
+            e.addAll(compactTiming(g));
+        }
+        return groups;
+    }
+
+    /** {@code [n, mean, sd, min, min_rank, max, max_rank]} and the bins when {@code t} has a histogram. */
+    private static ArrayNode compactTiming(DeltaTiming t) {
         TimeStats s = t.stats();
         ArrayNode a = JSON.createArrayNode();
         a.add(s.count());
@@ -1175,8 +1193,26 @@ public final class TraceFile {
         }
 
         private DeltaTiming timing(JsonNode t, String p, RankList eventRanks, int jobRanks) throws TraceFormatException {
+            if (t.isArray() && !t.isEmpty() && t.get(0).isArray()) {
+                if (!packedAllowed) {
+                    throw bad(p, "a timing object (array timings are eventspace.trace/3)", t);
+                }
+                List<DeltaTiming> groups = timingByRanks(t, p, true, eventRanks, jobRanks);
+                DeltaTiming d = DeltaTiming.ofGroups(config, groups);
+                d.restore(eventRanks, groups);
+                return d;
+            }
             DeltaTiming d = timing(t, p);
-            d.restore(eventRanks, timingByRanks(t, p, d, eventRanks, jobRanks));
+            List<DeltaTiming> groups = t.has("by_ranks")
+                    ? timingByRanks(t.get("by_ranks"), p + "/by_ranks", false, eventRanks, jobRanks) : null;
+            if (groups != null) {
+                long samples = groups.stream().mapToLong(g -> g.stats().count()).sum();
+                if (samples != d.stats().count()) {
+                    throw bad(p + "/by_ranks", "groups whose n add up to the timing's n " + d.stats().count() + ", not "
+                            + samples, t.get("by_ranks"));
+                }
+            }
+            d.restore(eventRanks, groups);
             return d;
         }
 
@@ -1185,57 +1221,67 @@ public final class TraceFile {
          * inside the event's, no rank in two, every rank of the event in one, their sample counts adding up to the
          * timing's {@code n}, with its extremes' ranks among its own.
          */
-        private List<DeltaTiming> timingByRanks(JsonNode t, String p, DeltaTiming whole, RankList eventRanks, int jobRanks)
+        private List<DeltaTiming> timingByRanks(JsonNode a, String pa, boolean array, RankList eventRanks, int jobRanks)
                 throws TraceFormatException {
-            if (!t.has("by_ranks")) {
-                return null;
-            }
-            JsonNode a = t.get("by_ranks");
-            String pa = p + "/by_ranks";
             if (!a.isArray() || a.size() < 2) {
-                throw bad(pa, "an array of at least 2 rank groups' timings {\"ranks\", \"n\", \"mean\", ...}", a);
+                throw bad(pa, array ? "an array of at least 2 rank groups' timings [ranks, merged_entries, n, mean, ...]"
+                        : "an array of at least 2 rank groups' timings {\"ranks\", \"n\", \"mean\", ...}", a);
             }
             List<DeltaTiming> out = new ArrayList<>();
             java.util.BitSet seen = new java.util.BitSet();
-            long samples = 0;
             for (int i = 0; i < a.size(); i++) {
                 String pg = pa + "/" + i;
                 JsonNode g = a.get(i);
-                if (g.has("by_ranks")) {
+                if (array && (!g.isArray() || g.size() < 2 + COMPACT_TIMING_FIELDS)) {
+                    throw bad(pg, "a rank group's timing [ranks, merged_entries, n, mean, sd, min, min_rank, max, max_rank"
+                            + "(, bins)]", g);
+                }
+                if (!array && g.has("by_ranks")) {
                     throw bad(pg + "/by_ranks", "no rank groups inside a rank group", g.get("by_ranks"));
                 }
-                RankList r = rankList(field(g, pg, "ranks"), pg + "/ranks", jobRanks);
+                JsonNode ranksNode = array ? g.get(0) : field(g, pg, "ranks");
+                RankList r = rankList(ranksNode, pg + (array ? "/0" : "/ranks"), jobRanks);
+                String pr = pg + (array ? "/0" : "/ranks");
                 for (int rank : r.ranks()) {
                     if (!eventRanks.contains(rank)) {
-                        throw bad(pg + "/ranks", "ranks of the event's " + eventRanks + " (rank " + rank + " is not)",
-                                g.get("ranks"));
+                        throw bad(pr, "ranks of the event's " + eventRanks + " (rank " + rank + " is not)", ranksNode);
                     }
                     if (seen.get(rank)) {
-                        throw bad(pg + "/ranks", "each rank in one group only (rank " + rank + " is in an earlier one)",
-                                g.get("ranks"));
+                        throw bad(pr, "each rank in one group only (rank " + rank + " is in an earlier one)", ranksNode);
                     }
                     seen.set(rank);
                 }
-                DeltaTiming d = timing(g, pg);
+                DeltaTiming d;
+                long merged;
+                if (array) {
+                    ArrayNode stats = JSON.createArrayNode();
+                    for (int j = 2; j < g.size(); j++) {
+                        stats.add(g.get(j));
+                    }
+                    d = compactTiming(stats, pg, 2);
+                    JsonNode m = g.get(1);
+                    if (!m.isIntegralNumber() || !m.canConvertToLong() || m.asLong() < 1) {
+                        throw bad(pg + "/1", "merged_entries, an integer >= 1", m);
+                    }
+                    merged = m.asLong();
+                } else {
+                    d = timing(g, pg);
+                    merged = g.has("merged_entries") ? integer(g, pg, "merged_entries", 2) : 1;
+                }
                 TimeStats s = d.stats();
                 if (!r.contains(s.minRank()) || !r.contains(s.maxRank())) {
                     throw bad(pg, "min_rank and max_rank among the group's ranks " + r, g);
                 }
-                long merged = g.has("merged_entries") ? integer(g, pg, "merged_entries", 2) : 1;
                 if (merged > r.size()) {
-                    throw bad(pg + "/merged_entries", "at most the group's " + r.size() + " ranks (each merged group held "
-                            + "one at least)", g.get("merged_entries"));
+                    throw bad(pg + (array ? "/1" : "/merged_entries"), "at most the group's " + r.size()
+                            + " ranks (each merged group held one at least)", array ? g.get(1) : g.get("merged_entries"));
                 }
                 d.restoreGroup(r, (int) merged);
-                samples += s.count();
                 out.add(d);
             }
             if (seen.cardinality() != eventRanks.size()) {
                 throw bad(pa, "groups naming every rank of the event's " + eventRanks + " (" + seen.cardinality() + " of "
                         + eventRanks.size() + " named)", a);
-            }
-            if (samples != whole.stats().count()) {
-                throw bad(pa, "groups whose n add up to the timing's n " + whole.stats().count() + ", not " + samples, a);
             }
             return out;
         }
@@ -1283,8 +1329,21 @@ public final class TraceFile {
                 throw bad(p, "a timing object (array timings are eventspace.trace/3)", t);
             }
             if (t.size() != COMPACT_TIMING_FIELDS && t.size() != COMPACT_TIMING_FIELDS + 1) {
-                throw bad(p, "[n, mean, sd, min, min_rank, max, max_rank] with the bins after them in a histogram encoding",
-                        t);
+                throw bad(p, "[n, mean, sd, min, min_rank, max, max_rank] with the bins after them in a histogram encoding,"
+                        + " or the array of its rank groups' [ranks, merged_entries, n, mean, ...]", t);
+            }
+            return compactTiming(t, p, 0);
+        }
+
+        /**
+         * The statistics and bins of an array timing, {@code t}'s element {@code i} at index {@code i + first} of the
+         * array at {@code p} (2 in a rank group's, after its ranks and merged entries).
+         */
+        private DeltaTiming compactTiming(JsonNode t, String p, int first) throws TraceFormatException {
+            int size = t.size();
+            if (size != COMPACT_TIMING_FIELDS && size != COMPACT_TIMING_FIELDS + 1) {
+                throw bad(p, "[ranks, merged_entries, n, mean, sd, min, min_rank, max, max_rank] with the bins after them in"
+                        + " a histogram encoding", t);
             }
             long[] v = new long[COMPACT_TIMING_FIELDS];
             for (int i = 0; i < COMPACT_TIMING_FIELDS; i++) {
@@ -1292,14 +1351,14 @@ public final class TraceFile {
                 long min = i == 0 ? 1 : 0;
                 if (!x.isIntegralNumber() || !x.canConvertToLong() || x.asLong() < min
                         || (i == 4 || i == 6) && x.asLong() > Integer.MAX_VALUE) {
-                    throw bad(p + "/" + i, "an integer >= " + min, x);
+                    throw bad(p + "/" + (i + first), "an integer >= " + min, x);
                 }
                 v[i] = x.asLong();
             }
             DeltaTiming d = new DeltaTiming(config);
             d.stats.copy(TimeStats.of(v[0], v[1], v[2], v[3], (int) v[4], v[5], (int) v[6]));
-            if (t.size() > COMPACT_TIMING_FIELDS) {
-                d.hist = bins(t.get(COMPACT_TIMING_FIELDS), p + "/" + COMPACT_TIMING_FIELDS);
+            if (size > COMPACT_TIMING_FIELDS) {
+                d.hist = bins(t.get(COMPACT_TIMING_FIELDS), p + "/" + (COMPACT_TIMING_FIELDS + first));
             }
             return d;
         }

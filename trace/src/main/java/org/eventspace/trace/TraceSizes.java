@@ -41,7 +41,7 @@ public record TraceSizes(Path file, TraceFile.Encoding encoding, long fileBytes,
         /** Loops, events (op, site, reduce, the node objects), groups: what is shared by ranks and iterations. */
         STRUCTURE("structure", "loops, events, groups (op, site, reduce, iterations)"),
         /** Every ranklist: of groups, of (value, ranklist) pairs, of runs, of the timed phase. */
-        RANKLISTS("ranklists", "ranklists of groups, parameter pairs and runs"),
+        RANKLISTS("ranklists", "ranklists of groups, parameter pairs, runs and timing rank groups"),
         PEER("peer", "peer parameters (values; their ranklists under ranklists; shared lists by their first use)"),
         COUNT("count", "count parameters, words (values)"),
         ROOT("root", "root parameters (values)"),
@@ -167,7 +167,8 @@ public record TraceSizes(Path file, TraceFile.Encoding encoding, long fileBytes,
 
         /** Where in the document a container is, which decides its children's parts. */
         private enum Context {
-            TOP, GROUPS, GROUP, NODES, NODE, PARAM, PARAM_PAIR, RUNS, RUNS_PAIR, TIMING, TIMED, TIMED_FROM, SHARED, PLAIN
+            TOP, GROUPS, GROUP, NODES, NODE, PARAM, PARAM_PAIR, RUNS, RUNS_PAIR, TIMING, TIMING_GROUPS, TIMING_GROUP, TIMED,
+            TIMED_FROM, SHARED, PLAIN
         }
 
         /**
@@ -203,8 +204,20 @@ public record TraceSizes(Path file, TraceFile.Encoding encoding, long fileBytes,
                         case RUNS -> childContext = Context.RUNS_PAIR;
                         case TIMED_FROM -> childContext = Context.TIMED;
                         case TIMING -> {
-                            // a compact timing: the statistics, then the bins
-                            if (i == 7) {
+                            if (n.get(0).isArray()) {
+                                // a timing written as its rank groups' arrays
+                                childContext = Context.TIMING_GROUP;
+                            } else if (i == 7) {
+                                // a compact timing: the statistics, then the bins
+                                childPart = Part.HISTOGRAMS;
+                            }
+                        }
+                        case TIMING_GROUPS -> childContext = c.isArray() ? Context.TIMING_GROUP : Context.TIMING;
+                        case TIMING_GROUP -> {
+                            // [ranks, merged_entries, n, mean, sd, min, min_rank, max, max_rank(, bins)]
+                            if (i == 0) {
+                                childPart = Part.RANKLISTS;
+                            } else if (i == 9) {
                                 childPart = Part.HISTOGRAMS;
                             }
                         }
@@ -265,6 +278,7 @@ public record TraceSizes(Path file, TraceFile.Encoding encoding, long fileBytes,
                     return switch (key) {
                         case "hist" -> Part.HISTOGRAMS;
                         case "paths" -> Part.PATH_HISTOGRAMS;
+                        case "ranks" -> Part.RANKLISTS;
                         default -> Part.TIMING_STATS;
                     };
                 case TIMED:
@@ -295,6 +309,8 @@ public record TraceSizes(Path file, TraceFile.Encoding encoding, long fileBytes,
                     };
                 case TIMED:
                     return key.equals("from") ? Context.TIMED_FROM : Context.PLAIN;
+                case TIMING:
+                    return key.equals("by_ranks") ? Context.TIMING_GROUPS : Context.PLAIN;
                 default:
                     return Context.PLAIN;
             }

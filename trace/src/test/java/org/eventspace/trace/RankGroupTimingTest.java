@@ -141,9 +141,11 @@ class RankGroupTimingTest {
 
         Path file = dir.resolve("bound.trace.json");
         TraceFile.write(trace, file);
-        JsonNode byRanks = new ObjectMapper().readTree(file.toFile()).at("/groups/0/trace/0/body/0/compute/by_ranks");
+        // the timing is its groups: [ranks, merged_entries, n, mean, ...] each
+        JsonNode byRanks = new ObjectMapper().readTree(file.toFile()).at("/groups/0/trace/0/body/0/compute");
         assertThat(byRanks.size()).as("%s", byRanks).isEqualTo(4);
-        assertThat(byRanks.get(0).path("merged_entries").asInt()).isGreaterThanOrEqualTo(2);
+        assertThat(byRanks.get(0).get(1).asInt()).isEqualTo(groups.get(0).mergedEntries()).isGreaterThanOrEqualTo(2);
+        assertThat(byRanks.get(0).get(2).asLong()).isEqualTo(groups.get(0).stats().count());
         DeltaTiming back = allreduce(TraceFile.read(file)).computeDelta();
         assertThat(back.byRanks()).hasSize(4);
         for (int i = 0; i < 4; i++) {
@@ -181,22 +183,29 @@ class RankGroupTimingTest {
                 .doesNotContain("by_ranks");
     }
 
+    /** The object form a timing with path histograms keeps: {@code by_ranks}, groups of named fields. */
     @Test
     void aBadGroupIsRefusedNamingThePlace() throws Exception {
         String at = "/groups/0/trace/0/body/0/compute/by_ranks";
-        assertRefused(g -> ((ArrayNode) g.get(1).path("ranks")).set(0, 5), at + "/1/ranks", "ranks below 4");
-        assertRefused(g -> ((ArrayNode) g.get(1).path("ranks")).set(0, 0), at + "/1/ranks", "each rank in one group only");
-        assertRefused(g -> ((ObjectNode) g.get(1)).put("n", 7), at, "add up to the timing's n 600, not 457");
-        assertRefused(g -> ((ObjectNode) g.get(1)).put("n", 0), at + "/1/n", "an integer >= 1");
-        assertRefused(g -> g.remove(1), at, "at least 2 rank groups");
-        assertRefused(g -> ((ObjectNode) g.get(1)).put("max_rank", 3), at + "/1", "min_rank and max_rank among");
-        assertRefused(g -> ((ObjectNode) g.get(0)).put("merged_entries", 1), at + "/0/merged_entries", "an integer >= 2");
-        assertRefused(g -> ((ObjectNode) g.get(0)).remove("ranks"), at + "/0/ranks", "field 'ranks'");
-        assertRefused(g -> ((ObjectNode) g.get(0)).put("merged_entries", 4), at + "/0/merged_entries",
+        TimeEncoding path = TimeEncoding.PATH;
+        String byRanks = "by_ranks";
+        assertRefused(path, byRanks, g -> ((ArrayNode) g.get(1).path("ranks")).set(0, 5), at + "/1/ranks", "ranks below 4");
+        assertRefused(path, byRanks, g -> ((ArrayNode) g.get(1).path("ranks")).set(0, 0), at + "/1/ranks",
+                "each rank in one group only");
+        assertRefused(path, byRanks, g -> ((ObjectNode) g.get(1)).put("n", 7), "/groups/0/trace/0/body/0/compute/by_ranks",
+                "add up to the timing's n 600, not 457");
+        assertRefused(path, byRanks, g -> ((ObjectNode) g.get(1)).put("n", 0), at + "/1/n", "an integer >= 1");
+        assertRefused(path, byRanks, g -> g.remove(1), at, "at least 2 rank groups");
+        assertRefused(path, byRanks, g -> ((ObjectNode) g.get(1)).put("max_rank", 3), at + "/1",
+                "min_rank and max_rank among");
+        assertRefused(path, byRanks, g -> ((ObjectNode) g.get(0)).put("merged_entries", 1), at + "/0/merged_entries",
+                "an integer >= 2");
+        assertRefused(path, byRanks, g -> ((ObjectNode) g.get(0)).remove("ranks"), at + "/0/ranks", "field 'ranks'");
+        assertRefused(path, byRanks, g -> ((ObjectNode) g.get(0)).put("merged_entries", 4), at + "/0/merged_entries",
                 "at most the group's 3 ranks");
 
         // A rank of the job but not of the event: the trace's group (and so the event) made of ranks 0, 1 and 3 only.
-        ObjectNode doc = TraceFile.toJson(slowRank2(TimeEncoding.STATS));
+        ObjectNode doc = TraceFile.toJson(slowRank2(TimeEncoding.PATH));
         ((ObjectNode) doc.at("/groups/0")).set("ranks", new ObjectMapper().readTree("[0,1,2,3,1,1]"));
         Path file = dir.resolve("outside.trace.json");
         Files.writeString(file, doc.toString());
@@ -204,10 +213,33 @@ class RankGroupTimingTest {
                 .hasMessageContaining(file + ": at " + at + "/1/ranks: expected ranks of the event's 0..1,3 (rank 2 is not)");
     }
 
-    private void assertRefused(java.util.function.Consumer<ArrayNode> damage, String pointer, String expected)
-            throws Exception {
-        ObjectNode doc = TraceFile.toJson(slowRank2(TimeEncoding.STATS));
-        ArrayNode groups = (ArrayNode) doc.at("/groups/0/trace/0/body/0/compute/by_ranks");
+    /** The array form of every other timing: the array of its groups' {@code [ranks, merged_entries, n, mean, ...]}. */
+    @Test
+    void aBadGroupInTheArrayFormIsRefusedNamingThePlace() throws Exception {
+        String at = "/groups/0/trace/0/body/0/compute";
+        for (TimeEncoding e : new TimeEncoding[] {TimeEncoding.STATS, TimeEncoding.HIST}) {
+            assertRefused(e, "", g -> ((ArrayNode) g.get(1).get(0)).set(0, 5), at + "/1/0", "ranks below 4");
+            assertRefused(e, "", g -> ((ArrayNode) g.get(1).get(0)).set(0, 0), at + "/1/0", "each rank in one group only");
+            assertRefused(e, "", g -> ((ArrayNode) g.get(1)).set(2, 0), at + "/1/2", "an integer >= 1");
+            assertRefused(e, "", g -> g.remove(1), at, "at least 2 rank groups");
+            assertRefused(e, "", g -> ((ArrayNode) g.get(1)).set(8, 3), at + "/1", "min_rank and max_rank among");
+            assertRefused(e, "", g -> ((ArrayNode) g.get(0)).set(1, 0), at + "/0/1", "merged_entries, an integer >= 1");
+            assertRefused(e, "", g -> ((ArrayNode) g.get(0)).set(1, 4), at + "/0/1", "at most the group's 3 ranks");
+        }
+        assertRefused(TimeEncoding.STATS, "", g -> ((ArrayNode) g.get(0)).remove(8), at + "/0",
+                "a rank group's timing [ranks, merged_entries, n");
+        // in a histogram encoding the bins then stand where max_rank belongs
+        assertRefused(TimeEncoding.HIST, "", g -> ((ArrayNode) g.get(0)).remove(8), at + "/0/8", "an integer >= 0");
+    }
+
+    /**
+     * Damages the groups of slow rank 2's compute timing in a file of {@code encoding}: {@code field} the object's
+     * field holding them, or "" where the timing is the array of its groups.
+     */
+    private void assertRefused(TimeEncoding encoding, String field, java.util.function.Consumer<ArrayNode> damage,
+            String pointer, String expected) throws Exception {
+        ObjectNode doc = TraceFile.toJson(slowRank2(encoding));
+        ArrayNode groups = (ArrayNode) doc.at("/groups/0/trace/0/body/0/compute" + (field.isEmpty() ? "" : "/" + field));
         assertThat(groups.size()).as("%s", doc).isEqualTo(2);
         damage.accept(groups);
         Path file = dir.resolve("bad.trace.json");

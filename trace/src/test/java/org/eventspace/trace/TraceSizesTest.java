@@ -65,6 +65,37 @@ class TraceSizesTest {
         }
     }
 
+    /**
+     * Rank groups' timings (slow rank 2): their ranklists count as ranklists, their bins as histograms, the rest as
+     * statistics, in the array form and in the path encoding's object form; the parts still add up to the file.
+     */
+    @Test
+    void rankGroupTimingsAreCountedWhereTheirPartsBelong() throws Exception {
+        for (TimeEncoding encoding : TimeEncoding.values()) {
+            Trace grouped = RankGroupTimingTest.slowRank2(encoding);
+            Trace agreeing = RankGroupTimingTest.job(4, 150, TraceConfig.of(encoding), r -> 400_000, 1);
+            Path g = dir.resolve(encoding + "-grouped.trace.cbor");
+            Path a = dir.resolve(encoding + "-agreeing.trace.cbor");
+            TraceFile.write(grouped, g);
+            TraceFile.write(agreeing, a);
+            TraceSizes gs = TraceSizes.of(g);
+            TraceSizes as = TraceSizes.of(a);
+            assertThat(gs.accountedBytes()).as("%s", encoding).isEqualTo(gs.fileBytes());
+            // two groups' ranklists ([0,1,2,3,1,1] style) beside the one of the trace's group
+            assertThat(gs.parts().get(TraceSizes.Part.RANKLISTS)).as("%s", encoding)
+                    .isGreaterThan(as.parts().get(TraceSizes.Part.RANKLISTS));
+            TraceSizes.Part bins = switch (encoding) {
+                case STATS -> null;
+                case HIST -> TraceSizes.Part.HISTOGRAMS;
+                case PATH -> TraceSizes.Part.PATH_HISTOGRAMS;
+            };
+            if (bins != null) {
+                // the groups' histograms replace the all-ranks one (array form) or stand beside it (object form)
+                assertThat(gs.parts().get(bins)).as("%s", encoding).isGreaterThan(as.parts().get(bins));
+            }
+        }
+    }
+
     /** A file written with white space of its own: its parts as re-encoded, the difference said, not hidden. */
     @Test
     void aFileWrittenOtherwiseShowsWhatIsNotAccounted() throws Exception {
