@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.function.Consumer;
 
 import org.eventspace.base.stats.Median;
+import org.eventspace.base.stats.MedianInterval;
 import org.eventspace.base.stats.Quantile;
 import org.eventspace.trace.Replay;
 import org.eventspace.trace.Trace;
@@ -193,12 +194,33 @@ public final class ReplayAccuracy {
         return b.toString();
     }
 
-    /** {@code NAME_median} and {@code NAME_iqr} ([25th, 75th] percentile) of {@code values} into {@code root}. */
+    /**
+     * {@code NAME_median}, {@code NAME_iqr} ([25th, 75th] percentile) and, from 6 values on, {@code NAME_median_ci95}
+     * (the distribution-free interval of the median, {@link MedianInterval}, with its exact coverage) of {@code values}
+     * into {@code root}. The interval, not the median alone, says whether a replay is off: this machine runs some whole
+     * runs 25 % slower than the rest, originals and replays alike, so a pair's error is now and then ±25 % and a median
+     * of five pairs lands several per cent either side of where the replay is.
+     */
     private static void putMedianAndIqr(ObjectNode root, String name, double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         root.put(name + "_median", Median.of(sorted.clone()));
         root.putArray(name + "_iqr").add(Quantile.ofSorted(sorted, 0.25)).add(Quantile.ofSorted(sorted, 0.75));
+        MedianInterval ci = MedianInterval.of(sorted, 0.95);
+        if (ci.known()) {
+            root.putObject(name + "_median_ci95").put("lower", ci.lower()).put("upper", ci.upper())
+                    .put("coverage", ci.coverage());
+        }
+    }
+
+    /** "; 95 % interval of the median −1.2 … +2.0 %" from {@code NAME_median_ci95}, or why there is none. */
+    private static String interval(ObjectNode r, String name) {
+        com.fasterxml.jackson.databind.JsonNode ci = r.path(name + "_median_ci95");
+        if (ci.isMissingNode()) {
+            return "; too few pairs for a 95 % interval of the median (6 at least)";
+        }
+        return String.format(Locale.ROOT, "; the median lies in %+.1f … %+.1f %% (%.1f %% sure, distribution-free)",
+                ci.path("lower").asDouble(), ci.path("upper").asDouble(), 100 * ci.path("coverage").asDouble());
     }
 
     public static String summary(ObjectNode r) {
@@ -206,13 +228,14 @@ public final class ReplayAccuracy {
         out.append(String.format(Locale.ROOT, "replay accuracy, %s: %d ranks on %d host(s), %s, time encoding %s, compute %s, %d pairs%n",
                 r.path("benchmark").asText(), r.path("ranks").asInt(), r.path("hosts").asInt(), r.path("transport").asText(),
                 r.path("time_encoding").asText(), r.path("compute").asText(), r.path("pairs").size()));
-        out.append(String.format(Locale.ROOT, "  error (replay − original) / original: median %+.1f %% (IQR %+.1f … %+.1f %%)%n",
+        out.append(String.format(Locale.ROOT, "  error (replay − original) / original: median %+.1f %% (IQR %+.1f … %+.1f %%%s)%n",
                 r.path("error_pct_median").asDouble(), r.path("error_pct_iqr").get(0).asDouble(),
-                r.path("error_pct_iqr").get(1).asDouble()));
+                r.path("error_pct_iqr").get(1).asDouble(), interval(r, "error_pct")));
         if (r.has("timed_error_pct_median")) {
             out.append(String.format(Locale.ROOT, "  timed phase only (the warm-up's calls re-issued first, untimed): median %+.1f %% "
-                    + "(IQR %+.1f … %+.1f %%)%n", r.path("timed_error_pct_median").asDouble(),
-                    r.path("timed_error_pct_iqr").get(0).asDouble(), r.path("timed_error_pct_iqr").get(1).asDouble()));
+                    + "(IQR %+.1f … %+.1f %%%s)%n", r.path("timed_error_pct_median").asDouble(),
+                    r.path("timed_error_pct_iqr").get(0).asDouble(), r.path("timed_error_pct_iqr").get(1).asDouble(),
+                    interval(r, "timed_error_pct")));
         }
         if (r.has("timed_error_vs_uninstrumented_pct_median")) {
             out.append(String.format(Locale.ROOT, "  timed phase against the program run unrecorded (ScalaTrace's baseline): median "

@@ -102,6 +102,13 @@ public final class TracePrinter {
         TimeStats s = t.stats();
         out.printf("%s%s: n=%d mean=%.3f µs sd=%.3f µs min=%.3f µs (rank %d) max=%.3f µs (rank %d)%n", indent, what,
                 s.count(), s.mean() / 1e3, s.sd() / 1e3, s.min() / 1e3, s.minRank(), s.max() / 1e3, s.maxRank());
+        // where the ranks' timings differ, each rank group's own statistics under the all-ranks line
+        for (DeltaTiming g : t.byRanks()) {
+            TimeStats gs = g.stats();
+            out.printf("%s  ranks %s: n=%d mean=%.3f µs sd=%.3f µs min=%.3f µs (rank %d) max=%.3f µs (rank %d)%s%n", indent,
+                    g.ranks(), gs.count(), gs.mean() / 1e3, gs.sd() / 1e3, gs.min() / 1e3, gs.minRank(), gs.max() / 1e3,
+                    gs.maxRank(), g.mergedEntries() > 1 ? " (" + g.mergedEntries() + " differing groups merged)" : "");
+        }
         if (t.histogram() != null) {
             printBins(out, indent + "  ", t.histogram());
         }

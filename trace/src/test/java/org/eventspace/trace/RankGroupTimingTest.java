@@ -311,6 +311,19 @@ class RankGroupTimingTest {
         assertThat(TimingTree.of(trace, 2).total() / TimingTree.of(trace, 0).total()).isBetween(2.8, 3.0);
     }
 
+    /** {@code trace show} prints each rank group's statistics under the all-ranks line, and nothing where ranks agree. */
+    @Test
+    void showPrintsEachGroupsOwnStatistics() {
+        java.io.StringWriter text = new java.io.StringWriter();
+        TracePrinter.print(slowRank2(TimeEncoding.HIST), new java.io.PrintWriter(text), true);
+        String shown = text.toString();
+        assertThat(shown).containsPattern("\\n {6}compute: n=600 mean=.*\\n {8}ranks 0\\.\\.1,3: n=450 mean=(39|40)\\d\\.\\d{3} µs"
+                + ".*\\n {8}ranks 2: n=150 mean=1[12]\\d\\d\\.\\d{3} µs .*\\(rank 2\\) max=.*\\(rank 2\\)\\n");
+        java.io.StringWriter agreeing = new java.io.StringWriter();
+        TracePrinter.print(job(4, 50, TraceConfig.of(TimeEncoding.HIST), r -> 400_000, 2), new java.io.PrintWriter(agreeing), true);
+        assertThat(agreeing.toString()).doesNotContain("  ranks 0..1");
+    }
+
     @Test
     void statsNamesTheSlowRankGroupByHowMuchAndHowSurely() {
         List<Imbalance.Finding> found = Imbalance.find(slowRank2(TimeEncoding.HIST), 1.0);
