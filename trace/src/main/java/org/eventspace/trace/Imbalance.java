@@ -15,7 +15,7 @@ import java.util.Locale;
  *
  * <p>The extremes are single samples: one preempted call makes a spread. So each finding also gives a verdict on the
  * ranks' means: which rank group computed longer than the others and by how much, with how sure that is (the
- * merge's sign test, each of the group's calls longer than the others' mean, and the separation of the two means in
+ * merge's sign test, each of the group's calls longer than the others' usual call, and the separation of the two means in
  * standard errors of their difference, {@link DeltaTiming#separation}); or that no group stood apart beyond chance and
  * the merge's thresholds ({@link DeltaTiming#agree}). The verdict is the merge's: a
  * difference it did not keep apart is not named here either.
@@ -56,27 +56,28 @@ public final class Imbalance {
      *                        above 1 its mean is theirs together.
      */
     public record Longer(RankList ranks, double meanNanos, long minNanos, long calls, RankList others,
-                         double othersMeanNanos, double separationSe, int mergedEntries) {
+                         double othersMeanNanos, double othersUsualNanos, double separationSe, int mergedEntries) {
         /** How many times longer: the group's mean over the others'. */
         public double ratio() {
             return othersMeanNanos <= 0 ? Double.POSITIVE_INFINITY : meanNanos / othersMeanNanos;
         }
 
         /**
-         * Whether each of the group's calls took longer than the others' mean: by chance, were they one timing, with
-         * probability at most 2^−{@link #calls} ({@link DeltaTiming#agree}).
+         * Whether each of the group's calls took longer than the others' usual call ({@code othersUsualNanos}: their
+         * mean, or the upper end of their median bin where that is lower, the merge's reference): by chance, were they
+         * one timing, with probability at most 2^−{@link #calls} ({@link DeltaTiming#agree}).
          */
         public boolean everyCallLonger() {
-            return minNanos > othersMeanNanos;
+            return minNanos > othersUsualNanos;
         }
 
         @Override
         public String toString() {
             String sure = everyCallLonger()
-                    ? String.format(Locale.ROOT, "each of its %d calls took longer than the others' mean (by chance: "
-                            + "probability <= 2^-%d)", calls, calls)
-                    : String.format(Locale.ROOT, "not each of its %d calls took longer than the others' mean (its "
-                            + "shortest %.3f µs)", calls, minNanos / 1e3);
+                    ? String.format(Locale.ROOT, "each of its %d calls took longer than the others' usual call (%.3f µs;"
+                            + " by chance: probability <= 2^-%d)", calls, othersUsualNanos / 1e3, calls)
+                    : String.format(Locale.ROOT, "not each of its %d calls took longer than the others' usual call "
+                            + "(%.3f µs; its shortest %.3f µs)", calls, othersUsualNanos / 1e3, minNanos / 1e3);
             return String.format(Locale.ROOT, "ranks %s computed longer: mean %.3f µs vs %.3f µs on ranks %s (%.2f×, "
                             + "+%.3f µs); %s; means %s standard errors apart%s", ranks, meanNanos / 1e3,
                     othersMeanNanos / 1e3, others, ratio(), (meanNanos - othersMeanNanos) / 1e3, sure,
@@ -108,16 +109,18 @@ public final class Imbalance {
                 slow = g;
             }
         }
-        TimeStats rest = new TimeStats();
+        List<DeltaTiming> rest = new ArrayList<>();
         RankList others = null;
         for (DeltaTiming g : groups) {
             if (g != slow) {
-                rest.merge(g.stats());
+                rest.add(g);
                 others = others == null ? g.ranks() : others.union(g.ranks());
             }
         }
-        return new Longer(slow.ranks(), slow.stats().mean(), slow.stats().min(), slow.stats().count(), others, rest.mean(),
-                DeltaTiming.separation(slow.stats(), rest), slow.mergedEntries());
+        DeltaTiming together = DeltaTiming.ofGroups(slow.config(), rest);
+        return new Longer(slow.ranks(), slow.stats().mean(), slow.stats().min(), slow.stats().count(), others,
+                together.stats().mean(), DeltaTiming.signTestReference(together),
+                DeltaTiming.separation(slow.stats(), together.stats()), slow.mergedEntries());
     }
 
     private static void walk(List<Node> nodes, String path, double threshold, List<Finding> out) {
