@@ -1217,9 +1217,10 @@ public final class TraceFile {
         }
 
         /**
-         * A timing's {@code by_ranks}, or null without one: at least two groups, each a timing whose {@code ranks} lie
-         * inside the event's, no rank in two, every rank of the event in one, their sample counts adding up to the
-         * timing's {@code n}, with its extremes' ranks among its own.
+         * A timing's rank groups at {@code pa}: the array form's {@code [ranks, merged_entries, n, ...]} ({@code array})
+         * or the object form's {@code by_ranks}; at least two, each a timing whose ranks lie inside the event's, no rank
+         * in two, every rank of the event in one, with its extremes' ranks among its own. (The object form's groups must
+         * also add up to its timing's {@code n}: the caller checks that; the array form's timing is theirs merged.)
          */
         private List<DeltaTiming> timingByRanks(JsonNode a, String pa, boolean array, RankList eventRanks, int jobRanks)
                 throws TraceFormatException {
@@ -1240,8 +1241,8 @@ public final class TraceFile {
                     throw bad(pg + "/by_ranks", "no rank groups inside a rank group", g.get("by_ranks"));
                 }
                 JsonNode ranksNode = array ? g.get(0) : field(g, pg, "ranks");
-                RankList r = rankList(ranksNode, pg + (array ? "/0" : "/ranks"), jobRanks);
                 String pr = pg + (array ? "/0" : "/ranks");
+                RankList r = rankList(ranksNode, pr, jobRanks);
                 for (int rank : r.ranks()) {
                     if (!eventRanks.contains(rank)) {
                         throw bad(pr, "ranks of the event's " + eventRanks + " (rank " + rank + " is not)", ranksNode);
