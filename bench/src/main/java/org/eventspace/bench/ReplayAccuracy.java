@@ -213,7 +213,7 @@ public final class ReplayAccuracy {
         }
     }
 
-    /** "; 95 % interval of the median −1.2 … +2.0 %" from {@code NAME_median_ci95}, or why there is none. */
+    /** "; the median lies in −1.2 … +2.0 % (96.1 % sure, …)" from {@code NAME_median_ci95}, or why there is none. */
     private static String interval(ObjectNode r, String name) {
         com.fasterxml.jackson.databind.JsonNode ci = r.path(name + "_median_ci95");
         if (ci.isMissingNode()) {

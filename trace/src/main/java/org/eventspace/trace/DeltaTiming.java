@@ -230,9 +230,8 @@ public final class DeltaTiming {
     /**
      * What the sign test compares the slower group's calls with: the faster group's mean, or where its histogram says
      * the median lies lower, the upper end of the bin that holds the median. Preemption's rare long deltas pull a mean
-     * far above the usual call (gsum's 1 µs computes average several µs on a loaded machine), so a rank whose every
-     * call is longer than the others' usual one went unseen when eight ranks' preempted calls raised their mean, and
-     * seen at 256 ranks, where they did not. Either bound keeps the test's promise: a call of the same distribution
+     * far above the usual call, so a rank whose every call is longer than the others' usual one went unseen where the
+     * others' preempted calls raised their mean (sor's rank 0 at 8 ranks on 2 cores, in 3 runs of 5; docs/TRACES.md). Either bound keeps the test's promise: a call of the same distribution
      * exceeds the median bin's upper end with probability at most ½, as it exceeds a right-skewed mean.
      */
     static double signTestReference(DeltaTiming t) {

@@ -48,6 +48,8 @@ public final class Imbalance {
      * @param calls           their calls (samples).
      * @param others          every other rank of the event.
      * @param othersMeanNanos their mean compute delta.
+     * @param othersUsualNanos their usual call, what the merge's sign test compares with: their mean, or the upper end
+     *                        of their median bin where a histogram puts it lower ({@link DeltaTiming#agree}).
      * @param separationSe    how many standard errors of the difference the two means are apart (Welch): above about
      *                        4 no accident of sampling if deltas were independent and of moderate spread; a rank's
      *                        successive deltas are not quite independent and preemption's long ones inflate the
