@@ -153,7 +153,7 @@ final class CountRunsTable {
             byte[] best = entry(0, values, lengths);
             long period = 0;
             for (int i = 0; i < n - 1; i++) {
-                period = gcd(period, lengths[i]);
+                period = LongMath.gcd(period, lengths[i]);
             }
             if (period == 0) {
                 period = lengths[n - 1];
@@ -261,18 +261,9 @@ final class CountRunsTable {
             if (v == Long.MIN_VALUE) {
                 return 1;
             }
-            g = gcd(g, Math.abs(v));
+            g = LongMath.gcd(g, Math.abs(v));
         }
         return g == 0 ? 1 : g;
-    }
-
-    private static long gcd(long a, long b) {
-        while (b != 0) {
-            long t = a % b;
-            a = b;
-            b = t;
-        }
-        return a;
     }
 
     /** Unsigned LEB128. */

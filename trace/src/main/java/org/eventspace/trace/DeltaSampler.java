@@ -92,19 +92,10 @@ public final class DeltaSampler {
             return 1;
         }
         long a = Math.max(1, Math.round(GOLDEN * n));
-        while (gcd(a, n) != 1) {
+        while (LongMath.gcd(a, n) != 1) {
             a++;
         }
         return a;
-    }
-
-    private static long gcd(long x, long y) {
-        while (y != 0) {
-            long t = x % y;
-            x = y;
-            y = t;
-        }
-        return x;
     }
 
     /**
