@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,12 +68,7 @@ class TraceReplayConditionsTest {
 
     @Test
     void aTraceWithoutConditionsReplaysAsItsFlagsSayAndSaysSo() throws Exception {
-        Path trace = dir.resolve("old.trace.json");
-        assertThat(cli.execute("run", "gsum", "--ranks", "2", "--iterations", "50", "--warmup", "5", "--warmup-s", "0",
-                "--trace", trace.toString())).as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
-        ObjectNode root = (ObjectNode) json.readTree(trace.toFile());
-        assertThat(root.remove("conditions")).isNotNull();
-        Files.write(trace, json.writeValueAsBytes(root));
+        Path trace = editedGsumTrace("old.trace.json", root -> assertThat(root.remove("conditions")).isNotNull());
         Path out = dir.resolve("old.replay.json");
         assertThat(cli.execute("trace", "replay", trace.toString(), "--json", out.toString())).as(cli.err())
                 .isEqualTo(EventSpaceCommand.EXIT_OK);
@@ -83,16 +79,22 @@ class TraceReplayConditionsTest {
 
     @Test
     void aConditionTheReplayCannotUseIsReportedAsTakenFromTheTrace() throws Exception {
-        Path trace = dir.resolve("bad.trace.json");
-        assertThat(cli.execute("run", "gsum", "--ranks", "2", "--iterations", "50", "--warmup", "5", "--warmup-s", "0",
-                "--trace", trace.toString())).as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
-        ObjectNode root = (ObjectNode) json.readTree(trace.toFile());
-        ((ObjectNode) root.get("conditions")).put("poll", "often");
-        Files.write(trace, json.writeValueAsBytes(root));
+        Path trace = editedGsumTrace("bad.trace.json", root -> ((ObjectNode) root.get("conditions")).put("poll", "often"));
         assertThat(cli.execute("trace", "replay", trace.toString())).isEqualTo(EventSpaceCommand.EXIT_USAGE);
         assertThat(cli.err()).contains("--poll").contains("often").contains("--poll often taken from " + trace
                 + "'s recorded conditions; give the flag to override");
         assertThat(cli.execute("trace", "replay", trace.toString(), "--poll", "auto")).as(cli.err())
                 .isEqualTo(EventSpaceCommand.EXIT_OK);
+    }
+
+    /** A 2-rank gsum trace in one JVM, written to {@code name}, its JSON then changed by {@code edit}. */
+    private Path editedGsumTrace(String name, Consumer<ObjectNode> edit) throws Exception {
+        Path trace = dir.resolve(name);
+        assertThat(cli.execute("run", "gsum", "--ranks", "2", "--iterations", "50", "--warmup", "5", "--warmup-s", "0",
+                "--trace", trace.toString())).as(cli.err()).isEqualTo(EventSpaceCommand.EXIT_OK);
+        ObjectNode root = (ObjectNode) json.readTree(trace.toFile());
+        edit.accept(root);
+        Files.write(trace, json.writeValueAsBytes(root));
+        return trace;
     }
 }

@@ -25,26 +25,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * draws the same calls.
  */
 class Otf2ExportTest {
-    /** A ring of 4 ranks: each sends to rank + 1, receives from rank − 1, then an allreduce; 20 times. */
-    private static Trace ring() {
-        List<RankTrace> ranks = new ArrayList<>();
-        for (int r = 0; r < 4; r++) {
-            RankTrace t = new RankTrace(r, TraceConfig.of(TimeEncoding.HIST));
-            for (int i = 0; i < 20; i++) {
-                long peerOut = ((r + 1) % 4) - r;
-                long peerIn = ((r + 3) % 4) - r;
-                t.record(Op.SEND, 7, -1, peerOut, 2, EventNode.NONE, 1000 + 10 * r, 500);
-                t.record(Op.RECV, 8, -1, peerIn, 2, EventNode.NONE, 100, 2000);
-                t.record(Op.ALLREDUCE_LONG, 9, 0, EventNode.NONE, 1, EventNode.NONE, 3000 + (i % 3) * 1000, 700);
-            }
-            ranks.add(t);
-        }
-        return Trace.mergeAll(ranks);
-    }
-
     @Test
     void everyCallIsAnEnterAndALeaveInOrderWithItsMessageAndCollectiveRecords() {
-        CallTimeline t = new Otf2Export(ring(), 1_000_000).timeline();
+        CallTimeline t = new Otf2Export(PerfettoExportTest.ring(), 1_000_000).timeline();
         assertThat(t.problems()).isEmpty();
         assertThat(t.ranks()).isEqualTo(4);
         assertThat(t.communicators().get(Otf2Export.WORLD).members()).containsExactly(0, 1, 2, 3);
@@ -79,7 +62,7 @@ class Otf2ExportTest {
 
     @Test
     void everySendIsMatchedByAReceiveOfItsPeer() {
-        CallTimeline t = new Otf2Export(ring(), 1_000_000).timeline();
+        CallTimeline t = new Otf2Export(PerfettoExportTest.ring(), 1_000_000).timeline();
         Map<String, Integer> channels = new HashMap<>();
         for (int rank = 0; rank < t.ranks(); rank++) {
             for (CallTimeline.Event e : t.events(rank)) {
@@ -97,7 +80,7 @@ class Otf2ExportTest {
 
     @Test
     void callsAreWhereThePerfettoExportDrawsThem() throws Exception {
-        Trace trace = ring();
+        Trace trace = PerfettoExportTest.ring();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         new PerfettoExport(trace, 1_000_000).write(out);
         Map<Integer, List<JsonNode>> slices = new HashMap<>();
@@ -164,7 +147,7 @@ class Otf2ExportTest {
 
     @Test
     void theLimitCutsEachRanksCallsAndSaysSo() {
-        Otf2Export export = new Otf2Export(ring(), 7);
+        Otf2Export export = new Otf2Export(PerfettoExportTest.ring(), 7);
         CallTimeline t = export.timeline();
         assertThat(t.problems()).isEmpty();
         assertThat(export.summary().truncated()).isTrue();
@@ -206,7 +189,7 @@ class Otf2ExportTest {
 
     @Test
     void theStreamIsVersionedAndNamesEveryDefinitionBeforeItsEvents() throws Exception {
-        CallTimeline t = new Otf2Export(ring(), 2).timeline();
+        CallTimeline t = new Otf2Export(PerfettoExportTest.ring(), 2).timeline();
         StringWriter w = new StringWriter();
         long lines = Otf2Writer.stream(t, w);
         List<String> text = w.toString().lines().toList();

@@ -23,8 +23,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 class PerfettoExportTest {
     private static final Set<String> PHASES = Set.of("X", "M", "s", "f");
 
-    /** A ring of 4 ranks: each sends to rank + 1, receives from rank − 1, then an allreduce; 20 times. */
-    private static Trace ring() {
+    /**
+     * A ring of 4 ranks: each sends to rank + 1, receives from rank − 1, then an allreduce; 20 times. Otf2ExportTest
+     * draws the same calls.
+     */
+    static Trace ring() {
         List<RankTrace> ranks = new ArrayList<>();
         for (int r = 0; r < 4; r++) {
             RankTrace t = new RankTrace(r, TraceConfig.of(TimeEncoding.HIST));
