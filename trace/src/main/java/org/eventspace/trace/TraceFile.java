@@ -1233,7 +1233,8 @@ public final class TraceFile {
             for (int i = 0; i < a.size(); i++) {
                 String pg = pa + "/" + i;
                 JsonNode g = a.get(i);
-                if (array && (!g.isArray() || g.size() < 2 + COMPACT_TIMING_FIELDS)) {
+                if (array && (!g.isArray() || g.size() < 2 + COMPACT_TIMING_FIELDS
+                        || g.size() > 3 + COMPACT_TIMING_FIELDS)) {
                     throw bad(pg, "a rank group's timing [ranks, merged_entries, n, mean, sd, min, min_rank, max, max_rank"
                             + "(, bins)]", g);
                 }
@@ -1255,11 +1256,7 @@ public final class TraceFile {
                 DeltaTiming d;
                 long merged;
                 if (array) {
-                    ArrayNode stats = JSON.createArrayNode();
-                    for (int j = 2; j < g.size(); j++) {
-                        stats.add(g.get(j));
-                    }
-                    d = compactTiming(stats, pg, 2);
+                    d = compactTiming(g, pg, 2);
                     JsonNode m = g.get(1);
                     if (!m.isIntegralNumber() || !m.canConvertToLong() || m.asLong() < 1) {
                         throw bad(pg + "/1", "merged_entries, an integer >= 1", m);
@@ -1337,18 +1334,13 @@ public final class TraceFile {
         }
 
         /**
-         * The statistics and bins of an array timing, {@code t}'s element {@code i} at index {@code i + first} of the
-         * array at {@code p} (2 in a rank group's, after its ranks and merged entries).
+         * The statistics and bins of an array timing that start at index {@code first} of the array {@code t} at
+         * {@code p} (2 in a rank group's, after its ranks and merged entries); its length the caller has checked.
          */
         private DeltaTiming compactTiming(JsonNode t, String p, int first) throws TraceFormatException {
-            int size = t.size();
-            if (size != COMPACT_TIMING_FIELDS && size != COMPACT_TIMING_FIELDS + 1) {
-                throw bad(p, "[ranks, merged_entries, n, mean, sd, min, min_rank, max, max_rank] with the bins after them in"
-                        + " a histogram encoding", t);
-            }
             long[] v = new long[COMPACT_TIMING_FIELDS];
             for (int i = 0; i < COMPACT_TIMING_FIELDS; i++) {
-                JsonNode x = t.get(i);
+                JsonNode x = t.get(first + i);
                 long min = i == 0 ? 1 : 0;
                 if (!x.isIntegralNumber() || !x.canConvertToLong() || x.asLong() < min
                         || (i == 4 || i == 6) && x.asLong() > Integer.MAX_VALUE) {
@@ -1358,8 +1350,8 @@ public final class TraceFile {
             }
             DeltaTiming d = new DeltaTiming(config);
             d.stats.copy(TimeStats.of(v[0], v[1], v[2], v[3], (int) v[4], v[5], (int) v[6]));
-            if (size > COMPACT_TIMING_FIELDS) {
-                d.hist = bins(t.get(COMPACT_TIMING_FIELDS), p + "/" + (COMPACT_TIMING_FIELDS + first));
+            if (t.size() > first + COMPACT_TIMING_FIELDS) {
+                d.hist = bins(t.get(first + COMPACT_TIMING_FIELDS), p + "/" + (first + COMPACT_TIMING_FIELDS));
             }
             return d;
         }
