@@ -53,18 +53,7 @@ public record MedianInterval(double lower, double upper, double coverage) {
         }
         double[] sorted = values.clone();
         Arrays.sort(sorted);
-        double coverage = 1 - 2 * cumulativeBelow(n, l);
-        return new MedianInterval(sorted[l - 1], sorted[n - l], coverage);
-    }
-
-    /** P(B < l), B binomial (n, ½). */
-    static double cumulativeBelow(int n, int l) {
-        double term = Math.pow(0.5, n);
-        double sum = 0;
-        for (int k = 0; k < l; k++) {
-            sum += term;
-            term = term * (n - k) / (k + 1);
-        }
-        return sum;
+        // below is now P(B < l): the chance the true median lies beyond either end
+        return new MedianInterval(sorted[l - 1], sorted[n - l], 1 - 2 * below);
     }
 }

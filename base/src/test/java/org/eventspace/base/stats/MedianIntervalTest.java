@@ -81,17 +81,31 @@ class MedianIntervalTest {
         assertThat((double) held / trials).isGreaterThan(coverage - 0.0056);
     }
 
+    /**
+     * Against the binomial summed term by term: for every n from 6 to 40 the interval is x(l) … x(n+1−l) for the largest
+     * l with P(B < l) ≤ 2.5 %, and its coverage is 1 − 2·P(B < l).
+     */
     @Test
-    void theCumulativeBinomialMatchesTheDirectSum() {
-        for (int n = 1; n <= 40; n++) {
-            for (int l = 0; l <= n; l++) {
-                double direct = 0;
-                for (int k = 0; k < l; k++) {
-                    direct += binomial(n, k) / Math.pow(2, n);
-                }
-                assertThat(MedianInterval.cumulativeBelow(n, l)).as("n=%d l=%d", n, l).isCloseTo(direct, within(1e-12));
+    void theOrderStatisticsAndCoverageMatchTheDirectBinomialSum() {
+        for (int n = 6; n <= 40; n++) {
+            MedianInterval m = MedianInterval.of(oneTo(n), 0.95);
+            int l = (int) m.lower();
+            assertThat(m.upper()).as("n=%d", n).isEqualTo(n + 1 - l);
+            assertThat(below(n, l)).as("n=%d l=%d", n, l).isLessThanOrEqualTo(0.025);
+            if (l + 1 <= n / 2) {
+                assertThat(below(n, l + 1)).as("n=%d: l=%d is the largest", n, l).isGreaterThan(0.025);
             }
+            assertThat(m.coverage()).as("n=%d", n).isCloseTo(1 - 2 * below(n, l), within(1e-12));
         }
+    }
+
+    /** P(B < l), B binomial (n, ½), summed directly. */
+    private static double below(int n, int l) {
+        double sum = 0;
+        for (int k = 0; k < l; k++) {
+            sum += binomial(n, k) / Math.pow(2, n);
+        }
+        return sum;
     }
 
     private static double binomial(int n, int k) {
