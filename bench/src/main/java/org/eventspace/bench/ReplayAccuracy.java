@@ -25,6 +25,7 @@ import org.eventspace.run.RunReport;
 import org.eventspace.run.TracedRun;
 import org.eventspace.run.TraceReplay;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -215,7 +216,7 @@ public final class ReplayAccuracy {
 
     /** "; the median lies in −1.2 … +2.0 % (96.1 % sure, …)" from {@code NAME_median_ci95}, or why there is none. */
     private static String interval(ObjectNode r, String name) {
-        com.fasterxml.jackson.databind.JsonNode ci = r.path(name + "_median_ci95");
+        JsonNode ci = r.path(name + "_median_ci95");
         if (ci.isMissingNode()) {
             return "; too few pairs for a 95 % interval of the median (6 at least)";
         }

@@ -99,15 +99,11 @@ public final class TracePrinter {
     }
 
     private static void printTiming(PrintWriter out, String indent, String what, DeltaTiming t, Map<Integer, String> sites) {
-        TimeStats s = t.stats();
-        out.printf("%s%s: n=%d mean=%.3f µs sd=%.3f µs min=%.3f µs (rank %d) max=%.3f µs (rank %d)%n", indent, what,
-                s.count(), s.mean() / 1e3, s.sd() / 1e3, s.min() / 1e3, s.minRank(), s.max() / 1e3, s.maxRank());
+        out.printf("%s%s: %s%n", indent, what, statistics(t.stats()));
         // where the ranks' timings differ, each rank group's own statistics under the all-ranks line
         for (DeltaTiming g : t.byRanks()) {
-            TimeStats gs = g.stats();
-            out.printf("%s  ranks %s: n=%d mean=%.3f µs sd=%.3f µs min=%.3f µs (rank %d) max=%.3f µs (rank %d)%s%n", indent,
-                    g.ranks(), gs.count(), gs.mean() / 1e3, gs.sd() / 1e3, gs.min() / 1e3, gs.minRank(), gs.max() / 1e3,
-                    gs.maxRank(), g.mergedEntries() > 1 ? " (" + g.mergedEntries() + " differing groups merged)" : "");
+            out.printf("%s  ranks %s: %s%s%n", indent, g.ranks(), statistics(g.stats()),
+                    g.mergedEntries() > 1 ? " (" + g.mergedEntries() + " differing groups merged)" : "");
         }
         if (t.histogram() != null) {
             printBins(out, indent + "  ", t.histogram());
@@ -116,6 +112,12 @@ public final class TracePrinter {
             out.printf("%s  after %s:%n", indent, siteName(p.getKey(), sites));
             printBins(out, indent + "    ", p.getValue());
         }
+    }
+
+    /** "n=600 mean=… µs sd=… µs min=… µs (rank R) max=… µs (rank R)". */
+    private static String statistics(TimeStats s) {
+        return String.format("n=%d mean=%.3f µs sd=%.3f µs min=%.3f µs (rank %d) max=%.3f µs (rank %d)",
+                s.count(), s.mean() / 1e3, s.sd() / 1e3, s.min() / 1e3, s.minRank(), s.max() / 1e3, s.maxRank());
     }
 
     private static void printBins(PrintWriter out, String indent, DeltaHistogram h) {
