@@ -19,14 +19,16 @@ import picocli.CommandLine.Option;
 
 /** {@code eventspace bench replay}: pairs of a traced run and the replay of its trace; the median error. */
 @Command(name = "replay", mixinStandardHelpOptions = true,
-        description = "Replay accuracy: --pairs times, run the benchmark with --trace and replay the trace at once (same "
-                + "transport); print the median error (replay − original) / original and how far two originals differ. "
-                + "--json writes eventspace.bench-replay/1.")
+        description = "Replay accuracy: --pairs times, run the benchmark unrecorded and with --trace, then replay the trace "
+                + "recorded as the original was (trace replay --record) and unrecorded (same transport); print the median "
+                + "error (replay − original) / original with both recorded and with neither, what recording cost each, "
+                + "and how far two originals differ. --json writes eventspace.bench-replay/2.")
 final class BenchReplayCommand implements Callable<Integer> {
     @Option(names = "--benchmark", defaultValue = "gsum", description = "gsum, compute-gsum or sor. Default: ${DEFAULT-VALUE}.")
     String benchmark;
 
-    @Option(names = "--pairs", defaultValue = "5", description = "Traced runs, each followed by its replay. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--pairs", defaultValue = "5", description = "Pairs: an unrecorded and a traced run, each pair followed by its "
+            + "two replays. Default: ${DEFAULT-VALUE}.")
     int pairs;
 
     @Option(names = "--time-encoding", defaultValue = "hist", description = "stats, hist or path. Default: ${DEFAULT-VALUE}.")

@@ -16,6 +16,7 @@ import org.eventspace.mpi.MpiReplayProgram;
 import org.eventspace.trace.Replay;
 import org.eventspace.trace.RunConditions;
 import org.eventspace.trace.Trace;
+import org.eventspace.trace.TraceConfig;
 import org.eventspace.trace.TraceFile;
 import org.eventspace.base.json.Json;
 
@@ -82,6 +83,13 @@ final class TraceReplayCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Write eventspace.trace-replay/1 (replay_wall_s, original_wall_s, error_pct).")
     Path json;
 
+    // A traced run pays its recorder on every call; a replay recorded the same way pays it too, so the two compare like
+    // with like (ScalaTrace measured application and replay under the same instrumentation).
+    @Option(names = "--record", paramLabel = "OUT", description = "Record the replay's own calls into a trace file OUT, as "
+            + "run --trace records a program (the original's time encoding): the replay then pays the recorder the "
+            + "traced original paid, and OUT can be read like any trace (trace show, trace stats).")
+    Path record;
+
     /** The default of {@code --max-calls}: about a minute of re-issued calls on this machine's in-JVM transport. */
     static final long DEFAULT_MAX_CALLS = 100_000_000;
 
@@ -132,6 +140,9 @@ final class TraceReplayCommand implements Callable<Integer> {
             if (mode != Replay.Compute.SPIN) {
                 throw new UsageError("--compute " + compute + ": the MPI replayer waits compute deltas by spinning only");
             }
+            if (record != null) {
+                throw new UsageError("--record: an MPI program's trace is replayed by es_replay under mpirun, which does not record");
+            }
         } else {
             try {
                 Replay.checkReplayable(trace);
@@ -166,6 +177,9 @@ final class TraceReplayCommand implements Callable<Integer> {
         if (json != null) {
             OutputFiles.checkWritable(json, "--json");
         }
+        if (record != null) {
+            OutputFiles.checkWritable(record, "--record");
+        }
         if (socketBufferBytes < 0) {
             throw new UsageError("--socket-buffer must be >= 0 bytes (0 keeps the OS default), got " + socketBufferBytes);
         }
@@ -190,7 +204,8 @@ final class TraceReplayCommand implements Callable<Integer> {
                     + " taken from " + file + "'s recorded conditions; give the flag to override)");
         }
         List<String> differences = original == null ? List.of() : original.differences(TraceReplay.conditionsOf(job));
-        TraceReplay.Result result = TraceReplay.run(job, trace, file, mode, Duration.ofHours(1));
+        TraceReplay.Result result = TraceReplay.run(job, trace, file, mode, Duration.ofHours(1),
+                record == null ? null : TraceConfig.of(trace.encoding()));
         boolean ok = result.errors().isEmpty();
         for (String error : result.errors()) {
             spec.commandLine().getErr().println("eventspace: trace replay: " + error);
@@ -228,6 +243,21 @@ final class TraceReplayCommand implements Callable<Integer> {
             out.printf("  timed phase (after the warm-up calls, re-issued first): replay %.3f s, original %.3f s, error %+.1f %%%n",
                     timedReplayS, timedOriginalS, timedErrorPct);
         }
+        long recordedBytes = -1;
+        if (record != null && result.recorded() != null) {
+            // Whatever the replay's outcome, what it recorded is kept (a failed replay's trace shows where it stopped).
+            Trace replayTrace = result.recorded();
+            long[] bytes = {0};
+            OutputFiles.write(record, "--record", f -> bytes[0] = TraceFile.write(replayTrace, TraceReplay.conditionsOf(job), f));
+            recordedBytes = bytes[0];
+            out.printf("  recorded: %s, %d bytes, %d calls%s%n", record, recordedBytes, replayTrace.eventsRecorded(),
+                    replayTrace.timedNanos() >= 0 ? String.format(java.util.Locale.ROOT, ", timed phase as its recorder "
+                            + "measured it %.3f s", replayTrace.timedNanos() / 1e9) : "");
+        } else if (record != null) {
+            spec.commandLine().getErr().println("eventspace: trace replay: --record " + record + ": no trace of the replay "
+                    + "arrived (a host sent none)");
+            ok = false;
+        }
         out.flush();
         if (json != null) {
             ObjectMapper mapper = Json.mapper();
@@ -251,6 +281,10 @@ final class TraceReplayCommand implements Callable<Integer> {
                 o.put("timed_replay_s", timedReplayS);
                 o.put("timed_original_s", timedOriginalS);
                 o.put("timed_error_pct", timedErrorPct);
+            }
+            if (recordedBytes >= 0) {
+                o.put("recorded", record.toString());
+                o.put("recorded_bytes", recordedBytes);
             }
             OutputFiles.write(json, "--json", file -> Json.pretty().writeValue(file.toFile(), o));
         }

@@ -246,7 +246,7 @@ class BenchCommandTest {
                 "--warmup", "20", "--warmup-s", "0", "--json", json.toString());
         assertThat(code).as(cli.err()).isZero();
         JsonNode report = JSON.readTree(json.toFile());
-        assertThat(report.path("schema").asText()).isEqualTo("eventspace.bench-replay/1");
+        assertThat(report.path("schema").asText()).isEqualTo("eventspace.bench-replay/2");
         assertThat(report.path("pairs")).hasSize(2);
         for (JsonNode pair : report.path("pairs")) {
             assertThat(pair.path("calls").asLong()).isEqualTo(pair.path("events_recorded").asLong()).isPositive();
@@ -257,14 +257,26 @@ class BenchCommandTest {
             assertThat(pair.path("conditions_differ")).isEmpty();
             assertThat(pair.path("load_average_before").isNumber()).isTrue();
             assertThat(pair.path("load_average_after").isNumber()).isTrue();
-            // The unrecorded run's timed loop, and the two figures set against it.
+            // Each replay against the original under the same instrumentation: recorded against traced, unrecorded
+            // against unrecorded; and what the recorder cost each.
             double plain = pair.path("uninstrumented_timed_s").asDouble();
+            double traced = pair.path("timed_original_s").asDouble();
+            double recordedReplay = pair.path("timed_replay_s").asDouble();
+            double bareReplay = pair.path("unrecorded_timed_replay_s").asDouble();
             assertThat(plain).isPositive();
-            assertThat(pair.path("timed_error_vs_uninstrumented_pct").asDouble()).isCloseTo(
-                    100 * (pair.path("timed_replay_s").asDouble() - plain) / plain, org.assertj.core.data.Offset.offset(1e-9));
-            assertThat(pair.path("tracing_cost_pct").asDouble()).isCloseTo(
-                    100 * (pair.path("timed_original_s").asDouble() - plain) / plain, org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(bareReplay).isPositive();
+            org.assertj.core.data.Offset<Double> exactly = org.assertj.core.data.Offset.offset(1e-9);
+            assertThat(pair.path("timed_error_pct").asDouble()).isCloseTo(100 * (recordedReplay - traced) / traced, exactly);
+            assertThat(pair.path("timed_error_vs_uninstrumented_pct").asDouble()).isCloseTo(100 * (bareReplay - plain) / plain,
+                    exactly);
+            assertThat(pair.path("unrecorded_replay_vs_traced_pct").asDouble()).isCloseTo(100 * (bareReplay - traced) / traced,
+                    exactly);
+            assertThat(pair.path("tracing_cost_pct").asDouble()).isCloseTo(100 * (traced - plain) / plain, exactly);
+            assertThat(pair.path("replay_tracing_cost_pct").asDouble()).isCloseTo(
+                    100 * (recordedReplay - bareReplay) / bareReplay, exactly);
         }
+        assertThat(report.path("unrecorded_replay_vs_traced_pct_iqr")).hasSize(2);
+        assertThat(report.path("replay_tracing_cost_pct_median").isNumber()).isTrue();
         assertThat(report.path("timed_error_vs_uninstrumented_pct_iqr")).hasSize(2);
         assertThat(report.path("tracing_cost_pct_median").isNumber()).isTrue();
         assertThat(report.path("error_pct_median").isNumber()).isTrue();

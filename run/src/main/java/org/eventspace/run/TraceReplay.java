@@ -8,6 +8,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
+import org.eventspace.comm.Comm;
 import org.eventspace.job.JobConfig;
 import org.eventspace.job.MonitoredJob;
 import org.eventspace.job.RankThreads;
@@ -15,6 +16,7 @@ import org.eventspace.trace.Op;
 import org.eventspace.trace.Replay;
 import org.eventspace.trace.RunConditions;
 import org.eventspace.trace.Trace;
+import org.eventspace.trace.TraceConfig;
 import org.eventspace.trace.TraceFile;
 import org.eventspace.trace.TraceFormatException;
 import org.eventspace.base.json.Json;
@@ -37,9 +39,11 @@ public final class TraceReplay {
     /**
      * A replay's outcome: its wall (the longest rank), calls re-issued, what went wrong, and per operation the time its
      * calls took from issue to return summed over the ranks ({@code communicateNanos}, by {@link Op}), and the longest
-     * rank's timed span ({@link Replay#timedNanos}; -1 when the trace marks no timed phase).
+     * rank's timed span ({@link Replay#timedNanos}; -1 when the trace marks no timed phase), and the replay's own trace
+     * when it was recorded ({@code recorded}, else null).
      */
-    public record Result(long wallNanos, long calls, List<String> errors, Map<Op, Long> communicateNanos, long timedNanos) {
+    public record Result(long wallNanos, long calls, List<String> errors, Map<Op, Long> communicateNanos, long timedNanos,
+                         Trace recorded) {
         public Result {
             errors = List.copyOf(errors);
             communicateNanos = Map.copyOf(communicateNanos);
@@ -63,13 +67,26 @@ public final class TraceReplay {
 
     /** Replays {@code trace} (read from {@code file}) on a job of {@code job}'s layout and transport, without monitors. */
     public static Result run(JobConfig job, Trace trace, Path file, Replay.Compute compute, Duration limit) {
+        return run(job, trace, file, compute, limit, null);
+    }
+
+    /**
+     * As {@link #run(JobConfig, Trace, Path, Replay.Compute, Duration)}, every rank's re-issued calls recorded as
+     * {@code record} says (as {@code run --trace} records a program; null: not recorded), the ranks' traces merged into
+     * {@link Result#recorded}. A replay recorded the way its original was compares like with like: ScalaTrace measured
+     * its replays under the same instrumentation as the application they are set against (mpiP on both, Ratn et al.
+     * §5.4), and a recorder's own time per call is part of what a traced run took.
+     */
+    public static Result run(JobConfig job, Trace trace, Path file, Replay.Compute compute, Duration limit, TraceConfig record) {
         if (job.ranks() != trace.ranks()) {
             throw new IllegalArgumentException("the trace is of " + trace.ranks() + " ranks, the job has " + job.ranks());
         }
-        RunEngine.JobRun<Result> run = RunEngine.run(RunConfig.forJob(job), new Ranks(trace, file, compute, limit), limit);
+        RunEngine.JobRun<Result> run = RunEngine.run(RunConfig.forJob(job), new Ranks(trace, file, compute, limit, record),
+                limit);
         if (run.local() != null) {
             return run.local();
         }
+        List<Trace> partial = new ArrayList<>();
         long wall = 0;
         long calls = 0;
         long timed = -1;
@@ -77,6 +94,17 @@ public final class TraceReplay {
         List<String> errors = new ArrayList<>(run.errors());
         for (int h = 0; h < run.programs().size(); h++) {
             JsonNode program = run.programs().get(h);
+            if (record != null && program != null) {
+                if (program.has("trace")) {
+                    try {
+                        partial.add(TraceFile.fromJson(program.get("trace"), "host " + h + "'s partial trace of the replay"));
+                    } catch (TraceFormatException e) {
+                        errors.add(e.getMessage());
+                    }
+                } else {
+                    errors.add("host " + h + " sent no partial trace of the replay");
+                }
+            }
             JsonNode ranks = program == null ? null : program.path("ranks");
             if (ranks == null || !ranks.isArray()) {
                 if (program != null) {
@@ -100,22 +128,25 @@ public final class TraceReplay {
                 }
             }
         }
-        return new Result(wall, calls, errors, communicate, timed);
+        Trace recorded = record == null || partial.size() != run.programs().size() ? null : TracedRun.mergeTree(partial);
+        return new Result(wall, calls, errors, communicate, timed, recorded);
     }
 
     /**
-     * In a host process: the replay its arguments name, [{@value #KIND}, trace file, SPIN|SLEEP]; the host reads the
-     * trace file itself, so only its path travels.
+     * In a host process: the replay its arguments name, [{@value #KIND}, trace file, SPIN|SLEEP(, trace configuration)]
+     * (the last when the replay is recorded, {@link TracedRun#encodeConfig}); the host reads the trace file itself, so
+     * only its path travels.
      *
      * @throws IllegalArgumentException for malformed arguments or an unreadable trace.
      */
     static HostWork<Result> decode(List<String> args) {
-        if (args.size() != 3) {
-            throw new IllegalArgumentException("expected " + KIND + " <trace file> SPIN|SLEEP, got " + args);
+        if (args.size() != 3 && args.size() != 4) {
+            throw new IllegalArgumentException("expected " + KIND + " <trace file> SPIN|SLEEP [<trace configuration>], got " + args);
         }
         Path file = Path.of(args.get(1));
+        TraceConfig record = args.size() == 4 ? TracedRun.decodeConfig(args.get(3)) : null;
         try {
-            return new Ranks(TraceFile.read(file), file, Replay.Compute.valueOf(args.get(2)), Duration.ofHours(1));
+            return new Ranks(TraceFile.read(file), file, Replay.Compute.valueOf(args.get(2)), Duration.ofHours(1), record);
         } catch (IOException | TraceFormatException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
@@ -123,17 +154,27 @@ public final class TraceReplay {
 
     /**
      * The replay as the engine's {@link HostWork}: a process's ranks each replay their part; the host reports
-     * {@code {"ranks": [{"rank", "wall_ns", "calls", "timed_ns", "communicate_ns"} or {"rank", "error"}]}}.
+     * {@code {"ranks": [{"rank", "wall_ns", "calls", "timed_ns", "communicate_ns"} or {"rank", "error"}]}}, and when
+     * the replay is recorded ({@code record} not null) its ranks' partial trace ({@code trace}).
      */
-    private record Ranks(Trace trace, Path file, Replay.Compute compute, Duration limit) implements HostWork<Result> {
+    private record Ranks(Trace trace, Path file, Replay.Compute compute, Duration limit, TraceConfig record)
+            implements HostWork<Result> {
         @Override
         public Part<Result> run(MonitoredJob job) {
-            List<RankThreads.Outcome<long[]>> outcomes = job.runRanks(rank -> replay(trace, job, rank, compute), limit);
-            return new Part<>(collect(outcomes), () -> encode(outcomes), outcomes.stream().allMatch(RankThreads.Outcome::ok));
+            TracedRun.Recorders recorders = record == null ? null : new TracedRun.Recorders(trace.ranks(), record);
+            List<RankThreads.Outcome<long[]>> outcomes = job.runRanks(rank -> replay(trace,
+                    recorders == null ? job.comm(rank) : recorders.decorate(rank, job.comm(rank)), compute), limit);
+            // The ranks' traces merge after every rank finished, as a traced run's do (off the timed span).
+            Trace recorded = recorders == null ? null : recorders.merged(job.localRanks());
+            return new Part<>(collect(outcomes, recorded), () -> encode(outcomes, recorded),
+                    outcomes.stream().allMatch(RankThreads.Outcome::ok));
         }
 
-        private static ObjectNode encode(List<RankThreads.Outcome<long[]>> outcomes) {
+        private static ObjectNode encode(List<RankThreads.Outcome<long[]>> outcomes, Trace recorded) {
             ObjectNode program = JSON.createObjectNode();
+            if (recorded != null) {
+                program.set("trace", TraceFile.toJsonPartial(recorded));
+            }
             ArrayNode list = program.putArray("ranks");
             for (RankThreads.Outcome<long[]> o : outcomes) {
                 ObjectNode r = list.addObject().put("rank", o.rank());
@@ -152,13 +193,15 @@ public final class TraceReplay {
 
         @Override
         public List<String> arguments() {
-            return List.of(KIND, file.toAbsolutePath().toString(), compute.name());
+            String path = file.toAbsolutePath().toString();
+            return record == null ? List.of(KIND, path, compute.name())
+                    : List.of(KIND, path, compute.name(), TracedRun.encodeConfig(record));
         }
     }
 
     /** One rank's replay: {wall ns, calls, timed ns or -1, then per Op ordinal the ns its calls took}. */
-    private static long[] replay(Trace trace, MonitoredJob job, int rank, Replay.Compute compute) {
-        Replay replay = new Replay(trace, job.comm(rank), compute);
+    private static long[] replay(Trace trace, Comm comm, Replay.Compute compute) {
+        Replay replay = new Replay(trace, comm, compute);
         long wall = replay.run();
         long[] out = new long[3 + OPS.length];
         out[0] = wall;
@@ -172,7 +215,7 @@ public final class TraceReplay {
 
     private static final Op[] OPS = Op.values();
 
-    private static Result collect(List<RankThreads.Outcome<long[]>> outcomes) {
+    private static Result collect(List<RankThreads.Outcome<long[]>> outcomes, Trace recorded) {
         long wall = 0;
         long calls = 0;
         long timed = -1;
@@ -188,7 +231,7 @@ public final class TraceReplay {
                 errors.add("rank " + o.rank() + ": " + o.error());
             }
         }
-        return new Result(wall, calls, errors, communicate, timed);
+        return new Result(wall, calls, errors, communicate, timed, recorded);
     }
 
     private static void addCommunicate(long[] rank, Map<Op, Long> into) {

@@ -44,6 +44,12 @@ public final class Replay {
     private long[] recvBuffer = new long[1];
     private double[] doubles = new double[1];
     private int previousSite = CallSite.UNMARKED;
+    /**
+     * The comm as a recorder, when the replay is itself recorded ({@code trace replay --record}): each call is marked
+     * with the original's call site and the timed phase where the original's began, so the replay's trace has the
+     * original's shape and timed span; null when not recorded.
+     */
+    private final TracingComm recording;
     private long calls;
     /** When the previous call returned (or the replay started). */
     private long lastEnd;
@@ -70,6 +76,7 @@ public final class Replay {
         this.sampler = new DeltaSampler(trace.encoding(), rank);
         this.steps = compile(trace.nodes(), rank, trace.encoding() == TimeEncoding.PATH);
         this.timedFrom = trace.timedFrom(rank);
+        this.recording = comm instanceof TracingComm t ? t : null;
     }
 
     /**
@@ -203,8 +210,13 @@ public final class Replay {
                 long delta = c.compute(sampler, previousSite);
                 computeDrawn += Math.max(0, delta);
                 long issued = waitUntil(lastEnd, delta);
+                if (recording != null) {
+                    recording.site(c.event.site);
+                }
                 issue(c);
-                lastEnd = System.nanoTime();
+                // Recorded, the call ended where the recorder says: its own work after the call is then inside the
+                // next compute wait, as it was inside the original's next compute delta, and not paid twice.
+                lastEnd = recording == null ? System.nanoTime() : recording.lastEnd();
                 communicated[c.op.ordinal()] += lastEnd - issued;
                 previousSite = c.event.site;
                 if (++calls == timedFrom) {
@@ -212,6 +224,9 @@ public final class Replay {
                     // (a cold JIT) is not repaid out of the timed phase's compute.
                     timedStart = lastEnd;
                     debt = 0;
+                    if (recording != null) {
+                        TracingComm.markTimed(recording);
+                    }
                 }
             }
         }

@@ -45,6 +45,19 @@ public final class TracingComm implements Comm {
         return this;
     }
 
+    /** Marks the next call as made at the call site numbered {@code site} (a replay re-issuing a recorded call). */
+    void site(int site) {
+        this.site = site;
+    }
+
+    /**
+     * When the last call returned, as the recorder measured it (before its own work on the call): where a recorded
+     * replay counts its next compute delta from, as the original's was counted.
+     */
+    long lastEnd() {
+        return lastEnd;
+    }
+
     /**
      * Marks the next call on {@code comm} as made at {@code callSite} if {@code comm} records, and returns
      * {@code comm}: how a program that may or may not be traced names its call sites
