@@ -372,15 +372,36 @@ public final class Trace {
         return Collections.unmodifiableList(groups.isEmpty() ? List.of() : groups.get(0).nodes());
     }
 
-    /** Aligns the groups (by lowest rank, over a binary tree) into one sequence, once. */
+    /**
+     * Aligns the groups (by lowest rank, over a binary tree) into one sequence, once, and then keeps rank groups of a
+     * timing apart only where their difference adds at least {@link DeltaTiming#MATERIAL_SHARE} of the wall time to a
+     * rank's run ({@link DeltaTiming#settleGroups}); a trace read from a file was settled when it was written.
+     */
     void align() {
         if (aligned) {
             return;
         }
         aligned = true;
-        if (groups.size() <= 1) {
-            return;
+        if (groups.size() > 1) {
+            alignGroups();
         }
+        if (wallNanos > 0 && !groups.isEmpty()) {
+            settleGroups(groups.get(0).nodes(), DeltaTiming.MATERIAL_SHARE * wallNanos);
+        }
+    }
+
+    private static void settleGroups(List<Node> nodes, double floorNanos) {
+        for (Node n : nodes) {
+            if (n instanceof EventNode e) {
+                e.compute.settleGroups(floorNanos);
+                e.comm.settleGroups(floorNanos);
+            } else {
+                settleGroups(((LoopNode) n).body, floorNanos);
+            }
+        }
+    }
+
+    private void alignGroups() {
         List<Group> level = new ArrayList<>(groups);
         while (level.size() > 1) {
             List<Group> next = new ArrayList<>();
