@@ -139,6 +139,8 @@ public final class TraceFile {
         root.put("ranks", trace.ranks());
         root.put("time_encoding", trace.encoding().fileName());
         root.put("bins", trace.bins());
+        // Estimates (means, standard deviations, bins' edges and averages) are scaled codes (ScaledEstimate).
+        root.put("estimate_bits", ScaledEstimate.MANTISSA_BITS);
         root.put("events_recorded", trace.eventsRecorded());
         root.put("wall_ns", trace.wallNanos());
         if (trace.timedNanos() >= 0) {
@@ -446,8 +448,8 @@ public final class TraceFile {
         TimeStats s = t.stats();
         ArrayNode a = JSON.createArrayNode();
         a.add(s.count());
-        a.add(Math.round(s.mean()));
-        a.add(Math.round(s.sd()));
+        a.add(ScaledEstimate.encode(s.mean()));
+        a.add(ScaledEstimate.encode(s.sd()));
         a.add(s.min());
         a.add(s.minRank());
         a.add(s.max());
@@ -462,8 +464,8 @@ public final class TraceFile {
         ObjectNode o = JSON.createObjectNode();
         TimeStats s = t.stats();
         o.put("n", s.count());
-        o.put("mean", Math.round(s.mean()));
-        o.put("sd", Math.round(s.sd()));
+        o.put("mean", ScaledEstimate.encode(s.mean()));
+        o.put("sd", ScaledEstimate.encode(s.sd()));
         o.put("min", s.min());
         o.put("min_rank", s.minRank());
         o.put("max", s.max());
@@ -503,11 +505,11 @@ public final class TraceFile {
         ArrayNode a = JSON.createArrayNode();
         for (int i = 0; i < h.bins(); i++) {
             ArrayNode b = a.addArray();
-            b.add(Math.round(h.binMin(i)));
-            b.add(Math.round(h.binMax(i)));
+            b.add(ScaledEstimate.encode(h.binMin(i)));
+            b.add(ScaledEstimate.encode(h.binMax(i)));
             b.add(h.binFreq(i));
-            b.add(Math.round(h.binAvg(i)));
-            b.add(Math.round(h.binSd(i)));
+            b.add(ScaledEstimate.encode(h.binAvg(i)));
+            b.add(ScaledEstimate.encode(h.binSd(i)));
         }
         return a;
     }
@@ -612,6 +614,8 @@ public final class TraceFile {
         private CountRunsTable runsTable;
         /** The file's shared parameter lists ({@link ParamsTable#FIELD}). */
         private List<Params> paramsTable = List.of();
+        /** Whether the file writes its estimates as {@link ScaledEstimate} codes ({@code estimate_bits}); else exact ns. */
+        private boolean scaled;
 
         Reader(Path file) {
             this.file = file;
@@ -664,6 +668,18 @@ public final class TraceFile {
                 throw bad("/time_encoding", "stats, hist or path", enc);
             }
             int bins = (int) integer(root, "", "bins", 2);
+            if (root.has("estimate_bits")) {
+                JsonNode bits = root.get("estimate_bits");
+                if (!packedAllowed) {
+                    throw bad("/estimate_bits", "no estimate_bits in an " + schema.asText() + " file (scaled estimates "
+                            + "are " + SCHEMA + ")", bits);
+                }
+                if (!bits.isIntegralNumber() || bits.asLong() != ScaledEstimate.MANTISSA_BITS) {
+                    throw bad("/estimate_bits", ScaledEstimate.MANTISSA_BITS + " (the mantissa bits of the scaled "
+                            + "estimates) or no field (exact nanoseconds)", bits);
+                }
+                scaled = true;
+            }
             config = new TraceConfig(encoding, Math.min(bins, 64), DeltaHistogram.DEFAULT_SMOOTH_INTERVAL,
                     TraceConfig.DEFAULT_WINDOW, TraceConfig.DEFAULT_MAX_NODES);
             long events = integer(root, "", "events_recorded", 0);
@@ -1293,8 +1309,11 @@ public final class TraceFile {
             }
             DeltaTiming d = new DeltaTiming(config);
             long count = integer(t, p, "n", 1);
-            d.stats.copy(TimeStats.of(count, integer(t, p, "mean", 0), integer(t, p, "sd", 0), integer(t, p, "min", 0),
-                    (int) integer(t, p, "min_rank", 0), integer(t, p, "max", 0), (int) integer(t, p, "max_rank", 0)));
+            long min = integer(t, p, "min", 0);
+            long max = integer(t, p, "max", 0);
+            d.stats.copy(TimeStats.of(count, mean(estimate(t.get("mean"), p + "/mean"), min, max),
+                    estimate(t.get("sd"), p + "/sd"), min, (int) integer(t, p, "min_rank", 0), max,
+                    (int) integer(t, p, "max_rank", 0)));
             if (t.has("hist")) {
                 d.hist = bins(t.get("hist"), p + "/hist");
             }
@@ -1349,11 +1368,32 @@ public final class TraceFile {
                 v[i] = x.asLong();
             }
             DeltaTiming d = new DeltaTiming(config);
-            d.stats.copy(TimeStats.of(v[0], v[1], v[2], v[3], (int) v[4], v[5], (int) v[6]));
+            d.stats.copy(TimeStats.of(v[0], mean(estimate(t.get(first + 1), p + "/" + (first + 1)), v[3], v[5]),
+                    estimate(t.get(first + 2), p + "/" + (first + 2)), v[3], (int) v[4], v[5], (int) v[6]));
             if (t.size() > first + COMPACT_TIMING_FIELDS) {
                 d.hist = bins(t.get(first + COMPACT_TIMING_FIELDS), p + "/" + (first + COMPACT_TIMING_FIELDS));
             }
             return d;
+        }
+
+        /** An estimate's nanoseconds: its {@link ScaledEstimate} code decoded, or the integer itself in an older file. */
+        private long estimate(JsonNode v, String p) throws TraceFormatException {
+            if (v == null || !v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 0) {
+                throw bad(p, "a non-negative integer", v);
+            }
+            if (!scaled) {
+                return v.asLong();
+            }
+            long ns = ScaledEstimate.decode(v.asLong());
+            if (ns < 0) {
+                throw bad(p, "a scaled estimate e × 2048 + m of at most 2^63 ns", v);
+            }
+            return ns;
+        }
+
+        /** A mean read back within the extremes it was taken between (its code may round it just past one of them). */
+        private static long mean(long mean, long min, long max) {
+            return Math.max(min, Math.min(max, mean));
         }
 
         private DeltaHistogram bins(JsonNode a, String p) throws TraceFormatException {
@@ -1373,11 +1413,11 @@ public final class TraceFile {
                         throw bad(p + "/" + i + "/" + j, "a non-negative integer", b.get(j));
                     }
                 }
-                lo[i] = b.get(0).asLong();
-                hi[i] = b.get(1).asLong();
+                lo[i] = estimate(b.get(0), p + "/" + i + "/0");
+                hi[i] = estimate(b.get(1), p + "/" + i + "/1");
                 freq[i] = b.get(2).asLong();
-                avg[i] = b.get(3).asLong();
-                sd[i] = b.get(4).asLong();
+                avg[i] = estimate(b.get(3), p + "/" + i + "/3");
+                sd[i] = estimate(b.get(4), p + "/" + i + "/4");
                 if (hi[i] < lo[i]) {
                     throw bad(p + "/" + i, "a bin with min <= max", b);
                 }
