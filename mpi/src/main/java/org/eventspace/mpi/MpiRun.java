@@ -37,6 +37,7 @@ public final class MpiRun {
     private final MpiRunConfig config;
     private ProcessBuilder.Redirect stdout = ProcessBuilder.Redirect.INHERIT;
     private ProcessBuilder.Redirect stderr = ProcessBuilder.Redirect.INHERIT;
+    private ProcessBuilder.Redirect stdin = ProcessBuilder.Redirect.INHERIT;
     private java.io.PrintStream progress = System.err;
     private final MpiLiveView live;
 
@@ -94,6 +95,16 @@ public final class MpiRun {
     MpiRun output(ProcessBuilder.Redirect out, ProcessBuilder.Redirect err) {
         this.stdout = out;
         this.stderr = err;
+        return this;
+    }
+
+    /**
+     * Where the program's input comes from instead of ours. Tests give it /dev/null: a test JVM's stdin is the test
+     * runner's command pipe, which MPICH's Hydra would read and forward to rank 0, and when the runner wrote to it
+     * after rank 0 had ended, Hydra failed the job ("unable to write to downstream stdin", exit 255).
+     */
+    MpiRun input(ProcessBuilder.Redirect in) {
+        this.stdin = in;
         return this;
     }
 
@@ -164,7 +175,7 @@ public final class MpiRun {
         List<String> command = command(library, mpi);
         JobControl.writeJob(dir, config, command);
         ProcessBuilder pb = new ProcessBuilder(JobControl.ownSession(command)).inheritIO().redirectOutput(stdout)
-                .redirectError(stderr);
+                .redirectError(stderr).redirectInput(stdin);
         allowRoot(pb, mpi);
         MpiAnalysis analysis = new MpiAnalysis();
         if (config.filter() != null) {

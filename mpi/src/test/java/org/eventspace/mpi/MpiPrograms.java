@@ -166,7 +166,8 @@ final class MpiPrograms {
     static Run run(MpiRun mpiRun, Path traceDir) throws IOException, InterruptedException {
         Path out = traceDir.resolve("stdout.txt");
         Path err = traceDir.resolve("stderr.txt");
-        MpiRunResult result = mpiRun.output(ProcessBuilder.Redirect.to(out.toFile()), ProcessBuilder.Redirect.to(err.toFile())).run();
+        MpiRunResult result = mpiRun.output(ProcessBuilder.Redirect.to(out.toFile()), ProcessBuilder.Redirect.to(err.toFile()))
+                .input(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).run();
         return new Run(result, JSON.valueToTree(result.toJson(JSON)), Files.readString(out), Files.readString(err), mpiRun.live());
     }
 
