@@ -160,8 +160,8 @@ public final class DeltaTiming {
      * is left (then the timing has no groups). The trace calls this once, with {@value #MATERIAL_SHARE} of the run's
      * wall time ({@link Trace#align}): a difference that adds less than that to a rank's run changes no verdict (they
      * name lateness from 5 % of the run on) and no replay (accurate to a few per cent), while its timing costs a
-     * group's statistics and histogram in the file. On 2 cores, 256 sor ranks keep 3–5 such groups of a few µs per call
-     * that preemption and the order the threads get a core in make, where 8 ranks keep 0–2; the ranks that matter
+     * group's statistics and histogram in the file. On 2 cores, 256 sor ranks kept 1–5 such groups of a few µs per call
+     * that preemption and the order the threads get a core in make, where 8 ranks kept 0–2; the ranks that matter
      * (sor's rank 0 waiting 3 ms a call where the others wait 0.5, 9 % of its run) stay apart.
      */
     void settleGroups(double floorNanos) {

@@ -4,8 +4,8 @@ package org.eventspace.trace;
  * How a trace file writes an estimate (a timing's mean and standard deviation, a histogram bin's edges, average and
  * standard deviation): a small floating-point number in one non-negative integer, {@code code = e × 2048 + m} for the
  * value {@code m × 2^e}, with an 11-bit mantissa {@code m}. Values below 2048 ns are written exactly ({@code e = 0});
- * above, to within 2^−11 of the value (0.05 %; half a step of the mantissa, which is at least 1024): 1 642 632 ns is written 22 132 (e = 10, m = 1604, read back as
- * 1 642 496 ns).
+ * above, to within 2^−11 of the value (0.05 %: half a step of a mantissa of at least 1024). 1 642 632 ns is written
+ * 22 132 (e = 10, m = 1604) and read back as 1 642 496 ns.
  *
  * <p>Why: a trace's size should not depend on how long its calls took. Written as exact integers, a delta above 65.5 µs
  * takes 5 bytes of CBOR where one below takes 3, so the same sor program traced at 256 ranks on 2 cores, whose deltas
