@@ -62,6 +62,8 @@ public final class TcpServer implements AutoCloseable {
     private final ServerSocketChannel listener;
     private final Selector selector;
     private final Set<Handshaking> handshaking = ConcurrentHashMap.newKeySet();
+    /** Handshakes completed in the current round, to be served after it ({@link #handOver}); the accept agent's only. */
+    private final List<Handshaking> complete = new ArrayList<>();
     private final InetSocketAddress address;
     private final Acceptor acceptor = new Acceptor();
     private final boolean startAgents;
@@ -226,6 +228,7 @@ public final class TcpServer implements AutoCloseable {
                         work++;
                     }
                 }
+                handOver();
             } catch (ClosedSelectorException e) {
                 throw new AgentTerminationException();
             } catch (IOException e) {
@@ -329,22 +332,47 @@ public final class TcpServer implements AutoCloseable {
         }
         handshaking.remove(h);
         key.cancel();
-        try {
-            selector.selectNow(); // deregisters the cancelled key before the channel gets a selector of its own
-            HopService service = new HopService(this, new FrameChannel(h.socket, options), h.remote,
-                    new UnsafeBuffer(h.bytes.array()));
-            services.add(service);
-            if (closed) {
-                service.close();
-                return;
-            }
-            if (startAgents) {
-                service.start();
-            }
-        } catch (IOException e) {
-            System.err.println("es-tcp " + host.hostName() + ": refused connection from " + h.remote + ": " + e);
-            closeQuietly(h.socket);
+        // Served once the round's selected keys have all been handled (handOver): deregistering the key here, while
+        // doWork still iterates the selected keys, would change that set under its iterator.
+        complete.add(h);
+    }
+
+    /**
+     * Gives each connection whose handshake completed this round its hop service: its cancelled key deregistered
+     * first (one selectNow for all), so its channel can go to a selector of its own.
+     */
+    private int handOver() {
+        if (complete.isEmpty()) {
+            return 0;
         }
+        int n = complete.size();
+        try {
+            selector.selectNow();
+        } catch (IOException e) {
+            for (Handshaking h : complete) {
+                System.err.println("es-tcp " + host.hostName() + ": refused connection from " + h.remote + ": " + e);
+                closeQuietly(h.socket);
+            }
+            complete.clear();
+            return n;
+        }
+        for (Handshaking h : complete) {
+            try {
+                HopService service = new HopService(this, new FrameChannel(h.socket, options), h.remote,
+                        new UnsafeBuffer(h.bytes.array()));
+                services.add(service);
+                if (closed) {
+                    service.close();
+                } else if (startAgents) {
+                    service.start();
+                }
+            } catch (IOException e) {
+                System.err.println("es-tcp " + host.hostName() + ": refused connection from " + h.remote + ": " + e);
+                closeQuietly(h.socket);
+            }
+        }
+        complete.clear();
+        return n;
     }
 
     private void refuse(Handshaking h, String reason) {
@@ -360,6 +388,10 @@ public final class TcpServer implements AutoCloseable {
             closeQuietly(h.socket);
         }
         handshaking.clear();
+        for (Handshaking h : complete) {
+            closeQuietly(h.socket); // completed in a round that failed before they were handed over
+        }
+        complete.clear();
     }
 
     /** Connections in their handshake now (for tests of the bound). */
