@@ -125,9 +125,7 @@ public final class DeltaTiming {
             if (best == null) {
                 mine.add(copy(g));
             } else {
-                best.mergeSamples(g);
-                best.ranks = best.ranks.union(g.ranks);
-                best.mergedEntries += g.mergedEntries - 1;
+                best.absorb(g, true);
             }
         }
         int bound = config.timingGroups();
@@ -142,15 +140,12 @@ public final class DeltaTiming {
             }
             DeltaTiming a = mine.get(pair);
             DeltaTiming b = mine.remove(pair + 1);
-            a.mergeSamples(b);
-            a.ranks = a.ranks.union(b.ranks);
-            a.mergedEntries += b.mergedEntries;
+            a.absorb(b, false);
         }
-        mine.sort(Comparator.comparingInt(d -> d.ranks.first()));
         mergeSamples(o);
         ranks = ranks.union(o.ranks);
         onlyRank = SEVERAL;
-        groups = mine.size() == 1 ? null : List.copyOf(mine);
+        setGroups(mine);
     }
 
     /**
@@ -186,10 +181,23 @@ public final class DeltaTiming {
             }
             DeltaTiming a = mine.get(pair);
             DeltaTiming b = mine.remove(pair + 1);
-            a.mergeSamples(b);
-            a.ranks = a.ranks.union(b.ranks);
-            a.mergedEntries += b.mergedEntries - 1;
+            a.absorb(b, true);
         }
+        setGroups(mine);
+    }
+
+    /**
+     * Group {@code g}'s samples and ranks added to this group's. Where the two agreed ({@code agreed}), their merged
+     * entries add as one group; where they differed and are merged only to keep the bound, each counts.
+     */
+    private void absorb(DeltaTiming g, boolean agreed) {
+        mergeSamples(g);
+        ranks = ranks.union(g.ranks);
+        mergedEntries += g.mergedEntries - (agreed ? 1 : 0);
+    }
+
+    /** {@code mine} as the timing's rank groups, ordered by lowest rank; none when one group is left. */
+    private void setGroups(List<DeltaTiming> mine) {
         mine.sort(Comparator.comparingInt(d -> d.ranks.first()));
         groups = mine.size() == 1 ? null : List.copyOf(mine);
     }
