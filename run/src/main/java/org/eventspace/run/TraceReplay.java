@@ -86,7 +86,6 @@ public final class TraceReplay {
         if (run.local() != null) {
             return run.local();
         }
-        List<Trace> partial = new ArrayList<>();
         long wall = 0;
         long calls = 0;
         long timed = -1;
@@ -94,17 +93,6 @@ public final class TraceReplay {
         List<String> errors = new ArrayList<>(run.errors());
         for (int h = 0; h < run.programs().size(); h++) {
             JsonNode program = run.programs().get(h);
-            if (record != null && program != null) {
-                if (program.has("trace")) {
-                    try {
-                        partial.add(TraceFile.fromJson(program.get("trace"), "host " + h + "'s partial trace of the replay"));
-                    } catch (TraceFormatException e) {
-                        errors.add(e.getMessage());
-                    }
-                } else {
-                    errors.add("host " + h + " sent no partial trace of the replay");
-                }
-            }
             JsonNode ranks = program == null ? null : program.path("ranks");
             if (ranks == null || !ranks.isArray()) {
                 if (program != null) {
@@ -128,7 +116,18 @@ public final class TraceReplay {
                 }
             }
         }
-        Trace recorded = record == null || partial.size() != run.programs().size() ? null : TracedRun.mergeTree(partial);
+        Trace recorded = null;
+        if (record != null) {
+            List<Integer> missing = new ArrayList<>();
+            try {
+                recorded = TracedRun.mergePartials(run.programs(), "partial trace of the replay", missing);
+            } catch (TraceFormatException e) {
+                errors.add(e.getMessage());
+            }
+            // A host that sent nothing at all is among the run's errors already.
+            missing.stream().filter(h -> run.programs().get(h) != null)
+                    .forEach(h -> errors.add("host " + h + " sent no partial trace of the replay"));
+        }
         return new Result(wall, calls, errors, communicate, timed, recorded);
     }
 

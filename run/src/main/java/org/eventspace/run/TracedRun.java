@@ -101,25 +101,17 @@ public final class TracedRun {
         } else {
             List<JsonNode> programs = new ArrayList<>();
             report = RunEngine.overTcp(config, encodeConfig(traceConfig), programs);
-            List<Trace> hosts = new ArrayList<>();
-            List<String> missing = new ArrayList<>();
-            for (int h = 0; h < programs.size(); h++) {
-                JsonNode program = programs.get(h);
-                if (program == null || !program.has("trace")) {
-                    missing.add("host " + h);
-                    continue;
-                }
-                try {
-                    hosts.add(TraceFile.fromJson(program.get("trace"), "host " + h + "'s partial trace"));
-                } catch (TraceFormatException e) {
-                    throw new IllegalStateException(e.getMessage(), e);
-                }
+            List<Integer> missing = new ArrayList<>();
+            try {
+                trace = mergePartials(programs, "partial trace", missing);
+            } catch (TraceFormatException e) {
+                throw new IllegalStateException(e.getMessage(), e);
             }
-            if (!missing.isEmpty()) {
-                throw new IllegalStateException("no trace written: " + String.join(", ", missing) + " sent no partial trace"
+            if (trace == null) {
+                throw new IllegalStateException("no trace written: " + String.join(", ", missing.stream().map(h -> "host " + h)
+                        .toList()) + " sent no partial trace"
                         + (report.errors().isEmpty() ? "" : " (" + String.join("; ", report.errors()) + ")"));
             }
-            trace = mergeTree(hosts);
         }
         lost = trace.lost().stream().mapToLong(RankTrace.Lost::count).sum();
         long bytes;
@@ -150,6 +142,26 @@ public final class TracedRun {
                 spec.shape().toString(), spec.trees(), shortcut ? RunConditions.SHORTCUT : RunConditions.CONFIG,
                 job.poll().label(), job.binding().label(), job.socketBufferBytes(), job.collectors(),
                 job.scope() == null ? "none" : job.scope().toString(), monitors, RunConditions.jvmOptionsOfThisProcess());
+    }
+
+    /**
+     * The partial traces the host processes sent in their parts of the report ({@code trace}), read ("host h's
+     * {@code what}" names one in an error) and merged over a binary tree; null when a host sent none, each such host
+     * then added to {@code missing}.
+     *
+     * @throws TraceFormatException for a partial trace that does not read.
+     */
+    static Trace mergePartials(List<JsonNode> programs, String what, List<Integer> missing) throws TraceFormatException {
+        List<Trace> hosts = new ArrayList<>();
+        for (int h = 0; h < programs.size(); h++) {
+            JsonNode program = programs.get(h);
+            if (program == null || !program.has("trace")) {
+                missing.add(h);
+            } else {
+                hosts.add(TraceFile.fromJson(program.get("trace"), "host " + h + "'s " + what));
+            }
+        }
+        return missing.isEmpty() ? mergeTree(hosts) : null;
     }
 
     /** Pairwise over a binary tree: 0 + 1, 2 + 3, …, then the pairs. */
