@@ -52,9 +52,4 @@ final class ScaledEstimate {
         }
         return m << e;
     }
-
-    /** The value as written and read back: what a reader of the file sees for {@code value}. */
-    static long roundTrip(double value) {
-        return decode(encode(value));
-    }
 }

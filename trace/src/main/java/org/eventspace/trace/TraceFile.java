@@ -643,7 +643,7 @@ public final class TraceFile {
 
         private long integer(JsonNode o, String pointer, String name, long min) throws TraceFormatException {
             JsonNode v = field(o, pointer, name);
-            if (!v.isIntegralNumber() || v.asLong() < min) {
+            if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < min) {
                 throw bad(pointer + "/" + name, "an integer >= " + min, v);
             }
             return v.asLong();
@@ -1311,8 +1311,8 @@ public final class TraceFile {
             long count = integer(t, p, "n", 1);
             long min = integer(t, p, "min", 0);
             long max = integer(t, p, "max", 0);
-            d.stats.copy(TimeStats.of(count, mean(estimate(t.get("mean"), p + "/mean"), min, max),
-                    estimate(t.get("sd"), p + "/sd"), min, (int) integer(t, p, "min_rank", 0), max,
+            d.stats.copy(TimeStats.of(count, mean(estimate(integer(t, p, "mean", 0), t.get("mean"), p + "/mean"), min, max),
+                    estimate(integer(t, p, "sd", 0), t.get("sd"), p + "/sd"), min, (int) integer(t, p, "min_rank", 0), max,
                     (int) integer(t, p, "max_rank", 0)));
             if (t.has("hist")) {
                 d.hist = bins(t.get("hist"), p + "/hist");
@@ -1368,23 +1368,23 @@ public final class TraceFile {
                 v[i] = x.asLong();
             }
             DeltaTiming d = new DeltaTiming(config);
-            d.stats.copy(TimeStats.of(v[0], mean(estimate(t.get(first + 1), p + "/" + (first + 1)), v[3], v[5]),
-                    estimate(t.get(first + 2), p + "/" + (first + 2)), v[3], (int) v[4], v[5], (int) v[6]));
+            d.stats.copy(TimeStats.of(v[0], mean(estimate(v[1], t.get(first + 1), p + "/" + (first + 1)), v[3], v[5]),
+                    estimate(v[2], t.get(first + 2), p + "/" + (first + 2)), v[3], (int) v[4], v[5], (int) v[6]));
             if (t.size() > first + COMPACT_TIMING_FIELDS) {
                 d.hist = bins(t.get(first + COMPACT_TIMING_FIELDS), p + "/" + (first + COMPACT_TIMING_FIELDS));
             }
             return d;
         }
 
-        /** An estimate's nanoseconds: its {@link ScaledEstimate} code decoded, or the integer itself in an older file. */
-        private long estimate(JsonNode v, String p) throws TraceFormatException {
-            if (v == null || !v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 0) {
-                throw bad(p, "a non-negative integer", v);
-            }
+        /**
+         * An estimate's nanoseconds from {@code raw}, the non-negative integer the caller read and checked at {@code p}
+         * ({@code v}): its {@link ScaledEstimate} code decoded, or the integer itself in an older file.
+         */
+        private long estimate(long raw, JsonNode v, String p) throws TraceFormatException {
             if (!scaled) {
-                return v.asLong();
+                return raw;
             }
-            long ns = ScaledEstimate.decode(v.asLong());
+            long ns = ScaledEstimate.decode(raw);
             if (ns < 0) {
                 throw bad(p, "a scaled estimate e × 2048 + m of at most 2^63 ns", v);
             }
@@ -1409,15 +1409,15 @@ public final class TraceFile {
                     throw bad(p + "/" + i, "a bin [min, max, freq, avg, sd]", b);
                 }
                 for (int j = 0; j < 5; j++) {
-                    if (!b.get(j).isIntegralNumber() || b.get(j).asLong() < 0) {
+                    if (!b.get(j).isIntegralNumber() || !b.get(j).canConvertToLong() || b.get(j).asLong() < 0) {
                         throw bad(p + "/" + i + "/" + j, "a non-negative integer", b.get(j));
                     }
                 }
-                lo[i] = estimate(b.get(0), p + "/" + i + "/0");
-                hi[i] = estimate(b.get(1), p + "/" + i + "/1");
+                lo[i] = estimate(b.get(0).asLong(), b.get(0), p + "/" + i + "/0");
+                hi[i] = estimate(b.get(1).asLong(), b.get(1), p + "/" + i + "/1");
                 freq[i] = b.get(2).asLong();
-                avg[i] = estimate(b.get(3), p + "/" + i + "/3");
-                sd[i] = estimate(b.get(4), p + "/" + i + "/4");
+                avg[i] = estimate(b.get(3).asLong(), b.get(3), p + "/" + i + "/3");
+                sd[i] = estimate(b.get(4).asLong(), b.get(4), p + "/" + i + "/4");
                 if (hi[i] < lo[i]) {
                     throw bad(p + "/" + i, "a bin with min <= max", b);
                 }
