@@ -245,7 +245,8 @@ final class TraceReplayCommand implements Callable<Integer> {
         }
         long recordedBytes = -1;
         if (record != null && result.recorded() != null) {
-            // Whatever the replay's outcome, what it recorded is kept (a failed replay's trace shows where it stopped).
+            // Written whenever every host sent its part, even if the replay failed (its trace shows where it stopped);
+            // with a host lost there is no whole trace to write, and the errors above name the host.
             Trace replayTrace = result.recorded();
             long[] bytes = {0};
             OutputFiles.write(record, "--record", f -> bytes[0] = TraceFile.write(replayTrace, TraceReplay.conditionsOf(job), f));
