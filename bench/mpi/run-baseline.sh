@@ -4,6 +4,7 @@
 #
 #   bench/mpi/run-baseline.sh allreduce|pingpong --np N --btl shm|tcp
 #                             [--iterations I] [--warmup W] [--count C | --size S]
+#                             [--bind core|none]
 #
 # Installs Open MPI with apt-get if mpicc or mpirun is missing (needs root),
 # builds into bench/mpi/build/ with make, runs mpirun under `timeout 300`.
@@ -22,11 +23,13 @@ die() { printf 'run-baseline: error: %s\n' "$*" >&2; exit 1; }
 usage() {
     cat >&2 <<'EOF'
 usage: run-baseline.sh allreduce|pingpong --np N --btl shm|tcp
-                       [--iterations I] [--warmup W] [--count C | --size S]
+                       [--iterations I] [--warmup W] [--count C | --size S] [--bind core|none]
   allreduce  MPI_Allreduce(MPI_SUM) latency on C longs (default C=1, 8 bytes)
   pingpong   ranks 0 and 1 blocking send/recv of S bytes (default 8), one-way latency
   --btl shm  shared memory (self + vader on Open MPI 4.x, self + sm on 5.x)
   --btl tcp  TCP over the loopback interface (self + tcp, btl_tcp_if_include lo)
+  --bind     core: each rank on a core of its own (mpirun's default up to 2 ranks;
+             overload allowed beyond the cores); none: anywhere. Default: mpirun's.
 EOF
     exit 2
 }
@@ -42,7 +45,7 @@ case "$bench" in
     *) log "unknown benchmark '$bench'"; usage ;;
 esac
 
-np="" btl="" iterations="" warmup="" count="" size=""
+np="" btl="" iterations="" warmup="" count="" size="" bind=""
 while [[ $# -gt 0 ]]; do
     [[ $# -ge 2 ]] || { log "option $1 needs a value"; usage; }
     case "$1" in
@@ -52,6 +55,7 @@ while [[ $# -gt 0 ]]; do
         --warmup) warmup="$2" ;;
         --count) count="$2" ;;
         --size) size="$2" ;;
+        --bind) bind="$2" ;;
         *) log "unknown option '$1'"; usage ;;
     esac
     shift 2
@@ -60,6 +64,7 @@ done
 [[ -n $np ]] || { log "--np is required"; usage; }
 [[ -n $btl ]] || { log "--btl is required"; usage; }
 [[ $btl == shm || $btl == tcp ]] || die "--btl must be shm or tcp, got '$btl'"
+[[ -z $bind || $bind == core || $bind == none ]] || die "--bind must be core or none, got '$bind'"
 is_uint "$np" && (( np >= 1 )) || die "--np must be a positive integer, got '$np'"
 for v in iterations warmup count size; do
     [[ -z ${!v} ]] || is_uint "${!v}" || die "--$v must be a non-negative integer, got '${!v}'"
@@ -128,6 +133,12 @@ if (( np > cores )); then
     yield_args=(--mca mpi_yield_when_idle 1)
 fi
 
+bind_args=()
+case "$bind" in
+    core) bind_args=(--bind-to core:overload-allowed) ;;
+    none) bind_args=(--bind-to none) ;;
+esac
+
 bench_args=()
 [[ -z $iterations ]] || bench_args+=(-i "$iterations")
 [[ -z $warmup ]] || bench_args+=(-w "$warmup")
@@ -137,7 +148,7 @@ bench_args=()
 # ---- run -------------------------------------------------------------------
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 cmd=(timeout -k 10 "$TIMEOUT_S" mpirun --allow-run-as-root --oversubscribe -np "$np"
-     "${pml_args[@]}" "${btl_args[@]}" "${yield_args[@]}" "$binary" "${bench_args[@]}")
+     "${pml_args[@]}" "${btl_args[@]}" "${yield_args[@]}" "${bind_args[@]}" "$binary" "${bench_args[@]}")
 log "running: ${cmd[*]}"
 
 out_file="$(mktemp)"
@@ -164,7 +175,7 @@ fi
 
 # Append what only this script knows about the run.
 json="${json%\}},\"btl\":\"$btl\",\"btl_components\":\"$btl_list\",\"pml\":\"ob1\""
-json+=",\"yield_when_idle\":$yield,\"nproc\":$cores"
+json+=",\"yield_when_idle\":$yield,\"nproc\":$cores,\"bind\":\"${bind:-default}\""
 json+=",\"openmpi\":\"$ompi_version\"}"
 printf '%s\n' "$json"
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.eventspace.base.json.Json;
+import org.eventspace.comm.launch.CpuBinding;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
@@ -33,8 +34,16 @@ public final class MpiBaseline {
      * @param btl       {@code shm} or {@code tcp}.
      */
     public JsonNode run(String benchmark, int processes, String btl, int iterations) {
+        return run(benchmark, processes, btl, iterations, null);
+    }
+
+    /** As above, with mpirun binding the ranks as {@code binding} says ({@code --bind-to core} or {@code none}); null: mpirun's default. */
+    public JsonNode run(String benchmark, int processes, String btl, int iterations, CpuBinding binding) {
         List<String> command = new ArrayList<>(List.of("bash", script.toString(), benchmark, "--np",
                 Integer.toString(processes), "--btl", btl, "--iterations", Integer.toString(iterations)));
+        if (binding != null) {
+            command.addAll(List.of("--bind", binding.label()));
+        }
         try {
             Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             byte[] out = process.getInputStream().readAllBytes();

@@ -4,9 +4,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import org.eventspace.base.json.Json;
 import org.eventspace.bench.Comparison;
 import org.eventspace.bench.MpiBaseline;
-import org.eventspace.base.json.Json;
+import org.eventspace.comm.pathmap.TreeShape;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -34,6 +35,14 @@ final class CompareCommand implements Callable<Integer> {
             + "(each configuration twice in every repeat, off then on). Default: ${DEFAULT-VALUE}.")
     String collectors;
 
+    @Option(names = "--tree", description = "Our tree between host processes (TCP cases): flat, binary, kary:K, hier:K or "
+            + "butterfly[:K]. Default: butterfly (one message each way per round, as Open MPI's small-message allreduce).")
+    String tree;
+
+    @Option(names = "--bind", defaultValue = "both", description = "TCP cases, both sides: core (each process on a core "
+            + "of its own), none, or both (each case bound then unbound in every repeat). Default: ${DEFAULT-VALUE}.")
+    String bind;
+
     @Option(names = "--json", description = "Write the eventspace.compare/1 report to this file.")
     Path json;
 
@@ -54,6 +63,22 @@ final class CompareCommand implements Callable<Integer> {
         List<Comparison.Case> cases = Comparison.defaultCases(!transport.equals("jvm"));
         if (transport.equals("tcp")) {
             cases = cases.stream().filter(c -> c.transport().equals("tcp")).toList();
+        }
+        if (!List.of("core", "none", "both").contains(bind)) {
+            throw new UsageError("--bind must be core, none or both, got " + bind);
+        }
+        if (!bind.equals("both")) {
+            String keep = bind;
+            cases = cases.stream().filter(c -> !c.transport().equals("tcp") || c.binding().label().equals(keep)).toList();
+        }
+        if (tree != null) {
+            TreeShape shape;
+            try {
+                shape = TreeShape.parse(tree);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError("--tree: " + e.getMessage());
+            }
+            cases = cases.stream().map(c -> c.transport().equals("tcp") ? c.withTree(shape) : c).toList();
         }
         try {
             cases = Comparison.withCollectors(cases, collectors);

@@ -68,9 +68,13 @@ public final class CollectorKind implements WrapperKind {
                 : below ? EventCollector.ClockSharing.BELOW_GRED : EventCollector.ClockSharing.NONE;
     }
 
-    /** A gred all of whose ports are fed by collectors on its host, and whose downstream is one. */
+    /**
+     * A gred all of whose ports are fed by collectors on its host, and whose downstream is one; or a butterfly's
+     * exchange so placed (it returns as soon as the wrapper below it returned, so the reading below is its caller's t4).
+     */
     private static boolean sharesAround(Pathmap pathmap, Node gred) {
-        if (!gred.kind().equals(PathmapBuilder.GRED) || gred.isRoot() || !pathmap.entriesAt(gred.id()).isEmpty()) {
+        boolean joins = gred.kind().equals(PathmapBuilder.GRED) || gred.kind().equals(PathmapBuilder.EXCHANGE);
+        if (!joins || gred.isRoot() || !pathmap.entriesAt(gred.id()).isEmpty()) {
             return false;
         }
         Node downstream = pathmap.node(gred.parent());

@@ -162,7 +162,13 @@ public final class MonitoredJob implements AutoCloseable {
         }
         int busy = pathmap.busyThreads();
         Gred.ReleaseListener listener = listenerFor.apply(pathmap);
-        CommOptions options = CommOptions.defaults(busy).withTimeout(config.timeout()).withReleaseListener(listener)
+        // A rank waiting for a point-to-point message or in a gred waits on a thread of its own process: the service
+        // thread of a hop (counted in busyThreads) or of a point-to-point link, one per host that receives (the
+        // pathmap does not know those). Waits and reads that spin past them would take the CPU the message needs. A
+        // butterfly's exchanges have no such thread: their reads poll by busy alone (tcpOptions below).
+        int hostsWithRanks = (int) IntStream.range(0, config.hosts()).filter(h -> !pathmap.spec().ranksOn(h).isEmpty()).count();
+        int waitingOnServices = busy + (hostsWithRanks > 1 ? hostsWithRanks : 0);
+        CommOptions options = CommOptions.defaults(waitingOnServices).withTimeout(config.timeout()).withReleaseListener(listener)
                 .withTraffic(trafficScope(config));
         HostEventSpaces spaces = config.collectors() ? HostEventSpaces.open(config, pathmap, List.of(env.host()), local.size()) : null;
         TcpHost host = null;
@@ -174,7 +180,8 @@ public final class MonitoredJob implements AutoCloseable {
                 layer = config.extension().start(built.kinds());
                 built = built.withKinds(layer.kinds());
             }
-            host = TcpHost.start(pathmap, env, built, config.poll().tcpOptions(busy, config.socketBufferBytes()));
+            host = TcpHost.start(pathmap, env, built, config.poll().tcpOptions(waitingOnServices, busy,
+                    config.socketBufferBytes()));
             job = new MonitoredJob(config, pathmap, spaces, null, host, local, listener);
             job.layer = layer;
         } catch (RuntimeException e) {

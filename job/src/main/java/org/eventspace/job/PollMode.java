@@ -6,7 +6,8 @@ import org.eventspace.comm.transport.tcp.TcpOptions;
 public enum PollMode implements Labelled {
     /**
      * Spin if every rank and service thread of the job has a core of its own, {@link #BLOCK} in a process bound to one
-     * CPU, else {@link #YIELD}.
+     * CPU, else {@link #YIELD}; a butterfly's exchange links spin while the job's ranks fit the machine's CPUs, bound or
+     * not (their ranks drive them: no thread of theirs needs the CPU).
      */
     AUTO,
     /** Busy-poll the socket, then yield, then block. */
@@ -28,11 +29,19 @@ public enum PollMode implements Labelled {
 
     /** The TCP options of a host process whose job has {@code busyThreads} threads that may wait on each other. */
     public TcpOptions tcpOptions(int busyThreads, int socketBufferBytes) {
+        return tcpOptions(busyThreads, busyThreads, socketBufferBytes);
+    }
+
+    /**
+     * As above, with {@code hopBusy} threads for the hops (ranks, tree hops' and point-to-point links' service threads)
+     * and {@code exchangeBusy} for a butterfly's exchange links ({@link TcpOptions#forThreads(int, int)}).
+     */
+    public TcpOptions tcpOptions(int hopBusy, int exchangeBusy, int socketBufferBytes) {
         TcpOptions tcp = switch (this) {
             case SPIN -> TcpOptions.defaults().withPolling(TcpOptions.DEFAULT_SPIN_READS, TcpOptions.DEFAULT_YIELD_READS);
             case YIELD -> TcpOptions.defaults();
             case BLOCK -> TcpOptions.blocking();
-            case AUTO -> TcpOptions.forThreads(busyThreads);
+            case AUTO -> TcpOptions.forThreads(hopBusy, exchangeBusy);
         };
         return tcp.withSocketBuffers(socketBufferBytes, socketBufferBytes);
     }

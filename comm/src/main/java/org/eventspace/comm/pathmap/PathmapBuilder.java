@@ -24,6 +24,10 @@ public final class PathmapBuilder {
     public static final String GRED = "gred";
     public static final String PROXY = "proxy";
     public static final String CORE = "core";
+    /** A butterfly's exchange wrapper, one per host and tree: recursive doubling with the other hosts' exchanges. */
+    public static final String EXCHANGE = "exchange";
+    /** Node property of an exchange: its place 0..n-1 among the tree's exchanges (hosts with ranks, in host order). */
+    public static final String EXCHANGE_INDEX = "index";
     public static final String ELEMENT = "element";
     public static final String RESULT_WORDS = "maxWords";
 
@@ -97,6 +101,10 @@ public final class PathmapBuilder {
     }
 
     private void buildTree() {
+        if (spec.shape().kind() == TreeShape.Kind.BUTTERFLY) {
+            buildButterfly();
+            return;
+        }
         Topology topology = spec.topology();
         List<Input> top;
         if (spec.shape().kind() == TreeShape.Kind.HIER) {
@@ -138,6 +146,27 @@ public final class PathmapBuilder {
         int core = add(CORE, spec.rootHost(), 1, Map.of(ELEMENT, resultElement(tree),
                 RESULT_WORDS, Integer.toString(spec.resultWords())));
         connect(top.get(0), core, 0);
+    }
+
+    /**
+     * Per host with ranks: its ranks joined (greds of the shape's fan-out, or the host's override), then its exchange,
+     * which calls a core of its own: every host stores the whole result, as a root.
+     */
+    private void buildButterfly() {
+        int index = 0;
+        for (Host host : spec.topology().hosts()) {
+            List<Input> ranks = ranksOn(host.id());
+            if (ranks.isEmpty()) {
+                continue;
+            }
+            Input local = join(ranks, shapeFor(host.name()));
+            int exchange = add(EXCHANGE, host.id(), 1, Map.of(EXCHANGE_INDEX, Integer.toString(index++)));
+            connect(local, exchange, 0);
+            int core = add(CORE, host.id(), 1, Map.of(ELEMENT, resultElement(tree),
+                    RESULT_WORDS, Integer.toString(spec.resultWords())));
+            nodes.get(exchange).parent = core;
+            nodes.get(exchange).parentPort = 0;
+        }
     }
 
     private TreeShape shapeFor(String branch) {

@@ -4,7 +4,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.eventspace.comm.element.Element;
 import org.eventspace.comm.element.ElementRegistry;
@@ -17,10 +22,12 @@ import org.eventspace.comm.path.WaitPolicy;
 import org.eventspace.comm.path.Wrapper;
 import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
+import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.traffic.TrafficCounters;
 import org.eventspace.comm.transport.Hop;
 import org.eventspace.comm.transport.HostEnd;
 import org.eventspace.comm.transport.Link;
+import org.eventspace.comm.transport.PeerLink;
 import org.eventspace.comm.transport.Proxy;
 import org.eventspace.comm.transport.Transport;
 
@@ -47,6 +54,10 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
     private final Map<Integer, Gred> greds = new HashMap<>();
     private final List<Proxy> pendingProxies = new ArrayList<>();
     private final List<Link> links = new CopyOnWriteArrayList<>();
+    /** Exchange links this host opens when it connects (to higher partners), and their ends as they come. */
+    private final List<PendingPair> pendingPairs = new ArrayList<>();
+    /** Exchange links by (partner host, own exchange node): opened here or adopted from the partner. */
+    private final Map<Long, CompletableFuture<PeerLink>> peerLinks = new ConcurrentHashMap<>();
     private final SpinYieldPark waiting;
     private final TrafficCounters traffic;
     private Transport transport;
@@ -123,6 +134,136 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
         }
         for (Proxy proxy : proxies) {
             open(proxy);
+        }
+        openPairs();
+    }
+
+    /** Phase 2 for exchanges: opens the exchange links this host opens (after its proxies, so no host waits on another). */
+    private void openPairs() {
+        List<PendingPair> pairs;
+        synchronized (this) {
+            pairs = new ArrayList<>(pendingPairs);
+            pendingPairs.clear();
+        }
+        for (PendingPair pair : pairs) {
+            try {
+                pair.link.complete(transport.pair(this, pair.hop));
+            } catch (RuntimeException e) {
+                pair.link.completeExceptionally(e);
+                throw e;
+            }
+        }
+    }
+
+    private record PendingPair(Hop hop, CompletableFuture<PeerLink> link) {
+    }
+
+    private static long peerKey(int partnerHost, int ownNode) {
+        return ((long) partnerHost << 32) | (ownNode & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * The exchange link between exchange node {@code ownNode} here and {@code partnerNode} on {@code partnerHost}. The
+     * lower host of the pair opens it when it connects ({@link Transport#pair}), the higher one is given it
+     * ({@link #adoptPeer}); either way the returned link waits for it on first use, up to the job's timeout. Call while
+     * this host builds (phase 1).
+     */
+    public synchronized PeerLink peerLink(int ownNode, int partnerHost, int partnerNode) {
+        if (partnerHost == host) {
+            throw new IllegalArgumentException("an exchange pairs two hosts; node " + ownNode + " paired with its own host");
+        }
+        CompletableFuture<PeerLink> future = peerLinks.computeIfAbsent(peerKey(partnerHost, ownNode), k -> new CompletableFuture<>());
+        if (partnerHost > host) {
+            pendingPairs.add(new PendingPair(Hop.toNode(host, partnerHost, partnerNode, 0), future));
+        }
+        String what = pathmap.node(ownNode).name() + " <-> " + pathmap.node(partnerNode).name();
+        return new AwaitedPeerLink(what, future, options.waitPolicy().timeoutNanos());
+    }
+
+    /** Whether {@code hop} opens an exchange link to an exchange wrapper of this host. */
+    @Override
+    public boolean isPeerHop(Hop hop) {
+        if (hop.isPointToPoint() || hop.targetNode() >= pathmap.nodes().size()) {
+            return false;
+        }
+        Node node = pathmap.node(hop.targetNode());
+        return node.host() == host && node.kind().equals(PathmapBuilder.EXCHANGE);
+    }
+
+    @Override
+    public void adoptPeer(Hop hop, PeerLink link) {
+        if (!isPeerHop(hop) || hop.fromHost() >= host || !pairs(hop.targetNode(), hop.fromHost())) {
+            link.close();
+            throw new IllegalArgumentException("host " + hostName() + " has no exchange that host " + hop.fromHost()
+                    + " opens to node " + hop.targetNode());
+        }
+        if (!peerLinks.computeIfAbsent(peerKey(hop.fromHost(), hop.targetNode()), k -> new CompletableFuture<>()).complete(link)) {
+            link.close();
+            throw new IllegalArgumentException("host " + hop.fromHost() + " opened the exchange to "
+                    + pathmap.node(hop.targetNode()).name() + " a second time");
+        }
+    }
+
+    /** Whether exchange {@code node} of this host exchanges with host {@code otherHost} (from the pathmap alone). */
+    private boolean pairs(int node, int otherHost) {
+        Node own = pathmap.node(node);
+        List<Node> exchanges = Butterfly.exchanges(pathmap, own.tree());
+        for (int partner : Butterfly.Plan.of(Butterfly.index(own), exchanges.size()).partners()) {
+            if (exchanges.get(partner).host() == otherHost) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** An exchange link that waits for its end on first use: opened by this host's connect, or adopted from a partner. */
+    private static final class AwaitedPeerLink implements PeerLink {
+        private final String what;
+        private final CompletableFuture<PeerLink> future;
+        private final long timeoutNanos;
+        private PeerLink link;
+
+        AwaitedPeerLink(String what, CompletableFuture<PeerLink> future, long timeoutNanos) {
+            this.what = what;
+            this.future = future;
+            this.timeoutNanos = timeoutNanos;
+        }
+
+        private PeerLink link() {
+            PeerLink l = link;
+            if (l == null) {
+                try {
+                    l = future.get(timeoutNanos, TimeUnit.NANOSECONDS);
+                } catch (TimeoutException e) {
+                    throw new CommException("exchange " + what + ": the partner did not connect within "
+                            + timeoutNanos / 1_000_000 + " ms", e);
+                } catch (ExecutionException e) {
+                    throw new CommException("exchange " + what + ": could not be opened: " + e.getCause().getMessage(), e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new CommException("exchange " + what + ": interrupted while waiting for the partner", e);
+                }
+                link = l;
+            }
+            return l;
+        }
+
+        @Override
+        public void send(Message message) {
+            link().send(message);
+        }
+
+        @Override
+        public void receive(Message into) {
+            link().receive(into);
+        }
+
+        /** Closes the link if it came; the host closes the rest ({@link HostRuntime#close}). */
+        @Override
+        public void close() {
+            if (future.isDone() && !future.isCompletedExceptionally()) {
+                future.join().close();
+            }
         }
     }
 
@@ -314,6 +455,17 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
         for (Gred gred : all) {
             gred.fail(cause);
         }
+        // The butterfly's partners learn of it from their closed links, and fail theirs in turn (Butterfly).
+        closePeerLinks(cause);
+    }
+
+    private void closePeerLinks(CommException cause) {
+        for (CompletableFuture<PeerLink> future : peerLinks.values()) {
+            // A link still to come is refused from now on; one that came is closed, which fails a waiting receive.
+            if (!future.completeExceptionally(cause) && !future.isCompletedExceptionally()) {
+                future.join().close();
+            }
+        }
     }
 
     private synchronized WrapperInstance instance(int id) {
@@ -335,5 +487,6 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
             link.close();
         }
         links.clear();
+        closePeerLinks(new CommException("host " + hostName() + " closed"));
     }
 }

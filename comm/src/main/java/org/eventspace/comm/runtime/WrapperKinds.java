@@ -1,14 +1,17 @@
 package org.eventspace.comm.runtime;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.eventspace.comm.element.Element;
 import org.eventspace.comm.path.Core;
 import org.eventspace.comm.path.Gred;
 import org.eventspace.comm.pathmap.Node;
+import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.pathmap.PathmapBuilder;
 import org.eventspace.comm.transport.Hop;
+import org.eventspace.comm.transport.PeerLink;
 import org.eventspace.comm.transport.Proxy;
 
 /** The wrapper kinds a host can instantiate, by name. Immutable; {@link #with} returns an extended copy. */
@@ -42,12 +45,13 @@ public final class WrapperKinds {
         this.hops = hops;
     }
 
-    /** gred, proxy and core. */
+    /** gred, proxy, core and exchange. */
     public static WrapperKinds builtIn() {
         Map<String, WrapperKind> map = new LinkedHashMap<>();
         put(map, new GredKind());
         put(map, new ProxyKind());
         put(map, new CoreKind());
+        put(map, new ExchangeKind());
         return new WrapperKinds(map, PointToPointWrappers.NONE, PointToPointRoute.DIRECT, HopWrappers.NONE);
     }
 
@@ -134,6 +138,28 @@ public final class WrapperKinds {
             Proxy proxy = new Proxy(node.name(), Hop.toNode(node.host(), parent.host(), parent.id(), node.parentPort()));
             host.connectLater(proxy);
             return WrapperInstance.single(proxy);
+        }
+    }
+
+    private static final class ExchangeKind implements WrapperKind {
+        @Override
+        public String name() {
+            return PathmapBuilder.EXCHANGE;
+        }
+
+        @Override
+        public WrapperInstance create(Node node, HostRuntime host) {
+            Pathmap pathmap = host.pathmap();
+            List<Node> exchanges = Butterfly.exchanges(pathmap, node.tree());
+            Butterfly.Plan plan = Butterfly.Plan.of(Butterfly.index(node), exchanges.size());
+            int[] partners = plan.partners();
+            PeerLink[] links = new PeerLink[partners.length];
+            for (int i = 0; i < partners.length; i++) {
+                Node partner = exchanges.get(partners[i]);
+                links[i] = host.peerLink(node.id(), partner.host(), partner.id());
+            }
+            return WrapperInstance.single(new Butterfly(node.name(), plan, links, host.downstream(node),
+                    pathmap.spec().resultWords(), host::failAll));
         }
     }
 

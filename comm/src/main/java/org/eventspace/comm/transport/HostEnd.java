@@ -29,6 +29,22 @@ public interface HostEnd {
     /** What the service thread of {@code hop} calls for every message it receives; {@code hop} must end here. */
     Wrapper serve(Hop hop);
 
+    /** Whether {@code hop} opens an exchange link to one of this host's exchange wrappers (a butterfly's partner). */
+    default boolean isPeerHop(Hop hop) {
+        return false;
+    }
+
+    /**
+     * Takes this host's end of the exchange link a partner opened ({@link Transport#pair}); the exchange wrapper that
+     * {@code hop} targets uses it from its first call on.
+     *
+     * @throws IllegalArgumentException if no exchange wrapper here pairs with {@code hop}'s host, or the link is a second one.
+     */
+    default void adoptPeer(Hop hop, PeerLink link) {
+        link.close();
+        throw new IllegalArgumentException("host " + hostName() + " has no exchange wrapper for " + hop);
+    }
+
     /** Fails every gred on this host, so that its waiters stop waiting for a host that is gone. */
     void failAll(CommException cause);
 

@@ -11,6 +11,17 @@ public interface Transport extends AutoCloseable {
     /** Opens hop {@code hop} from host {@code from}; the link is ready to use when this returns. */
     Link connect(HostEnd from, Hop hop);
 
+    /**
+     * Opens the exchange link of {@code hop} from host {@code from} to the partner host, whose exchange wrapper is
+     * {@code hop.targetNode()}: the lower-numbered host of a pair opens, the higher one is given its end through
+     * {@link HostEnd#adoptPeer}. The link is ready to send when this returns.
+     *
+     * @throws UnsupportedOperationException for a transport without exchange links.
+     */
+    default PeerLink pair(HostEnd from, Hop hop) {
+        throw new UnsupportedOperationException("transport " + name() + " has no exchange links (a butterfly tree)");
+    }
+
     /** Transport name as given on the command line. */
     String name();
 

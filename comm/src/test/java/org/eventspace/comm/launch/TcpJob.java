@@ -37,7 +37,12 @@ final class TcpJob implements AutoCloseable {
     });
 
     TcpJob(int hostCount, int ranksPerHost, Duration timeout, TcpOptions tcp) throws Exception {
-        this.pathmap = pathmap(hostCount, ranksPerHost);
+        this(hostCount, ranksPerHost, TreeShape.hier(2), timeout, tcp);
+    }
+
+    TcpJob(int hostCount, int ranksPerHost, TreeShape shape, Duration timeout, TcpOptions tcp) throws Exception {
+        this.pathmap = PathmapBuilder.build(PathmapSpec.of(Topology.simulated(1, hostCount, 2), hostCount * ranksPerHost, 2,
+                shape));
         this.rendezvous = Rendezvous.start("127.0.0.1", 0, secret, hostCount, Duration.ofSeconds(20));
         CommOptions options = CommOptions.defaults(hostCount * ranksPerHost + hostCount).withTimeout(timeout);
         List<Future<TcpHost>> starts = new ArrayList<>();

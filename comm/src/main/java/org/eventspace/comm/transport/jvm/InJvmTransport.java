@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.eventspace.comm.transport.Hop;
 import org.eventspace.comm.transport.HostEnd;
 import org.eventspace.comm.transport.Link;
+import org.eventspace.comm.transport.PeerLink;
 import org.eventspace.comm.transport.Transport;
 
 /** Hops between simulated hosts in one JVM; each hop gets a service thread of the target host. Thread-safe. */
@@ -25,6 +26,20 @@ public final class InJvmTransport implements Transport {
         String name = from.hostName() + "->" + to.hostName() + ":"
                 + (hop.isPointToPoint() ? hop.element() : to.pathmap().node(hop.targetNode()).name() + "[" + hop.targetPort() + "]");
         return InJvmLink.open(name, to.serve(hop), from.waitPolicy(), from.trafficChannel(hop, true), to.trafficChannel(hop, false));
+    }
+
+    /** Makes both ends of the exchange link of {@code hop}: returns the opener's, gives the partner host its own. */
+    @Override
+    public PeerLink pair(HostEnd from, Hop hop) {
+        HostEnd to = hosts.get(hop.toHost());
+        if (to == null) {
+            throw new IllegalArgumentException("no simulated host " + hop.toHost() + " in this JVM");
+        }
+        String name = from.hostName() + "<->" + to.hostName() + ":" + to.pathmap().node(hop.targetNode()).name();
+        InJvmPeerLink[] ends = InJvmPeerLink.open(name, from.waitPolicy(), to.waitPolicy(), from.trafficChannel(hop, true),
+                to.trafficChannel(hop, false));
+        to.adoptPeer(hop, ends[1]);
+        return ends[0];
     }
 
     @Override

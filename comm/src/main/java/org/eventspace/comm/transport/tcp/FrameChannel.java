@@ -202,6 +202,20 @@ final class FrameChannel implements AutoCloseable {
         frame.wrap(buffer);
     }
 
+    /**
+     * Hands the socket over to another reader ({@link TcpPeerLink}): closes this channel's selector, not the socket.
+     * Call only when this end has read nothing beyond the last frame or handshake.
+     */
+    SocketChannel detach() {
+        closed = true;
+        try {
+            selector.close();
+        } catch (IOException | RuntimeException ignored) {
+            // The key is cancelled with the selector either way; the socket stays open for its new reader.
+        }
+        return channel;
+    }
+
     boolean isClosed() {
         return closed;
     }

@@ -48,6 +48,8 @@ final class HopService implements Agent {
     private volatile String role;
     private volatile AgentRunner runner;
     private Wrapper target;
+    /** Set once the connection went to an exchange wrapper ({@link #adopt}): ending this service leaves it open. */
+    private volatile boolean handedOver;
     private String hopName;
     private int fromHost;
     /** Counts the requests this end reads off the socket and the replies it writes (ibprof: where the bytes leave). */
@@ -73,7 +75,9 @@ final class HopService implements Agent {
     }
 
     void close() {
-        channel.close();
+        if (!handedOver) {
+            channel.close();
+        }
     }
 
     @Override
@@ -105,7 +109,9 @@ final class HopService implements Agent {
     /** Runs on the agent's thread when its runner ends it, or on the closer's for a service stepped by hand. */
     @Override
     public void onClose() {
-        channel.close();
+        if (!handedOver) {
+            channel.close();
+        }
         server.ended(this);
     }
 
@@ -129,6 +135,10 @@ final class HopService implements Agent {
         if (!hop.isPointToPoint() && hop.targetNode() >= pathmap.nodes().size()) {
             return refuse("hop to node " + hop.targetNode() + ", but the pathmap has nodes 0.." + (pathmap.nodes().size() - 1), true);
         }
+        if (host.isPeerHop(hop)) {
+            adopt(hop, deadline);
+            return null;
+        }
         Wrapper target;
         try {
             target = host.serve(hop);
@@ -148,6 +158,31 @@ final class HopService implements Agent {
             return refuse("could not acknowledge " + hopName + ": " + TcpLink.describe(e), false);
         }
         return target;
+    }
+
+    /**
+     * An exchange link (a butterfly's partner opened it): acknowledged, then its socket goes to this host's exchange
+     * wrapper, whose calling thread reads it from then on; this service ends without closing it.
+     */
+    private void adopt(Hop hop, long deadline) {
+        HostEnd host = server.host();
+        String name = TcpTransport.hopName(host.pathmap(), hop);
+        TcpPeerLink link = null;
+        try {
+            acknowledge(HandshakeLayout.ACK_ACCEPTED, "", deadline);
+            handedOver = true;
+            link = new TcpPeerLink(name, channel.detach(), server.options(), host.waitPolicy().timeoutNanos(),
+                    host.trafficChannel(hop, false), false);
+            host.adoptPeer(hop, link);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("es-tcp " + host.hostName() + ": could not take exchange " + name + " from " + remote + ": "
+                    + (e instanceof IOException io ? TcpLink.describe(io) : e.getMessage()));
+            if (link != null) {
+                link.close();
+            } else {
+                channel.close();
+            }
+        }
     }
 
     /** Logs one line, answers an authenticated peer with the reason, and leaves {@link #run()} to close the socket. */

@@ -60,6 +60,18 @@ final class TcpLink implements Link {
     /** As above, counting the hop's traffic through {@code traffic}. */
     static TcpLink connect(String name, String peerName, Hop hop, InetSocketAddress address, JobSecret secret,
                            TcpOptions options, long timeoutNanos, TrafficCounters.Channel traffic) {
+        return new TcpLink(name, peerName, "host " + peerName + " at " + address, timeoutNanos,
+                handshake(name, peerName, hop, address, secret, options), traffic);
+    }
+
+    /**
+     * Connects to {@code address}, presents the handshake for {@code hop} and waits for the serving host to accept it:
+     * the channel a hop's link or an exchange's end is built on.
+     *
+     * @throws CommException naming the hop and the peer if the connection or the handshake failed, or was refused.
+     */
+    static FrameChannel handshake(String name, String peerName, Hop hop, InetSocketAddress address, JobSecret secret,
+                                  TcpOptions options) {
         String peer = "host " + peerName + " at " + address;
         SocketChannel socket = null;
         FrameChannel channel = null;
@@ -84,7 +96,7 @@ final class TcpLink implements Link {
                 channel.receiveExactly(HandshakeLayout.ACK_FIXED_LENGTH + reasonLength, false, deadline);
                 throw new IOException("refused: " + ack.getStringWithoutLengthUtf8(HandshakeLayout.ACK_REASON_OFFSET, reasonLength));
             }
-            return new TcpLink(name, peerName, peer, timeoutNanos, channel, traffic);
+            return channel;
         } catch (IOException e) {
             if (channel != null) {
                 channel.close();

@@ -25,9 +25,13 @@ import org.eventspace.comm.path.WaitPolicy;
  * @param yieldReads         non-blocking reads with a {@link Thread#yield()} before each, before blocking; 0 = none.
  * @param connectTimeout     bound on connecting a hop and on its handshake.
  * @param initialFrameBytes  initial size of each hop's direct buffer; it grows when a larger message comes.
+ * @param peerSpinReads      as {@code spinReads}, for a butterfly's exchange links ({@link TcpPeerLink}), which the
+ *                           ranks drive themselves: no service thread of theirs needs the CPU the poll takes.
+ * @param peerYieldReads     as {@code yieldReads}, for the exchange links.
  */
 public record TcpOptions(String bindAddress, int sendBufferBytes, int receiveBufferBytes, int spinReads,
-                         int yieldReads, Duration connectTimeout, int initialFrameBytes) {
+                         int yieldReads, Duration connectTimeout, int initialFrameBytes, int peerSpinReads,
+                         int peerYieldReads) {
     public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
     /** Busy reads (~0.5 µs each) when cores are free: covers a loopback round trip several times over. */
     public static final int DEFAULT_SPIN_READS = 2_000;
@@ -42,9 +46,9 @@ public record TcpOptions(String bindAddress, int sendBufferBytes, int receiveBuf
             throw new IllegalArgumentException("socket buffer sizes must be >= 0 (0 = OS default), sendBufferBytes="
                     + sendBufferBytes + ", receiveBufferBytes=" + receiveBufferBytes);
         }
-        if (spinReads < 0 || yieldReads < 0) {
-            throw new IllegalArgumentException("spinReads and yieldReads must be >= 0, spinReads=" + spinReads
-                    + ", yieldReads=" + yieldReads);
+        if (spinReads < 0 || yieldReads < 0 || peerSpinReads < 0 || peerYieldReads < 0) {
+            throw new IllegalArgumentException("spin and yield reads must be >= 0, spinReads=" + spinReads
+                    + ", yieldReads=" + yieldReads + ", peerSpinReads=" + peerSpinReads + ", peerYieldReads=" + peerYieldReads);
         }
         if (connectTimeout == null || connectTimeout.isNegative() || connectTimeout.isZero()) {
             throw new IllegalArgumentException("connectTimeout must be > 0, connectTimeout=" + connectTimeout);
@@ -57,7 +61,8 @@ public record TcpOptions(String bindAddress, int sendBufferBytes, int receiveBuf
 
     /** Loopback, OS buffer sizes, yield-polling then blocking, 10 s to connect, 4 KiB frames to start. */
     public static TcpOptions defaults() {
-        return new TcpOptions(DEFAULT_BIND_ADDRESS, 0, 0, 0, DEFAULT_YIELD_READS, Duration.ofSeconds(10), 4096);
+        return new TcpOptions(DEFAULT_BIND_ADDRESS, 0, 0, 0, DEFAULT_YIELD_READS, Duration.ofSeconds(10), 4096, 0,
+                DEFAULT_YIELD_READS);
     }
 
     /** As {@link #defaults()} but blocking at once: the least CPU, two kernel wake-ups per round trip. */
@@ -71,15 +76,46 @@ public record TcpOptions(String bindAddress, int sendBufferBytes, int receiveBuf
      * a process that may use one CPU only.
      */
     public static TcpOptions forThreads(int busyThreads) {
+        return forThreads(busyThreads, busyThreads);
+    }
+
+    /**
+     * As {@link #forThreads(int)} for the hops, with {@code hopBusy} busy threads (ranks, and the service threads of
+     * tree hops and point-to-point links), and for a butterfly's exchange links, with {@code exchangeBusy} (the ranks
+     * and tree hops' threads alone: an exchange has no service thread). A process bound to one CPU polls its exchange
+     * links too, as long as the job's {@code exchangeBusy} threads fit the machine's CPUs (else other host processes
+     * share its CPU, and it polls with yields).
+     */
+    public static TcpOptions forThreads(int hopBusy, int exchangeBusy) {
         int cores = Runtime.getRuntime().availableProcessors();
+        TcpOptions hops;
         if (cores == 1) {
             // A process bound to one CPU (--bind-to core, taskset, a one-CPU container): the frame comes from another
             // process, and whatever a poll does meanwhile takes the one CPU from this process's other threads.
-            return blocking();
+            hops = blocking();
+        } else {
+            hops = hopBusy <= cores ? defaults().withPolling(DEFAULT_SPIN_READS, DEFAULT_YIELD_READS) : defaults();
         }
-        return busyThreads <= cores
-                ? defaults().withPolling(DEFAULT_SPIN_READS, DEFAULT_YIELD_READS)
-                : defaults();
+        boolean spin = exchangeBusy <= (cores == 1 ? machineCpus() : cores);
+        return hops.withPeerPolling(spin ? DEFAULT_SPIN_READS : 0, DEFAULT_YIELD_READS);
+    }
+
+    /**
+     * CPUs online on the machine, whatever this process is bound to ({@code /sys/devices/system/cpu/online}, e.g.
+     * {@code 0-1,4}); this process's count where that file cannot be read.
+     */
+    static int machineCpus() {
+        try {
+            String online = java.nio.file.Files.readString(java.nio.file.Path.of("/sys/devices/system/cpu/online")).trim();
+            int n = 0;
+            for (String range : online.split(",")) {
+                int dash = range.indexOf('-');
+                n += dash < 0 ? 1 : Integer.parseInt(range.substring(dash + 1)) - Integer.parseInt(range.substring(0, dash)) + 1;
+            }
+            return Math.max(1, n);
+        } catch (java.io.IOException | RuntimeException e) {
+            return Runtime.getRuntime().availableProcessors();
+        }
     }
 
     /**
@@ -91,19 +127,35 @@ public record TcpOptions(String bindAddress, int sendBufferBytes, int receiveBuf
         return new WaitPolicy(spinReads, yieldReads, connectTimeout.toNanos());
     }
 
+    /** How an exchange link's calling thread waits for the partner's bytes ({@link #readWaitPolicy()}'s counterpart). */
+    public WaitPolicy peerReadWaitPolicy() {
+        return new WaitPolicy(peerSpinReads, peerYieldReads, connectTimeout.toNanos());
+    }
+
+    /** Hops and exchange links alike poll {@code spins} times, then yield {@code yields} times, then block. */
     public TcpOptions withPolling(int spins, int yields) {
-        return new TcpOptions(bindAddress, sendBufferBytes, receiveBufferBytes, spins, yields, connectTimeout, initialFrameBytes);
+        return new TcpOptions(bindAddress, sendBufferBytes, receiveBufferBytes, spins, yields, connectTimeout, initialFrameBytes,
+                spins, yields);
+    }
+
+    /** Only the exchange links poll so. */
+    public TcpOptions withPeerPolling(int spins, int yields) {
+        return new TcpOptions(bindAddress, sendBufferBytes, receiveBufferBytes, spinReads, yieldReads, connectTimeout,
+                initialFrameBytes, spins, yields);
     }
 
     public TcpOptions withBindAddress(String address) {
-        return new TcpOptions(address, sendBufferBytes, receiveBufferBytes, spinReads, yieldReads, connectTimeout, initialFrameBytes);
+        return new TcpOptions(address, sendBufferBytes, receiveBufferBytes, spinReads, yieldReads, connectTimeout, initialFrameBytes,
+                peerSpinReads, peerYieldReads);
     }
 
     public TcpOptions withSocketBuffers(int sendBytes, int receiveBytes) {
-        return new TcpOptions(bindAddress, sendBytes, receiveBytes, spinReads, yieldReads, connectTimeout, initialFrameBytes);
+        return new TcpOptions(bindAddress, sendBytes, receiveBytes, spinReads, yieldReads, connectTimeout, initialFrameBytes,
+                peerSpinReads, peerYieldReads);
     }
 
     public TcpOptions withConnectTimeout(Duration timeout) {
-        return new TcpOptions(bindAddress, sendBufferBytes, receiveBufferBytes, spinReads, yieldReads, timeout, initialFrameBytes);
+        return new TcpOptions(bindAddress, sendBufferBytes, receiveBufferBytes, spinReads, yieldReads, timeout, initialFrameBytes,
+                peerSpinReads, peerYieldReads);
     }
 }
