@@ -23,6 +23,7 @@ import org.eventspace.comm.pathmap.Node;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.traffic.TrafficScope;
 import org.eventspace.events.CollectorKind;
+import org.eventspace.events.EventCollector;
 import org.eventspace.base.stats.Median;
 import org.eventspace.job.JobTransport;
 import org.eventspace.net.TrafficMatrix;
@@ -252,6 +253,7 @@ public final class InterleavedOverhead {
         }
         int reads = clockReadsOnCriticalPath(config);
         root.put("clock_reads_on_critical_path", reads);
+        root.put("tuple_stores_on_critical_path", reads == 0 ? 0 : tupleStoresOnCriticalPath(config));
         double clock = clockNanos();
         root.put("clock_ns", clock);
         // The bar for one JVM (where an allreduce takes a fraction of a µs): what the collectors add per call should be
@@ -269,11 +271,27 @@ public final class InterleavedOverhead {
     }
 
     /**
-     * Clock reads one call of tree 0 makes on its critical path: two per collector on the longest path from a rank to
-     * the root (the last arriver runs its whole path while the others wait; each collector reads the clock going down
-     * and coming back).
+     * Clock reads one call of tree 0 makes on its critical path: on the longest path from a rank to a root (the last
+     * arriver runs its whole path while the others wait), two per collector (going down and coming back), one for a
+     * collector that takes its t4 from the collector below its gred or exchange ({@link EventCollector.ClockSharing}).
      */
     static int clockReadsOnCriticalPath(RunConfig config) {
+        Pathmap pathmap = config.pathmap();
+        int most = 0;
+        for (int rank = 0; rank < config.ranks(); rank++) {
+            int reads = 0;
+            for (Node n : pathmap.path(0, rank)) {
+                if (n.kind().equals(CollectorKind.NAME)) {
+                    reads += CollectorKind.clockSharing(pathmap, n).criticalPathClockReads();
+                }
+            }
+            most = Math.max(most, reads);
+        }
+        return most;
+    }
+
+    /** Tuples written on that path: one per collector on the longest path from a rank to a root. */
+    static int tupleStoresOnCriticalPath(RunConfig config) {
         Pathmap pathmap = config.pathmap();
         int most = 0;
         for (int rank = 0; rank < config.ranks(); rank++) {
@@ -285,7 +303,7 @@ public final class InterleavedOverhead {
             }
             most = Math.max(most, collectors);
         }
-        return 2 * most;
+        return most;
     }
 
     /** One System.nanoTime() on this machine, now: the median of 21 batches of 100 000 reads. */
@@ -362,8 +380,9 @@ public final class InterleavedOverhead {
                     + "%+.2f %%, %+.1f ns per call%n", r.path("overhead_pct_tree_bias").asDouble(),
                     r.path("added_ns_per_call_tree_bias").asDouble()));
         }
-        out.append(String.format(Locale.ROOT, "  clock reads on the critical path: %d of %.1f ns: bar for the added time %.1f ns%n",
-                r.path("clock_reads_on_critical_path").asInt(), r.path("clock_ns").asDouble(), r.path("added_ns_bar").asDouble()));
+        out.append(String.format(Locale.ROOT, "  clock reads on the critical path: %d of %.1f ns (and %d tuple stores): bar for the added time %.1f ns%n",
+                r.path("clock_reads_on_critical_path").asInt(), r.path("clock_ns").asDouble(),
+                r.path("tuple_stores_on_critical_path").asInt(), r.path("added_ns_bar").asDouble()));
         if (r.has("gather_rate")) {
             out.append(String.format(Locale.ROOT, "  monitors: gather rate %.2f %%%n", 100 * r.path("gather_rate").asDouble()));
         }

@@ -48,7 +48,9 @@ final class LayoutOptions {
     @Option(names = "--transport", description = "jvm or tcp. Default: ${DEFAULT-VALUE}.", defaultValue = "jvm")
     String transport;
 
-    @Option(names = "--tree", description = "flat, binary, kary:K or hier:K. Default: ${DEFAULT-VALUE}.", defaultValue = "hier:8")
+    @Option(names = "--tree", description = "flat, binary, kary:K, hier:K, or butterfly[:K] (each host joins its ranks, "
+            + "then the hosts exchange in log2 H rounds, one message each way per round; K: the hosts' local fan-out). "
+            + "Default: ${DEFAULT-VALUE}.", defaultValue = "hier:8")
     String tree;
 
     @Option(names = "--config", description = "Pathmap configuration file (docs/PATHMAP.md); replaces --ranks/--hosts/--clusters/--tree.")

@@ -227,7 +227,10 @@ class BenchCommandTest {
             JsonNode report = JSON.readTree(json.toFile());
             assertThat(report.path("design").asText()).contains(collectors.equals("on") ? "collectors and traffic counters"
                     : "traffic counters (no collectors)");
-            assertThat(report.path("clock_reads_on_critical_path").asInt()).isEqualTo(collectors.equals("on") ? 6 : 0);
+            // Rank 1's path: its collector before the hop (2 reads), the served hop's collector above the gred (1: it takes
+            // its t4 from the collector below, which reads 2).
+            assertThat(report.path("clock_reads_on_critical_path").asInt()).isEqualTo(collectors.equals("on") ? 5 : 0);
+            assertThat(report.path("tuple_stores_on_critical_path").asInt()).isEqualTo(collectors.equals("on") ? 3 : 0);
             assertThat(report.path("runs")).allSatisfy(r -> assertThat(r.path("traffic_messages_counted").asLong()).isPositive());
             assertThat(report.path("runs").get(0).path("traffic_scope").asText()).isEqualTo("all;trees:0");
             assertThat(report.path("runs").get(1).path("traffic_scope").asText()).isEqualTo("all;trees:1");

@@ -55,7 +55,7 @@ public final class CollectorKind implements WrapperKind {
      * collector on the same host, so the reading offered from above is always this call's (a stale reading from
      * a waiter's earlier call can never be taken).
      */
-    static EventCollector.ClockSharing clockSharing(Pathmap pathmap, Node collector) {
+    public static EventCollector.ClockSharing clockSharing(Pathmap pathmap, Node collector) {
         boolean above = !collector.isRoot() && sharesAround(pathmap, pathmap.node(collector.parent()));
         boolean below = false;
         for (Node caller : pathmap.children(collector.id())) {

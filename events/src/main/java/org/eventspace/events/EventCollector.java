@@ -52,7 +52,12 @@ public final class EventCollector implements Wrapper {
          */
         BELOW_GRED,
         /** Both: between two greds on one host. */
-        BETWEEN_GREDS
+        BETWEEN_GREDS;
+
+        /** Clock reads this collector makes on the critical path of a call (its last arriver's): 1 if it takes t4 from below. */
+        public int criticalPathClockReads() {
+            return this == ABOVE_GRED || this == BETWEEN_GREDS ? 1 : 2;
+        }
     }
 
     public EventCollector(int collectorId, TraceBuffer buffer, Wrapper next) {

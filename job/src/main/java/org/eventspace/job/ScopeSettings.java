@@ -39,6 +39,10 @@ public record ScopeSettings(TreeShape shape, GatherMode gather, FilterSpec filte
         Objects.requireNonNull(shape, "shape");
         Objects.requireNonNull(gather, "gather");
         Objects.requireNonNull(filter, "filter");
+        if (shape.kind() == TreeShape.Kind.BUTTERFLY) {
+            throw new IllegalArgumentException("scope shape " + shape + ": a scope gathers to one front-end, so it is a "
+                    + "tree: flat, binary, kary:K or hier:K (butterfly is for the application's trees, --tree)");
+        }
         if (intervalMs < ADAPTIVE || intervalMs > MAX_INTERVAL_MS) {
             throw new IllegalArgumentException("scope interval must be 0.." + MAX_INTERVAL_MS + " ms, or adaptive ("
                     + ADAPTIVE + "), intervalMs=" + intervalMs);

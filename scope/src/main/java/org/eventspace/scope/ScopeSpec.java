@@ -166,7 +166,10 @@ public final class ScopeSpec {
         }
 
         public Builder shape(TreeShape value) {
-            this.shape = Objects.requireNonNull(value, "shape");
+            if (Objects.requireNonNull(value, "shape").kind() == TreeShape.Kind.BUTTERFLY) {
+                throw new IllegalArgumentException("scope shape " + value + ": a scope is a tree (flat, binary, kary:K or hier:K)");
+            }
+            this.shape = value;
             return this;
         }
 

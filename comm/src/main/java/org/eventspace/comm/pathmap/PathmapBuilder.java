@@ -63,17 +63,19 @@ public final class PathmapBuilder {
 
     /**
      * An upper bound of the nodes of {@code spec}'s pathmap: per tree at most ranks − 1 greds (each joins at
-     * least two inputs), one proxy per edge (ranks + greds edges) and one core, so 3·ranks − 1.
+     * least two inputs), one proxy per edge (ranks + greds edges) and one core, so 3·ranks − 1; a butterfly at most
+     * one gred, an exchange and a core per rank (a host of one rank has all three), 3·ranks.
      */
     public static long maxNodes(PathmapSpec spec) {
-        return (long) spec.trees() * (3L * spec.ranks() - 1);
+        return (long) spec.trees() * (3L * spec.ranks() - (butterfly(spec) ? 0 : 1));
     }
 
     Pathmap buildAll() {
         long estimate = maxNodes(spec);
         if (estimate > MAX_NODES) {
             throw new IllegalArgumentException("a pathmap of ranks=" + spec.ranks() + ", trees=" + spec.trees()
-                    + " could need up to " + estimate + " nodes (3 x ranks - 1 per tree), more than the limit of "
+                    + " could need up to " + estimate + " nodes (3 x ranks" + (butterfly(spec) ? "" : " - 1")
+                    + " per tree), more than the limit of "
                     + MAX_NODES + " nodes; use fewer ranks or trees");
         }
         PathmapBuilder builder = this;
@@ -93,6 +95,10 @@ public final class PathmapBuilder {
             frozen.add(n.freeze());
         }
         return new Pathmap(spec, frozen, builder.entries);
+    }
+
+    private static boolean butterfly(PathmapSpec spec) {
+        return spec.shape().kind() == TreeShape.Kind.BUTTERFLY;
     }
 
     /** The element that tree {@code tree}'s results are stored in. */
@@ -149,8 +155,8 @@ public final class PathmapBuilder {
     }
 
     /**
-     * Per host with ranks: its ranks joined (greds of the shape's fan-out, or the host's override), then its exchange,
-     * which calls a core of its own: every host stores the whole result, as a root.
+     * Per host with ranks: its ranks joined (greds of the shape's fan-out, or the host's override; a gred of one port for
+     * one rank), then its exchange, which calls a core of its own: every host stores the whole result, as a root.
      */
     private void buildButterfly() {
         int index = 0;
@@ -159,7 +165,9 @@ public final class PathmapBuilder {
             if (ranks.isEmpty()) {
                 continue;
             }
-            Input local = join(ranks, shapeFor(host.name()));
+            // One gred per host even for one rank: the gred is where the host's collectors meet and where coscheduling
+            // releases its analysis threads (a join of one is a write of its join line and a release).
+            Input local = ranks.size() == 1 ? joinOne(ranks.get(0)) : join(ranks, shapeFor(host.name()));
             int exchange = add(EXCHANGE, host.id(), 1, Map.of(EXCHANGE_INDEX, Integer.toString(index++)));
             connect(local, exchange, 0);
             int core = add(CORE, host.id(), 1, Map.of(ELEMENT, resultElement(tree),
@@ -167,6 +175,12 @@ public final class PathmapBuilder {
             nodes.get(exchange).parent = core;
             nodes.get(exchange).parentPort = 0;
         }
+    }
+
+    private Input joinOne(Input rank) {
+        int gred = add(GRED, rank.host, 1, Map.of());
+        connect(rank, gred, 0);
+        return Input.node(gred, rank.host);
     }
 
     private TreeShape shapeFor(String branch) {

@@ -48,7 +48,7 @@ public final class PathmapConfig {
 
     /** Host and cluster names: they become parts of wrapper names and command-line arguments. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
-    private static final String SHAPES = "flat, binary, kary:K or hier:K with K >= 2";
+    private static final String SHAPES = "flat, binary, kary:K, hier:K or butterfly[:K] with K >= 2";
 
     private PathmapConfig() {
     }

@@ -118,7 +118,7 @@ class PathmapConfigTest {
         assertThat(e.line()).isEqualTo(4);
         assertThat(e.column()).isEqualTo(EXAMPLE.lines().toList().get(3).indexOf("\"hier:2\"") + 1);
         assertThat(e.getMessage()).isEqualTo(file + ":4:" + e.column() + ": application.tree: expected flat, binary, "
-                + "kary:K or hier:K with K >= 2, got \"kary:1\"");
+                + "kary:K, hier:K or butterfly[:K] with K >= 2, got \"kary:1\"");
     }
 
     /**
@@ -297,8 +297,8 @@ class PathmapConfigTest {
         PathmapConfigException e = catchThrowableOfType(PathmapConfigException.class,
                 () -> PathmapConfig.parse(json, "cluster.json"));
 
-        assertThat(e.getMessage()).isEqualTo("cluster.json:3:38: application.tree: expected flat, binary, kary:K "
-                + "or hier:K with K >= 2, got \"kary:1\"");
+        assertThat(e.getMessage()).isEqualTo("cluster.json:3:38: application.tree: expected flat, binary, kary:K, "
+                + "hier:K or butterfly[:K] with K >= 2, got \"kary:1\"");
     }
 
     @Test
