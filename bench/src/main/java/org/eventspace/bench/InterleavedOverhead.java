@@ -272,8 +272,9 @@ public final class InterleavedOverhead {
 
     /**
      * Clock reads one call of tree 0 makes on its critical path: on the longest path from a rank to a root (the last
-     * arriver runs its whole path while the others wait), two per collector (going down and coming back), one for a
-     * collector that takes its t4 from the collector below its gred or exchange ({@link EventCollector.ClockSharing}).
+     * arriver runs its whole path while the others wait), two per collector (going down and coming back), one fewer for a
+     * collector that takes its t4 from the collector below its gred or exchange ({@link EventCollector.ClockSharing}),
+     * one fewer for a collector that takes its t2 from the collector above a gred of one port.
      */
     static int clockReadsOnCriticalPath(RunConfig config) {
         Pathmap pathmap = config.pathmap();
@@ -282,7 +283,8 @@ public final class InterleavedOverhead {
             int reads = 0;
             for (Node n : pathmap.path(0, rank)) {
                 if (n.kind().equals(CollectorKind.NAME)) {
-                    reads += CollectorKind.clockSharing(pathmap, n).criticalPathClockReads();
+                    reads += CollectorKind.clockSharing(pathmap, n).criticalPathClockReads()
+                            - (CollectorKind.takesDownClock(pathmap, n) ? 1 : 0);
                 }
             }
             most = Math.max(most, reads);
@@ -290,14 +292,17 @@ public final class InterleavedOverhead {
         return most;
     }
 
-    /** Tuples written on that path: one per collector on the longest path from a rank to a root. */
+    /**
+     * Tuples written on that path: one per collector on the longest path from a rank to a root, but for a butterfly's,
+     * whose tuples are written while its exchange waits for the partner.
+     */
     static int tupleStoresOnCriticalPath(RunConfig config) {
         Pathmap pathmap = config.pathmap();
         int most = 0;
         for (int rank = 0; rank < config.ranks(); rank++) {
             int collectors = 0;
             for (Node n : pathmap.path(0, rank)) {
-                if (n.kind().equals(CollectorKind.NAME)) {
+                if (n.kind().equals(CollectorKind.NAME) && !CollectorKind.onButterfly(pathmap, n)) {
                     collectors++;
                 }
             }

@@ -46,8 +46,46 @@ public final class CollectorKind implements WrapperKind {
         TraceBuffer buffer = capacity == 0
                 ? space.allocate(collectorId, node.name())
                 : space.allocate(collectorId, node.name(), capacity);
+        Pathmap pathmap = host.pathmap();
         return WrapperInstance.single(new EventCollector(collectorId, buffer, host.downstream(node),
-                clockSharing(host.pathmap(), node)));
+                clockSharing(pathmap, node), offersDownClock(pathmap, node), takesDownClock(pathmap, node),
+                onButterfly(pathmap, node) ? host.idleWork(node.tree()) : null));
+    }
+
+    /**
+     * Whether {@code collector} is on a butterfly tree's path on its host: its tuples can wait for the exchange's idle
+     * moment ({@link EventCollector}'s put-off tuples), which every call of that tree reaches on this host.
+     */
+    public static boolean onButterfly(Pathmap pathmap, Node collector) {
+        if (collector.tree() < 0) {
+            return false;
+        }
+        for (Node n : pathmap.nodesOn(collector.host())) {
+            if (n.tree() == collector.tree() && n.kind().equals(PathmapBuilder.EXCHANGE)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Calls a gred of one port that shares readings with the collector below it: that collector's t2 is this one's t1. */
+    public static boolean offersDownClock(Pathmap pathmap, Node collector) {
+        if (collector.isRoot()) {
+            return false;
+        }
+        Node gred = pathmap.node(collector.parent());
+        return gred.kind().equals(PathmapBuilder.GRED) && gred.arity() == 1 && sharesAround(pathmap, gred);
+    }
+
+    /** Is called by a gred of one port that shares readings: takes its t2 from the collector above that gred. */
+    public static boolean takesDownClock(Pathmap pathmap, Node collector) {
+        for (Node caller : pathmap.children(collector.id())) {
+            if (caller.host() == collector.host() && caller.kind().equals(PathmapBuilder.GRED) && caller.arity() == 1
+                    && sharesAround(pathmap, caller)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.eventspace.events;
 
+import org.eventspace.comm.path.IdleWork;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.Wrapper;
 
@@ -29,6 +30,17 @@ public final class EventCollector implements Wrapper {
     private final boolean takesUpClock;
     /** Hands its t3 up to the collector above its gred. */
     private final boolean offersUpClock;
+    private final boolean offersDownClock;
+    private final boolean takesDownClock;
+    /** Leaves its tuples on the host's {@link IdleWork} instead of writing them on the way up. */
+    private final boolean putsOff;
+    private boolean pending;
+    private int pendingOp;
+    private int pendingFlags;
+    private long pendingSequence;
+    private long pendingValue;
+    private long pendingDown;
+    private long pendingUp;
 
     /**
      * Where a collector sits relative to a gred, which decides which clock readings it may share with the
@@ -65,6 +77,20 @@ public final class EventCollector implements Wrapper {
     }
 
     public EventCollector(int collectorId, TraceBuffer buffer, Wrapper next, ClockSharing sharing) {
+        this(collectorId, buffer, next, sharing, false, false, null);
+    }
+
+    /**
+     * @param offersDownClock calls a gred of one port whose downstream is a collector: hands its t1 down as that
+     *                        collector's t2 (the rank's thread passes straight through the gred).
+     * @param takesDownClock  is that collector: takes the t2 offered from above instead of reading the clock.
+     * @param putOff          null to write each tuple on the way back up; else the host's {@link IdleWork}, on which this
+     *                        collector leaves its newest tuple to be written while a thread waits anyway (a butterfly's
+     *                        exchange runs it after it sent). A tuple left there is written at the latest when this
+     *                        collector records its next one.
+     */
+    public EventCollector(int collectorId, TraceBuffer buffer, Wrapper next, ClockSharing sharing, boolean offersDownClock,
+                          boolean takesDownClock, IdleWork putOff) {
         if (collectorId < 0) {
             throw new IllegalArgumentException("collector id must be >= 0, collectorId=" + collectorId);
         }
@@ -78,16 +104,29 @@ public final class EventCollector implements Wrapper {
         this.sharing = sharing;
         this.takesUpClock = sharing == ClockSharing.ABOVE_GRED || sharing == ClockSharing.BETWEEN_GREDS;
         this.offersUpClock = sharing == ClockSharing.BELOW_GRED || sharing == ClockSharing.BETWEEN_GREDS;
+        this.offersDownClock = offersDownClock;
+        this.takesDownClock = takesDownClock;
+        this.putsOff = putOff != null;
+        if (putOff != null) {
+            putOff.add(this::writePutOff);
+        }
     }
 
     @Override
     public void call(Message message) {
-        long down = System.nanoTime();
+        long offered = takesDownClock ? message.takeDownClock() : 0;
+        long down = offered != 0 ? offered : System.nanoTime();
+        if (offersDownClock) {
+            message.offerDownClock(down);
+        }
         try {
             next.call(message);
         } catch (RuntimeException e) {
             message.takeUpClock();
-            record(message, down, System.nanoTime(), TraceOp.FLAG_FAILED);
+            message.takeDownClock();
+            writePutOff();
+            buffer.write(collectorId, TraceOp.of(message), TraceOp.flags(message) | TraceOp.FLAG_FAILED, message.sequence(),
+                    TraceOp.value(message), down, System.nanoTime());
             throw e;
         }
         long taken = takesUpClock ? message.takeUpClock() : 0;
@@ -95,12 +134,36 @@ public final class EventCollector implements Wrapper {
         if (offersUpClock) {
             message.offerUpClock(up);
         }
-        record(message, down, up, 0);
+        if (putsOff) {
+            putOff(message, down, up);
+        } else {
+            buffer.write(collectorId, TraceOp.of(message), TraceOp.flags(message), message.sequence(), TraceOp.value(message),
+                    down, up);
+        }
     }
 
-    private void record(Message message, long down, long up, int failed) {
-        buffer.write(collectorId, TraceOp.of(message), TraceOp.flags(message) | failed, message.sequence(),
-                TraceOp.value(message), down, up);
+    /** Leaves the tuple for {@link #writePutOff} (writing the one left before, if no wait ran since). */
+    private void putOff(Message message, long down, long up) {
+        writePutOff();
+        pendingOp = TraceOp.of(message);
+        pendingFlags = TraceOp.flags(message);
+        pendingSequence = message.sequence();
+        pendingValue = TraceOp.value(message);
+        pendingDown = down;
+        pendingUp = up;
+        pending = true;
+    }
+
+    /**
+     * Writes the tuple left by the last call, if any. Runs on the thread that recorded it, or on the thread that runs
+     * the host's put-off work: a host's threads reach that work only after every rank of the host arrived at the call
+     * being made (the butterfly's exchange is below the host's gred), so after this collector's last call returned.
+     */
+    private void writePutOff() {
+        if (pending) {
+            pending = false;
+            buffer.write(collectorId, pendingOp, pendingFlags, pendingSequence, pendingValue, pendingDown, pendingUp);
+        }
     }
 
     public int collectorId() {

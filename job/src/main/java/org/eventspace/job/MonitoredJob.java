@@ -11,6 +11,7 @@ import org.eventspace.comm.Comm;
 import org.eventspace.comm.launch.JobEnvironment;
 import org.eventspace.comm.launch.TcpHost;
 import org.eventspace.comm.path.Gred;
+import org.eventspace.comm.path.IdleWork;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.comm.runtime.CommOptions;
 import org.eventspace.comm.runtime.HostRuntime;
@@ -413,6 +414,20 @@ public final class MonitoredJob implements AutoCloseable {
     }
 
     /**
+     * What local host {@code host}'s wrappers of tree {@code tree} put off until one of its threads waits anyway in a
+     * call of that tree ({@link IdleWork}; a butterfly's exchange runs it after it sent). Add to it before the ranks start.
+     */
+    public IdleWork idleWork(int host, int tree) {
+        if (cluster != null) {
+            return cluster.host(host).idleWork(tree);
+        }
+        if (host != tcpHost.host()) {
+            throw new IllegalArgumentException("host " + host + " does not run in this process (host " + tcpHost.host() + " does)");
+        }
+        return tcpHost.runtime().idleWork(tree);
+    }
+
+    /**
      * Ends the job for this process, once its ranks returned: stops the scope's front-end (its last pulls still reach
      * the other hosts, which serve its hops until every host finished), takes what the event spaces recorded and, over
      * TCP, reports it with {@code program} (what the program wants its launcher to know) and waits for every host.
@@ -425,6 +440,13 @@ public final class MonitoredJob implements AutoCloseable {
             throw new IllegalStateException("the job already finished");
         }
         finished = true;
+        // Every local rank returned: the tuples a butterfly's collectors left for their exchange's next wait go in now,
+        // before the scope's last pull and the traces read the buffers.
+        if (cluster != null) {
+            cluster.hosts().forEach(HostRuntime::ranksReturned);
+        } else {
+            tcpHost.runtime().ranksReturned();
+        }
         watches.forEach(JobObserver.Watch::finishing);
         JsonNode scope = stopScope().map(s -> s.toJson(JSON)).orElse(null);
         if (cluster != null) {

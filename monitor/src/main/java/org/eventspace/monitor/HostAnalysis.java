@@ -1,5 +1,7 @@
 package org.eventspace.monitor;
 
+import java.util.concurrent.atomic.AtomicBoolean;
+
 import java.util.List;
 
 import org.agrona.concurrent.Agent;
@@ -28,6 +30,12 @@ final class HostAnalysis implements Agent {
     private long lastPublish;
     private long readSincePublish;
     private volatile boolean stopping;
+    /** When a waiting rank last ran a pass ({@link #idleStep}). */
+    private volatile long lastIdleStep = System.nanoTime() - IDLE_STEPS_FRESH_NANOS;
+    /** Passes that recent mean the ranks run them: the analysis thread leaves them alone (and publishes). */
+    private static final long IDLE_STEPS_FRESH_NANOS = 50_000_000L;
+    /** Held by whichever thread runs a pass: the analysis thread, or a waiting rank's {@link #idleStep}. */
+    private final AtomicBoolean draining = new AtomicBoolean();
     private volatile boolean lowestPriorityWanted;
     private volatile boolean atLowestPriority;
 
@@ -75,20 +83,54 @@ final class HostAnalysis implements Agent {
 
     @Override
     public int doWork() {
-        int read = drainOnce();
-        readSincePublish += read;
-        if (readSincePublish > 0) {
-            long now = System.nanoTime();
-            if (now - lastPublish >= PUBLISH_PERIOD_NANOS) {
-                publish.run();
-                lastPublish = now;
-                readSincePublish = 0;
+        // While the waiting ranks run the passes (idleStep), this thread, at the lowest priority, would only hold the
+        // pass while it is preempted and make their idle steps skip: it publishes, and reads only once they stopped.
+        boolean ranksDrain = !stopping && System.nanoTime() - lastIdleStep < IDLE_STEPS_FRESH_NANOS;
+        if (!draining.compareAndSet(false, true)) {
+            return 0;
+        }
+        int read = 0;
+        try {
+            if (!ranksDrain) {
+                read = drainOnce();
+                readSincePublish += read;
             }
+            if (readSincePublish > 0) {
+                long now = System.nanoTime();
+                if (now - lastPublish >= PUBLISH_PERIOD_NANOS) {
+                    publish.run();
+                    lastPublish = now;
+                    readSincePublish = 0;
+                }
+            }
+        } finally {
+            draining.set(false);
         }
         if (read == 0 && stopping) {
             throw new AgentTerminationException();
         }
         return read;
+    }
+
+    /**
+     * One pass run by a thread of the host that waits anyway (a butterfly's exchange, after it sent: the host's
+     * {@code IdleWork}), so the analysis runs while the host waits inside the collective, in the waiting thread, and
+     * needs no CPU of its own (EventSpace paper §4.3, coscheduling). While the analysis thread is in a pass (it
+     * publishes), this yields to it instead. Allocates nothing.
+     */
+    void idleStep() {
+        if (!draining.compareAndSet(false, true)) {
+            // The analysis thread is in a pass (publishing): at the lowest priority, on a CPU this rank polls, it would
+            // hold the pass until the scheduler's next tick; give it the CPU while the partner's message is on its way.
+            Thread.yield();
+            return;
+        }
+        try {
+            readSincePublish += drainOnce();
+            lastIdleStep = System.nanoTime();
+        } finally {
+            draining.set(false);
+        }
     }
 
     /** Publishes what this host has now (the final set, once the thread ended). */

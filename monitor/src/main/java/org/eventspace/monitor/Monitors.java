@@ -82,6 +82,15 @@ public final class Monitors implements AutoCloseable {
             // release woke (the paper's order: communication, application, then analysis): coscheduled, it runs at
             // the lowest priority (LowestPriority).
             m.analyses.get(i).runAtLowestPriority(coscheduler.strategy() != Coschedule.NONE);
+            if (coscheduler.strategy() != Coschedule.NONE) {
+                // Where the host's threads wait anyway (a butterfly's exchange, after it sent), they run the analysis
+                // themselves: at the lowest priority, a thread of its own gets no CPU from a rank that polls its link.
+                // Only in calls of trees with collectors: an interleaved overhead run's bare tree must not do it.
+                HostAnalysis analysis = m.analyses.get(i);
+                for (int tree : treesWithCollectors(job.pathmap(), hosts.get(i))) {
+                    job.idleWork(hosts.get(i), tree).add(analysis::idleStep);
+                }
+            }
             m.runners.add(AgentThreads.start(m.analyses.get(i), coscheduler.idleStrategy(hosts.get(i))));
         }
         return m;
@@ -192,6 +201,16 @@ public final class Monitors implements AutoCloseable {
             return part;
         }
         return stop().toJson(json);
+    }
+
+    private static java.util.SortedSet<Integer> treesWithCollectors(Pathmap pathmap, int host) {
+        java.util.SortedSet<Integer> trees = new java.util.TreeSet<>();
+        for (Node n : pathmap.nodesOn(host)) {
+            if (isCollector(n) && n.tree() >= 0) {
+                trees.add(n.tree());
+            }
+        }
+        return trees;
     }
 
     /** As {@link #start} but runs no thread: a test steps {@link #drainOnce()} by hand. */

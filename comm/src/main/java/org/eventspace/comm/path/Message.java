@@ -16,6 +16,7 @@ abstract class MessageFields extends MessageLeftPad {
     long[] words;
     String element = "";
     long upClock;
+    long downClock;
     byte tag;
     byte until;
 }
@@ -163,6 +164,22 @@ public final class Message extends MessageFields {
         return t;
     }
 
+    /**
+     * Hands a clock reading down to the wrapper below that takes one ({@link #takeDownClock}); 0 means none. The
+     * collector above a gred of one port offers its t1, which is the t2 of the collector below that gred: the rank's
+     * thread passes straight through, so both name the same instant (one read shared at a wrapper boundary).
+     */
+    public void offerDownClock(long nanos) {
+        downClock = nanos;
+    }
+
+    /** The reading offered from above and not yet taken, or 0; clears it. */
+    public long takeDownClock() {
+        long t = downClock;
+        downClock = 0;
+        return t;
+    }
+
     /** Copies header and payload of {@code source} into this message; a clock reading stays on its host. */
     public Message copyFrom(Message source) {
         op = source.op;
@@ -172,6 +189,7 @@ public final class Message extends MessageFields {
         tag = source.tag;
         until = source.until;
         upClock = 0;
+        downClock = 0;
         length(source.length);
         System.arraycopy(source.words, 0, words, 0, source.length);
         return this;

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.Consumer;
 
 import org.eventspace.comm.path.CommException;
+import org.eventspace.comm.path.IdleWork;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.Wrapper;
 import org.eventspace.comm.pathmap.Node;
@@ -37,9 +38,14 @@ final class Butterfly implements Wrapper {
     private final Wrapper next;
     private final Message partner;
     private final Consumer<CommException> onLoss;
+    private final IdleWork idle;
 
-    /** @param onLoss what a failed exchange does to its host before the failure goes up (closes its other links). */
-    Butterfly(String name, Plan plan, PeerLink[] links, Wrapper next, int maxWords, Consumer<CommException> onLoss) {
+    /**
+     * @param onLoss what a failed exchange does to its host before the failure goes up (closes its other links).
+     * @param idle   the host's put-off work, run once per call while the first message from a partner is on its way.
+     */
+    Butterfly(String name, Plan plan, PeerLink[] links, Wrapper next, int maxWords, Consumer<CommException> onLoss,
+              IdleWork idle) {
         if (links.length != plan.partners().length) {
             throw new IllegalArgumentException(name + ": " + links.length + " links for " + plan.partners().length + " partners");
         }
@@ -48,6 +54,7 @@ final class Butterfly implements Wrapper {
         this.links = links.clone();
         this.next = next;
         this.onLoss = onLoss;
+        this.idle = idle;
         this.partner = new Message(Math.max(1, maxWords));
     }
 
@@ -68,15 +75,22 @@ final class Butterfly implements Wrapper {
         if (plan.isExtra()) {
             // Hand the partial result to the partner among the first p hosts, and take the whole result from it.
             links[0].send(message);
+            idle.run();
             receive(0, message);
             message.copyPayloadFrom(partner);
         } else {
             int link = 0;
             if (plan.hasExtra()) {
-                fold(link++, message, false);
+                // Nothing sent yet: the extra host's message is what this host waits for first.
+                idle.run();
+                fold(link++, message);
             }
             for (int round = 0; round < plan.rounds(); round++) {
-                fold(link++, message, true);
+                links[link].send(message);
+                if (round == 0 && !plan.hasExtra()) {
+                    idle.run();
+                }
+                fold(link++, message);
             }
             if (plan.hasExtra()) {
                 links[0].send(message);
@@ -84,11 +98,8 @@ final class Butterfly implements Wrapper {
         }
     }
 
-    /** One step: sends this host's partial result first where {@code send}, then folds the partner's into it. */
-    private void fold(int link, Message message, boolean send) {
-        if (send) {
-            links[link].send(message);
-        }
+    /** One step: folds the partner's partial result into this host's (sent to it first where the step exchanges). */
+    private void fold(int link, Message message) {
         receive(link, message);
         message.op().combine(message.type(), message.words(), partner.words(), message.length());
     }

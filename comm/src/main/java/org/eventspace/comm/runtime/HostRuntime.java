@@ -17,6 +17,7 @@ import org.eventspace.comm.path.CommException;
 import org.eventspace.comm.path.Message;
 import org.eventspace.comm.path.Core;
 import org.eventspace.comm.path.Gred;
+import org.eventspace.comm.path.IdleWork;
 import org.eventspace.comm.path.SpinYieldPark;
 import org.eventspace.comm.path.WaitPolicy;
 import org.eventspace.comm.path.Wrapper;
@@ -59,6 +60,8 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
     /** Exchange links by (partner host, own exchange node): opened here or adopted from the partner. */
     private final Map<Long, CompletableFuture<PeerLink>> peerLinks = new ConcurrentHashMap<>();
     private final SpinYieldPark waiting;
+    /** Per tree: what its wrappers put off until one of this host's threads waits in one of its calls. */
+    private final IdleWork[] idleWork;
     private final TrafficCounters traffic;
     private Transport transport;
     private volatile boolean built;
@@ -68,6 +71,10 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
         this.host = host;
         this.options = options;
         this.waiting = new SpinYieldPark(options.waitPolicy());
+        this.idleWork = new IdleWork[pathmap.spec().trees()];
+        for (int t = 0; t < idleWork.length; t++) {
+            idleWork[t] = new IdleWork();
+        }
         this.elements = new ElementRegistry(pathmap.spec().topology().host(host).name());
         this.traffic = options.traffic() == null ? TrafficCounters.OFF
                 : new TrafficCounters(host, pathmap.spec().ranks(), pathmap.spec().topology().size(), options.traffic());
@@ -106,6 +113,21 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
     /** The wait strategy of this host's threads, built once from {@link #waitPolicy()}. */
     public SpinYieldPark waiting() {
         return waiting;
+    }
+
+    /**
+     * What this host's wrappers of tree {@code tree} put off until one of its threads waits anyway in a call of that
+     * tree (a butterfly's exchange runs it after it sent).
+     */
+    public IdleWork idleWork(int tree) {
+        return idleWork[tree];
+    }
+
+    /** Runs the work put off ({@link #idleWork}) once this host's ranks returned, so nothing stays put off. */
+    public void ranksReturned() {
+        for (IdleWork work : idleWork) {
+            work.run();
+        }
     }
 
     public Gred.ReleaseListener releaseListener() {

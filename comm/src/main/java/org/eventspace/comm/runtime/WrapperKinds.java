@@ -159,7 +159,7 @@ public final class WrapperKinds {
                 links[i] = host.peerLink(node.id(), partner.host(), partner.id());
             }
             return WrapperInstance.single(new Butterfly(node.name(), plan, links, host.downstream(node),
-                    pathmap.spec().resultWords(), host::failAll));
+                    pathmap.spec().resultWords(), host::failAll, host.idleWork(node.tree())));
         }
     }
 
