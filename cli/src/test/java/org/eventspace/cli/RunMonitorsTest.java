@@ -65,6 +65,24 @@ class RunMonitorsTest {
     }
 
     /**
+     * A butterfly over TCP, each host process bound to one CPU: its ranks poll their own links, so the analysis runs in
+     * their idle moments (after each exchange's send), and nothing written is missed; the slow rank is still named
+     * from its host's join, and every gred has its metrics (its {@code below}: the exchange and the store).
+     */
+    @Test
+    void theMonitorsOfAButterflyMissNothingAndNameTheSlowRank() throws Exception {
+        JsonNode report = run("--ranks", "4", "--hosts", "2", "--transport", "tcp", "--tree", "butterfly", "--monitor",
+                "loadbalance,stats", "--coschedule", "ii", "--gather", "par:1", "--slow-rank", "3:200", "--bind-to", "core");
+        JsonNode m = report.path("monitors");
+        assertThat(m.path("tuples_missed").asLong()).as(m.path("analysis").toString()).isZero();
+        assertThat(m.path("loadbalance").path("slowest_rank").asInt()).isEqualTo(3);
+        assertThat(m.path("stats").path("wrappers").path("t0.gred.h1.0").path("ports").size()).isEqualTo(2);
+        assertThat(m.path("stats").path("wrappers").path("t1.gred.h0.0").path("below").path("count").asLong())
+                .as("the exchange below each host's gred is timed").isPositive();
+        assertThat(report.path("result_ok").asBoolean()).isTrue();
+    }
+
+    /**
      * A flat tree over 4 hosts: every remote rank enters the root gred through a proxy of its own and arrives after
      * every local rank, so the slow rank (6, on h1) is judged among h1's ports, not among the local ranks or all 16.
      */

@@ -97,4 +97,56 @@ class EventCollectorTest {
         assertThatThrownBy(() -> new EventCollector(-1, buffer, m -> { })).hasMessageContaining("collectorId=-1");
         assertThatThrownBy(() -> new EventCollector(1, null, m -> { })).hasMessageContaining("buffer=null");
     }
+
+    @Test
+    void aPutOffTupleIsWrittenWhenTheHostWaitsOrAtTheCollectorsNextCallAndNeverLost() {
+        org.eventspace.comm.path.IdleWork idle = new org.eventspace.comm.path.IdleWork();
+        EventCollector collector = new EventCollector(5, buffer, m -> m.sequence(m.sequence() + 1),
+                EventCollector.ClockSharing.NONE, false, false, idle);
+        Message message = new Message(1).op(ReduceOp.SUM).type(ValueType.LONG).length(1).word(0, 1).sequence(10);
+
+        collector.call(message);
+        assertThat(reader.readNext(tuple)).as("left for the host's wait").isFalse();
+        idle.run();
+        assertThat(onlyTuple().sequence()).isEqualTo(11);
+        idle.run();
+        assertThat(reader.readNext(tuple)).as("written once").isFalse();
+
+        // No wait ran between two calls: the first tuple goes in when the second is recorded, in order.
+        collector.call(message.sequence(20));
+        collector.call(message.sequence(30));
+        assertThat(onlyTuple().sequence()).isEqualTo(21);
+        assertThat(reader.readNext(tuple)).isFalse();
+        // A failed call writes the one left and its own at once.
+        EventCollector failing = new EventCollector(6, buffer, m -> {
+            throw new CommException("lost");
+        }, EventCollector.ClockSharing.NONE, false, false, idle);
+        assertThatThrownBy(() -> failing.call(message.sequence(40))).isInstanceOf(CommException.class);
+        assertThat(onlyTuple().flags() & TraceOp.FLAG_FAILED).isNotZero();
+        idle.run();
+        assertThat(onlyTuple().sequence()).isEqualTo(31);
+    }
+
+    @Test
+    void theCollectorBelowAGredOfOnePortTakesTheT1OfTheOneAboveAsItsT2() {
+        TraceBuffer below = TraceBuffer.heap(16, 6);
+        TraceBufferReader belowReader = below.newReader();
+        EventCollector inner = new EventCollector(6, below, m -> insideNs = System.nanoTime(),
+                EventCollector.ClockSharing.BELOW_GRED, false, true, null);
+        // Stands for the gred of one port: the rank's thread and message pass straight through it.
+        EventCollector outer = new EventCollector(5, buffer, inner::call, EventCollector.ClockSharing.ABOVE_GRED, true,
+                false, null);
+        Message message = new Message(1).op(ReduceOp.SUM).type(ValueType.LONG).length(1).word(0, 1);
+
+        outer.call(message);
+
+        TraceTupleFlyweight up = onlyTuple();
+        long t1 = up.startNs();
+        long t4 = up.endNs();
+        TraceTupleFlyweight down = new TraceTupleFlyweight();
+        assertThat(belowReader.readNext(down)).isTrue();
+        assertThat(down.startNs()).as("t2 = t1: one read").isEqualTo(t1);
+        assertThat(down.endNs()).as("t3 = t4: one read").isEqualTo(t4).isGreaterThanOrEqualTo(insideNs);
+        assertThat(message.takeDownClock()).as("nothing left offered").isZero();
+    }
 }
