@@ -178,6 +178,16 @@ public final class TrafficCounters {
             }
         }
 
+        /** This end handed {@code message} to the network: an exchange link's, where both directions carry data. */
+        public void sent(Message message) {
+            count(message, TrafficCounterLayout.BYTES_SENT_OFFSET);
+        }
+
+        /** This end took {@code message} off the network (an exchange link's). */
+        public void received(Message message) {
+            count(message, TrafficCounterLayout.BYTES_RECEIVED_OFFSET);
+        }
+
         private void count(Message message, int field) {
             byte tag = message.tag();
             // The sender's scope decided (TrafficTag.COUNTED, the sign bit); NONE has no buffer.

@@ -47,6 +47,14 @@ class HotPathAllocationTest {
         assertThat(bytes).allMatch(b -> b < SLACK);
     }
 
+    /** The butterfly over 3 hosts (one extra host): the exchanges and their in-JVM links allocate nothing either. */
+    @Test
+    void butterflyAllreduceAcrossSimulatedHostsAllocatesNothing() throws Exception {
+        List<Long> bytes = ranksAllocate(TreeShape.butterfly(Integer.MAX_VALUE), 3, 3, WARM, CALLS, null,
+                comm -> comm.allreduce(comm.rank() + 1L, ReduceOp.SUM));
+        assertThat(bytes).hasSize(3).allMatch(b -> b < SLACK);
+    }
+
     /** More threads than cores: waiters yield and park, and the park/wake-up paths must not allocate either. */
     @Test
     void oversubscribedAllreduceThatParksAllocatesNothing() throws Exception {
@@ -150,9 +158,14 @@ class HotPathAllocationTest {
 
     private static List<Long> ranksAllocate(int ranks, int hosts, int warm, int calls,
                                             org.eventspace.comm.traffic.TrafficScope traffic, Consumer<Comm> call) {
+        return ranksAllocate(TreeShape.hier(2), ranks, hosts, warm, calls, traffic, call);
+    }
+
+    private static List<Long> ranksAllocate(TreeShape shape, int ranks, int hosts, int warm, int calls,
+                                            org.eventspace.comm.traffic.TrafficScope traffic, Consumer<Comm> call) {
         // Counting two busy threads per host (not the pathmap's count) keeps two ranks on one host in the yield
         // policy, so that the parked-receiver case really parks.
-        Pathmap pathmap = PathmapBuilder.build(TestClusters.spec(hosts, ranks, 2, TreeShape.hier(2)));
+        Pathmap pathmap = PathmapBuilder.build(TestClusters.spec(hosts, ranks, 2, shape));
         try (InJvmCluster cluster = InJvmCluster.start(pathmap, CommOptions.defaults(ranks + 2 * hosts).withTraffic(traffic))) {
             List<long[]> perRank = RankThreads.values(cluster, Duration.ofSeconds(100), comm -> {
                 for (int i = 0; i < warm; i++) {

@@ -26,17 +26,14 @@ final class InJvmPeerLink implements PeerLink {
     private final SpinYieldPark wait;
     private final long timeoutNanos;
     private final TrafficCounters.Channel traffic;
-    private final boolean opened;
 
-    private InJvmPeerLink(String name, Direction out, Direction in, WaitPolicy policy, TrafficCounters.Channel traffic,
-                          boolean opened) {
+    private InJvmPeerLink(String name, Direction out, Direction in, WaitPolicy policy, TrafficCounters.Channel traffic) {
         this.name = name;
         this.out = out;
         this.in = in;
         this.wait = new SpinYieldPark(policy);
         this.timeoutNanos = policy.timeoutNanos();
         this.traffic = traffic;
-        this.opened = opened;
     }
 
     /**
@@ -50,8 +47,8 @@ final class InJvmPeerLink implements PeerLink {
         Direction there = new Direction();
         Direction back = new Direction();
         return new InJvmPeerLink[] {
-            new InJvmPeerLink(name, there, back, openerPolicy, openerTraffic, true),
-            new InJvmPeerLink(name, back, there, partnerPolicy, partnerTraffic, false)
+            new InJvmPeerLink(name, there, back, openerPolicy, openerTraffic),
+            new InJvmPeerLink(name, back, there, partnerPolicy, partnerTraffic)
         };
     }
 
@@ -86,11 +83,7 @@ final class InJvmPeerLink implements PeerLink {
         check(out);
         out.slots[(int) (sent % SLOTS)].copyFrom(message);
         out.sent.advance(sent + 1);
-        if (opened) {
-            traffic.request(message);
-        } else {
-            traffic.reply(message);
-        }
+        traffic.sent(message);
     }
 
     @Override
@@ -109,11 +102,7 @@ final class InJvmPeerLink implements PeerLink {
         }
         into.copyFrom(in.slots[(int) (taken % SLOTS)]);
         in.taken.advance(taken + 1);
-        if (opened) {
-            traffic.reply(into);
-        } else {
-            traffic.request(into);
-        }
+        traffic.received(into);
     }
 
     private void check(Direction d) {

@@ -40,6 +40,8 @@ final class FrameChannel implements AutoCloseable {
     private final Frame frame = new Frame();
     private ByteBuffer buffer;
     private volatile boolean closed;
+    /** The park phase of a read: made once, so waiting allocates nothing. */
+    private final SocketReads.Block blockRead = this::select;
 
     FrameChannel(SocketChannel channel, TcpOptions options) throws IOException {
         this.channel = channel;
@@ -142,26 +144,7 @@ final class FrameChannel implements AutoCloseable {
      * the deadline), then the park phase is a block in the selector, which the peer's bytes end.
      */
     private int readSome(long deadlineNanos) throws IOException {
-        int n = channel.read(buffer);
-        if (n != 0) {
-            return n;
-        }
-        for (int i = 0; wait.spin(i); i++) {
-            if ((n = channel.read(buffer)) != 0) {
-                return n;
-            }
-        }
-        for (int i = 0; wait.yield(i, deadlineNanos); i++) {
-            if ((n = channel.read(buffer)) != 0) {
-                return n;
-            }
-        }
-        while (true) {
-            select(deadlineNanos);
-            if ((n = channel.read(buffer)) != 0) {
-                return n;
-            }
-        }
+        return SocketReads.readSome(channel, buffer, wait, deadlineNanos, blockRead);
     }
 
     private void awaitWritable(long deadlineNanos) throws IOException {

@@ -172,7 +172,7 @@ final class HopService implements Agent {
             acknowledge(HandshakeLayout.ACK_ACCEPTED, "", deadline);
             handedOver = true;
             link = new TcpPeerLink(name, channel.detach(), server.options(), host.waitPolicy().timeoutNanos(),
-                    host.trafficChannel(hop, false), false);
+                    host.trafficChannel(hop, false));
             host.adoptPeer(hop, link);
         } catch (IOException | RuntimeException e) {
             System.err.println("es-tcp " + host.hostName() + ": could not take exchange " + name + " from " + remote + ": "

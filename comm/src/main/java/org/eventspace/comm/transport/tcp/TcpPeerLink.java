@@ -40,9 +40,8 @@ final class TcpPeerLink implements PeerLink {
     private final SelectionKey key;
     private final SpinYieldPark wait;
     private final long timeoutNanos;
-    /** Counts what this end writes and reads: as a hop's calling end if it opened the link, else as its serving end. */
+    /** Counts what this end writes and reads. */
     private final TrafficCounters.Channel traffic;
-    private final boolean opened;
     private ByteBuffer in;
     private ByteBuffer out;
     private final Frame inFrame = new Frame();
@@ -50,18 +49,18 @@ final class TcpPeerLink implements PeerLink {
     /** Bytes at the start of {@link #in} that the last receive decoded, dropped before the next one. */
     private int consumed;
     private volatile String brokenBecause;
+    /** The park phase of a read: made once, so waiting allocates nothing. */
+    private final SocketReads.Block blockRead = deadline -> select(SelectionKey.OP_READ, deadline);
 
     /**
      * @param socket  a connected socket whose handshake is done, with nothing of the exchange read from it yet.
-     * @param opened  whether this end opened the link (the lower host of the pair).
      */
-    TcpPeerLink(String name, SocketChannel socket, TcpOptions options, long timeoutNanos, TrafficCounters.Channel traffic,
-                boolean opened) throws IOException {
+    TcpPeerLink(String name, SocketChannel socket, TcpOptions options, long timeoutNanos, TrafficCounters.Channel traffic)
+            throws IOException {
         this.name = name;
         this.socket = socket;
         this.timeoutNanos = timeoutNanos;
         this.traffic = traffic;
-        this.opened = opened;
         this.wait = new SpinYieldPark(options.peerReadWaitPolicy());
         socket.configureBlocking(false);
         this.selector = Selector.open();
@@ -98,11 +97,7 @@ final class TcpPeerLink implements PeerLink {
         } catch (IOException e) {
             throw fail(socket.isOpen() ? "connection lost (" + TcpLink.describe(e) + ")" : "closed on this host", e);
         }
-        if (opened) {
-            traffic.request(message);
-        } else {
-            traffic.reply(message);
-        }
+        traffic.sent(message);
     }
 
     @Override
@@ -132,11 +127,7 @@ final class TcpPeerLink implements PeerLink {
         } catch (IOException e) {
             throw fail(socket.isOpen() ? "connection lost (" + TcpLink.describe(e) + ")" : "closed on this host", e);
         }
-        if (opened) {
-            traffic.reply(into);
-        } else {
-            traffic.request(into);
-        }
+        traffic.received(into);
     }
 
     /** Whether {@link #in} holds a whole frame from its start; grows it for a frame announced larger than it. */
@@ -168,28 +159,8 @@ final class TcpPeerLink implements PeerLink {
         inFrame.wrap(in);
     }
 
-    /** Reads what is there, polling, then yielding, then blocking in the selector until a byte came; -1 at end of stream. */
     private int readSome(long deadlineNanos) throws IOException {
-        int n = socket.read(in);
-        if (n != 0) {
-            return n;
-        }
-        for (int i = 0; wait.spin(i); i++) {
-            if ((n = socket.read(in)) != 0) {
-                return n;
-            }
-        }
-        for (int i = 0; wait.yield(i, deadlineNanos); i++) {
-            if ((n = socket.read(in)) != 0) {
-                return n;
-            }
-        }
-        while (true) {
-            select(SelectionKey.OP_READ, deadlineNanos);
-            if ((n = socket.read(in)) != 0) {
-                return n;
-            }
-        }
+        return SocketReads.readSome(socket, in, wait, deadlineNanos, blockRead);
     }
 
     /** The socket took nothing: takes what the partner sent meanwhile, then waits until either side can move. */

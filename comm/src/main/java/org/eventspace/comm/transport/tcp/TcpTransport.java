@@ -65,7 +65,7 @@ public final class TcpTransport implements Transport {
                 addresses.get(hop.toHost()), secret, options);
         try {
             TcpPeerLink link = new TcpPeerLink(name, channel.detach(), options, from.waitPolicy().timeoutNanos(),
-                    from.trafficChannel(hop, true), true);
+                    from.trafficChannel(hop, true));
             peers.add(link);
             return link;
         } catch (IOException e) {
