@@ -485,7 +485,7 @@ public final class HostRuntime implements HostEnd, AutoCloseable {
         for (CompletableFuture<PeerLink> future : peerLinks.values()) {
             // A link still to come is refused from now on; one that came is closed, which fails a waiting receive.
             if (!future.completeExceptionally(cause) && !future.isCompletedExceptionally()) {
-                future.join().close();
+                future.join().close(cause.getMessage());
             }
         }
     }

@@ -24,4 +24,9 @@ public interface PeerLink extends AutoCloseable {
 
     @Override
     void close();
+
+    /** Closes the link because of {@code why}, which a waiting or later call on this end reports. */
+    default void close(String why) {
+        close();
+    }
 }

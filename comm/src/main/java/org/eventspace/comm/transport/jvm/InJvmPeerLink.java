@@ -123,13 +123,18 @@ final class InJvmPeerLink implements PeerLink {
      */
     @Override
     public void close() {
-        closeDirection(in);
-        closeDirection(out);
+        close("closed");
     }
 
-    private static void closeDirection(Direction d) {
+    @Override
+    public void close(String why) {
+        closeDirection(in, why);
+        closeDirection(out, why);
+    }
+
+    private static void closeDirection(Direction d, String why) {
         if (d.closedBecause == null) {
-            d.closedBecause = "closed";
+            d.closedBecause = why;
         }
         d.sent.advance(d.sent.get() + CLOSED_STEP);
         d.taken.advance(d.taken.get() + CLOSED_STEP);

@@ -95,7 +95,7 @@ final class TcpPeerLink implements PeerLink {
         } catch (SocketTimeoutException e) {
             throw fail("the partner took no bytes within " + timeoutNanos / 1_000_000 + " ms", e);
         } catch (IOException e) {
-            throw fail(socket.isOpen() ? "connection lost (" + TcpLink.describe(e) + ")" : "closed on this host", e);
+            throw fail(socket.isOpen() ? "connection lost (" + TcpLink.describe(e) + ")" : closedHere(), e);
         }
         traffic.sent(message);
     }
@@ -125,7 +125,7 @@ final class TcpPeerLink implements PeerLink {
         } catch (SocketTimeoutException e) {
             throw fail("no message from the partner within " + timeoutNanos / 1_000_000 + " ms", e);
         } catch (IOException e) {
-            throw fail(socket.isOpen() ? "connection lost (" + TcpLink.describe(e) + ")" : "closed on this host", e);
+            throw fail(socket.isOpen() ? "connection lost (" + TcpLink.describe(e) + ")" : closedHere(), e);
         }
         traffic.received(into);
     }
@@ -209,10 +209,21 @@ final class TcpPeerLink implements PeerLink {
 
     @Override
     public void close() {
+        close("closed");
+    }
+
+    @Override
+    public void close(String why) {
         if (brokenBecause == null) {
-            brokenBecause = "closed";
+            brokenBecause = why;
         }
         closeQuietly();
+    }
+
+    /** Why this end was closed on this host, for the call that was waiting on it. */
+    private String closedHere() {
+        String why = brokenBecause;
+        return why == null || why.equals("closed") ? "closed on this host" : "closed on this host: " + why;
     }
 
     private void closeQuietly() {
