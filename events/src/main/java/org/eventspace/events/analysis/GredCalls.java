@@ -22,8 +22,10 @@ import org.eventspace.base.stats.UniformSample;
  * <p>With a median window W > 0 (the statistics monitor uses 100, as the Network Weather Service does), every
  * summary also carries the median of the last W values: a mean follows every outlier, a windowed median does not.
  *
- * <p>{@link #add} allocates nothing (orders by insertion sort over a preallocated array: P is a gred's arity). Not
- * thread-safe: one analysis thread owns it; readers take a {@link #copy()}.
+ * <p>{@link #add} allocates nothing and does no division: it stores each metric's value of the call in a ring (orders
+ * by insertion sort over a preallocated array: P is a gred's arity), and a full ring is folded into the running
+ * statistics in one pass per metric; a reading combines the folded statistics with the calls since. Not thread-safe:
+ * one analysis thread owns it; readers take a {@link #copy()}.
  */
 public final class GredCalls {
     public static final int DOWN = 0;
@@ -32,7 +34,9 @@ public final class GredCalls {
     public static final int ARRIVAL_WAIT = 3;
     public static final int DEPARTURE_WAIT = 4;
     private static final int METRICS = 5;
-    /** The gred's own metrics, in row {@code ports} of the median windows. */
+    /** Calls between two folds when there is no median window (whose length is the block otherwise). */
+    private static final int FOLD_BLOCK = 64;
+    /** The gred's own metrics: the first rows of {@link #values}; port p's five follow from row 5·(p+1). */
     private static final int G_DOWN = 0;
     private static final int G_UP = 1;
     private static final int G_BELOW = 2;
@@ -41,23 +45,24 @@ public final class GredCalls {
 
     private final int ports;
     private final int window;
-    /** The last {@link #window} values of each port's metrics ([port][metric]) and, at [ports][0|1], the gred's down and up. */
-    private final double[][][] recent;
-    private final RunningStatistics down = new RunningStatistics();
-    private final RunningStatistics up = new RunningStatistics();
-    private final RunningStatistics below = new RunningStatistics();
-    private final RunningStatistics arrival = new RunningStatistics();
-    private final RunningStatistics broadcast = new RunningStatistics();
-    private final RunningStatistics[][] perPort;
+    /**
+     * Every value a call adds, one row per metric: the gred's five, each port's five, then the arrival
+     * and the departure wait of the k-th contributor. A row is a ring of {@link #block} values: with a median window it
+     * is the window (the last W values); and every {@link #block} calls all rows are folded into their running
+     * statistics at once, in tight loops, so a call costs a store per metric and no arithmetic of the statistics.
+     */
+    private final double[][] values;
+    private final RunningStatistics[] stats;
+    private final int block;
+    /** Where the next call's values go; calls added since the last fold. */
+    private int slot;
+    private int pending;
+    private long calls;
     private final long[][] arrivalOrder;
     private final long[][] departureOrder;
-    /** Element k: the arrival (departure) wait of whichever contributor came (k+1)-th: the statsm's per-order waits. */
-    private final RunningStatistics[] arrivalWaitByOrder;
-    private final RunningStatistics[] departureWaitByOrder;
     private final int[] order;
-    /** The first call's earliest arrival and the last call's latest departure: the time the gred was in use. */
     /**
-     * Per port, a uniform sample (Vitter's Algorithm R, at most {@value #OWN_SAMPLE}) of its contributor's own lateness
+     * Per port, a uniform sample (at most {@value #OWN_SAMPLE}, {@link UniformSample}) of its contributor's own lateness
      * per call — the time since its previous departure from this gred minus the ports' mean — and of the time between
      * its consecutive arrivals: their medians are what a verdict weighs, so that the order in which the previous call
      * released the contributors (a tree's structure, the threads' wake-up order) and a few preempted calls do not.
@@ -69,6 +74,7 @@ public final class GredCalls {
     private final UniformSample[] intervalSample;
     private boolean havePrevious;
     private final double[] gaps;
+    /** The first call's earliest arrival and the last call's latest departure: the time the gred was in use. */
     private long firstNs = Long.MAX_VALUE;
     private long lastNs = Long.MIN_VALUE;
 
@@ -87,21 +93,15 @@ public final class GredCalls {
         }
         this.ports = ports;
         this.window = window;
-        this.recent = window == 0 ? null : new double[ports + 1][METRICS][window];
-        this.perPort = new RunningStatistics[ports][METRICS];
-        for (RunningStatistics[] row : perPort) {
-            for (int k = 0; k < METRICS; k++) {
-                row[k] = new RunningStatistics();
-            }
+        this.block = window > 0 ? window : FOLD_BLOCK;
+        int rows = METRICS + (METRICS + 2) * ports;
+        this.values = new double[rows][block];
+        this.stats = new RunningStatistics[rows];
+        for (int r = 0; r < rows; r++) {
+            stats[r] = new RunningStatistics();
         }
         this.arrivalOrder = new long[ports][ports];
         this.departureOrder = new long[ports][ports];
-        this.arrivalWaitByOrder = new RunningStatistics[ports];
-        this.departureWaitByOrder = new RunningStatistics[ports];
-        for (int k = 0; k < ports; k++) {
-            arrivalWaitByOrder[k] = new RunningStatistics();
-            departureWaitByOrder[k] = new RunningStatistics();
-        }
         this.order = new int[ports];
         this.previousT1 = new long[ports];
         this.previousT4 = new long[ports];
@@ -116,66 +116,120 @@ public final class GredCalls {
 
     /** Adds one call: {@code t1[i]}, {@code t4[i]} from the collector above port i, {@code t2}, {@code t3} from the one below. */
     public void add(long[] t1, long[] t4, long t2, long t3) {
+        int at = slot;
+        double[][] v = values;
         sortBy(t1);
-        for (int k = 0; k < ports; k++) {
-            arrivalOrder[order[k]][k]++;
-        }
         long t1l = t1[order[ports - 1]];
         long t1first = t1[order[0]];
+        int arrivalRows = METRICS * (ports + 1);
         for (int k = 0; k < ports; k++) {
-            arrivalWaitByOrder[k].add(t1l - t1[order[k]]);
+            arrivalOrder[order[k]][k]++;
+            v[arrivalRows + k][at] = t1l - t1[order[k]];
         }
         sortBy(t4);
+        long t4f = t4[order[0]];
+        long t4last = t4[order[ports - 1]];
+        int departureRows = arrivalRows + ports;
         for (int k = 0; k < ports; k++) {
             departureOrder[order[k]][k]++;
+            v[departureRows + k][at] = t4[order[k]] - t4f;
         }
-        long t4f = t4[order[0]];
-        for (int k = 0; k < ports; k++) {
-            departureWaitByOrder[k].add(t4[order[k]] - t4f);
-        }
-        long t4last = t4[order[ports - 1]];
         sampleOwn(t1, t4);
         firstNs = Math.min(firstNs, t1first);
         lastNs = Math.max(lastNs, t4last);
-        int slot = window == 0 ? 0 : (int) (down.count() % window);
-        down.add(t2 - t1l);
-        up.add(t4f - t3);
-        below.add(t3 - t2);
-        arrival.add(t1l - t1first);
-        broadcast.add(t4last - t3);
-        if (window > 0) {
-            double[][] g = recent[ports];
-            g[G_DOWN][slot] = t2 - t1l;
-            g[G_UP][slot] = t4f - t3;
-            g[G_BELOW][slot] = t3 - t2;
-            g[G_ARRIVAL][slot] = t1l - t1first;
-            g[G_BROADCAST][slot] = t4last - t3;
+        v[G_DOWN][at] = t2 - t1l;
+        v[G_UP][at] = t4f - t3;
+        v[G_BELOW][at] = t3 - t2;
+        v[G_ARRIVAL][at] = t1l - t1first;
+        v[G_BROADCAST][at] = t4last - t3;
+        for (int p = 0, r = METRICS; p < ports; p++, r += METRICS) {
+            v[r + DOWN][at] = t2 - t1[p];
+            v[r + UP][at] = t4[p] - t3;
+            v[r + TOTAL][at] = (t4[p] - t1[p]) - (t3 - t2);
+            v[r + ARRIVAL_WAIT][at] = t1l - t1[p];
+            v[r + DEPARTURE_WAIT][at] = t4[p] - t4f;
         }
-        for (int p = 0; p < ports; p++) {
-            RunningStatistics[] s = perPort[p];
-            s[DOWN].add(t2 - t1[p]);
-            s[UP].add(t4[p] - t3);
-            s[TOTAL].add((t4[p] - t1[p]) - (t3 - t2));
-            s[ARRIVAL_WAIT].add(t1l - t1[p]);
-            s[DEPARTURE_WAIT].add(t4[p] - t4f);
-            if (window > 0) {
-                double[][] r = recent[p];
-                r[DOWN][slot] = t2 - t1[p];
-                r[UP][slot] = t4[p] - t3;
-                r[TOTAL][slot] = (t4[p] - t1[p]) - (t3 - t2);
-                r[ARRIVAL_WAIT][slot] = t1l - t1[p];
-                r[DEPARTURE_WAIT][slot] = t4[p] - t4f;
+        calls++;
+        slot = at + 1 == block ? 0 : at + 1;
+        if (++pending == block) {
+            for (int r = 0; r < v.length; r++) {
+                fold(v[r], 0, block, stats[r]);
             }
+            pending = 0;
         }
     }
 
-    /** {@code summary} with the median of the window {@code values} attached, if there is a window and a value. */
-    private StatisticsSummary withMedian(StatisticsSummary summary, double[] values) {
+    /**
+     * Adds {@code row[from, from + n)} to {@code into}: one pass of sums shifted by the first value, so that the
+     * cancellation in M2 = Σd² − (Σd)²/n is bounded (the shift is one of the values: (Σd)²/n ≤ n·M2, at most log₂(n+1)
+     * bits lost), then Chan's merge.
+     */
+    private static void fold(double[] row, int from, int n, RunningStatistics into) {
+        double shift = row[from];
+        // Two chains of sums, so that one add's latency does not wait for the other's; values come from longs: no
+        // NaN, no −0, so plain comparisons give the minimum and maximum.
+        double s1a = 0;
+        double s1b = 0;
+        double s2a = 0;
+        double s2b = 0;
+        double min = shift;
+        double max = shift;
+        int end = from + n;
+        int i = from;
+        for (; i + 1 < end; i += 2) {
+            double x = row[i];
+            double y = row[i + 1];
+            double dx = x - shift;
+            double dy = y - shift;
+            s1a += dx;
+            s1b += dy;
+            s2a += dx * dx;
+            s2b += dy * dy;
+            min = x < min ? x : min;
+            max = x > max ? x : max;
+            min = y < min ? y : min;
+            max = y > max ? y : max;
+        }
+        if (i < end) {
+            double x = row[i];
+            double dx = x - shift;
+            s1a += dx;
+            s2a += dx * dx;
+            min = x < min ? x : min;
+            max = x > max ? x : max;
+        }
+        double s1 = s1a + s1b;
+        double mean = s1 / n;
+        into.merge(n, shift + mean, Math.max(0.0, s2a + s2b - s1 * mean), min, max);
+    }
+
+    /** The statistics of metric {@code row}: those folded and the calls since, combined (a new accumulator). */
+    private RunningStatistics statistics(int row) {
+        RunningStatistics all = new RunningStatistics();
+        all.merge(stats[row]);
+        int start = slot - pending;
+        if (start >= 0) {
+            if (pending > 0) {
+                fold(values[row], start, pending, all);
+            }
+        } else {
+            fold(values[row], start + block, -start, all);
+            if (slot > 0) {
+                fold(values[row], 0, slot, all);
+            }
+        }
+        return all;
+    }
+
+    /** The summary of metric {@code row}, with the median of its window attached if there is a window and a value. */
+    private StatisticsSummary summary(int row) {
+        StatisticsSummary summary = statistics(row).summary();
         if (window == 0 || summary.count() == 0) {
             return summary;
         }
-        int filled = (int) Math.min(window, summary.count());
-        return summary.withWindowMedian(Median.of(filled == window ? values : java.util.Arrays.copyOf(values, filled)));
+        int filled = (int) Math.min(window, calls);
+        double[] recent = values[row];
+        return summary.withWindowMedian(Median.of(filled == window ? recent : java.util.Arrays.copyOf(recent, filled)));
     }
 
     /** Orders the ports by {@code t}, ties to the lower port (a stable insertion sort). */
@@ -196,7 +250,7 @@ public final class GredCalls {
 
     /** Calls added. */
     public long calls() {
-        return down.count();
+        return calls;
     }
 
     /** How often {@code port} arrived last. */
@@ -216,42 +270,42 @@ public final class GredCalls {
 
     /** The arrival wait t1,l − t1,i of whichever contributor i arrived ({@code k}+1)-th. */
     public StatisticsSummary arrivalWaitByOrder(int k) {
-        return arrivalWaitByOrder[k].summary();
+        return statistics(METRICS * (ports + 1) + k).summary();
     }
 
     /** The departure wait t4,i − t4,f of whichever contributor i departed ({@code k}+1)-th. */
     public StatisticsSummary departureWaitByOrder(int k) {
-        return departureWaitByOrder[k].summary();
+        return statistics(METRICS * (ports + 1) + ports + k).summary();
     }
 
     /** The gred's own down latency t2 − t1,l: the reduce stage at this gred. */
     public StatisticsSummary down() {
-        return withMedian(down.summary(), window == 0 ? null : recent[ports][G_DOWN]);
+        return summary(G_DOWN);
     }
 
     /** The gred's own up latency t4,f − t3. */
     public StatisticsSummary up() {
-        return withMedian(up.summary(), window == 0 ? null : recent[ports][G_UP]);
+        return summary(G_UP);
     }
 
     /** t3 − t2: what happened below the gred (at a root gred, the core's store latency). */
     public StatisticsSummary below() {
-        return withMedian(below.summary(), window == 0 ? null : recent[ports][G_BELOW]);
+        return summary(G_BELOW);
     }
 
     /** The arrival stage at this gred, t1,l − t1,first: from the first contributor's arrival to the last's. */
     public StatisticsSummary arrival() {
-        return withMedian(arrival.summary(), window == 0 ? null : recent[ports][G_ARRIVAL]);
+        return summary(G_ARRIVAL);
     }
 
     /** The broadcast stage at this gred, t4,last − t3: from the result coming up to the last contributor's return. */
     public StatisticsSummary broadcast() {
-        return withMedian(broadcast.summary(), window == 0 ? null : recent[ports][G_BROADCAST]);
+        return summary(G_BROADCAST);
     }
 
     /** One of {@link #DOWN}, {@link #UP}, {@link #TOTAL}, {@link #ARRIVAL_WAIT}, {@link #DEPARTURE_WAIT} of {@code port}. */
     public StatisticsSummary port(int port, int metric) {
-        return withMedian(perPort[port][metric].summary(), window == 0 ? null : recent[port][metric]);
+        return summary(METRICS * (port + 1) + metric);
     }
 
     private void sampleOwn(long[] t1, long[] t4) {
@@ -296,33 +350,21 @@ public final class GredCalls {
     /** An independent copy, for a reader on another thread (take it under the owner's lock). */
     public GredCalls copy() {
         GredCalls c = new GredCalls(ports, window);
-        if (window > 0) {
-            for (int p = 0; p <= ports; p++) {
-                for (int k = 0; k < METRICS; k++) {
-                    System.arraycopy(recent[p][k], 0, c.recent[p][k], 0, window);
-                }
-            }
+        for (int r = 0; r < values.length; r++) {
+            System.arraycopy(values[r], 0, c.values[r], 0, block);
+            c.stats[r].merge(stats[r]);
         }
+        c.slot = slot;
+        c.pending = pending;
+        c.calls = calls;
         c.firstNs = firstNs;
+        c.lastNs = lastNs;
         c.havePrevious = havePrevious;
         for (int p = 0; p < ports; p++) {
             c.ownSample[p] = ownSample[p].copy();
             c.intervalSample[p] = intervalSample[p].copy();
             c.previousT1[p] = previousT1[p];
             c.previousT4[p] = previousT4[p];
-        }
-        c.lastNs = lastNs;
-        c.down.merge(down);
-        c.up.merge(up);
-        c.below.merge(below);
-        c.arrival.merge(arrival);
-        c.broadcast.merge(broadcast);
-        for (int p = 0; p < ports; p++) {
-            for (int k = 0; k < METRICS; k++) {
-                c.perPort[p][k].merge(perPort[p][k]);
-            }
-            c.arrivalWaitByOrder[p].merge(arrivalWaitByOrder[p]);
-            c.departureWaitByOrder[p].merge(departureWaitByOrder[p]);
             System.arraycopy(arrivalOrder[p], 0, c.arrivalOrder[p], 0, ports);
             System.arraycopy(departureOrder[p], 0, c.departureOrder[p], 0, ports);
         }
