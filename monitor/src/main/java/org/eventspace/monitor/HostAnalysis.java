@@ -24,18 +24,37 @@ final class HostAnalysis implements Agent {
     private final String role;
     private final List<LiveGred> greds;
     private final List<RankProfile> profiles;
+    /** The same, as arrays: a pass runs on a waiting rank's critical path and iterates without an iterator. */
+    private final LiveGred[] gredArray;
+    private final RankProfile[] profileArray;
     private final TraceTupleFlyweight tuple = new TraceTupleFlyweight();
     /** Publishes this host's results on its result board, or does nothing when no scope gathers them. */
     private final Runnable publish;
     private long lastPublish;
     private long readSincePublish;
     private volatile boolean stopping;
-    /** When a waiting rank last ran a pass ({@link #idleStep}). */
-    private volatile long lastIdleStep = System.nanoTime() - IDLE_STEPS_FRESH_NANOS;
-    /** Passes that recent mean the ranks run them: the analysis thread leaves them alone (and publishes). */
+    /**
+     * Passes the waiting ranks ran ({@link #idleStep}): a count, not a clock read, since a pass is on their critical
+     * path. The analysis thread looks at it every {@link #IDLE_STEPS_FRESH_NANOS}: if it moved, the ranks run the passes
+     * and the analysis thread leaves them alone (and publishes).
+     */
+    private volatile long idleSteps;
+    private long idleStepsSeen;
+    private long idleStepsCheckedAt = System.nanoTime();
+    private boolean ranksDrain;
     private static final long IDLE_STEPS_FRESH_NANOS = 50_000_000L;
     /** Held by whichever thread runs a pass: the analysis thread, or a waiting rank's {@link #idleStep}. */
     private final AtomicBoolean draining = new AtomicBoolean();
+    private static final java.lang.invoke.VarHandle IDLE_STEPS;
+
+    static {
+        try {
+            IDLE_STEPS = java.lang.invoke.MethodHandles.lookup().findVarHandle(HostAnalysis.class, "idleSteps", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private volatile boolean lowestPriorityWanted;
     private volatile boolean atLowestPriority;
 
@@ -43,6 +62,8 @@ final class HostAnalysis implements Agent {
         this.role = "es-analysis-" + hostName;
         this.greds = List.copyOf(greds);
         this.profiles = List.copyOf(profiles);
+        this.gredArray = this.greds.toArray(new LiveGred[0]);
+        this.profileArray = this.profiles.toArray(new RankProfile[0]);
         this.publish = publish;
         this.lastPublish = System.nanoTime();
     }
@@ -85,18 +106,23 @@ final class HostAnalysis implements Agent {
     public int doWork() {
         // While the waiting ranks run the passes (idleStep), this thread, at the lowest priority, would only hold the
         // pass while it is preempted and make their idle steps skip: it publishes, and reads only once they stopped.
-        boolean ranksDrain = !stopping && System.nanoTime() - lastIdleStep < IDLE_STEPS_FRESH_NANOS;
+        long now = System.nanoTime();
+        if (now - idleStepsCheckedAt >= IDLE_STEPS_FRESH_NANOS) {
+            long steps = idleSteps;
+            ranksDrain = steps != idleStepsSeen;
+            idleStepsSeen = steps;
+            idleStepsCheckedAt = now;
+        }
         if (!draining.compareAndSet(false, true)) {
             return 0;
         }
         int read = 0;
         try {
-            if (!ranksDrain) {
+            if (!ranksDrain || stopping) {
                 read = drainOnce();
                 readSincePublish += read;
             }
             if (readSincePublish > 0) {
-                long now = System.nanoTime();
                 if (now - lastPublish >= PUBLISH_PERIOD_NANOS) {
                     publish.run();
                     lastPublish = now;
@@ -127,7 +153,7 @@ final class HostAnalysis implements Agent {
         }
         try {
             readSincePublish += drainOnce();
-            lastIdleStep = System.nanoTime();
+            IDLE_STEPS.setRelease(this, idleSteps + 1);
         } finally {
             draining.set(false);
         }
@@ -141,10 +167,10 @@ final class HostAnalysis implements Agent {
     /** One pass over every gred; the tuples read. */
     int drainOnce() {
         int read = 0;
-        for (LiveGred g : greds) {
+        for (LiveGred g : gredArray) {
             read += g.poll(tuple);
         }
-        for (RankProfile p : profiles) {
+        for (RankProfile p : profileArray) {
             read += p.poll(tuple, 256);
         }
         return read;

@@ -128,7 +128,9 @@ final class LiveGred {
                     moved++;
                 }
             }
-            join();
+            synchronized (this) {
+                join();
+            }
             if (moved == 0) {
                 return;
             }
@@ -139,36 +141,48 @@ final class LiveGred {
         return gred;
     }
 
-    /** Reads what the collectors wrote since the last poll and joins it; returns the tuples read. */
+    /**
+     * Reads what the collectors wrote since the last poll and joins it; returns the tuples read. The read-ahead rings
+     * are this thread's alone; the metrics are taken under the lock once per poll that read something.
+     */
     int poll(TraceTupleFlyweight tuple) {
         if (readers == null) {
             return 0;
         }
         int read = 0;
+        int failedNow = 0;
         for (int c = 0; c <= ports; c++) {
             TraceBufferReader reader = readers[c];
-            for (int n = 0; n < READ_BATCH && tail[c] - head[c] < WINDOW && reader.readNext(tuple); n++) {
+            long[] seq = sequence[c];
+            long[] t0 = start[c];
+            long[] t1 = end[c];
+            long at = tail[c];
+            long limit = Math.min(head[c] + WINDOW, at + READ_BATCH);
+            while (at < limit && reader.readNext(tuple)) {
                 read++;
                 if ((tuple.flags() & TraceOp.FLAG_FAILED) != 0) {
-                    failed++;
+                    failedNow++;
                     continue;
                 }
-                int slot = (int) (tail[c] & MASK);
-                sequence[c][slot] = tuple.sequence();
-                start[c][slot] = tuple.startNs();
-                end[c][slot] = tuple.endNs();
-                tail[c]++;
+                int slot = (int) (at & MASK);
+                seq[slot] = tuple.sequence();
+                t0[slot] = tuple.startNs();
+                t1[slot] = tuple.endNs();
+                at++;
             }
+            tail[c] = at;
         }
         if (read > 0) {
             synchronized (this) {
                 this.read += read;
+                this.failed += failedNow;
+                join();
             }
-            join();
         }
         return read;
     }
 
+    /** Joins the calls every collector has a tuple of; the caller holds the lock (central analysis: pump). */
     private void join() {
         while (true) {
             long newest = Long.MIN_VALUE;
@@ -179,27 +193,25 @@ final class LiveGred {
                 newest = Math.max(newest, sequence[c][(int) (head[c] & MASK)]);
             }
             boolean all = true;
-            synchronized (this) {
-                for (int c = 0; c <= ports; c++) {
-                    while (head[c] < tail[c] && sequence[c][(int) (head[c] & MASK)] < newest) {
-                        head[c]++;
-                        dropped++;
-                    }
-                    all &= head[c] < tail[c];
+            for (int c = 0; c <= ports; c++) {
+                while (head[c] < tail[c] && sequence[c][(int) (head[c] & MASK)] < newest) {
+                    head[c]++;
+                    dropped++;
                 }
-                if (!all) {
-                    return;
-                }
-                for (int p = 0; p < ports; p++) {
-                    int slot = (int) (head[p] & MASK);
-                    t1[p] = start[p][slot];
-                    t4[p] = end[p][slot];
-                    head[p]++;
-                }
-                int below = (int) (head[ports] & MASK);
-                calls.add(t1, t4, start[ports][below], end[ports][below]);
-                head[ports]++;
+                all &= head[c] < tail[c];
             }
+            if (!all) {
+                return;
+            }
+            for (int p = 0; p < ports; p++) {
+                int slot = (int) (head[p] & MASK);
+                t1[p] = start[p][slot];
+                t4[p] = end[p][slot];
+                head[p]++;
+            }
+            int below = (int) (head[ports] & MASK);
+            calls.add(t1, t4, start[ports][below], end[ports][below]);
+            head[ports]++;
         }
     }
 

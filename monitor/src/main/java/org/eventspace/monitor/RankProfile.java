@@ -43,18 +43,19 @@ final class RankProfile {
         return rank;
     }
 
+    /** Reads up to {@code batch} of the collector's tuples; the lock is taken once, and only when there is one. */
     int poll(TraceTupleFlyweight tuple, int batch) {
-        if (reader == null) {
+        if (reader == null || reader.position() >= reader.writePosition()) {
             return 0;
         }
         int read = 0;
-        while (read < batch && reader.readNext(tuple)) {
-            read++;
-            int op = tuple.opType();
-            if (op < 0 || op >= OPS || (tuple.flags() & TraceOp.FLAG_FAILED) != 0) {
-                continue;
-            }
-            synchronized (this) {
+        synchronized (this) {
+            while (read < batch && reader.readNext(tuple)) {
+                read++;
+                int op = tuple.opType();
+                if (op < 0 || op >= OPS || (tuple.flags() & TraceOp.FLAG_FAILED) != 0) {
+                    continue;
+                }
                 calls[op]++;
                 nanos[op] += tuple.endNs() - tuple.startNs();
             }

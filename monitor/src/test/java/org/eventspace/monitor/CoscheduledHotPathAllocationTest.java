@@ -53,6 +53,28 @@ class CoscheduledHotPathAllocationTest {
         }
     }
 
+    /**
+     * On a butterfly the waiting ranks run their host's analysis pass themselves (after their exchange sent, the host's
+     * idle work): the rank threads' allocation then covers the pass too — reading the collectors' tuples, joining them
+     * and adding each call to the gred's statistics.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Coschedule.class, names = {"I", "II"})
+    void aButterflyWhoseRanksRunTheAnalysisAllocatesNothingInTheRanks(Coschedule strategy) {
+        JobConfig config = JobConfig.of(JobConfig.shortcut(4, 4, 1, TreeShape.butterfly(2)), JobTransport.JVM);
+        try (MonitoredJob job = MonitoredJob.inJvm(config, pathmap -> Coscheduler.of(pathmap, strategy));
+             Monitors monitors = Monitors.start(job, EnumSet.allOf(MonitorKind.class))) {
+            List<RankThreads.Outcome<Long>> outcomes = job.runRanks(r -> allocated(job.comm(r)), Duration.ofSeconds(90));
+            monitors.stop();
+            job.finish(null);
+            assertThat(outcomes).allMatch(RankThreads.Outcome::ok);
+            assertThat(outcomes).extracting(RankThreads.Outcome::value).as(strategy + ": bytes per rank over " + CALLS + " calls")
+                    .allMatch(b -> b < SLACK);
+            assertThat(monitors.snapshot().greds()).as("every host's gred of one was analysed").hasSize(8)
+                    .allMatch(g -> g.calls().calls() == (WARM + CALLS) / 2);
+        }
+    }
+
     /** Bytes this rank's thread allocated over {@link #CALLS} allreduces after {@link #WARM} warm ones. */
     private static long allocated(Comm comm) {
         long id = Thread.currentThread().getId();
