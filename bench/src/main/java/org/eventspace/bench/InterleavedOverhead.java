@@ -187,6 +187,12 @@ public final class InterleavedOverhead {
         if (a.has("gather_rate") && b.has("gather_rate")) {
             root.put("gather_rate", Math.min(a.path("gather_rate").asDouble(), b.path("gather_rate").asDouble()));
         }
+        if (a.has("rank_pass_ns_p50") && b.has("rank_pass_ns_p50")) {
+            root.put("rank_passes", a.path("rank_passes").asLong() + b.path("rank_passes").asLong());
+            for (String field : new String[] {"rank_pass_ns_p50", "rank_pass_ns_mean"}) {
+                root.put(field, (a.path(field).asDouble() + b.path(field).asDouble()) / 2);
+            }
+        }
         return root;
     }
 
@@ -262,6 +268,13 @@ public final class InterleavedOverhead {
         JsonNode monitors = report.monitors();
         if (monitors != null) {
             root.put("gather_rate", monitors.path("gather_rate").asDouble());
+            JsonNode passNs = monitors.path("analysis").path("rank_pass_ns");
+            if (passNs.isObject()) {
+                // The passes the waiting ranks ran: their cost is in the measured side's time, not in any cpu_ms.
+                root.put("rank_passes", monitors.path("analysis").path("rank_passes").asLong());
+                root.put("rank_pass_ns_p50", passNs.path("p50").asDouble());
+                root.put("rank_pass_ns_mean", passNs.path("mean").asDouble());
+            }
             root.set("monitors", monitors);
         }
         root.put("result_ok", report.resultOk());
@@ -390,6 +403,11 @@ public final class InterleavedOverhead {
                 r.path("tuple_stores_on_critical_path").asInt(), r.path("added_ns_bar").asDouble()));
         if (r.has("gather_rate")) {
             out.append(String.format(Locale.ROOT, "  monitors: gather rate %.2f %%%n", 100 * r.path("gather_rate").asDouble()));
+            if (r.has("rank_pass_ns_p50")) {
+                out.append(String.format(Locale.ROOT, "  analysis passes run by the waiting ranks: %d; of the 1 in 256 timed, "
+                        + "median %.0f ns, mean %.0f ns%n", r.path("rank_passes").asLong(), r.path("rank_pass_ns_p50").asDouble(),
+                        r.path("rank_pass_ns_mean").asDouble()));
+            }
         }
         out.append("  results: ").append(r.path("result_ok").asBoolean() ? "every rank got the exact expected value" : "WRONG")
                 .append('\n');

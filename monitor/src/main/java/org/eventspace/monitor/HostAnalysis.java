@@ -4,6 +4,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import java.util.List;
 
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentTerminationException;
 import org.eventspace.base.os.LowestPriority;
@@ -43,6 +45,11 @@ final class HostAnalysis implements Agent {
     private long idleStepsCheckedAt = System.nanoTime();
     private boolean ranksDrain;
     private static final long IDLE_STEPS_FRESH_NANOS = 50_000_000L;
+    /** Every how many passes of the waiting ranks one is timed (a power of two). */
+    static final int TIMED_EVERY = 256;
+    /** The timed passes' times, ns: recorded by the rank holding {@link #draining} (no allocation), copied by snapshots. */
+    private final ConcurrentHistogram timedPasses = new ConcurrentHistogram(LONGEST_TIMED_PASS_NANOS, 2);
+    private static final long LONGEST_TIMED_PASS_NANOS = 60_000_000_000L;
     /** Held by whichever thread runs a pass: the analysis thread, or a waiting rank's {@link #idleStep}. */
     private final AtomicBoolean draining = new AtomicBoolean();
     private static final java.lang.invoke.VarHandle IDLE_STEPS;
@@ -152,11 +159,30 @@ final class HostAnalysis implements Agent {
             return;
         }
         try {
-            readSincePublish += drainOnce();
-            IDLE_STEPS.setRelease(this, idleSteps + 1);
+            long steps = idleSteps + 1;
+            if ((steps & (TIMED_EVERY - 1)) == 0) {
+                // One pass in TIMED_EVERY is timed: two clock reads per 256 passes say what the passes cost the ranks,
+                // whose CPU time the analysis thread's cpu_ms does not include.
+                long t0 = System.nanoTime();
+                readSincePublish += drainOnce();
+                timedPasses.recordValue(Math.min(System.nanoTime() - t0, LONGEST_TIMED_PASS_NANOS));
+            } else {
+                readSincePublish += drainOnce();
+            }
+            IDLE_STEPS.setRelease(this, steps);
         } finally {
             draining.set(false);
         }
+    }
+
+    /** Passes the waiting ranks ran ({@link #idleStep}). */
+    long rankPasses() {
+        return idleSteps;
+    }
+
+    /** The times of the passes timed, one in {@link #TIMED_EVERY} of those the ranks ran, ns: a copy. */
+    Histogram timedRankPasses() {
+        return timedPasses.copy();
     }
 
     /** Publishes what this host has now (the final set, once the thread ended). */

@@ -27,9 +27,11 @@ final class LiveGred {
     private final Node gred;
     private final String[] contributors;
     private final TraceBufferReader[] readers;
-    private final long[][] sequence;
-    private final long[][] start;
-    private final long[][] end;
+    /**
+     * Per collector, the read-ahead ring: slot i holds a tuple's sequence, start and end at 3i, 3i+1, 3i+2, so that a
+     * tuple is one cache line written and read, not three.
+     */
+    private final long[][] ring;
     private final long[] head;
     private final long[] tail;
     private final long[] t1;
@@ -67,9 +69,7 @@ final class LiveGred {
         this.contributors = contributors.clone();
         this.ports = contributors.length;
         this.readers = readers;
-        this.sequence = new long[ports + 1][WINDOW];
-        this.start = new long[ports + 1][WINDOW];
-        this.end = new long[ports + 1][WINDOW];
+        this.ring = new long[ports + 1][3 * WINDOW];
         this.head = new long[ports + 1];
         this.tail = new long[ports + 1];
         this.t1 = new long[ports];
@@ -120,10 +120,10 @@ final class LiveGred {
             for (int c = 0; c <= ports; c++) {
                 long[] q = pending[c];
                 while (pendingHead[c] < pendingTail[c] && tail[c] - head[c] < WINDOW) {
-                    int slot = (int) (tail[c] & MASK);
-                    sequence[c][slot] = q[pendingHead[c]++];
-                    start[c][slot] = q[pendingHead[c]++];
-                    end[c][slot] = q[pendingHead[c]++];
+                    int slot = 3 * (int) (tail[c] & MASK);
+                    ring[c][slot] = q[pendingHead[c]++];
+                    ring[c][slot + 1] = q[pendingHead[c]++];
+                    ring[c][slot + 2] = q[pendingHead[c]++];
                     tail[c]++;
                     moved++;
                 }
@@ -153,9 +153,7 @@ final class LiveGred {
         int failedNow = 0;
         for (int c = 0; c <= ports; c++) {
             TraceBufferReader reader = readers[c];
-            long[] seq = sequence[c];
-            long[] t0 = start[c];
-            long[] t1 = end[c];
+            long[] r = ring[c];
             long at = tail[c];
             long limit = Math.min(head[c] + WINDOW, at + READ_BATCH);
             while (at < limit && reader.readNext(tuple)) {
@@ -164,10 +162,10 @@ final class LiveGred {
                     failedNow++;
                     continue;
                 }
-                int slot = (int) (at & MASK);
-                seq[slot] = tuple.sequence();
-                t0[slot] = tuple.startNs();
-                t1[slot] = tuple.endNs();
+                int slot = 3 * (int) (at & MASK);
+                r[slot] = tuple.sequence();
+                r[slot + 1] = tuple.startNs();
+                r[slot + 2] = tuple.endNs();
                 at++;
             }
             tail[c] = at;
@@ -190,11 +188,11 @@ final class LiveGred {
                 if (head[c] == tail[c]) {
                     return;
                 }
-                newest = Math.max(newest, sequence[c][(int) (head[c] & MASK)]);
+                newest = Math.max(newest, ring[c][3 * (int) (head[c] & MASK)]);
             }
             boolean all = true;
             for (int c = 0; c <= ports; c++) {
-                while (head[c] < tail[c] && sequence[c][(int) (head[c] & MASK)] < newest) {
+                while (head[c] < tail[c] && ring[c][3 * (int) (head[c] & MASK)] < newest) {
                     head[c]++;
                     dropped++;
                 }
@@ -204,13 +202,13 @@ final class LiveGred {
                 return;
             }
             for (int p = 0; p < ports; p++) {
-                int slot = (int) (head[p] & MASK);
-                t1[p] = start[p][slot];
-                t4[p] = end[p][slot];
+                int slot = 3 * (int) (head[p] & MASK);
+                t1[p] = ring[p][slot + 1];
+                t4[p] = ring[p][slot + 2];
                 head[p]++;
             }
-            int below = (int) (head[ports] & MASK);
-            calls.add(t1, t4, start[ports][below], end[ports][below]);
+            int below = 3 * (int) (head[ports] & MASK);
+            calls.add(t1, t4, ring[ports][below + 1], ring[ports][below + 2]);
             head[ports]++;
         }
     }

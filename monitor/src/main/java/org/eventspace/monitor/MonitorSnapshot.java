@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -32,10 +33,13 @@ import org.eventspace.monitor.model.Verdict;
  * statistics monitor, down, up, below, stages (arrival, reduce, broadcast), arrival_wait_by_order and
  * departure_wait_by_order (element k: the wait of whichever contributor came k+1-th) and per port down, up, total, arrival_wait,
  * departure_wait, arrival_order, departure_order, each statistic {@code count, mean, sd, min, max, median}); {@code calls_dropped},
- * {@code tuples_failed}, {@code tuples_missed}; {@code analysis} (threads, lowest_priority_threads: how many of them run at the lowest scheduling priority, nice 19, cpu_ms); {@code skipped}.
+ * {@code tuples_failed}, {@code tuples_missed}; {@code analysis} (threads, lowest_priority_threads: how many of them run at the lowest scheduling priority, nice 19, cpu_ms,
+ * memory_bytes, rank_passes, rank_passes_timed and rank_pass_ns: the passes waiting ranks ran, and the mean, p50
+ * and p99 of those timed; merged over processes, p50 and p99 are the largest process's); {@code skipped}.
  */
 public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, Map<Integer, long[][]> profiles,
-                              List<String> skipped, long analysisCpuNanos, int analysisThreads, int lowestPriorityThreads) {
+                              List<String> skipped, long analysisCpuNanos, int analysisThreads, int lowestPriorityThreads,
+                              RankPasses rankPasses) {
     public MonitorSnapshot {
         kinds = Set.copyOf(kinds);
         greds = List.copyOf(greds);
@@ -44,7 +48,8 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
     }
 
     MonitorSnapshot withCpuNanos(long nanos) {
-        return new MonitorSnapshot(kinds, greds, profiles, skipped, nanos, analysisThreads, lowestPriorityThreads);
+        return new MonitorSnapshot(kinds, greds, profiles, skipped, nanos, analysisThreads, lowestPriorityThreads,
+                rankPasses);
     }
 
     public GredSnapshot gred(String name) {
@@ -86,7 +91,8 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
             ranks.put(Integer.toString(e.getKey()), r);
         }
         return json.valueToTree(new Part(k, all, ranks, dropped, failed, missed, read,
-                new Analysis(analysisThreads, lowestPriorityThreads, analysisCpuNanos / 1e6, memory), skipped));
+                new Analysis(analysisThreads, lowestPriorityThreads, analysisCpuNanos / 1e6, memory, rankPasses.passes(),
+                        rankPasses.timed(), rankPasses.timed() == 0 ? null : rankPasses), skipped));
     }
 
     /** One process's part of the {@code monitors} block, as {@link #report} reads it back. */
@@ -173,9 +179,32 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
     record OpTime(long calls, @JsonProperty("time_us") double timeUs) {
     }
 
-    @JsonPropertyOrder({"threads", "lowest_priority_threads", "cpu_ms", "memory_bytes"})
+    /**
+     * What the analysis cost: its threads' CPU time, and the passes the waiting ranks ran themselves (a butterfly's
+     * idle work), which no analysis thread's CPU time includes: how many, and the mean ns of the one in 256 timed.
+     */
+    @JsonPropertyOrder({"threads", "lowest_priority_threads", "cpu_ms", "memory_bytes", "rank_passes",
+            "rank_passes_timed", "rank_pass_ns"})
     record Analysis(int threads, @JsonProperty("lowest_priority_threads") int lowestPriorityThreads,
-                    @JsonProperty("cpu_ms") double cpuMs, @JsonProperty("memory_bytes") long memoryBytes) {
+                    @JsonProperty("cpu_ms") double cpuMs, @JsonProperty("memory_bytes") long memoryBytes,
+                    @JsonProperty("rank_passes") long rankPasses, @JsonProperty("rank_passes_timed") long rankPassesTimed,
+                    @JsonProperty("rank_pass_ns") RankPasses rankPassNs) {
+    }
+
+    /**
+     * The analysis passes waiting ranks ran (a butterfly's idle work): how many, how many were timed (one in 256), and
+     * the timed ones' mean, median and 99th percentile, ns. A mean alone would be a preempted pass's: one pass in tens
+     * of thousands that lost the CPU for milliseconds moves it by microseconds.
+     */
+    @JsonPropertyOrder({"mean", "p50", "p99"})
+    public record RankPasses(@JsonIgnore long passes, @JsonIgnore long timed, double mean, double p50, double p99) {
+        static RankPasses of(long passes, org.HdrHistogram.Histogram timed) {
+            if (timed == null || timed.getTotalCount() == 0) {
+                return new RankPasses(passes, 0, 0, 0, 0);
+            }
+            return new RankPasses(passes, timed.getTotalCount(), timed.getMean(), timed.getValueAtPercentile(50),
+                    timed.getValueAtPercentile(99));
+        }
     }
 
     /**
@@ -212,6 +241,11 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
         int threads = 0;
         int lowest = 0;
         double cpuMs = 0;
+        long rankPasses = 0;
+        long rankPassesTimed = 0;
+        double rankPassNanos = 0;
+        double rankPassP50 = 0;
+        double rankPassP99 = 0;
         long read = 0;
         long memory = 0;
         JsonNode kinds = json.createArrayNode();
@@ -231,6 +265,15 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
             read += part.path("tuples_read").asLong();
             memory += part.path("analysis").path("memory_bytes").asLong();
             cpuMs += part.path("analysis").path("cpu_ms").asDouble();
+            JsonNode a = part.path("analysis");
+            rankPasses += a.path("rank_passes").asLong();
+            long timed = a.path("rank_passes_timed").asLong();
+            if (timed > 0) {
+                rankPassesTimed += timed;
+                rankPassNanos += timed * a.path("rank_pass_ns").path("mean").asDouble();
+                rankPassP50 = Math.max(rankPassP50, a.path("rank_pass_ns").path("p50").asDouble());
+                rankPassP99 = Math.max(rankPassP99, a.path("rank_pass_ns").path("p99").asDouble());
+            }
         }
         Map<String, long[]> lastArrivals = new HashMap<>();
         Map<String, Long> callsByGred = new HashMap<>();
@@ -333,6 +376,17 @@ public record MonitorSnapshot(Set<MonitorKind> kinds, List<GredSnapshot> greds, 
         analysis.put("lowest_priority_threads", lowest);
         analysis.put("cpu_ms", cpuMs);
         analysis.put("memory_bytes", memory);
+        analysis.put("rank_passes", rankPasses);
+        analysis.put("rank_passes_timed", rankPassesTimed);
+        if (rankPassesTimed > 0) {
+            // Each process's median and 99th percentile are its own; merged, the largest: an upper bound, not a median.
+            ObjectNode pass = analysis.putObject("rank_pass_ns");
+            pass.put("mean", rankPassNanos / rankPassesTimed);
+            pass.put("p50", rankPassP50);
+            pass.put("p99", rankPassP99);
+        } else {
+            analysis.putNull("rank_pass_ns");
+        }
         root.set("skipped", skipped);
         return root;
     }

@@ -380,7 +380,19 @@ public final class Monitors implements AutoCloseable {
             }
         }
         int lowest = (int) of.stream().filter(HostAnalysis::atLowestPriority).count();
-        return new MonitorSnapshot(kinds, greds, profiles, skippedHere, cpuNanos, threads, lowest);
+        long passes = 0;
+        org.HdrHistogram.Histogram timed = null;
+        for (HostAnalysis a : of) {
+            passes += a.rankPasses();
+            org.HdrHistogram.Histogram t = a.timedRankPasses();
+            if (timed == null) {
+                timed = t;
+            } else {
+                timed.add(t);
+            }
+        }
+        return new MonitorSnapshot(kinds, greds, profiles, skippedHere, cpuNanos, threads, lowest,
+                MonitorSnapshot.RankPasses.of(passes, timed));
     }
 
     /**

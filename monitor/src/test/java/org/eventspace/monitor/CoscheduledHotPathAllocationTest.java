@@ -70,8 +70,15 @@ class CoscheduledHotPathAllocationTest {
             assertThat(outcomes).allMatch(RankThreads.Outcome::ok);
             assertThat(outcomes).extracting(RankThreads.Outcome::value).as(strategy + ": bytes per rank over " + CALLS + " calls")
                     .allMatch(b -> b < SLACK);
-            assertThat(monitors.snapshot().greds()).as("every host's gred of one was analysed").hasSize(8)
+            MonitorSnapshot snapshot = monitors.snapshot();
+            assertThat(snapshot.greds()).as("every host's gred of one was analysed").hasSize(8)
                     .allMatch(g -> g.calls().calls() == (WARM + CALLS) / 2);
+            // The ranks ran passes, and one in 256 of them was timed: what they cost is in the report.
+            assertThat(snapshot.rankPasses().passes()).as("passes run by the waiting ranks").isPositive();
+            long passes = snapshot.rankPasses().passes();
+            assertThat(snapshot.rankPasses().timed()).as("one in 256 of each host's passes timed")
+                    .isBetween(passes / HostAnalysis.TIMED_EVERY - 4, passes / HostAnalysis.TIMED_EVERY).isPositive();
+            assertThat(snapshot.rankPasses().p50()).isPositive().isLessThanOrEqualTo(snapshot.rankPasses().p99());
         }
     }
 

@@ -47,16 +47,24 @@ public final class GredCalls {
     private final int window;
     /**
      * Every value a call adds, one row per metric: the gred's five, each port's five, then the arrival
-     * and the departure wait of the k-th contributor. A row is a ring of {@link #block} values: with a median window it
-     * is the window (the last W values); and every {@link #block} calls all rows are folded into their running
-     * statistics at once, in tight loops, so a call costs a store per metric and no arithmetic of the statistics.
+     * and the departure wait of the k-th contributor. A ring of {@link #block} calls, each call's values side by side
+     * ({@code values[slot · rows + row]}: a call writes two or three cache lines, not a line per metric, which matters
+     * when the pass runs on a rank whose caches the network stack just used); with a median window the ring is the
+     * window (the last W values). Every {@link #block} calls the whole ring is folded into the rows' running statistics
+     * in one sequential sweep, so a call costs a store per metric and no arithmetic of the statistics.
      */
-    private final double[][] values;
+    private final double[] values;
+    private final int rows;
     private final RunningStatistics[] stats;
     private final int block;
-    /** Where the next call's values go; calls added since the last fold. */
+    /** Where the next call's values go; calls added since the last fold (the ring's slots 0 .. slot − 1). */
     private int slot;
-    private int pending;
+    /** The fold's per-row sums, kept so that a fold allocates nothing. */
+    private final double[] shift;
+    private final double[] sum;
+    private final double[] sumSquares;
+    private final double[] low;
+    private final double[] high;
     private long calls;
     private final long[][] arrivalOrder;
     private final long[][] departureOrder;
@@ -95,7 +103,13 @@ public final class GredCalls {
         this.window = window;
         this.block = window > 0 ? window : FOLD_BLOCK;
         int rows = METRICS + (METRICS + 2) * ports;
-        this.values = new double[rows][block];
+        this.rows = rows;
+        this.values = new double[rows * block];
+        this.shift = new double[rows];
+        this.sum = new double[rows];
+        this.sumSquares = new double[rows];
+        this.low = new double[rows];
+        this.high = new double[rows];
         this.stats = new RunningStatistics[rows];
         for (int r = 0; r < rows; r++) {
             stats[r] = new RunningStatistics();
@@ -116,15 +130,15 @@ public final class GredCalls {
 
     /** Adds one call: {@code t1[i]}, {@code t4[i]} from the collector above port i, {@code t2}, {@code t3} from the one below. */
     public void add(long[] t1, long[] t4, long t2, long t3) {
-        int at = slot;
-        double[][] v = values;
+        int at = slot * rows;
+        double[] v = values;
         sortBy(t1);
         long t1l = t1[order[ports - 1]];
         long t1first = t1[order[0]];
-        int arrivalRows = METRICS * (ports + 1);
+        int arrivalRows = at + METRICS * (ports + 1);
         for (int k = 0; k < ports; k++) {
             arrivalOrder[order[k]][k]++;
-            v[arrivalRows + k][at] = t1l - t1[order[k]];
+            v[arrivalRows + k] = t1l - t1[order[k]];
         }
         sortBy(t4);
         long t4f = t4[order[0]];
@@ -132,91 +146,91 @@ public final class GredCalls {
         int departureRows = arrivalRows + ports;
         for (int k = 0; k < ports; k++) {
             departureOrder[order[k]][k]++;
-            v[departureRows + k][at] = t4[order[k]] - t4f;
+            v[departureRows + k] = t4[order[k]] - t4f;
         }
         sampleOwn(t1, t4);
         firstNs = Math.min(firstNs, t1first);
         lastNs = Math.max(lastNs, t4last);
-        v[G_DOWN][at] = t2 - t1l;
-        v[G_UP][at] = t4f - t3;
-        v[G_BELOW][at] = t3 - t2;
-        v[G_ARRIVAL][at] = t1l - t1first;
-        v[G_BROADCAST][at] = t4last - t3;
-        for (int p = 0, r = METRICS; p < ports; p++, r += METRICS) {
-            v[r + DOWN][at] = t2 - t1[p];
-            v[r + UP][at] = t4[p] - t3;
-            v[r + TOTAL][at] = (t4[p] - t1[p]) - (t3 - t2);
-            v[r + ARRIVAL_WAIT][at] = t1l - t1[p];
-            v[r + DEPARTURE_WAIT][at] = t4[p] - t4f;
+        v[at + G_DOWN] = t2 - t1l;
+        v[at + G_UP] = t4f - t3;
+        v[at + G_BELOW] = t3 - t2;
+        v[at + G_ARRIVAL] = t1l - t1first;
+        v[at + G_BROADCAST] = t4last - t3;
+        for (int p = 0, r = at + METRICS; p < ports; p++, r += METRICS) {
+            v[r + DOWN] = t2 - t1[p];
+            v[r + UP] = t4[p] - t3;
+            v[r + TOTAL] = (t4[p] - t1[p]) - (t3 - t2);
+            v[r + ARRIVAL_WAIT] = t1l - t1[p];
+            v[r + DEPARTURE_WAIT] = t4[p] - t4f;
         }
         calls++;
-        slot = at + 1 == block ? 0 : at + 1;
-        if (++pending == block) {
-            for (int r = 0; r < v.length; r++) {
-                fold(v[r], 0, block, stats[r]);
-            }
-            pending = 0;
+        if (++slot == block) {
+            foldRing();
+            slot = 0;
         }
     }
 
     /**
-     * Adds {@code row[from, from + n)} to {@code into}: one pass of sums shifted by the first value, so that the
-     * cancellation in M2 = Σd² − (Σd)²/n is bounded (the shift is one of the values: (Σd)²/n ≤ n·M2, at most log₂(n+1)
-     * bits lost), then Chan's merge.
+     * Adds the whole ring to every row's statistics: one sweep over the calls in the order they were written, with
+     * per-row sums shifted by the row's first value, so that the cancellation in M2 = Σd² − (Σd)²/n is bounded (the
+     * shift is one of the values: (Σd)²/n ≤ n·M2, at most log₂(n+1) bits lost), then Chan's merge per row.
      */
-    private static void fold(double[] row, int from, int n, RunningStatistics into) {
-        double shift = row[from];
-        // Two chains of sums, so that one add's latency does not wait for the other's; values come from longs: no
-        // NaN, no −0, so plain comparisons give the minimum and maximum.
-        double s1a = 0;
-        double s1b = 0;
-        double s2a = 0;
-        double s2b = 0;
-        double min = shift;
-        double max = shift;
-        int end = from + n;
-        int i = from;
-        for (; i + 1 < end; i += 2) {
-            double x = row[i];
-            double y = row[i + 1];
-            double dx = x - shift;
-            double dy = y - shift;
-            s1a += dx;
-            s1b += dy;
-            s2a += dx * dx;
-            s2b += dy * dy;
-            min = x < min ? x : min;
-            max = x > max ? x : max;
-            min = y < min ? y : min;
-            max = y > max ? y : max;
+    private void foldRing() {
+        double[] v = values;
+        for (int r = 0; r < rows; r++) {
+            double x = v[r];
+            shift[r] = x;
+            sum[r] = 0;
+            sumSquares[r] = 0;
+            low[r] = x;
+            high[r] = x;
         }
-        if (i < end) {
-            double x = row[i];
-            double dx = x - shift;
-            s1a += dx;
-            s2a += dx * dx;
-            min = x < min ? x : min;
-            max = x > max ? x : max;
+        for (int i = 0, base = 0; i < block; i++, base += rows) {
+            for (int r = 0; r < rows; r++) {
+                // Values come from longs: no NaN, no −0, so plain comparisons give the minimum and maximum.
+                double x = v[base + r];
+                double d = x - shift[r];
+                sum[r] += d;
+                sumSquares[r] += d * d;
+                low[r] = x < low[r] ? x : low[r];
+                high[r] = x > high[r] ? x : high[r];
+            }
         }
-        double s1 = s1a + s1b;
-        double mean = s1 / n;
-        into.merge(n, shift + mean, Math.max(0.0, s2a + s2b - s1 * mean), min, max);
+        for (int r = 0; r < rows; r++) {
+            double mean = sum[r] / block;
+            stats[r].merge(block, shift[r] + mean, Math.max(0.0, sumSquares[r] - sum[r] * mean), low[r], high[r]);
+        }
+    }
+
+    /** Row {@code row} of the ring's slots 0 .. n − 1, a copy. */
+    private double[] column(int row, int n) {
+        double[] c = new double[n];
+        for (int i = 0; i < n; i++) {
+            c[i] = values[i * rows + row];
+        }
+        return c;
     }
 
     /** The statistics of metric {@code row}: those folded and the calls since, combined (a new accumulator). */
     private RunningStatistics statistics(int row) {
         RunningStatistics all = new RunningStatistics();
         all.merge(stats[row]);
-        int start = slot - pending;
-        if (start >= 0) {
-            if (pending > 0) {
-                fold(values[row], start, pending, all);
+        if (slot > 0) {
+            double[] since = column(row, slot);
+            double shifted = since[0];
+            double s1 = 0;
+            double s2 = 0;
+            double min = shifted;
+            double max = shifted;
+            for (double x : since) {
+                double d = x - shifted;
+                s1 += d;
+                s2 += d * d;
+                min = Math.min(min, x);
+                max = Math.max(max, x);
             }
-        } else {
-            fold(values[row], start + block, -start, all);
-            if (slot > 0) {
-                fold(values[row], 0, slot, all);
-            }
+            double mean = s1 / slot;
+            all.merge(slot, shifted + mean, Math.max(0.0, s2 - s1 * mean), min, max);
         }
         return all;
     }
@@ -228,8 +242,7 @@ public final class GredCalls {
             return summary;
         }
         int filled = (int) Math.min(window, calls);
-        double[] recent = values[row];
-        return summary.withWindowMedian(Median.of(filled == window ? recent : java.util.Arrays.copyOf(recent, filled)));
+        return summary.withWindowMedian(Median.of(column(row, filled)));
     }
 
     /** Orders the ports by {@code t}, ties to the lower port (a stable insertion sort). */
@@ -350,12 +363,11 @@ public final class GredCalls {
     /** An independent copy, for a reader on another thread (take it under the owner's lock). */
     public GredCalls copy() {
         GredCalls c = new GredCalls(ports, window);
-        for (int r = 0; r < values.length; r++) {
-            System.arraycopy(values[r], 0, c.values[r], 0, block);
+        System.arraycopy(values, 0, c.values, 0, values.length);
+        for (int r = 0; r < rows; r++) {
             c.stats[r].merge(stats[r]);
         }
         c.slot = slot;
-        c.pending = pending;
         c.calls = calls;
         c.firstNs = firstNs;
         c.lastNs = lastNs;
