@@ -2,6 +2,7 @@ package org.eventspace.monitor;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import java.util.Arrays;
 import java.util.List;
 
 import org.HdrHistogram.ConcurrentHistogram;
@@ -29,6 +30,9 @@ final class HostAnalysis implements Agent {
     /** The same, as arrays: a pass runs on a waiting rank's critical path and iterates without an iterator. */
     private final LiveGred[] gredArray;
     private final RankProfile[] profileArray;
+    /** The greds and profiles of trees whose calls run no pass ({@link #idleStepOf}): the analysis thread's alone. */
+    private volatile LiveGred[] uncoveredGreds;
+    private volatile RankProfile[] uncoveredProfiles;
     private final TraceTupleFlyweight tuple = new TraceTupleFlyweight();
     /** Publishes this host's results on its result board, or does nothing when no scope gathers them. */
     private final Runnable publish;
@@ -71,6 +75,8 @@ final class HostAnalysis implements Agent {
         this.profiles = List.copyOf(profiles);
         this.gredArray = this.greds.toArray(new LiveGred[0]);
         this.profileArray = this.profiles.toArray(new RankProfile[0]);
+        this.uncoveredGreds = gredArray;
+        this.uncoveredProfiles = profileArray;
         this.publish = publish;
         this.lastPublish = System.nanoTime();
     }
@@ -127,8 +133,10 @@ final class HostAnalysis implements Agent {
         try {
             if (!ranksDrain || stopping) {
                 read = drainOnce();
-                readSincePublish += read;
+            } else {
+                read = drain(uncoveredGreds, uncoveredProfiles);
             }
+            readSincePublish += read;
             if (readSincePublish > 0) {
                 if (now - lastPublish >= PUBLISH_PERIOD_NANOS) {
                     publish.run();
@@ -146,12 +154,25 @@ final class HostAnalysis implements Agent {
     }
 
     /**
+     * The step a waiting thread of the host runs in calls of {@code tree} ({@link #idleStep(LiveGred[], RankProfile[])}):
+     * a pass over that tree's greds and profiles.
+     */
+    Runnable idleStepOf(int tree) {
+        LiveGred[] g = Arrays.stream(gredArray).filter(l -> l.gred().tree() == tree).toArray(LiveGred[]::new);
+        RankProfile[] p = Arrays.stream(profileArray).filter(r -> r.tree() == tree).toArray(RankProfile[]::new);
+        // What no waiting thread reads stays the analysis thread's, also while the ranks run their passes.
+        uncoveredGreds = Arrays.stream(uncoveredGreds).filter(l -> l.gred().tree() != tree).toArray(LiveGred[]::new);
+        uncoveredProfiles = Arrays.stream(uncoveredProfiles).filter(r -> r.tree() != tree).toArray(RankProfile[]::new);
+        return () -> idleStep(g, p);
+    }
+
+    /**
      * One pass run by a thread of the host that waits anyway (a butterfly's exchange, after it sent: the host's
      * {@code IdleWork}), so the analysis runs while the host waits inside the collective, in the waiting thread, and
      * needs no CPU of its own (EventSpace paper §4.3, coscheduling). While the analysis thread is in a pass (it
      * publishes), this yields to it instead. Allocates nothing.
      */
-    void idleStep() {
+    private void idleStep(LiveGred[] greds, RankProfile[] profiles) {
         if (!draining.compareAndSet(false, true)) {
             // The analysis thread is in a pass (publishing): at the lowest priority, on a CPU this rank polls, it would
             // hold the pass until the scheduler's next tick; give it the CPU while the partner's message is on its way.
@@ -164,10 +185,10 @@ final class HostAnalysis implements Agent {
                 // One pass in TIMED_EVERY is timed: two clock reads per 256 passes say what the passes cost the ranks,
                 // whose CPU time the analysis thread's cpu_ms does not include.
                 long t0 = System.nanoTime();
-                readSincePublish += drainOnce();
+                readSincePublish += drain(greds, profiles);
                 timedPasses.recordValue(Math.min(System.nanoTime() - t0, LONGEST_TIMED_PASS_NANOS));
             } else {
-                readSincePublish += drainOnce();
+                readSincePublish += drain(greds, profiles);
             }
             IDLE_STEPS.setRelease(this, steps);
         } finally {
@@ -192,11 +213,15 @@ final class HostAnalysis implements Agent {
 
     /** One pass over every gred; the tuples read. */
     int drainOnce() {
+        return drain(gredArray, profileArray);
+    }
+
+    private int drain(LiveGred[] greds, RankProfile[] profiles) {
         int read = 0;
-        for (LiveGred g : gredArray) {
+        for (LiveGred g : greds) {
             read += g.poll(tuple);
         }
-        for (RankProfile p : profileArray) {
+        for (RankProfile p : profiles) {
             read += p.poll(tuple, 256);
         }
         return read;

@@ -88,7 +88,9 @@ public final class Monitors implements AutoCloseable {
                 // Only in calls of trees with collectors: an interleaved overhead run's bare tree must not do it.
                 HostAnalysis analysis = m.analyses.get(i);
                 for (int tree : treesWithCollectors(job.pathmap(), hosts.get(i))) {
-                    job.idleWork(hosts.get(i), tree).add(analysis::idleStep);
+                    // A call of this tree wrote this tree's tuples: its pass reads those only (the others' are read
+                    // in their own calls), so it touches half the memory on a job that alternates two trees.
+                    job.idleWork(hosts.get(i), tree).add(analysis.idleStepOf(tree));
                 }
             }
             m.runners.add(AgentThreads.start(m.analyses.get(i), coscheduler.idleStrategy(hosts.get(i))));
@@ -245,7 +247,7 @@ public final class Monitors implements AutoCloseable {
                 for (int tree = 0; tree < pathmap.spec().trees(); tree++) {
                     Node entry = pathmap.node(pathmap.entry(tree, rank).node());
                     if (isCollector(entry)) {
-                        profiles.add(new RankProfile(rank, space.buffer(CollectorKind.collectorId(entry))));
+                        profiles.add(new RankProfile(rank, tree, space.buffer(CollectorKind.collectorId(entry))));
                     } else if (tree == 0) {
                         m.skipped.add("rank " + rank + ": no collector where its path enters, so no profile");
                     }

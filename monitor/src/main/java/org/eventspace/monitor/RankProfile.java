@@ -15,18 +15,22 @@ final class RankProfile {
     private static final int OPS = 8;
 
     private final int rank;
+    /** The tree whose entry collector this reads; -1 for a profile the front-end feeds. */
+    private final int tree;
     private final TraceBufferReader reader;
     private final long[] calls = new long[OPS];
     private final long[] nanos = new long[OPS];
 
-    RankProfile(int rank, TraceBuffer entry) {
+    RankProfile(int rank, int tree, TraceBuffer entry) {
         this.rank = rank;
+        this.tree = tree;
         this.reader = entry.newReader();
     }
 
     /** A profile the front-end feeds ({@link #offer}): the centralised analysis. */
     RankProfile(int rank) {
         this.rank = rank;
+        this.tree = -1;
         this.reader = null;
     }
 
@@ -41,6 +45,10 @@ final class RankProfile {
 
     int rank() {
         return rank;
+    }
+
+    int tree() {
+        return tree;
     }
 
     /** Reads up to {@code batch} of the collector's tuples; the lock is taken once, and only when there is one. */
