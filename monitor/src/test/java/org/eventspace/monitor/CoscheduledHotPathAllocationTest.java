@@ -38,19 +38,12 @@ class CoscheduledHotPathAllocationTest {
     @ParameterizedTest
     @EnumSource(Coschedule.class)
     void aMonitoredCoscheduledAllreduceAllocatesNothingInTheRanks(Coschedule strategy) {
-        JobConfig config = JobConfig.of(JobConfig.shortcut(4, 1, 1, TreeShape.hier(2)), JobTransport.JVM);
-        try (MonitoredJob job = MonitoredJob.inJvm(config, pathmap -> Coscheduler.of(pathmap, strategy));
-             Monitors monitors = Monitors.start(job, EnumSet.allOf(MonitorKind.class))) {
-            List<RankThreads.Outcome<Long>> outcomes = job.runRanks(r -> allocated(job.comm(r)), Duration.ofSeconds(90));
-            monitors.stop();
-            job.finish(null);
-            assertThat(outcomes).allMatch(RankThreads.Outcome::ok);
-            assertThat(outcomes).extracting(RankThreads.Outcome::value).as(strategy + ": bytes per rank over " + CALLS + " calls")
-                    .allMatch(b -> b < SLACK);
-            // The job's two trees take turns, so each gred joined half the calls.
-            assertThat(monitors.snapshot().greds()).as("the monitors ran meanwhile").isNotEmpty()
-                    .allMatch(g -> g.calls().calls() == (WARM + CALLS) / 2);
-        }
+        MonitorSnapshot snapshot = runWithoutAllocating(TreeShape.hier(2), 1, strategy);
+        // The job's two trees take turns, so each gred joined at most half the calls: the analysis thread runs at the
+        // lowest priority, and on a loaded machine the rings may overwrite tuples before it reads them (counted).
+        assertThat(snapshot.greds()).as("the monitors ran meanwhile").isNotEmpty()
+                .allMatch(g -> g.calls().calls() > 0 && g.calls().calls() <= (WARM + CALLS) / 2)
+                .allMatch(g -> g.calls().calls() == (WARM + CALLS) / 2 || g.missed() > 0 || g.dropped() > 0);
     }
 
     /**
@@ -61,7 +54,23 @@ class CoscheduledHotPathAllocationTest {
     @ParameterizedTest
     @EnumSource(value = Coschedule.class, names = {"I", "II"})
     void aButterflyWhoseRanksRunTheAnalysisAllocatesNothingInTheRanks(Coschedule strategy) {
-        JobConfig config = JobConfig.of(JobConfig.shortcut(4, 4, 1, TreeShape.butterfly(2)), JobTransport.JVM);
+        MonitorSnapshot snapshot = runWithoutAllocating(TreeShape.butterfly(2), 4, strategy);
+        assertThat(snapshot.greds()).as("every host's gred of one was analysed").hasSize(8)
+                .allMatch(g -> g.calls().calls() == (WARM + CALLS) / 2);
+        // The ranks ran passes, and one in 256 of them was timed: what they cost is in the report.
+        long passes = snapshot.rankPasses().passes();
+        assertThat(passes).as("passes run by the waiting ranks").isPositive();
+        assertThat(snapshot.rankPasses().timed()).as("one in 256 of each host's passes timed")
+                .isBetween(passes / HostAnalysis.TIMED_EVERY - 4, passes / HostAnalysis.TIMED_EVERY).isPositive();
+        assertThat(snapshot.rankPasses().p50()).isPositive().isLessThanOrEqualTo(snapshot.rankPasses().p99());
+    }
+
+    /**
+     * Runs 4 ranks on {@code hosts} simulated hosts with every monitor and the coscheduler, checks that no rank thread
+     * allocated over the measured calls, and returns what the monitors saw.
+     */
+    private static MonitorSnapshot runWithoutAllocating(TreeShape shape, int hosts, Coschedule strategy) {
+        JobConfig config = JobConfig.of(JobConfig.shortcut(4, hosts, 1, shape), JobTransport.JVM);
         try (MonitoredJob job = MonitoredJob.inJvm(config, pathmap -> Coscheduler.of(pathmap, strategy));
              Monitors monitors = Monitors.start(job, EnumSet.allOf(MonitorKind.class))) {
             List<RankThreads.Outcome<Long>> outcomes = job.runRanks(r -> allocated(job.comm(r)), Duration.ofSeconds(90));
@@ -70,15 +79,7 @@ class CoscheduledHotPathAllocationTest {
             assertThat(outcomes).allMatch(RankThreads.Outcome::ok);
             assertThat(outcomes).extracting(RankThreads.Outcome::value).as(strategy + ": bytes per rank over " + CALLS + " calls")
                     .allMatch(b -> b < SLACK);
-            MonitorSnapshot snapshot = monitors.snapshot();
-            assertThat(snapshot.greds()).as("every host's gred of one was analysed").hasSize(8)
-                    .allMatch(g -> g.calls().calls() == (WARM + CALLS) / 2);
-            // The ranks ran passes, and one in 256 of them was timed: what they cost is in the report.
-            assertThat(snapshot.rankPasses().passes()).as("passes run by the waiting ranks").isPositive();
-            long passes = snapshot.rankPasses().passes();
-            assertThat(snapshot.rankPasses().timed()).as("one in 256 of each host's passes timed")
-                    .isBetween(passes / HostAnalysis.TIMED_EVERY - 4, passes / HostAnalysis.TIMED_EVERY).isPositive();
-            assertThat(snapshot.rankPasses().p50()).isPositive().isLessThanOrEqualTo(snapshot.rankPasses().p99());
+            return monitors.snapshot();
         }
     }
 
