@@ -74,7 +74,8 @@ final class HostAnalysis implements Agent {
         this.greds = List.copyOf(greds);
         this.profiles = List.copyOf(profiles);
         this.gredArray = this.greds.toArray(new LiveGred[0]);
-        this.profileArray = this.profiles.toArray(new RankProfile[0]);
+        // Profiles a gred's reader counts need no poll of their own.
+        this.profileArray = this.profiles.stream().filter(RankProfile::reads).toArray(RankProfile[]::new);
         this.uncoveredGreds = gredArray;
         this.uncoveredProfiles = profileArray;
         this.publish = publish;

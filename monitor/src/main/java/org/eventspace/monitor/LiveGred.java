@@ -27,6 +27,10 @@ final class LiveGred {
     private final Node gred;
     private final String[] contributors;
     private final TraceBufferReader[] readers;
+    /** The trace buffers the readers read (port order, then the one below); null for the central analysis. */
+    private final TraceBuffer[] buffers;
+    /** Per port, the rank profile this gred's reader counts each tuple into, or null. */
+    private final RankProfile[] profiles;
     /**
      * Per collector, the read-ahead ring: slot i holds a tuple's sequence, start and end at 3i, 3i+1, 3i+2, so that a
      * tuple is one cache line written and read, not three.
@@ -52,7 +56,13 @@ final class LiveGred {
      * @param below the trace buffer of the collector between the gred and its parent.
      */
     LiveGred(Node gred, String[] contributors, TraceBuffer[] above, TraceBuffer below, int medianWindow) {
-        this(gred, contributors, medianWindow, readers(above, below), false);
+        this(gred, contributors, medianWindow, readers(above, below), buffers(above, below));
+    }
+
+    private static TraceBuffer[] buffers(TraceBuffer[] above, TraceBuffer below) {
+        TraceBuffer[] all = java.util.Arrays.copyOf(above, above.length + 1);
+        all[above.length] = below;
+        return all;
     }
 
     private static TraceBufferReader[] readers(TraceBuffer[] above, TraceBuffer below) {
@@ -64,8 +74,11 @@ final class LiveGred {
         return readers;
     }
 
-    private LiveGred(Node gred, String[] contributors, int medianWindow, TraceBufferReader[] readers, boolean central) {
+    private LiveGred(Node gred, String[] contributors, int medianWindow, TraceBufferReader[] readers, TraceBuffer[] buffers) {
+        boolean central = readers == null;
         this.gred = gred;
+        this.buffers = buffers;
+        this.profiles = new RankProfile[contributors.length];
         this.contributors = contributors.clone();
         this.ports = contributors.length;
         this.readers = readers;
@@ -87,7 +100,7 @@ final class LiveGred {
      * p, index arity the one below.
      */
     LiveGred(Node gred, String[] contributors, int medianWindow) {
-        this(gred, contributors, medianWindow, null, true);
+        this(gred, contributors, medianWindow, null, null);
     }
 
     /** Central analysis: one tuple of collector {@code c}, in the order the collector wrote them. */
@@ -141,6 +154,21 @@ final class LiveGred {
         return gred;
     }
 
+    /** The port whose collector writes {@code buffer}, or -1. */
+    int portReading(TraceBuffer buffer) {
+        for (int p = 0; buffers != null && p < ports; p++) {
+            if (buffers[p] == buffer) {
+                return p;
+            }
+        }
+        return -1;
+    }
+
+    /** From now on this gred's reader of port {@code port} also counts each call into {@code profile}. Before polling. */
+    void feeds(int port, RankProfile profile) {
+        profiles[port] = profile;
+    }
+
     /**
      * Reads what the collectors wrote since the last poll and joins it; returns the tuples read. The read-ahead rings
      * are this thread's alone; the metrics are taken under the lock once per poll that read something.
@@ -153,6 +181,7 @@ final class LiveGred {
         int failedNow = 0;
         for (int c = 0; c <= ports; c++) {
             TraceBufferReader reader = readers[c];
+            RankProfile profile = c < ports ? profiles[c] : null;
             long[] r = ring[c];
             long at = tail[c];
             long limit = Math.min(head[c] + WINDOW, at + READ_BATCH);
@@ -161,6 +190,9 @@ final class LiveGred {
                 if ((tuple.flags() & TraceOp.FLAG_FAILED) != 0) {
                     failedNow++;
                     continue;
+                }
+                if (profile != null) {
+                    profile.count(tuple.opType(), tuple.endNs() - tuple.startNs());
                 }
                 int slot = 3 * (int) (at & MASK);
                 r[slot] = tuple.sequence();

@@ -247,7 +247,7 @@ public final class Monitors implements AutoCloseable {
                 for (int tree = 0; tree < pathmap.spec().trees(); tree++) {
                     Node entry = pathmap.node(pathmap.entry(tree, rank).node());
                     if (isCollector(entry)) {
-                        profiles.add(new RankProfile(rank, tree, space.buffer(CollectorKind.collectorId(entry))));
+                        profiles.add(profileOf(rank, tree, space.buffer(CollectorKind.collectorId(entry)), greds));
                     } else if (tree == 0) {
                         m.skipped.add("rank " + rank + ": no collector where its path enters, so no profile");
                     }
@@ -259,6 +259,22 @@ public final class Monitors implements AutoCloseable {
             m.analyses.add(new HostAnalysis(space.hostName(), greds, profiles, () -> m.publish(index)));
         }
         return m;
+    }
+
+    /**
+     * Rank {@code rank}'s profile on {@code tree}: counted by the gred whose port collector is the rank's entry collector
+     * (its reader reads each tuple once for both), else with a reader of its own.
+     */
+    private static RankProfile profileOf(int rank, int tree, TraceBuffer entry, List<LiveGred> greds) {
+        for (LiveGred g : greds) {
+            int port = g.portReading(entry);
+            if (port >= 0) {
+                RankProfile fed = RankProfile.fed(rank, tree, entry);
+                g.feeds(port, fed);
+                return fed;
+            }
+        }
+        return new RankProfile(rank, tree, entry);
     }
 
     /** The live join of gred {@code g}, or null (with the reason in {@link #skipped}) if a collector it needs is missing. */

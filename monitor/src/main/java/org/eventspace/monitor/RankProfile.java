@@ -1,5 +1,7 @@
 package org.eventspace.monitor;
 
+import java.util.concurrent.atomic.AtomicLongArray;
+
 import org.eventspace.events.TraceBuffer;
 import org.eventspace.events.TraceBufferReader;
 import org.eventspace.events.TraceOp;
@@ -7,8 +9,12 @@ import org.eventspace.events.TraceTupleFlyweight;
 
 /**
  * One rank's calls on one tree, as the collector where its path enters saw them: per operation, calls and time from the
- * call to its return (the per-rank profile mpiP users read first). Read on the host's analysis thread; allocates
- * nothing; {@link #snapshot} copies under the same lock.
+ * call to its return (the per-rank profile mpiP users read first). Allocates nothing and takes no lock: one thread at a
+ * time counts (the host's pass, which holds the host's pass flag, or the front-end's round), so each counter is a
+ * single-writer value published with a release store, and {@link #snapshot} reads them from any thread.
+ *
+ * <p>Where the entry collector is also the collector above a port of a monitored gred on the same host, that gred's
+ * reader counts the call while it reads the tuple ({@link LiveGred#feeds}): the tuple is read once, not twice.
  */
 final class RankProfile {
     /** Operation types a trace tuple can carry ({@link TraceOp}); the arrays are indexed by them. */
@@ -17,30 +23,58 @@ final class RankProfile {
     private final int rank;
     /** The tree whose entry collector this reads; -1 for a profile the front-end feeds. */
     private final int tree;
+    /** Its own reader of the entry collector, or null where a gred's reader or the front-end feeds it. */
     private final TraceBufferReader reader;
-    private final long[] calls = new long[OPS];
-    private final long[] nanos = new long[OPS];
+    private final TraceBuffer entry;
+    private final AtomicLongArray calls = new AtomicLongArray(OPS);
+    private final AtomicLongArray nanos = new AtomicLongArray(OPS);
 
+    /** A profile that reads {@code entry} itself. */
     RankProfile(int rank, int tree, TraceBuffer entry) {
+        this(rank, tree, entry, entry.newReader());
+    }
+
+    private RankProfile(int rank, int tree, TraceBuffer entry, TraceBufferReader reader) {
         this.rank = rank;
         this.tree = tree;
-        this.reader = entry.newReader();
+        this.entry = entry;
+        this.reader = reader;
     }
 
     /** A profile the front-end feeds ({@link #offer}): the centralised analysis. */
     RankProfile(int rank) {
-        this.rank = rank;
-        this.tree = -1;
-        this.reader = null;
+        this(rank, -1, null, null);
+    }
+
+    /** A profile of {@code entry} that a gred's reader of the same buffer counts ({@link LiveGred#feeds}). */
+    static RankProfile fed(int rank, int tree, TraceBuffer entry) {
+        return new RankProfile(rank, tree, entry, null);
+    }
+
+    /** The entry collector's trace buffer; null for the centralised analysis. */
+    TraceBuffer entry() {
+        return entry;
+    }
+
+    /** Whether a pass must poll this profile: it has a reader of its own. */
+    boolean reads() {
+        return reader != null;
     }
 
     /** Central analysis: one call of operation {@code op} from {@code t0} to {@code t1}. */
-    synchronized void offer(int op, long t0, long t1, boolean failedCall) {
-        if (op < 0 || op >= OPS || failedCall) {
+    void offer(int op, long t0, long t1, boolean failedCall) {
+        if (!failedCall) {
+            count(op, t1 - t0);
+        }
+    }
+
+    /** One call of operation {@code op} that took {@code nanosTaken}; by the one thread that counts now. */
+    void count(int op, long nanosTaken) {
+        if (op < 0 || op >= OPS) {
             return;
         }
-        calls[op]++;
-        nanos[op] += t1 - t0;
+        calls.lazySet(op, calls.get(op) + 1);
+        nanos.lazySet(op, nanos.get(op) + nanosTaken);
     }
 
     int rank() {
@@ -51,29 +85,32 @@ final class RankProfile {
         return tree;
     }
 
-    /** Reads up to {@code batch} of the collector's tuples; the lock is taken once, and only when there is one. */
+    /** Reads up to {@code batch} of the collector's tuples, if it has a reader of its own. */
     int poll(TraceTupleFlyweight tuple, int batch) {
-        if (reader == null || reader.position() >= reader.writePosition()) {
+        if (reader == null) {
             return 0;
         }
         int read = 0;
-        synchronized (this) {
-            while (read < batch && reader.readNext(tuple)) {
-                read++;
-                int op = tuple.opType();
-                if (op < 0 || op >= OPS || (tuple.flags() & TraceOp.FLAG_FAILED) != 0) {
-                    continue;
-                }
-                calls[op]++;
-                nanos[op] += tuple.endNs() - tuple.startNs();
+        while (read < batch && reader.readNext(tuple)) {
+            read++;
+            if ((tuple.flags() & TraceOp.FLAG_FAILED) == 0) {
+                count(tuple.opType(), tuple.endNs() - tuple.startNs());
             }
         }
         return read;
     }
 
-    /** {calls, nanos} per operation type, a copy. */
-    synchronized long[][] snapshot() {
-        return new long[][] {calls.clone(), nanos.clone()};
+    /**
+     * {calls, nanos} per operation type, a copy. Read while a pass counts, an operation's calls and time may be one
+     * call apart; once the monitors stopped they are exact.
+     */
+    long[][] snapshot() {
+        long[][] s = new long[2][OPS];
+        for (int op = 0; op < OPS; op++) {
+            s[0][op] = calls.get(op);
+            s[1][op] = nanos.get(op);
+        }
+        return s;
     }
 
     static int operations() {
