@@ -96,9 +96,10 @@ class TcpButterflyTest {
             h3.get(10, TimeUnit.SECONDS);
             // Host 2 pairs with host 3 in the first round and sees the connection end; failing, it closes its own links,
             // so hosts 0 and 1, waiting on host 2 or on each other, fail at once too rather than at their timeout.
-            // (or host 2 learnt of the loss another way first, the rendezvous' abort, and closed its links itself)
-            assertThat(errors.get(2)).contains("exchange h2->h3").containsAnyOf("closed by the partner", "connection lost",
-                    "closed on this host");
+            // (or host 2 learnt of the loss another way first, the rendezvous' abort, and closed its links itself; then
+            // it may already be in the second round, waiting on host 0: the error names that exchange)
+            assertThat(errors.get(2)).containsPattern("exchange (h2->h3|h0->h2)").containsAnyOf("closed by the partner",
+                    "connection lost", "closed on this host");
             for (String e : errors) {
                 assertThat(e).contains("exchange");
                 assertThat(Long.parseLong(e.replaceAll("(?s).* after (\\d+) ms$", "$1"))).as(e).isLessThan(2_000);
