@@ -16,72 +16,25 @@ package org.eventspace.base.stats;
  * maximum; merging an empty one changes nothing.
  */
 public final class RunningStatistics {
-    /** Values a batch holds before it is merged into the totals; the reciprocals of 1..BATCH are precomputed. */
-    private static final int BATCH = 64;
-    private static final double[] RECIPROCAL = new double[BATCH + 1];
-
-    static {
-        for (int k = 1; k <= BATCH; k++) {
-            RECIPROCAL[k] = 1.0 / k;
-        }
-    }
-
-    /** The values merged so far: (n, mean, M2). */
     private long count;
     private double mean;
     private double m2;
-    /** The current batch of at most {@link #BATCH} values, by Welford's update; merged into the totals when full. */
-    private int batchCount;
-    private double batchMean;
-    private double batchM2;
     private double min = Double.POSITIVE_INFINITY;
     private double max = Double.NEGATIVE_INFINITY;
 
-    /**
-     * Adds one value: Welford's update within a batch of at most 64 values, whose 1/k comes from a table, so a value
-     * costs no division (it is on a monitor's per-call path); a full batch is merged into the totals with Chan's
-     * update, exact up to rounding.
-     */
+    /** Adds one value (Welford's update). */
     public void add(double x) {
-        int k = ++batchCount;
-        double delta = x - batchMean;
-        batchMean += delta * RECIPROCAL[k];
-        batchM2 += delta * (x - batchMean);
+        count++;
+        double delta = x - mean;
+        mean += delta / count;
+        m2 += delta * (x - mean);
         min = Math.min(min, x);
         max = Math.max(max, x);
-        if (k == BATCH) {
-            foldBatch();
-        }
-    }
-
-    private void foldBatch() {
-        combine(batchCount, batchMean, batchM2);
-        batchCount = 0;
-        batchMean = 0;
-        batchM2 = 0;
-    }
-
-    /** Chan, Golub and LeVeque's pairwise update of (count, mean, m2) with another partial aggregate. */
-    private void combine(long otherCount, double otherMean, double otherM2) {
-        if (otherCount == 0) {
-            return;
-        }
-        if (count == 0) {
-            count = otherCount;
-            mean = otherMean;
-            m2 = otherM2;
-        } else {
-            long n = count + otherCount;
-            double delta = otherMean - mean;
-            mean += delta * ((double) otherCount / n);
-            m2 += otherM2 + delta * delta * ((double) count * otherCount / n);
-            count = n;
-        }
     }
 
     /** Adds every value {@code other} holds; {@code other} is unchanged. */
     public void merge(RunningStatistics other) {
-        merge(other.count(), other.mean(), other.m2(), other.min, other.max);
+        merge(other.count, other.mean, other.m2, other.min, other.max);
     }
 
     /**
@@ -97,8 +50,17 @@ public final class RunningStatistics {
         if (otherCount == 0) {
             return;
         }
-        foldBatch();
-        combine(otherCount, otherMean, otherM2);
+        if (count == 0) {
+            count = otherCount;
+            mean = otherMean;
+            m2 = otherM2;
+        } else {
+            long n = count + otherCount;
+            double delta = otherMean - mean;
+            mean += delta * ((double) otherCount / n);
+            m2 += otherM2 + delta * delta * ((double) count * otherCount / n);
+            count = n;
+        }
         min = Math.min(min, otherMin);
         max = Math.max(max, otherMax);
     }
@@ -108,35 +70,22 @@ public final class RunningStatistics {
         count = 0;
         mean = 0;
         m2 = 0;
-        batchCount = 0;
-        batchMean = 0;
-        batchM2 = 0;
         min = Double.POSITIVE_INFINITY;
         max = Double.NEGATIVE_INFINITY;
     }
 
     public long count() {
-        return count + batchCount;
+        return count;
     }
 
-    /** The mean; NaN when empty. Reading changes nothing: the open batch is combined on the fly. */
+    /** The mean; NaN when empty. */
     public double mean() {
-        if (batchCount == 0) {
-            return count == 0 ? Double.NaN : mean;
-        }
-        if (count == 0) {
-            return batchMean;
-        }
-        return mean + (batchMean - mean) * ((double) batchCount / (count + batchCount));
+        return count == 0 ? Double.NaN : mean;
     }
 
     /** The sum of squared deviations from the mean (M2), the state a merge needs; 0 when empty. */
     public double m2() {
-        if (batchCount == 0 || count == 0) {
-            return m2 + batchM2;
-        }
-        double delta = batchMean - mean;
-        return m2 + batchM2 + delta * delta * ((double) count * batchCount / (count + batchCount));
+        return m2;
     }
 
     /**
@@ -144,8 +93,7 @@ public final class RunningStatistics {
      * are the calls a dump holds. NaN when empty. Rounding can leave M2 a hair below 0; it reads as 0.
      */
     public double variance() {
-        long n = count();
-        return n == 0 ? Double.NaN : Math.max(0.0, m2()) / n;
+        return count == 0 ? Double.NaN : Math.max(0.0, m2) / count;
     }
 
     /** The population standard deviation, √{@link #variance()}; NaN when empty. */
@@ -155,17 +103,17 @@ public final class RunningStatistics {
 
     /** The smallest value; NaN when empty. */
     public double min() {
-        return count() == 0 ? Double.NaN : min;
+        return count == 0 ? Double.NaN : min;
     }
 
     /** The largest value; NaN when empty. */
     public double max() {
-        return count() == 0 ? Double.NaN : max;
+        return count == 0 ? Double.NaN : max;
     }
 
     /** An immutable snapshot of the measures now, with no windowed median. */
     public StatisticsSummary summary() {
-        return new StatisticsSummary(count(), mean(), standardDeviation(), min(), max(), null);
+        return new StatisticsSummary(count, mean(), standardDeviation(), min(), max(), null);
     }
 
     @Override

@@ -2,7 +2,6 @@ package org.eventspace.bench.jmh;
 
 import java.util.concurrent.TimeUnit;
 
-import org.eventspace.base.stats.RunningStatistics;
 import org.eventspace.base.stats.UniformSample;
 import org.eventspace.events.analysis.GredCalls;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -21,8 +20,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * What the statistics monitor's join costs per call (EventSpace paper §4.3: the analysis runs on the compute hosts, in
  * the time a waiting rank gives it, so every nanosecond here is taken from a collective's critical path when the host
  * has no idle CPU): {@link #gredCall} adds one call of a gred with {@code ports} contributors and the monitor's median
- * window of 100 to its metrics ({@link GredCalls#add}); {@link #runningStatisticsAdd} and {@link #uniformSampleAdd} are
- * the accumulators it was built from, one value each.
+ * window of 100 to its metrics ({@link GredCalls#add}); {@link #uniformSampleAdd} is the lateness sample it adds to per
+ * port and call, one value.
  *
  * <p>Run it with JMH's main from the shaded jar: {@code java -cp cli/target/eventspace.jar org.openjdk.jmh.Main
  * GredCallsBenchmark -prof gc}.
@@ -42,7 +41,6 @@ public class GredCallsBenchmark {
     private long[] t4;
     private long now;
     private int i;
-    private final RunningStatistics statistics = new RunningStatistics();
     private final UniformSample sample = new UniformSample(256, 1);
 
     @Setup
@@ -65,12 +63,6 @@ public class GredCallsBenchmark {
         calls.add(t1, t4, t + 300, t + 6_800);
         now = t + 7_300 + (k & 127);
         return calls;
-    }
-
-    @Benchmark
-    public RunningStatistics runningStatisticsAdd() {
-        statistics.add(7_000 + (i++ & 255));
-        return statistics;
     }
 
     @Benchmark
