@@ -197,9 +197,15 @@ public final class GredCalls {
             }
         }
         for (int r = 0; r < rows; r++) {
-            double mean = sum[r] / block;
-            stats[r].merge(block, shift[r] + mean, Math.max(0.0, sumSquares[r] - sum[r] * mean), low[r], high[r]);
+            mergeShifted(stats[r], block, shift[r], sum[r], sumSquares[r], low[r], high[r]);
         }
+    }
+
+    /** Adds n values given as their sums shifted by {@code shift} (Σd, Σd², d = x − shift), minimum and maximum. */
+    private static void mergeShifted(RunningStatistics into, int n, double shift, double sum, double sumSquares,
+                                     double min, double max) {
+        double mean = sum / n;
+        into.merge(n, shift + mean, Math.max(0.0, sumSquares - sum * mean), min, max);
     }
 
     /** Row {@code row} of the ring's slots 0 .. n − 1, a copy. */
@@ -229,8 +235,7 @@ public final class GredCalls {
                 min = Math.min(min, x);
                 max = Math.max(max, x);
             }
-            double mean = s1 / slot;
-            all.merge(slot, shifted + mean, Math.max(0.0, s2 - s1 * mean), min, max);
+            mergeShifted(all, slot, shifted, s1, s2, min, max);
         }
         return all;
     }
