@@ -269,7 +269,7 @@ public final class Monitors implements AutoCloseable {
         for (LiveGred g : greds) {
             int port = g.portReading(entry);
             if (port >= 0) {
-                RankProfile fed = RankProfile.fed(rank, tree, entry);
+                RankProfile fed = RankProfile.fed(rank, tree);
                 g.feeds(port, fed);
                 return fed;
             }

@@ -25,35 +25,28 @@ final class RankProfile {
     private final int tree;
     /** Its own reader of the entry collector, or null where a gred's reader or the front-end feeds it. */
     private final TraceBufferReader reader;
-    private final TraceBuffer entry;
     private final AtomicLongArray calls = new AtomicLongArray(OPS);
     private final AtomicLongArray nanos = new AtomicLongArray(OPS);
 
     /** A profile that reads {@code entry} itself. */
     RankProfile(int rank, int tree, TraceBuffer entry) {
-        this(rank, tree, entry, entry.newReader());
+        this(rank, tree, entry.newReader());
     }
 
-    private RankProfile(int rank, int tree, TraceBuffer entry, TraceBufferReader reader) {
+    private RankProfile(int rank, int tree, TraceBufferReader reader) {
         this.rank = rank;
         this.tree = tree;
-        this.entry = entry;
         this.reader = reader;
     }
 
     /** A profile the front-end feeds ({@link #offer}): the centralised analysis. */
     RankProfile(int rank) {
-        this(rank, -1, null, null);
+        this(rank, -1, (TraceBufferReader) null);
     }
 
-    /** A profile of {@code entry} that a gred's reader of the same buffer counts ({@link LiveGred#feeds}). */
-    static RankProfile fed(int rank, int tree, TraceBuffer entry) {
-        return new RankProfile(rank, tree, entry, null);
-    }
-
-    /** The entry collector's trace buffer; null for the centralised analysis. */
-    TraceBuffer entry() {
-        return entry;
+    /** A profile that a gred's reader of the rank's entry collector counts ({@link LiveGred#feeds}). */
+    static RankProfile fed(int rank, int tree) {
+        return new RankProfile(rank, tree, (TraceBufferReader) null);
     }
 
     /** Whether a pass must poll this profile: it has a reader of its own. */
