@@ -6,6 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentTerminationException;
 import org.eventspace.monitor.model.RunModel;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -42,6 +43,7 @@ public final class DashboardSampler implements Agent {
     private volatile RunModel model;
     private volatile String error;
     private volatile long samplerThreadId = -1;
+    private volatile boolean closed;
     private long nextNanos;
     private long lastCpuNanos = -1;
     private long lastWallNanos;
@@ -67,6 +69,9 @@ public final class DashboardSampler implements Agent {
 
     @Override
     public int doWork() {
+        if (closed) {
+            throw new AgentTerminationException();
+        }
         long now = System.nanoTime();
         if (newest != null && now - nextNanos < 0) {
             return 0;
@@ -79,6 +84,14 @@ public final class DashboardSampler implements Agent {
         long took = threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() - cpu : 0;
         nextNanos = now + Math.max(periodNanos, 10 * took);
         return 1;
+    }
+
+    /**
+     * Takes no more frames: its thread ends at its next step (after the frame it is taking, if any: a frame of a large job
+     * on a loaded machine can take seconds of a lowered thread's time, which nobody should wait for).
+     */
+    void close() {
+        closed = true;
     }
 
     /** Takes one frame now, on the caller's thread (the agent's, or a test's). */

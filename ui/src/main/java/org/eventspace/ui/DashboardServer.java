@@ -45,6 +45,8 @@ public final class DashboardServer implements AutoCloseable {
     public static final String LOOPBACK = "127.0.0.1";
     /** The frame period: what "live" means here. */
     public static final long DEFAULT_PERIOD_MS = 500;
+    /** How long {@link #close} waits for the sampler's thread to end. */
+    private static final Duration SAMPLER_CLOSE_BOUND = Duration.ofSeconds(2);
 
     /**
      * Connections the kernel queues for accept. Jetty's default, 50, overflowed during a flood of 2 000 connections and a
@@ -581,7 +583,11 @@ public final class DashboardServer implements AutoCloseable {
         }
         clients.clear();
         app.stop();
-        runner.close();
+        // Bounded: Agrona's AgentRunner.close() waits for the agent's step however long it takes, and a frame of a large
+        // job on a loaded machine takes the sampler's lowered thread seconds. A frame still being taken is not waited
+        // for: its thread ends after it, and nobody is listening any more.
+        sampler.close();
+        AgentThreads.awaitEnd(runner, SAMPLER_CLOSE_BOUND);
     }
 
     /** A request refused with {@code status} and {@code code}. */
