@@ -124,7 +124,10 @@ class JobFaultsTest {
                 "--json", json.toString()));
         args.addAll(List.of(flags));
         List<String> command = Launcher.javaCommand(EventSpaceCommand.class.getName(), args);
-        run = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
+        // A progress line every second (not 5): the cases start from the first one that says the timed loop runs.
+        builder.environment().put("ES_PROGRESS_S", "1");
+        run = builder.start();
         awaitHosts(processes);
         awaitOutput(out, "timed iterations (running)");
     }

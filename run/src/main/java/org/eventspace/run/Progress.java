@@ -14,8 +14,10 @@ import java.util.concurrent.TimeUnit;
 final class Progress {
     /** A run nobody watches (ranks other than 0, and tests). */
     static final Progress NONE = new Progress(null);
-    /** Seconds before the first line and between lines. */
+    /** Seconds before the first line and between lines, unless {@value #PERIOD_ENV} says otherwise. */
     static final long PERIOD_S = 5;
+    /** The environment variable that sets the period (whole seconds, 1..3600); host processes inherit it. */
+    static final String PERIOD_ENV = "ES_PROGRESS_S";
 
     private final String label;
     private final long start = System.nanoTime();
@@ -58,19 +60,42 @@ final class Progress {
     }
 
     /**
-     * Prints this progress to stderr every {@link #PERIOD_S} s, from {@link #PERIOD_S} s on; close the result to stop.
-     * {@link #NONE} prints nothing.
+     * The period {@code value} of {@value #PERIOD_ENV} sets, or {@link #PERIOD_S} when it is unset or empty.
+     *
+     * @throws IllegalArgumentException naming the variable and what it takes, when {@code value} is not 1..3600.
+     */
+    static long periodSeconds(String value) {
+        if (value == null || value.isBlank()) {
+            return PERIOD_S;
+        }
+        long s;
+        try {
+            s = Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            s = -1;
+        }
+        if (s < 1 || s > 3600) {
+            throw new IllegalArgumentException(PERIOD_ENV + "=" + value + ": expected whole seconds between progress lines, "
+                    + "1..3600 (unset: " + PERIOD_S + ")");
+        }
+        return s;
+    }
+
+    /**
+     * Prints this progress to stderr every {@link #periodSeconds period} (5 s unless {@value #PERIOD_ENV} says
+     * otherwise), from one period on; close the result to stop. {@link #NONE} prints nothing.
      */
     Watch watch() {
         if (this == NONE) {
             return () -> { };
         }
+        long period = periodSeconds(System.getenv(PERIOD_ENV));
         ScheduledExecutorService printer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "es-progress");
             t.setDaemon(true);
             return t;
         });
-        printer.scheduleAtFixedRate(() -> System.err.println("eventspace: " + this), PERIOD_S, PERIOD_S, TimeUnit.SECONDS);
+        printer.scheduleAtFixedRate(() -> System.err.println("eventspace: " + this), period, period, TimeUnit.SECONDS);
         return printer::shutdownNow;
     }
 }

@@ -1,6 +1,7 @@
 package org.eventspace.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +17,18 @@ class ProgressTest {
         assertThat(p.toString()).endsWith("sort calibration round 2, 4096 ints, 300 of 1200 iterations");
         p.phase("timed iterations (running)", 0, 20000);
         assertThat(p.toString()).endsWith("timed iterations (running), 20000 iterations");
+    }
+
+    @Test
+    void theEnvironmentSetsThePeriodAndABadOneIsNamed() {
+        assertThat(Progress.periodSeconds(null)).isEqualTo(Progress.PERIOD_S);
+        assertThat(Progress.periodSeconds(" ")).isEqualTo(Progress.PERIOD_S);
+        assertThat(Progress.periodSeconds("1")).isEqualTo(1);
+        assertThat(Progress.periodSeconds(" 60 ")).isEqualTo(60);
+        for (String bad : new String[] {"0", "-5", "3601", "1.5", "soon"}) {
+            assertThatThrownBy(() -> Progress.periodSeconds(bad)).as(bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("ES_PROGRESS_S=" + bad + ": expected whole seconds").hasMessageContaining("1..3600");
+        }
     }
 
     @Test
