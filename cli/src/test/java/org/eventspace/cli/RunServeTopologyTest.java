@@ -23,9 +23,10 @@ class RunServeTopologyTest {
     @Test
     void theNetworkPaneRoutesTheRunsTrafficWhileItRuns() throws Exception {
         Path traffic = java.nio.file.Files.createTempFile("es-traffic-", ".json");
-        // Rank 3 waits 300 µs before each allreduce: the job runs about 6 s, long enough to be polled.
+        // Rank 3 waits 2 ms before each allreduce: the job runs about 6 s, long enough to be polled. Few long waits, not
+        // many short ones: a parked thread oversleeps by a scheduler tick or so on a loaded machine, once per wait.
         LiveCommand live = LiveCommand.start(List.of("run", "gsum", "--ranks", "4", "--hosts", "4", "--tree", "binary",
-                "--iterations", "20000", "--warmup", "100", "--warmup-s", "0", "--slow-rank", "3:300",
+                "--iterations", "3000", "--warmup", "100", "--warmup-s", "0", "--slow-rank", "3:2000",
                 "--traffic", traffic.toString(), "--serve", "0", "--topology", FAT_TREE));
         try {
             String url = live.awaitUrl(Duration.ofSeconds(90));
