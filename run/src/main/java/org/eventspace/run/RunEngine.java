@@ -92,6 +92,8 @@ public final class RunEngine {
      */
     public static <T> JobRun<T> run(RunConfig config, HostWork<T> work, Duration limit, Watcher watcher,
                                     Map<String, String> hostEnvironment) {
+        // Checked here, before any host starts, not only where a host reads it: one clear error instead of a host's.
+        Progress.periodSeconds(System.getenv(Progress.PERIOD_ENV));
         if (config.transport() == JobTransport.JVM) {
             return inJvm(config, work, watcher);
         }
