@@ -22,7 +22,8 @@ import org.eventspace.comm.transport.tcp.JobSecret;
  * real {@link Rendezvous} on 127.0.0.1 and connects one raw socket to it. A hello case sends a damaged HELLO (type,
  * magic, version, secret, host id, host count, the server host's string length and bytes, its port; cut short, bytes
  * after it, bits flipped, or nothing at all), then keeps the socket open or half-closes it. A member case sends a
- * valid HELLO for a one-host job, reads the table, then one to three messages, valid (BARRIER, DONE, ABORT) or not
+ * valid HELLO for a one-host job, reads the table, then one to three messages, valid (BARRIER, DONE with or without
+ * PART pieces before it, ABORT) or not
  * (an unknown type, a string length negative or past {@link RendezvousProtocol#MAX_STRING_BYTES}, a message cut short
  * and the socket closed, or kept open: silent).
  *
@@ -150,6 +151,16 @@ final class RendezvousFuzzer implements Fuzzer {
                 int type = new int[] {RendezvousProtocol.BARRIER, RendezvousProtocol.DONE, RendezvousProtocol.ABORT}[r.nextInt(3)];
                 int[] sizes = {0, 1, 8, 100, 1000, 100_000};
                 String text = "m".repeat(sizes[r.nextInt(sizes.length)]);
+                if (type == RendezvousProtocol.DONE && r.nextBoolean()) {
+                    // A result line in pieces: PARTs, then the DONE that completes it.
+                    int pieces = 1 + r.nextInt(3);
+                    for (int p = 0; p < pieces; p++) {
+                        out.writeInt(RendezvousProtocol.PART);
+                        out.writeInt(text.length());
+                        out.writeBytes(text);
+                    }
+                    c.note(pieces + " PART pieces of " + text.length() + " bytes first");
+                }
                 out.writeInt(type);
                 out.writeInt(text.length());
                 out.writeBytes(text);
@@ -172,13 +183,14 @@ final class RendezvousFuzzer implements Fuzzer {
             }
             boolean silent = r.nextInt(SILENT_ONE_IN) == 0;
             if (kind < 55) {
-                int[] types = {0, 6, 7, RendezvousProtocol.HELLO, RendezvousProtocol.TABLE, RendezvousProtocol.PASSED,
+                int[] types = {0, 7, 8, RendezvousProtocol.HELLO, RendezvousProtocol.TABLE, RendezvousProtocol.PASSED,
                         RendezvousProtocol.ALL_DONE, -1, Integer.MAX_VALUE, Integer.MIN_VALUE};
                 int type = types[r.nextInt(types.length)];
                 out.writeInt(type);
                 c.note("unknown message type " + type);
             } else if (kind < 80) {
-                int type = new int[] {RendezvousProtocol.BARRIER, RendezvousProtocol.DONE, RendezvousProtocol.ABORT}[r.nextInt(3)];
+                int type = new int[] {RendezvousProtocol.BARRIER, RendezvousProtocol.DONE, RendezvousProtocol.ABORT,
+                        RendezvousProtocol.PART}[r.nextInt(4)];
                 int[] lengths = {-1, Integer.MIN_VALUE, RendezvousProtocol.MAX_STRING_BYTES + 1, Integer.MAX_VALUE};
                 int length = lengths[r.nextInt(lengths.length)];
                 out.writeInt(type);

@@ -461,8 +461,10 @@ public final class MonitoredJob implements AutoCloseable {
         HostResult result = new HostResult(traces(), scope, program);
         // Ranks that failed mean the job failed: report, then wait only briefly for the others, so a peer that
         // stopped answering cannot hold this host (and the launcher waiting for it) for the rendezvous' full bound.
-        tcpHost.finish(result.encode(JSON), ranksFailed ? FAILED_FINISH_WAIT : null);
-        return result;
+        // A line the rendezvous cannot carry loses its largest parts, named in left_out, never the whole result.
+        HostResult sent = result.fitting(JSON, org.eventspace.comm.launch.RendezvousProtocol.MAX_RESULT_BYTES);
+        tcpHost.finish(sent.encode(JSON), ranksFailed ? FAILED_FINISH_WAIT : null);
+        return sent;
     }
 
     /**

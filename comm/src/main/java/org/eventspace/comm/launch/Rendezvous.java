@@ -9,7 +9,9 @@ import static org.eventspace.comm.launch.RendezvousProtocol.HEARTBEAT_MILLIS;
 import static org.eventspace.comm.launch.RendezvousProtocol.HELLO;
 import static org.eventspace.comm.launch.RendezvousProtocol.MAGIC;
 import static org.eventspace.comm.launch.RendezvousProtocol.MAX_HOST_NAME_BYTES;
+import static org.eventspace.comm.launch.RendezvousProtocol.MAX_RESULT_BYTES;
 import static org.eventspace.comm.launch.RendezvousProtocol.MAX_STRING_BYTES;
+import static org.eventspace.comm.launch.RendezvousProtocol.PART;
 import static org.eventspace.comm.launch.RendezvousProtocol.PASSED;
 import static org.eventspace.comm.launch.RendezvousProtocol.SILENCE_MILLIS;
 import static org.eventspace.comm.launch.RendezvousProtocol.TABLE;
@@ -131,6 +133,8 @@ public final class Rendezvous implements AutoCloseable {
         InetSocketAddress server;
         boolean done;
         String result;
+        /** The pieces of a result line that a DONE completes (PART), or null. */
+        java.io.ByteArrayOutputStream pieces;
         /** When set, the connection is closed once its output is flushed, or at this time regardless. */
         long closeBy;
 
@@ -534,7 +538,7 @@ public final class Rendezvous implements AutoCloseable {
             in.position(at + 4);
             return true;
         }
-        if (type != BARRIER && type != DONE && type != ABORT) {
+        if (type != BARRIER && type != DONE && type != ABORT && type != PART) {
             protocolError(c, "unknown message type " + type);
             return false;
         }
@@ -558,6 +562,25 @@ public final class Rendezvous implements AutoCloseable {
         byte[] text = new byte[length];
         in.get(at + 8, text);
         in.position(at + 8 + length);
+        if (type == PART || (type == DONE && c.pieces != null)) {
+            if (c.done) {
+                protocolError(c, "a piece of a result after its DONE");
+                return false;
+            }
+            if (c.pieces == null) {
+                c.pieces = new java.io.ByteArrayOutputStream(2 * MAX_STRING_BYTES);
+            }
+            if ((long) c.pieces.size() + length > MAX_RESULT_BYTES) {
+                protocolError(c, "a result line of more than " + MAX_RESULT_BYTES + " bytes");
+                return false;
+            }
+            c.pieces.write(text, 0, length);
+            if (type == PART) {
+                return true;
+            }
+            text = c.pieces.toByteArray();
+            c.pieces = null;
+        }
         String s = new String(text, StandardCharsets.UTF_8);
         switch (type) {
             case BARRIER -> arrive(c, s);

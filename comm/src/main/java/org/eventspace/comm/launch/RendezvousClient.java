@@ -8,6 +8,9 @@ import static org.eventspace.comm.launch.RendezvousProtocol.HEARTBEAT;
 import static org.eventspace.comm.launch.RendezvousProtocol.HEARTBEAT_MILLIS;
 import static org.eventspace.comm.launch.RendezvousProtocol.HELLO;
 import static org.eventspace.comm.launch.RendezvousProtocol.MAGIC;
+import static org.eventspace.comm.launch.RendezvousProtocol.MAX_RESULT_BYTES;
+import static org.eventspace.comm.launch.RendezvousProtocol.MAX_STRING_BYTES;
+import static org.eventspace.comm.launch.RendezvousProtocol.PART;
 import static org.eventspace.comm.launch.RendezvousProtocol.PASSED;
 import static org.eventspace.comm.launch.RendezvousProtocol.SILENCE_MILLIS;
 import static org.eventspace.comm.launch.RendezvousProtocol.TABLE;
@@ -23,6 +26,7 @@ import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -248,9 +252,19 @@ public final class RendezvousClient implements AutoCloseable {
         done(resultLine, waitMillis);
     }
 
-    /** As {@link #done(String)}, waiting at most {@code maxWaitMillis} (and never longer than the client's own bound). */
+    /**
+     * As {@link #done(String)}, waiting at most {@code maxWaitMillis} (and never longer than the client's own bound).
+     *
+     * @throws IllegalArgumentException if the line is longer than {@link RendezvousProtocol#MAX_RESULT_BYTES} in UTF-8:
+     *                                  nothing was sent, so the caller can report a smaller one.
+     */
     public void done(String resultLine, long maxWaitMillis) {
-        send(DONE, resultLine);
+        byte[] line = resultLine.getBytes(StandardCharsets.UTF_8);
+        if (line.length > MAX_RESULT_BYTES) {
+            throw new IllegalArgumentException("host " + host + ": a result line of " + line.length
+                    + " bytes exceeds the rendezvous limit of " + MAX_RESULT_BYTES);
+        }
+        sendPieces(line);
         synchronized (this) {
             awaitLocked(() -> allDone, "the end of the job", Math.min(waitMillis, Math.max(1, maxWaitMillis)));
         }
@@ -293,6 +307,34 @@ public final class RendezvousClient implements AutoCloseable {
         }
     }
 
+    /** Sends {@code line} as PART pieces and a DONE with the last one, in one go (heartbeats wait between messages). */
+    private void sendPieces(byte[] line) {
+        synchronized (out) {
+            try {
+                int at = 0;
+                while (line.length - at > MAX_STRING_BYTES) {
+                    out.writeInt(PART);
+                    RendezvousProtocol.writeBytes(out, line, at, MAX_STRING_BYTES);
+                    at += MAX_STRING_BYTES;
+                }
+                out.writeInt(DONE);
+                RendezvousProtocol.writeBytes(out, line, at, line.length - at);
+                out.flush();
+            } catch (IOException e) {
+                throw lost(e);
+            }
+        }
+    }
+
+    private CommException lost(IOException e) {
+        String aborted = abortReason();
+        if (aborted != null) {
+            // The connection was closed because the job was aborted: that is the news, not the closed socket.
+            return new CommException("host " + host + ": job aborted: " + aborted, e);
+        }
+        return new CommException("host " + host + ": lost the rendezvous at " + rendezvous + ": " + e, e);
+    }
+
     private void send(int type, String text) {
         synchronized (out) {
             try {
@@ -302,12 +344,7 @@ public final class RendezvousClient implements AutoCloseable {
                 }
                 out.flush();
             } catch (IOException e) {
-                String aborted = abortReason();
-                if (aborted != null) {
-                    // The connection was closed because the job was aborted: that is the news, not the closed socket.
-                    throw new CommException("host " + host + ": job aborted: " + aborted, e);
-                }
-                throw new CommException("host " + host + ": lost the rendezvous at " + rendezvous + ": " + e, e);
+                throw lost(e);
             }
         }
     }

@@ -14,7 +14,8 @@ import java.nio.charset.StandardCharsets;
  *  process → rendezvous
  *    HELLO    magic:int version:int secret:byte[32] host:int hosts:int serverHost:string serverPort:int
  *    BARRIER  name:string               -- released by PASSED once every host sent it
- *    DONE     resultLine:string         -- one JSON line; released by ALL_DONE once every host sent it
+ *    PART     piece:string              -- the next piece of a result line longer than one string
+ *    DONE     resultLine:string         -- one JSON line (its last piece); released by ALL_DONE once every host sent it
  *    ABORT    reason:string             -- asks the rendezvous to abort the job
  *    HEARTBEAT                          -- every HEARTBEAT_MILLIS from the hello on: "this process still runs"
  *  rendezvous → process
@@ -27,12 +28,16 @@ import java.nio.charset.StandardCharsets;
  *
  * A HELLO with a wrong magic, version or secret is not answered: the socket is closed. A side that hears nothing
  * from the other for {@link #SILENCE_MILLIS} takes it for frozen or unreachable and ends the job naming it.
- * Version 2 added the heartbeat.
+ * Version 2 added the heartbeat. Version 3 added PART: a result line travels as pieces of at most
+ * {@link #MAX_STRING_BYTES} (cut between bytes, joined before decoding), up to {@link #MAX_RESULT_BYTES} in all, so a
+ * host's results of a large job arrive whole instead of failing on the limit of one string.
  */
 public final class RendezvousProtocol {
     public static final int MAGIC = 0x45535256; // "ESRV"
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
     public static final int MAX_STRING_BYTES = 1 << 20;
+    /** The longest result line a host may report, in bytes of UTF-8: its pieces together. */
+    public static final int MAX_RESULT_BYTES = 64 << 20;
     /** The longest host name a HELLO may carry (DNS allows 253 characters). */
     public static final int MAX_HOST_NAME_BYTES = 255;
 
@@ -41,6 +46,7 @@ public final class RendezvousProtocol {
     public static final int DONE = 3;
     public static final int ABORT = 4;
     public static final int HEARTBEAT = 5;
+    public static final int PART = 6;
     public static final int TABLE = 10;
     public static final int PASSED = 11;
     public static final int ALL_DONE = 12;
@@ -60,6 +66,15 @@ public final class RendezvousProtocol {
         }
         out.writeInt(b.length);
         out.write(b);
+    }
+
+    /** Writes {@code length} bytes of {@code b} from {@code offset} as a string (at most {@link #MAX_STRING_BYTES}). */
+    static void writeBytes(DataOutputStream out, byte[] b, int offset, int length) throws IOException {
+        if (length > MAX_STRING_BYTES) {
+            throw new IOException("string of " + length + " bytes exceeds the rendezvous limit of " + MAX_STRING_BYTES);
+        }
+        out.writeInt(length);
+        out.write(b, offset, length);
     }
 
     static String readString(DataInputStream in) throws IOException {

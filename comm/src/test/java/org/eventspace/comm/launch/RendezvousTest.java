@@ -80,6 +80,67 @@ class RendezvousTest {
     }
 
     @Test
+    void aResultLineLongerThanOneStringArrivesWholeInPieces() throws Exception {
+        Rendezvous r = rendezvous(2, Duration.ofSeconds(20));
+        // Three-byte characters laid so that the pieces' cuts (every MAX_STRING_BYTES bytes) fall inside characters.
+        StringBuilder b = new StringBuilder("{\"x\":\"");
+        while (b.length() < RendezvousProtocol.MAX_STRING_BYTES + 1_000) {
+            b.append("a\u20ac");
+        }
+        String big = b.append(" end\"}").toString();
+        assertThat(big.getBytes(StandardCharsets.UTF_8).length).isGreaterThan(2 * RendezvousProtocol.MAX_STRING_BYTES);
+        Future<RendezvousClient> zeroRegistered = register(r, secret, 0, 2, Duration.ofSeconds(20));
+        Future<RendezvousClient> oneRegistered = register(r, secret, 1, 2, Duration.ofSeconds(20));
+        RendezvousClient zero = zeroRegistered.get(20, TimeUnit.SECONDS);
+        RendezvousClient one = oneRegistered.get(20, TimeUnit.SECONDS);
+        Future<?> small = pool.submit(() -> {
+            one.done("{}");
+            return null;
+        });
+        zero.done(big);
+        small.get(20, TimeUnit.SECONDS);
+        assertThat(r.results()).containsExactly(big, "{}");
+    }
+
+    @Test
+    void aResultLineOverTheLimitIsRefusedBeforeAnythingIsSentAndASmallerOneStillArrives() throws Exception {
+        Rendezvous r = rendezvous(1, Duration.ofSeconds(20));
+        RendezvousClient c = register(r, secret, 0, 1, Duration.ofSeconds(20)).get(20, TimeUnit.SECONDS);
+        String tooLong = "x".repeat(RendezvousProtocol.MAX_RESULT_BYTES + 1);
+        assertThatThrownBy(() -> c.done(tooLong)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("host 0: a result line of " + (RendezvousProtocol.MAX_RESULT_BYTES + 1)
+                        + " bytes exceeds the rendezvous limit of " + RendezvousProtocol.MAX_RESULT_BYTES);
+        c.done("{\"kept\":true}");
+        assertThat(r.results()).containsExactly("{\"kept\":true}");
+    }
+
+    @Test
+    void piecesBeyondTheLimitBreakTheProtocolNamingTheHost() throws Exception {
+        Rendezvous r = rendezvous(1, Duration.ofSeconds(20));
+        try (java.net.Socket member = new java.net.Socket(r.address().getAddress(), r.address().getPort())) {
+            DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(member.getOutputStream()));
+            writeHello(out, secret, 0, 1);
+            byte[] piece = new byte[RendezvousProtocol.MAX_STRING_BYTES];
+            try {
+                for (int i = 0; i <= RendezvousProtocol.MAX_RESULT_BYTES / piece.length; i++) {
+                    out.writeInt(RendezvousProtocol.PART);
+                    out.writeInt(piece.length);
+                    out.write(piece);
+                }
+                out.flush();
+            } catch (java.io.IOException closedByTheRendezvous) {
+                // expected once the rendezvous refused the piece that crossed the limit
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (r.failure().isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(r.failure()).hasValue("host 0 broke the rendezvous protocol: a result line of more than "
+                    + RendezvousProtocol.MAX_RESULT_BYTES + " bytes");
+        }
+    }
+
+    @Test
     void aHostThatNeverRegistersIsNamedToTheOthers() throws Exception {
         Rendezvous r = rendezvous(3, Duration.ofMillis(500));
         Future<RendezvousClient> zero = register(r, secret, 0, 3, Duration.ofMillis(500));
