@@ -23,6 +23,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 public final class JobLauncher {
     /** Time a host process may take to start (a JVM, class loading, on a loaded machine) beyond the job's timeout. */
     static final Duration REGISTRATION_SLACK = Duration.ofSeconds(20);
+    /**
+     * CPU time one host process may take to start and register: measured 1.3–1.5 s (a JVM, our classes, its pathmap) on
+     * a 2-vCPU VM with 64 of them starting at once. They all start on this machine, so they share its cores.
+     */
+    static final Duration HOST_START_CPU = Duration.ofSeconds(2);
 
     private JobLauncher() {
     }
@@ -87,7 +92,7 @@ public final class JobLauncher {
         arguments.addAll(args);
         // A host that never registers, reaches a barrier or finishes (it died or froze) is named by the rendezvous and
         // the job aborted after this, not after the launch limit: the collective timeout plus time to start a JVM.
-        Duration register = config.timeout().plus(REGISTRATION_SLACK);
+        Duration register = config.timeout().plus(registrationSlack(config.hosts(), Runtime.getRuntime().availableProcessors()));
         Launcher.Result result = Launcher.launch(config.hosts(), Launcher.javaCommand(mainClass, arguments), env, limit,
                 register, config.binding());
         ObjectMapper json = Json.mapper();
@@ -101,7 +106,13 @@ public final class JobLauncher {
                 continue;
             }
             try {
-                hosts.add(HostResult.decode(json, host.resultLine()));
+                HostResult decoded = HostResult.decode(json, host.resultLine());
+                hosts.add(decoded);
+                if (!decoded.leftOut().isEmpty()) {
+                    errors.add("host " + host.host() + " left out of its result, to fit the limit of "
+                            + (org.eventspace.comm.launch.RendezvousProtocol.MAX_RESULT_BYTES >> 20) + " MiB: "
+                            + String.join(", ", decoded.leftOut()));
+                }
             } catch (IllegalArgumentException e) {
                 hosts.add(null);
                 errors.add("host " + host.host() + " sent a malformed result: " + e.getMessage());
@@ -111,6 +122,16 @@ public final class JobLauncher {
             errors.add(result.failure());
         }
         return new Outcome(hosts, errors);
+    }
+
+    /**
+     * How long beyond the job's timeout {@code hosts} processes started at once on {@code cores} may take to register:
+     * {@link #REGISTRATION_SLACK}, or their start's CPU time shared by the cores when that is longer (64 host processes on
+     * 2 cores need about 50 s before the last one registers).
+     */
+    static Duration registrationSlack(int hosts, int cores) {
+        Duration shared = HOST_START_CPU.multipliedBy(hosts).dividedBy(Math.max(1, cores));
+        return shared.compareTo(REGISTRATION_SLACK) > 0 ? shared : REGISTRATION_SLACK;
     }
 
     /**
