@@ -37,6 +37,8 @@ public record TcpOptions(String bindAddress, int sendBufferBytes, int receiveBuf
     public static final int DEFAULT_SPIN_READS = 2_000;
     /** Yielding reads (~1-3 µs each): about a millisecond, long enough for a collective's round trip, not a pause. */
     public static final int DEFAULT_YIELD_READS = 500;
+    /** Busy threads a core beyond which a host's reads block at once ({@link #forThreads(int, int)}). */
+    public static final int BLOCK_BEYOND_THREADS_PER_CORE = 64;
 
     public TcpOptions {
         if (bindAddress == null || bindAddress.isBlank()) {
@@ -93,6 +95,11 @@ public record TcpOptions(String bindAddress, int sendBufferBytes, int receiveBuf
             // A process bound to one CPU (--bind-to core, taskset, a one-CPU container): the frame comes from another
             // process, and whatever a poll does meanwhile takes the one CPU from this process's other threads.
             hops = blocking();
+        } else if (hopBusy > BLOCK_BEYOND_THREADS_PER_CORE * cores) {
+            // Hundreds of threads a core: a yield hands the core to another poller, not to the thread with the frame, and
+            // the yielding readers starve everything else of the process (1 024 ranks in 64 processes on 2 cores: its
+            // heartbeats went 5 s unsent, and the rendezvous took the hosts for frozen). Block, as --poll block does.
+            return blocking();
         } else {
             hops = hopBusy <= cores ? defaults().withPolling(DEFAULT_SPIN_READS, DEFAULT_YIELD_READS) : defaults();
         }

@@ -48,5 +48,12 @@ class JobSecretTest {
             assertThat(TcpOptions.forThreads(1)).as("bound to one CPU: block at once").isEqualTo(TcpOptions.blocking());
         }
         assertThat(TcpOptions.blocking().yieldReads()).isZero();
+        int cores = Runtime.getRuntime().availableProcessors();
+        assertThat(TcpOptions.forThreads(TcpOptions.BLOCK_BEYOND_THREADS_PER_CORE * cores + 1))
+                .as("hundreds of threads a core: block at once").isEqualTo(TcpOptions.blocking());
+        if (cores > 1) {
+            assertThat(TcpOptions.forThreads(4 * cores).yieldReads()).as("a few a core: yield first")
+                    .isEqualTo(TcpOptions.DEFAULT_YIELD_READS);
+        }
     }
 }
