@@ -28,10 +28,103 @@ public final class AnalysisTree {
         for (Node root : pathmap.roots(tree)) {
             walk(pathmap, root, tree, monitors, "", 0, out, lines, maxLines);
         }
-        if (lines[0] > maxLines) {
-            out.append("    … ").append(lines[0] - maxLines).append(" more lines (the whole tree is in monitors.stats)\n");
+        if (lines[0] <= maxLines) {
+            return out.toString();
         }
+        java.util.Set<String> path = heaviestPath(monitors, tree);
+        if (!path.isEmpty()) {
+            // Too large to print whole: the heaviest path only, from the root to the rank the calls waited for, each
+            // gred's other children counted on one line. What the summary leaves out is in the JSON.
+            StringBuilder along = new StringBuilder();
+            int[] shown = {0};
+            for (Node root : pathmap.roots(tree)) {
+                if (contains(pathmap, root, tree, path)) {
+                    walkPath(pathmap, root, tree, monitors, path, "", along, shown, maxLines);
+                }
+            }
+            if (shown[0] <= maxLines) {
+                return "    (the heaviest path only; the whole tree, " + lines[0] + " lines, is in monitors.stats)\n" + along;
+            }
+        }
+        out.append("    … ").append(lines[0] - maxLines).append(" more lines (the whole tree is in monitors.stats)\n");
         return out.toString();
+    }
+
+    /** The names on {@code tree}'s heaviest path (the load-balance monitor's), or none without that monitor. */
+    private static java.util.Set<String> heaviestPath(JsonNode monitors, int tree) {
+        JsonNode lb = monitors.path("loadbalance");
+        JsonNode path = lb.path("heaviest_path");
+        JsonNode rank = lb.path("heaviest_path_rank");
+        for (JsonNode t : lb.path("trees")) {
+            if (t.path("tree").asInt(-1) == tree) {
+                path = t.path("heaviest_path");
+                rank = t.path("slowest_rank");
+            }
+        }
+        java.util.Set<String> names = new java.util.HashSet<>();
+        path.forEach(n -> names.add(n.asText()));
+        if (!names.isEmpty() && rank.isNumber()) {
+            names.add("rank " + rank.asInt());
+        }
+        return names;
+    }
+
+    /** Whether {@code n}'s subtree holds a node of {@code path} (or, as {@code "rank N"}, the rank it ends at). */
+    private static boolean contains(Pathmap pathmap, Node n, int tree, java.util.Set<String> path) {
+        if (path.contains(n.name())) {
+            return true;
+        }
+        for (Entry e : pathmap.entriesAt(n.id())) {
+            if (e.tree() == tree && path.contains("rank " + e.rank())) {
+                return true;
+            }
+        }
+        for (Node c : pathmap.children(n.id())) {
+            if (contains(pathmap, c, tree, path)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** As {@link #walk}, following only the children on {@code path}; the others, and the ranks, counted on one line. */
+    private static void walkPath(Pathmap pathmap, Node n, int tree, JsonNode monitors, java.util.Set<String> path, String indent,
+                                 StringBuilder out, int[] lines, int maxLines) {
+        boolean shown = !n.kind().equals(CollectorKind.NAME);
+        String next = indent;
+        if (shown) {
+            line(out, lines, maxLines, indent + describe(n, monitors));
+            next = indent + "  ";
+        }
+        int others = 0;
+        for (Node c : pathmap.children(n.id())) {
+            if (contains(pathmap, c, tree, path)) {
+                walkPath(pathmap, c, tree, monitors, path, next, out, lines, maxLines);
+            } else {
+                others++;
+            }
+        }
+        int ranks = 0;
+        for (Entry e : pathmap.entriesAt(n.id())) {
+            if (e.tree() != tree) {
+                continue;
+            }
+            if (path.contains("rank " + e.rank())) {
+                line(out, lines, maxLines, next + "rank " + e.rank() + " (the end of the heaviest path)");
+            } else {
+                ranks++;
+            }
+        }
+        if (others > 0 || ranks > 0) {
+            List<String> parts = new java.util.ArrayList<>();
+            if (others > 0) {
+                parts.add(others + (others == 1 ? " branch" : " branches"));
+            }
+            if (ranks > 0) {
+                parts.add(ranks + (ranks == 1 ? " rank" : " ranks"));
+            }
+            line(out, lines, maxLines, next + "… " + String.join(" and ", parts) + " off the heaviest path");
+        }
     }
 
     /**

@@ -53,4 +53,40 @@ class AnalysisTreeTest {
         assertThat(MonitorSummary.of(none, TWO_TREES, 40)).contains("analysis tree (tree 0):");
         assertThat(AnalysisTree.busiestTree(TWO_TREES, monitorsWithCallsOn(0))).isZero();
     }
+
+    @Test
+    void aTreeTooLargeForTheScreenPrintsItsHeaviestPathWithTheRestCounted() {
+        Pathmap big = PathmapBuilder.build(PathmapSpec.of(Topology.simulated(1, 16, 4), 64, 1, TreeShape.hier(4)));
+        int slow = 45;
+        ObjectNode monitors = monitorsWithCallsOn(0);
+        ObjectNode lb = monitors.putObject("loadbalance");
+        com.fasterxml.jackson.databind.node.ArrayNode path = lb.putArray("heaviest_path");
+        // The path from the root down to the slow rank, as the load-balance monitor writes it.
+        java.util.List<Node> down = new java.util.ArrayList<>(big.path(0, slow));
+        java.util.Collections.reverse(down);
+        down.forEach(n -> path.add(n.name()));
+        path.add("rank " + slow);
+        lb.put("heaviest_path_rank", slow);
+
+        String whole = AnalysisTree.text(big, 0, monitors, 10_000);
+        String text = AnalysisTree.text(big, 0, monitors, 40);
+
+        assertThat(whole.split("\n").length).isGreaterThan(40);
+        assertThat(text.split("\n").length).isLessThanOrEqualTo(41);
+        assertThat(text).contains("(the heaviest path only; the whole tree, " + whole.split("\n").length + " lines")
+                .contains("rank " + slow + " (the end of the heaviest path)").contains("off the heaviest path")
+                .doesNotContain("rank " + (slow + 1) + "\n").doesNotContain("more lines");
+        for (Node n : big.path(0, slow)) {
+            if (!n.kind().equals(org.eventspace.events.CollectorKind.NAME)) {
+                assertThat(text).as("every wrapper on the path is shown").contains(n.name());
+            }
+        }
+    }
+
+    @Test
+    void withoutAHeaviestPathATreeTooLargeIsCutAndSaysSo() {
+        Pathmap big = PathmapBuilder.build(PathmapSpec.of(Topology.simulated(1, 16, 4), 64, 1, TreeShape.hier(4)));
+        String text = AnalysisTree.text(big, 0, monitorsWithCallsOn(0), 40);
+        assertThat(text).contains("more lines (the whole tree is in monitors.stats)");
+    }
 }

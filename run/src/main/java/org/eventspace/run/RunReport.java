@@ -51,6 +51,9 @@ public final class RunReport {
     private final boolean resultOk;
     private final double computeFraction;
     private final List<String> errors = new ArrayList<>();
+    /** Errors the text summary prints, at most, and the characters of each: it must fit a screen at any scale. */
+    static final int SHOWN_ERRORS = 8;
+    static final int SHOWN_ERROR_CHARS = 300;
     private final List<HostTrace> traces;
     private final int collectorCount;
     private final TrafficMatrix traffic;
@@ -435,8 +438,15 @@ public final class RunReport {
             out.append("  ").append(RunText.coverage(model.coverage())).append('\n');
         }
         out.append("  results: ").append(resultsVerdict()).append('\n');
-        for (String e : errors) {
-            out.append("  error: ").append(e).append('\n');
+        // At scale one failure echoes from every host: the first few, each on one line, and a count; all are in the JSON.
+        for (int i = 0; i < Math.min(errors.size(), SHOWN_ERRORS); i++) {
+            String e = errors.get(i);
+            out.append("  error: ").append(e.length() <= SHOWN_ERROR_CHARS ? e : e.substring(0, SHOWN_ERROR_CHARS) + "…")
+                    .append('\n');
+        }
+        if (errors.size() > SHOWN_ERRORS) {
+            out.append("  … ").append(errors.size() - SHOWN_ERRORS).append(" more errors (all ").append(errors.size())
+                    .append(" are in the JSON report's errors)\n");
         }
         return out.toString();
     }
