@@ -37,6 +37,12 @@ final class HostAnalysis implements Agent {
     /** Publishes this host's results on its result board, or does nothing when no scope gathers them. */
     private final Runnable publish;
     private long lastPublish;
+    /** The time between two publications now: {@link #PUBLISH_PERIOD_MS}, or more when publishing costs more. */
+    private long publishPeriodNanos = PUBLISH_PERIOD_NANOS;
+    /** A publication may take at most one part in this many of the time between two (1 %). */
+    static final long PUBLISH_COST_DIVISOR = 100;
+    /** The longest time between two publications, however costly: a live view still moves. */
+    static final long LONGEST_PUBLISH_PERIOD_NANOS = 5_000_000_000L;
     private long readSincePublish;
     private volatile boolean stopping;
     /**
@@ -139,8 +145,16 @@ final class HostAnalysis implements Agent {
             }
             readSincePublish += read;
             if (readSincePublish > 0) {
-                if (now - lastPublish >= PUBLISH_PERIOD_NANOS) {
+                if (now - lastPublish >= publishPeriodNanos) {
                     publish.run();
+                    long took = System.nanoTime() - now;
+                    // A snapshot of every gred (medians sorted, records encoded, then gathered by the scope) grows with
+                    // the host's greds: at 16 ranks a host it took several ms, and ten a second made the analysis
+                    // threads a third of a 2-core machine. Publishing takes at most 1 % of the time between two; the
+                    // time is wall time on purpose: a thread of the lowest priority that was preempted while it
+                    // published says the machine is busy with the ranks, and backs off further. The live view then
+                    // refreshes less often (at most every LONGEST_PUBLISH_PERIOD).
+                    publishPeriodNanos = publishPeriodAfter(took);
                     lastPublish = now;
                     readSincePublish = 0;
                 }
@@ -152,6 +166,11 @@ final class HostAnalysis implements Agent {
             throw new AgentTerminationException();
         }
         return read;
+    }
+
+    /** The time to wait before the next publication, given that the last took {@code tookNanos}. */
+    static long publishPeriodAfter(long tookNanos) {
+        return Math.min(LONGEST_PUBLISH_PERIOD_NANOS, Math.max(PUBLISH_PERIOD_NANOS, tookNanos * PUBLISH_COST_DIVISOR));
     }
 
     /**
