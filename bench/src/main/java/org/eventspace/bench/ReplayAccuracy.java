@@ -91,6 +91,7 @@ public final class ReplayAccuracy {
                 double plainTimed = plain.wallSeconds();
                 TracedRun.Result recorded = TracedRun.run(config, trace, file);
                 ok &= recorded.report().resultOk();
+                recorded.requireTrace();
                 TraceFile.Recorded read;
                 try {
                     read = TraceFile.readRecorded(file);

@@ -115,12 +115,15 @@ final class RunCommand implements Callable<Integer> {
                 served.finalModel(report.model());
             }
             System.out.print(report.summary());
-            if (traced != null) {
+            if (traced != null && traced.trace() != null) {
                 System.out.print(traced.trace().summary());
+            } else if (traced != null) {
+                System.out.println("  error: " + traced.traceError());
             }
             if (options.json != null) {
                 TracedRun.Summary trace = traced != null ? traced.trace() : null;
-                OutputFiles.write(options.json, "--json", file -> writeJson(report, trace, file.toFile()));
+                String traceError = traced != null ? traced.traceError() : null;
+                OutputFiles.write(options.json, "--json", file -> writeJson(report, trace, traceError, file.toFile()));
             }
             if (options.traffic != null && report.traffic() != null) {
                 OutputFiles.write(options.traffic, "--traffic", file -> writeTraffic(report, config, file));
@@ -137,7 +140,8 @@ final class RunCommand implements Callable<Integer> {
                 served.close();
             }
         }
-        return report.resultOk() ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
+        boolean traceOk = traced == null || traced.trace() != null;
+        return report.resultOk() && traceOk ? EventSpaceCommand.EXIT_OK : EventSpaceCommand.EXIT_FAILURE;
     }
 
     /** The eventspace.traffic/1 file of a {@code --traffic} run, and one line saying what it holds. */
@@ -159,10 +163,18 @@ final class RunCommand implements Callable<Integer> {
 
     /** The eventspace.run/2 report, with the {@code trace} block of a {@code --trace} run (else null). */
     static void writeJson(RunReport report, TracedRun.Summary trace, java.io.File file) throws IOException {
+        writeJson(report, trace, null, file);
+    }
+
+    /** As above; a {@code --trace} run that could write no trace has {@code "trace": {"error": why}} and fails. */
+    static void writeJson(RunReport report, TracedRun.Summary trace, String traceError, java.io.File file) throws IOException {
         ObjectMapper json = Json.mapper();
         ObjectNode doc = report.toJson(json);
         if (trace != null) {
             doc.set("trace", trace.toJson(json));
+        } else if (traceError != null) {
+            doc.putObject("trace").put("error", traceError);
+            doc.put("result_ok", false);
         }
         Json.pretty().writeValue(file, doc);
     }

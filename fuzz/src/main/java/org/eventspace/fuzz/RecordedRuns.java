@@ -155,7 +155,7 @@ final class RecordedRuns {
         }
         traces.add(new TraceBytes(cbor.getFileName().toString(), Files.readAllBytes(cbor)));
         ObjectNode doc = result.report().toJson(Json.mapper());
-        doc.set("trace", result.trace().toJson(Json.mapper()));
+        doc.set("trace", result.requireTrace().toJson(Json.mapper()));
         reports.add(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsBytes(doc));
     }
 }

@@ -33,8 +33,22 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * not perturb the timings, as in the paper ("its overhead ... occurs in MPI_Finalize").
  */
 public final class TracedRun {
-    /** The run's report and its {@code trace} block. */
-    public record Result(RunReport report, Summary trace) {
+    /**
+     * The run's report and its {@code trace} block, or, when no trace could be written, why ({@code traceError}) with
+     * the report kept: hosts that failed lose the trace, not the run's figures.
+     */
+    public record Result(RunReport report, Summary trace, String traceError) {
+        public Result(RunReport report, Summary trace) {
+            this(report, trace, null);
+        }
+
+        /** The trace block. @throws IllegalStateException naming why there is none. */
+        public Summary requireTrace() {
+            if (trace == null) {
+                throw new IllegalStateException(traceError);
+            }
+            return trace;
+        }
     }
 
     /** What the run JSON's {@code trace} block holds. */
@@ -108,9 +122,9 @@ public final class TracedRun {
                 throw new IllegalStateException(e.getMessage(), e);
             }
             if (trace == null) {
-                throw new IllegalStateException("no trace written: " + String.join(", ", missing.stream().map(h -> "host " + h)
-                        .toList()) + " sent no partial trace"
-                        + (report.errors().isEmpty() ? "" : " (" + String.join("; ", report.errors()) + ")"));
+                // The report's errors say why those hosts failed; the run's figures and monitors still stand.
+                return new Result(report, null, "no trace written to " + file + ": " + missing.size() + " of "
+                        + programs.size() + " hosts sent no partial trace (" + abbreviatedHosts(missing) + ")");
             }
         }
         lost = trace.lost().stream().mapToLong(RankTrace.Lost::count).sum();
@@ -123,6 +137,12 @@ public final class TracedRun {
         int groups = trace.groupCount();
         return new Result(report, new Summary(file, bytes, trace.eventsRecorded(), trace.flatBytes(),
                 traceConfig.encoding().fileName(), lost, groups));
+    }
+
+    /** "host 0, host 56", at most 10 named, then how many more. */
+    static String abbreviatedHosts(List<Integer> hosts) {
+        List<String> named = hosts.stream().limit(10).map(h -> "host " + h).toList();
+        return String.join(", ", named) + (hosts.size() > 10 ? " and " + (hosts.size() - 10) + " more" : "");
     }
 
     /**

@@ -40,7 +40,7 @@ class SorTest {
         assertThat(result.report().resultOk()).isTrue();
         // Rank 0, odd middle ranks, even middle ranks and the last rank play four roles; aligned, they share every loop
         // (each exchange call names the roles that make it), so the file lists one group over all ranks.
-        assertThat(result.trace().groups()).isEqualTo(1);
+        assertThat(result.requireTrace().groups()).isEqualTo(1);
         Trace trace = TraceFile.read(file);
         assertThat(trace.nodes()).allSatisfy(n -> assertThat(n.ranks().size()).isEqualTo(6));
         assertThat(trace.expand(2)).filteredOn(c -> c.peer() != Long.MIN_VALUE).extracting(Trace.Call::peer)

@@ -36,4 +36,19 @@ class TracedRunTest {
         assertThatThrownBy(() -> TracedRun.decodeConfig("exact:5:8:64:100")).hasMessageContaining("exact");
         assertThatThrownBy(() -> TracedRun.decodeConfig("hist:1:8:64:100")).hasMessageContaining("histogram bins must be 2..64, got 1");
     }
+
+    @Test
+    void hostsThatSentNoPartialTraceAreNamedAndTheReportIsKept() throws Exception {
+        java.util.List<Integer> missing = new java.util.ArrayList<>();
+        java.util.List<com.fasterxml.jackson.databind.JsonNode> programs = new java.util.ArrayList<>();
+        programs.add(null);
+        programs.add(org.eventspace.base.json.Json.mapper().createObjectNode().put("ranks", 1));
+        assertThat(TracedRun.mergePartials(programs, "partial trace", missing)).isNull();
+        assertThat(missing).containsExactly(0, 1);
+        assertThat(TracedRun.abbreviatedHosts(java.util.List.of(0, 56))).isEqualTo("host 0, host 56");
+        assertThat(TracedRun.abbreviatedHosts(java.util.stream.IntStream.range(0, 64).boxed().toList()))
+                .endsWith("host 9 and 54 more");
+        TracedRun.Result result = new TracedRun.Result(null, null, "no trace written to t.cbor: 2 of 64 hosts sent no partial trace");
+        assertThatThrownBy(result::requireTrace).hasMessageContaining("2 of 64 hosts");
+    }
 }
