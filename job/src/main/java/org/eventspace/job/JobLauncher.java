@@ -7,6 +7,7 @@ import java.util.Map;
 
 import org.eventspace.base.json.Json;
 import org.eventspace.comm.launch.Launcher;
+import org.eventspace.comm.launch.RendezvousProtocol;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -110,7 +111,7 @@ public final class JobLauncher {
                 hosts.add(decoded);
                 if (!decoded.leftOut().isEmpty()) {
                     errors.add("host " + host.host() + " left out of its result, to fit the limit of "
-                            + (org.eventspace.comm.launch.RendezvousProtocol.MAX_RESULT_BYTES >> 20) + " MiB: "
+                            + (RendezvousProtocol.MAX_RESULT_BYTES >> 20) + " MiB: "
                             + String.join(", ", decoded.leftOut()));
                 }
             } catch (IllegalArgumentException e) {

@@ -9,6 +9,7 @@ import java.util.stream.IntStream;
 import org.eventspace.base.json.Json;
 import org.eventspace.comm.Comm;
 import org.eventspace.comm.launch.JobEnvironment;
+import org.eventspace.comm.launch.RendezvousProtocol;
 import org.eventspace.comm.launch.TcpHost;
 import org.eventspace.comm.path.Gred;
 import org.eventspace.comm.path.IdleWork;
@@ -462,7 +463,7 @@ public final class MonitoredJob implements AutoCloseable {
         // Ranks that failed mean the job failed: report, then wait only briefly for the others, so a peer that
         // stopped answering cannot hold this host (and the launcher waiting for it) for the rendezvous' full bound.
         // A line the rendezvous cannot carry loses its largest parts, named in left_out, never the whole result.
-        HostResult sent = result.fitting(JSON, org.eventspace.comm.launch.RendezvousProtocol.MAX_RESULT_BYTES);
+        HostResult sent = result.fitting(JSON, RendezvousProtocol.MAX_RESULT_BYTES);
         tcpHost.finish(sent.encode(JSON), ranksFailed ? FAILED_FINISH_WAIT : null);
         return sent;
     }
