@@ -52,6 +52,10 @@ final class HopService implements Agent {
     private volatile boolean handedOver;
     private String hopName;
     private int fromHost;
+    /** Whether the hop serves an event scope's wrappers (their tree), not the application's. */
+    private boolean scopeHop;
+    /** The tree of an event scope's wrappers in a pathmap ({@code Node.tree()}). */
+    private static final int SCOPE_TREE = -2;
     /** Counts the requests this end reads off the socket and the replies it writes (ibprof: where the bytes leave). */
     private TrafficCounters.Channel traffic = TrafficCounters.Channel.NONE;
 
@@ -147,6 +151,7 @@ final class HopService implements Agent {
         }
         hopName = TcpTransport.hopName(pathmap, hop);
         fromHost = hop.fromHost();
+        scopeHop = !hop.isPointToPoint() && pathmap.node(hop.targetNode()).tree() == SCOPE_TREE;
         traffic = host.trafficChannel(hop, false);
         role = "es-serve-" + hopName;
         if (runner != null && runner.thread() == Thread.currentThread()) {
@@ -257,6 +262,14 @@ final class HopService implements Agent {
         }
         HostEnd host = server.host();
         String from = host.pathmap().spec().topology().host(fromHost).name();
+        if (scopeHop) {
+            // The scope's caller gave up on this hop (its gather timed out on a loaded machine) or went away: the
+            // monitoring loses this subtree's gathers, the application goes on. A host that really died closes its
+            // application hops too, and those fail the greds.
+            System.err.println("es-tcp " + host.hostName() + ": the event scope's hop " + hopName + " closed (peer " + remote
+                    + ": " + why + "); its gathers through it end, the job goes on");
+            return;
+        }
         String text = "host " + from + " disconnected from host " + host.hostName() + " while the job was running (hop "
                 + hopName + ", peer " + remote + ": " + why + ")";
         if (server.firstLoss(fromHost)) {
