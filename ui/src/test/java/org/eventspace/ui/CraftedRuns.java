@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.eventspace.base.json.Json;
-import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.monitor.model.Coverage;
 import org.eventspace.monitor.model.RankRecord;
 import org.eventspace.monitor.model.RunModel;
@@ -141,42 +140,11 @@ final class CraftedRuns {
 
     /** A finished run's source with a network whose device names are payloads: the live dashboard of a crafted run. */
     static DashboardSource liveSource(String name, JsonNode run) {
-        RunFileSource file = new RunFileSource(name, run);
         JsonNode loads = network();
-        return new DashboardSource() {
-            @Override
-            public RunInfo info() {
-                return file.info();
-            }
-
-            @Override
-            public Pathmap pathmap() {
-                return file.pathmap();
-            }
-
-            @Override
-            public Optional<JsonNode> monitors() {
-                return file.monitors();
-            }
-
-            @Override
-            public Optional<JsonNode> scope() {
-                return file.scope();
-            }
-
-            @Override
-            public boolean running() {
-                return true;
-            }
-
+        return new RunningFileSource(name, run) {
             @Override
             public Optional<JsonNode> network() {
                 return Optional.of(loads);
-            }
-
-            @Override
-            public Optional<RunModel> model() {
-                return file.model();
             }
         };
     }

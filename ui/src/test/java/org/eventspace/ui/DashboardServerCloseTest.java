@@ -6,8 +6,6 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.eventspace.comm.pathmap.Pathmap;
-import org.eventspace.monitor.model.RunModel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,19 +22,8 @@ class DashboardServerCloseTest {
     void closeReturnsWhileTheSamplerIsStuckInAFrameAndTheSamplerEndsAfterIt() throws Exception {
         CountDownLatch inFrame = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        RunFileSource file = new RunFileSource("run.json", CraftedRuns.mpiRun());
         java.util.concurrent.atomic.AtomicBoolean hold = new java.util.concurrent.atomic.AtomicBoolean();
-        DashboardSource stuck = new DashboardSource() {
-            @Override
-            public RunInfo info() {
-                return file.info();
-            }
-
-            @Override
-            public Pathmap pathmap() {
-                return file.pathmap();
-            }
-
+        DashboardSource stuck = new RunningFileSource("run.json", CraftedRuns.mpiRun()) {
             @Override
             public Optional<JsonNode> monitors() {
                 if (hold.get()) {
@@ -52,21 +39,6 @@ class DashboardServerCloseTest {
                     }
                 }
                 return file.monitors();
-            }
-
-            @Override
-            public Optional<JsonNode> scope() {
-                return file.scope();
-            }
-
-            @Override
-            public boolean running() {
-                return true;
-            }
-
-            @Override
-            public Optional<RunModel> model() {
-                return file.model();
             }
         };
         DashboardServer server = DashboardServer.start(stuck, DashboardServer.LOOPBACK, 0, 20);

@@ -12,11 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 import org.eventspace.base.json.Json;
-import org.eventspace.comm.pathmap.Pathmap;
-import org.eventspace.monitor.model.RunModel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,38 +34,12 @@ class DashboardServerHardeningTest {
 
     /** The crafted run, while "running" (its wall time unknown yet). */
     private static DashboardSource source() {
-        RunFileSource file = new RunFileSource("run.json", CraftedRuns.mpiRun());
-        return new DashboardSource() {
+        return new RunningFileSource("run.json", CraftedRuns.mpiRun()) {
             @Override
             public RunInfo info() {
                 RunInfo i = file.info();
                 return new RunInfo(i.name(), i.description(), i.ranks(), i.hosts(), i.tree(), i.trees(), i.filter(), 3,
                         Double.NaN);
-            }
-
-            @Override
-            public Pathmap pathmap() {
-                return file.pathmap();
-            }
-
-            @Override
-            public Optional<JsonNode> monitors() {
-                return file.monitors();
-            }
-
-            @Override
-            public Optional<JsonNode> scope() {
-                return file.scope();
-            }
-
-            @Override
-            public boolean running() {
-                return true;
-            }
-
-            @Override
-            public Optional<RunModel> model() {
-                return file.model();
             }
         };
     }
