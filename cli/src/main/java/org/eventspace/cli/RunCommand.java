@@ -161,12 +161,10 @@ final class RunCommand implements Callable<Integer> {
                 TrafficMatrix.total(m.hostMatrix(-1, 0)), m.phases().size(), file);
     }
 
-    /** The eventspace.run/2 report, with the {@code trace} block of a {@code --trace} run (else null). */
-    static void writeJson(RunReport report, TracedRun.Summary trace, java.io.File file) throws IOException {
-        writeJson(report, trace, null, file);
-    }
-
-    /** As above; a {@code --trace} run that could write no trace has {@code "trace": {"error": why}} and fails. */
+    /**
+     * The eventspace.run/2 report, with the {@code trace} block of a {@code --trace} run (else null); a {@code --trace}
+     * run that could write no trace has {@code "trace": {"error": why}} and fails.
+     */
     static void writeJson(RunReport report, TracedRun.Summary trace, String traceError, java.io.File file) throws IOException {
         ObjectMapper json = Json.mapper();
         ObjectNode doc = report.toJson(json);

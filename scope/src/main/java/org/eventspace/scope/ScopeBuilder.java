@@ -46,7 +46,7 @@ public final class ScopeBuilder {
     public static final String GATHER = "scope.gather";
     public static final String LEAF = "scope.leaf";
     /** The tree id of scope nodes (comm's {@code Node}: -1 is point-to-point, -2 an event scope). */
-    public static final int TREE = -2;
+    public static final int TREE = Node.SCOPE_TREE;
     public static final String SCOPE = "scope";
     public static final String LEVEL = "level";
     public static final String CHILDREN = "children";

@@ -61,11 +61,7 @@ public final class RendezvousProtocol {
 
     static void writeString(DataOutputStream out, String s) throws IOException {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        if (b.length > MAX_STRING_BYTES) {
-            throw new IOException("string of " + b.length + " bytes exceeds the rendezvous limit of " + MAX_STRING_BYTES);
-        }
-        out.writeInt(b.length);
-        out.write(b);
+        writeBytes(out, b, 0, b.length);
     }
 
     /** Writes {@code length} bytes of {@code b} from {@code offset} as a string (at most {@link #MAX_STRING_BYTES}). */

@@ -18,6 +18,9 @@ import java.util.Map;
  */
 public record Node(int id, String name, String kind, int tree, int host, int parent, int parentPort, int arity,
                    Map<String, String> properties) {
+    /** The {@link #tree()} of an event scope's wrappers: roots of their own, not an application tree. */
+    public static final int SCOPE_TREE = -2;
+
     public Node {
         properties = Map.copyOf(properties);
     }
@@ -28,6 +31,11 @@ public record Node(int id, String name, String kind, int tree, int host, int par
             throw new IllegalStateException("node " + name + " (" + kind + ") has no property '" + key + "'");
         }
         return value;
+    }
+
+    /** Whether this wrapper belongs to an event scope ({@link #SCOPE_TREE}), not to the application. */
+    public boolean ofScope() {
+        return tree == SCOPE_TREE;
     }
 
     public boolean isRoot() {

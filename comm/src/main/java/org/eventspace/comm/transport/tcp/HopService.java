@@ -52,10 +52,8 @@ final class HopService implements Agent {
     private volatile boolean handedOver;
     private String hopName;
     private int fromHost;
-    /** Whether the hop serves an event scope's wrappers (their tree), not the application's. */
+    /** Whether the hop serves an event scope's wrappers, not the application's. */
     private boolean scopeHop;
-    /** The tree of an event scope's wrappers in a pathmap ({@code Node.tree()}). */
-    private static final int SCOPE_TREE = -2;
     /** Counts the requests this end reads off the socket and the replies it writes (ibprof: where the bytes leave). */
     private TrafficCounters.Channel traffic = TrafficCounters.Channel.NONE;
 
@@ -151,7 +149,7 @@ final class HopService implements Agent {
         }
         hopName = TcpTransport.hopName(pathmap, hop);
         fromHost = hop.fromHost();
-        scopeHop = !hop.isPointToPoint() && pathmap.node(hop.targetNode()).tree() == SCOPE_TREE;
+        scopeHop = !hop.isPointToPoint() && pathmap.node(hop.targetNode()).ofScope();
         traffic = host.trafficChannel(hop, false);
         role = "es-serve-" + hopName;
         if (runner != null && runner.thread() == Thread.currentThread()) {
