@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "eventspace", mixinStandardHelpOptions = true, version = "eventspace 0.1.0",
         description = "Runtime monitoring and tracing of collective communication.",
-        subcommands = {DemoCommand.class, RunCommand.class, DescribeCommand.class, LaunchCommand.class,
+        subcommands = {DemoCommand.class, RunCommand.class, SimulateCommand.class, DescribeCommand.class, LaunchCommand.class,
                 RendezvousCommand.class, JavaOptsCommand.class, CompareCommand.class, DiffCommand.class, ReportCommand.class,
                 TraceCommand.class, TrafficCommand.class, BenchCommand.class, MpirunCommand.class})
 public final class EventSpaceCommand implements Runnable {

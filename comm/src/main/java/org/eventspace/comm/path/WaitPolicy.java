@@ -32,7 +32,11 @@ public record WaitPolicy(int spins, int yields, long timeoutNanos) {
      * wait for at once, a park/unpark pair costs several microseconds); park soon when there are many.
      */
     public static WaitPolicy forThreads(int busyThreads, Duration timeout) {
-        int cores = Runtime.getRuntime().availableProcessors();
+        return forThreads(busyThreads, Runtime.getRuntime().availableProcessors(), timeout);
+    }
+
+    /** As {@link #forThreads(int, Duration)} on a machine of {@code cores} cores (the simulator's hosts). */
+    public static WaitPolicy forThreads(int busyThreads, int cores, Duration timeout) {
         if (busyThreads <= cores) {
             return new WaitPolicy(200_000, 1_000, timeout.toNanos());
         }

@@ -89,7 +89,11 @@ public record TcpOptions(String bindAddress, int sendBufferBytes, int receiveBuf
      * share its CPU, and it polls with yields).
      */
     public static TcpOptions forThreads(int hopBusy, int exchangeBusy) {
-        int cores = Runtime.getRuntime().availableProcessors();
+        return forThreads(hopBusy, exchangeBusy, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** As {@link #forThreads(int, int)} for a process that may use {@code cores} CPUs (the simulator's hosts). */
+    public static TcpOptions forThreads(int hopBusy, int exchangeBusy, int cores) {
         TcpOptions hops;
         if (cores == 1) {
             // A process bound to one CPU (--bind-to core, taskset, a one-CPU container): the frame comes from another

@@ -1,0 +1,179 @@
+package org.eventspace.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+import org.eventspace.comm.pathmap.TreeShape;
+import org.eventspace.run.RunConfig;
+import org.eventspace.run.RunEngine;
+import org.eventspace.run.RunReport;
+import org.eventspace.run.Workload;
+import org.eventspace.sim.AllreduceModel;
+import org.eventspace.sim.Costs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code simulate --validate}: runs gsum for real at each case and simulates the same case with the cost file, on
+ * the same machine: the model's error on the latency a run reports ({@code allreduce_us.mean}, the slowest rank's
+ * time ÷ iterations) and on the median call ({@code p50}: every rank's calls in the run, rank 0's in the model). None of these runs is one the calibration fitted.
+ */
+public final class ModelValidation {
+    public static final String SCHEMA = "eventspace.simulate-validation/1";
+
+    /** One case: gsum with collectors on, the run's defaults otherwise (tree {@code hier:8}, 2 trees). */
+    public record Case(int ranks, int hosts, AllreduceModel.Transport transport, int iterations) {
+        public static Case parse(String text) {
+            String[] p = text.split("[/:]");
+            if (p.length != 3) {
+                throw new IllegalArgumentException("a case is RANKS/HOSTS/jvm|tcp, e.g. 64/8/tcp, got '" + text + "'");
+            }
+            int ranks = Integer.parseInt(p[0]);
+            int hosts = Integer.parseInt(p[1]);
+            AllreduceModel.Transport t = switch (p[2]) {
+                case "jvm" -> AllreduceModel.Transport.JVM;
+                case "tcp" -> AllreduceModel.Transport.TCP;
+                default -> throw new IllegalArgumentException("a case's transport is jvm or tcp, got '" + p[2] + "'");
+            };
+            if (ranks < 1 || hosts < 1 || hosts > ranks) {
+                throw new IllegalArgumentException("a case needs 1 <= hosts <= ranks, got '" + text + "'");
+            }
+            // A few seconds a run: fewer allreduces as each gets slower.
+            int iterations = (int) Math.max(200, Math.min(20_000, 160_000L * (t == AllreduceModel.Transport.TCP ? 1 : 4) / ranks));
+            return new Case(ranks, hosts, t, iterations);
+        }
+
+        @Override
+        public String toString() {
+            return ranks + "/" + hosts + "/" + transport.name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** What one case gave. */
+    public record Row(Case c, double measuredMeanUs, double measuredP50Us, double modelUs, double errorMeanPct,
+                      double errorP50Pct, double lowestMeanUs, double highestMeanUs, double modelP50Us) {
+    }
+
+    /** Long enough for the JIT to finish with the hot path (a 0.5 s warm-up left 8 ranks 7× slower, from stalls). */
+    static final Duration WARM_UP = Duration.ofSeconds(2);
+    static final int REPEATS = 3;
+
+    public static final List<String> DEFAULT_CASES = List.of("8/1/jvm", "64/8/jvm", "256/32/jvm", "1024/128/jvm",
+            "8/2/tcp", "64/8/tcp", "256/16/tcp");
+
+    private ModelValidation() {
+    }
+
+    /** The measured side of one case: the median of the runs' means and p50s, and the range of the means. */
+    public record Measured(Case c, double meanUs, double p50Us, double lowestMeanUs, double highestMeanUs) {
+    }
+
+    /** Runs each case for real ({@value #REPEATS} times) and simulates it: one row each. */
+    public static List<Row> run(Costs costs, List<Case> cases, Consumer<String> progress) {
+        List<Row> rows = new ArrayList<>();
+        for (Case c : cases) {
+            rows.add(compare(costs, measure(c), progress));
+        }
+        return rows;
+    }
+
+    /** Simulates again the cases of an earlier validation's document, against the measurements it holds. */
+    public static List<Row> rerun(Costs costs, JsonNode earlier, String source, Consumer<String> progress) {
+        if (!SCHEMA.equals(earlier.path("schema").asText())) {
+            throw new IllegalArgumentException(source + ": schema: expected \"" + SCHEMA + "\", got "
+                    + earlier.path("schema"));
+        }
+        List<Row> rows = new ArrayList<>();
+        int i = 0;
+        for (JsonNode o : earlier.path("cases")) {
+            String where = source + ": cases[" + i++ + "]";
+            for (String field : List.of("case", "iterations", "measured_mean_us", "measured_p50_us")) {
+                if (o.path(field).isMissingNode()) {
+                    throw new IllegalArgumentException(where + ": expected a field " + field);
+                }
+            }
+            Case parsed;
+            try {
+                parsed = Case.parse(o.path("case").asText());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + ".case: " + e.getMessage());
+            }
+            Case c = new Case(parsed.ranks(), parsed.hosts(), parsed.transport(), o.path("iterations").asInt());
+            double mean = o.path("measured_mean_us").asDouble();
+            rows.add(compare(costs, new Measured(c, mean, o.path("measured_p50_us").asDouble(),
+                    o.path("measured_mean_lowest_us").asDouble(mean), o.path("measured_mean_highest_us").asDouble(mean)),
+                    progress));
+        }
+        return rows;
+    }
+
+    private static Measured measure(Case c) {
+        RunConfig config = new RunConfig(Workload.GSUM, RunConfig.shortcut(c.ranks(), c.hosts(), 1, TreeShape.hier(8)),
+                c.transport() == AllreduceModel.Transport.TCP ? "tcp" : "jvm", c.iterations(), 100,
+                WARM_UP, Duration.ofSeconds(300), 1, "auto", 0, true, null);
+        // A run's mean moves by a quarter from one run to the next here: the median of three.
+        double[] means = new double[REPEATS];
+        double[] p50s = new double[REPEATS];
+        for (int i = 0; i < REPEATS; i++) {
+            RunReport report = RunEngine.run(config);
+            means[i] = report.meanUs();
+            p50s[i] = report.percentileUs(50);
+        }
+        return new Measured(c, median(means), median(p50s), Arrays.stream(means).min().orElse(0),
+                Arrays.stream(means).max().orElse(0));
+    }
+
+    private static Row compare(Costs costs, Measured m, Consumer<String> progress) {
+        Case c = m.c();
+        double mean = m.meanUs();
+        double p50 = m.p50Us();
+        AllreduceModel.Result r = AllreduceModel.run(costs, new AllreduceModel.Config(c.ranks(), c.hosts(),
+                TreeShape.hier(8), 2, c.transport(), true, 1, costs.cores(), Math.min(c.iterations(), 400) + 20, 20));
+        double model = r.latencyNs() / 1000;
+        double lowest = m.lowestMeanUs();
+        double highest = m.highestMeanUs();
+        Row row = new Row(c, mean, p50, model, 100 * (model - mean) / mean, 100 * (r.p50Ns() / 1000 - p50) / p50, lowest,
+                highest, r.p50Ns() / 1000);
+        progress.accept(String.format(Locale.ROOT, "%-13s measured mean %9.1f µs (runs %.1f … %.1f), p50 %9.1f µs; model"
+                + " mean %9.1f µs (%+.0f %%), p50 %9.1f µs (%+.0f %%)", c, mean, lowest, highest, p50, model,
+                row.errorMeanPct(), r.p50Ns() / 1000, row.errorP50Pct()));
+        return row;
+    }
+
+    private static double median(double[] v) {
+        double[] c = v.clone();
+        Arrays.sort(c);
+        return c[c.length / 2];
+    }
+
+    public static ObjectNode toJson(Costs costs, List<Row> rows, ObjectMapper json) {
+        ObjectNode root = json.createObjectNode();
+        root.put("schema", SCHEMA);
+        root.put("machine", costs.machine());
+        root.put("costs_date", costs.date());
+        ArrayNode a = root.putArray("cases");
+        for (Row r : rows) {
+            ObjectNode o = a.addObject();
+            o.put("case", r.c().toString());
+            o.put("iterations", r.c().iterations());
+            o.put("repeats", REPEATS);
+            o.put("measured_mean_us", r.measuredMeanUs());
+            o.put("measured_mean_lowest_us", r.lowestMeanUs());
+            o.put("measured_mean_highest_us", r.highestMeanUs());
+            o.put("measured_p50_us", r.measuredP50Us());
+            o.put("model_us", r.modelUs());
+            o.put("model_p50_us", r.modelP50Us());
+            o.put("error_vs_mean_pct", r.errorMeanPct());
+            o.put("error_vs_p50_pct", r.errorP50Pct());
+            o.put("within_15_pct_of_mean", Math.abs(r.errorMeanPct()) <= 15);
+        }
+        return root;
+    }
+}
