@@ -115,8 +115,28 @@ final class CollectiveWaits {
         commSizes.put(MpiTuple.COMM_SELF_ID, 1);
     }
 
+    /**
+     * Communicator {@code id} has {@code size} members. The analysis reads a rank's tuples and its communicator list
+     * as they come, so every member of an instance may have arrived before its communicator's size was read: such an
+     * instance completes now, instead of waiting for a member that will not come and ending counted incomplete.
+     */
     void communicator(int id, int size) {
-        commSizes.put(id, size);
+        Integer previous = commSizes.put(id, size);
+        if (previous != null && previous == size || pending.isEmpty()) {
+            return;
+        }
+        Iterator<Map.Entry<Long, Instance>> it = pending.entrySet().iterator();
+        List<Instance> done = new ArrayList<>();
+        while (it.hasNext()) {
+            Map.Entry<Long, Instance> e = it.next();
+            if ((int) (e.getKey() >>> 32) == id && (size == 1 || e.getValue().n >= size)) {
+                it.remove();
+                if (size > 1) {
+                    done.add(e.getValue());
+                }
+            }
+        }
+        done.forEach(this::complete);
     }
 
     /** One member's entry into and exit from instance (comm, seq), both on the common time base. */
@@ -198,8 +218,10 @@ final class CollectiveWaits {
             arrive(e.getKey().comm(), e.getKey().seq(), e.getKey().rank(), e.getValue()[0], e.getValue()[1]);
         }
         posted.clear();
-        for (Instance instance : pending.values()) {
-            if (!sizesKnown && instance.n > 1) {
+        for (Map.Entry<Long, Instance> e : pending.entrySet()) {
+            Instance instance = e.getValue();
+            int size = commSizes.getOrDefault((int) (e.getKey() >>> 32), 0);
+            if (size > 1 && instance.n >= size || !sizesKnown && instance.n > 1) {
                 complete(instance);
             } else {
                 incomplete++;

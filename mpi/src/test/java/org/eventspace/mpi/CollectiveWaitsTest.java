@@ -42,6 +42,30 @@ class CollectiveWaitsTest {
      * own exit when the run ends, and is counted.
      */
     @Test
+    void anInstanceWhoseMembersAllCameBeforeItsCommunicatorsSizeCompletesWhenTheSizeComes() {
+        // The analysis reads tuples and communicator lists as they come: both members of communicator 7's first
+        // instance arrive while its size is unknown; they must not wait for a third, nor end counted incomplete.
+        CollectiveWaits c = new CollectiveWaits(4);
+        c.arrive(7, 0, 0, 100, 500);
+        c.arrive(7, 0, 2, 300, 600);
+        assertThat(c.instances).isZero();
+        c.communicator(7, 2);
+        assertThat(c.instances).isEqualTo(1);
+        assertThat(c.pending()).isZero();
+        // Its next instance completes as usual now that the size is known.
+        c.arrive(7, 1, 0, 700, 900);
+        c.arrive(7, 1, 2, 800, 950);
+        assertThat(c.instances).isEqualTo(2);
+        // One whose communicator never shows its size stays incomplete at the end: no one knows it is whole.
+        c.arrive(9, 0, 1, 100, 200);
+        c.arrive(9, 0, 3, 150, 250);
+        c.communicator(11, 2);
+        c.finish(true);
+        assertThat(c.instances).isEqualTo(2);
+        assertThat(c.incomplete).isEqualTo(1);
+    }
+
+    @Test
     void aNonBlockingCollectiveDepartsAtTheWaitThatCompletedIt() {
         CollectiveWaits c = new CollectiveWaits(2);
         // MPI_Iallreduce, instance 0: both post early and return at once; rank 0 waits for it until 5000, rank 1 until 2000
