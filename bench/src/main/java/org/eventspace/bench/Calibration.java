@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.Arrays;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,11 +22,18 @@ import java.util.function.Consumer;
 import java.util.function.DoubleFunction;
 
 import org.eventspace.comm.pathmap.TreeShape;
+import org.eventspace.events.CollectorSettings;
+import org.eventspace.job.ScopeSettings;
 import org.eventspace.run.RunConfig;
+import org.eventspace.run.RunReport;
 import org.eventspace.run.RunEngine;
 import org.eventspace.run.Workload;
 import org.eventspace.sim.AllreduceModel;
 import org.eventspace.sim.Costs;
+import org.eventspace.sim.ScopeConfig;
+import org.eventspace.sim.ScopeModel;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * {@code simulate --calibrate}: measures what the model's operations cost on this machine and writes them as a cost
@@ -117,7 +125,54 @@ public final class Calibration {
         c = base2.with("send_ns", send * scale).with("receive_ns", receive * scale);
         progress.accept(String.format("fit: 2 ranks on 2 host processes over TCP %.0f ns a call: send %.0f ns, receive"
                 + " %.0f ns (%.2f of the CPU clocks' figures)", overTcp, c.sendNs(), c.receiveNs(), scale));
-        return c;
+        return calibrateScope(c);
+    }
+
+    /** A scope's measured pull: records a leaf read per round, the round's mean time, the gather rate, calls a second. */
+    record ScopePull(double recordsPerLeaf, double roundNs, double gatherRate, double callsPerSecond) {
+    }
+
+    /**
+     * The event scope's two costs, from 8 ranks on 8 hosts in one JVM under a flat sequential scope that loses nothing
+     * (buffers of 65 536): pulled back to back and 5 ms apart, its rounds read few and many records. The cost of a record
+     * is what makes the two rounds differ, the cost of reading a host what is left of the first.
+     */
+    private Costs calibrateScope(Costs c) {
+        ScopePull few = scopeRun(8, 8, 65_536, 0, 20_000);
+        ScopePull many = scopeRun(8, 8, 65_536, 5, 20_000);
+        Costs inJvm = inJvmScope(c);
+        ScopeConfig flat = ScopeConfig.of(8, TreeShape.FLAT, inJvm).withSharedMachine(true);
+        double measuredGap = many.roundNs() - few.roundNs();
+        double record = fit(x -> {
+            ScopeConfig k = flat.withCosts(inJvm.with("record_ns", x));
+            return ScopeModel.roundNs(k, many.recordsPerLeaf()) - ScopeModel.roundNs(k, few.recordsPerLeaf());
+        }, measuredGap, 0, 100_000);
+        Costs withRecord = inJvm.with("record_ns", record);
+        double gather = fit(x -> ScopeModel.roundNs(flat.withCosts(withRecord.with("gather_ns", x)), few.recordsPerLeaf()),
+                few.roundNs(), 0, 10_000_000);
+        progress.accept(String.format("fit: a flat sequential scope over 8 hosts in one JVM: %.0f records a leaf in %.0f ns"
+                + " a round back to back, %.0f in %.0f ns 5 ms apart: a record %.0f ns, a host's read %.0f ns",
+                few.recordsPerLeaf(), few.roundNs(), many.recordsPerLeaf(), many.roundNs(), record, gather));
+        return c.with("record_ns", record).with("gather_ns", gather);
+    }
+
+    /** The costs a scope in one JVM runs on: a hop's hand-off for a message, no wire. */
+    public static Costs inJvmScope(Costs c) {
+        return c.withNetwork(c.hopNs(), c.hopNs(), 0);
+    }
+
+    /** gsum with a flat sequential concat scope: what its pulls read and took. */
+    static ScopePull scopeRun(int ranks, int hosts, int capacity, int intervalMs, int iterations) {
+        RunConfig config = new RunConfig(Workload.GSUM, RunConfig.shortcut(ranks, hosts, 1, TreeShape.hier(8)), "jvm",
+                iterations, 100, Duration.ofSeconds(1), Duration.ofSeconds(120), 1, "auto", 0, true, null,
+                new CollectorSettings(Set.of(), Set.of(), capacity), 0, ScopeSettings.parse("flat", "seq", "concat",
+                intervalMs));
+        RunReport report = RunEngine.run(config);
+        JsonNode scope = report.scope();
+        double rounds = Math.max(1, scope.path("rounds").asDouble());
+        return new ScopePull(scope.path("records_gathered").asDouble() / rounds / hosts,
+                scope.path("round_us_mean").asDouble() * 1000, scope.path("gather_rate").asDouble(),
+                1e6 / report.meanUs());
     }
 
     private static Costs scaleSwitches(Costs c, double x) {

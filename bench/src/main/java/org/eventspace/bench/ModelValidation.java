@@ -14,6 +14,9 @@ import org.eventspace.run.RunReport;
 import org.eventspace.run.Workload;
 import org.eventspace.sim.AllreduceModel;
 import org.eventspace.sim.Costs;
+import org.eventspace.sim.ScopeConfig;
+import org.eventspace.sim.ScopeModel;
+import org.eventspace.sim.ScopePrediction;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -147,13 +150,62 @@ public final class ModelValidation {
         return row;
     }
 
+    /** Buffers small enough that a sequential scope loses tuples at every size: the gather rate says something. */
+    public static final int GATHER_CAPACITY = 2;
+    public static final List<String> DEFAULT_GATHER_CASES = List.of("16/16/jvm", "64/8/jvm", "256/32/jvm", "1024/128/jvm");
+
+    /**
+     * A scope's gather rate: measured (a flat sequential concat scope over buffers of {@value #GATHER_CAPACITY} tuples,
+     * the median of {@value #REPEATS} runs) and the model's at the same rate of calls.
+     */
+    public record GatherRow(Case c, double measuredRate, double measuredRoundUs, double callsPerSecond, double modelRate,
+                            double modelRoundUs) {
+        public double errorPct() {
+            return 100 * (modelRate - measuredRate) / measuredRate;
+        }
+    }
+
+    /**
+     * Runs each case with the scope and sets {@code ScopeModel} beside it, fed with the run's own rate of calls (so
+     * the row judges the scope's model, not the allreduce's).
+     */
+    public static List<GatherRow> gather(Costs costs, List<Case> cases, Consumer<String> progress) {
+        List<GatherRow> rows = new ArrayList<>();
+        for (Case c : cases) {
+            if (c.transport() != AllreduceModel.Transport.JVM) {
+                throw new IllegalArgumentException("a gather case runs in one JVM (RANKS/HOSTS/jvm), got " + c);
+            }
+            double[] rates = new double[REPEATS];
+            double[] rounds = new double[REPEATS];
+            double[] calls = new double[REPEATS];
+            for (int i = 0; i < REPEATS; i++) {
+                Calibration.ScopePull pull = Calibration.scopeRun(c.ranks(), c.hosts(), GATHER_CAPACITY, 0, c.iterations());
+                rates[i] = pull.gatherRate();
+                rounds[i] = pull.roundNs() / 1000;
+                calls[i] = pull.callsPerSecond();
+            }
+            double perSecond = median(calls);
+            int collectors = (int) Math.round(2.0 * AllreduceModel.tuplesPerCall(c.ranks(), c.hosts(), TreeShape.hier(8))[0]
+                    / c.hosts());
+            ScopeConfig config = ScopeConfig.of(c.hosts(), TreeShape.FLAT, Calibration.inJvmScope(costs))
+                    .withSharedMachine(true).withBufferTuples(GATHER_CAPACITY).withLoad(collectors, perSecond / 2);
+            ScopePrediction p = ScopeModel.predict(config);
+            GatherRow row = new GatherRow(c, median(rates), median(rounds), perSecond, p.gatherRate(), p.roundNs() / 1000);
+            rows.add(row);
+            progress.accept(String.format(Locale.ROOT, "%-13s gather rate measured %5.1f %% (round %8.1f µs, %.0f calls/s);"
+                    + " model %5.1f %% (round %8.1f µs): %+.0f %%", c, 100 * row.measuredRate(), row.measuredRoundUs(),
+                    perSecond, 100 * row.modelRate(), row.modelRoundUs(), row.errorPct()));
+        }
+        return rows;
+    }
+
     private static double median(double[] v) {
         double[] c = v.clone();
         Arrays.sort(c);
         return c[c.length / 2];
     }
 
-    public static ObjectNode toJson(Costs costs, List<Row> rows, ObjectMapper json) {
+    public static ObjectNode toJson(Costs costs, List<Row> rows, List<GatherRow> gatherRows, ObjectMapper json) {
         ObjectNode root = json.createObjectNode();
         root.put("schema", SCHEMA);
         root.put("machine", costs.machine());
@@ -173,6 +225,19 @@ public final class ModelValidation {
             o.put("error_vs_mean_pct", r.errorMeanPct());
             o.put("error_vs_p50_pct", r.errorP50Pct());
             o.put("within_15_pct_of_mean", Math.abs(r.errorMeanPct()) <= 15);
+        }
+        ArrayNode g = root.putArray("gather_cases");
+        for (GatherRow r : gatherRows) {
+            ObjectNode o = g.addObject();
+            o.put("case", r.c().toString());
+            o.put("buffer_tuples", GATHER_CAPACITY);
+            o.put("measured_gather_rate", r.measuredRate());
+            o.put("measured_round_us", r.measuredRoundUs());
+            o.put("calls_per_second", r.callsPerSecond());
+            o.put("model_gather_rate", r.modelRate());
+            o.put("model_round_us", r.modelRoundUs());
+            o.put("error_pct", r.errorPct());
+            o.put("within_15_pct", Math.abs(r.errorPct()) <= 15);
         }
         return root;
     }

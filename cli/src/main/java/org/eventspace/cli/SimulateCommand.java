@@ -12,6 +12,7 @@ import org.eventspace.base.json.Json;
 import org.eventspace.bench.Calibration;
 import org.eventspace.bench.ModelValidation;
 import org.eventspace.comm.pathmap.TreeShape;
+import org.eventspace.sim.AllreduceModel;
 import org.eventspace.sim.Costs;
 import org.eventspace.sim.Predictions;
 import org.eventspace.sim.ScopePrediction;
@@ -57,6 +58,11 @@ final class SimulateCommand implements Callable<Integer> {
             description = "With --validate: runs to compare, ranks/hosts/transport. Default: 8/1/jvm, 64/8/jvm, "
                     + "256/32/jvm, 1024/128/jvm, 8/2/tcp, 64/8/tcp, 256/16/tcp.")
     List<String> cases;
+
+    @Option(names = "--gather-cases", split = ",", paramLabel = "R/H/jvm",
+            description = "With --validate: scopes to compare (a flat sequential scope over buffers of 2 tuples, in one "
+                    + "JVM). Default: 16/16/jvm, 64/8/jvm, 256/32/jvm, 1024/128/jvm; none with --measured.")
+    List<String> gatherCases;
 
     @Option(names = "--ranks", split = ",", defaultValue = "1024,100000,1000000", paramLabel = "N",
             description = "Job sizes to predict. Default: ${DEFAULT-VALUE}.")
@@ -129,6 +135,20 @@ final class SimulateCommand implements Callable<Integer> {
                     throw new UsageError("--cases: " + e.getMessage());
                 }
             }
+            List<ModelValidation.Case> parsedGather = new ArrayList<>();
+            List<String> gatherTexts = gatherCases != null ? gatherCases
+                    : measured != null ? List.of() : ModelValidation.DEFAULT_GATHER_CASES;
+            for (String c : gatherTexts) {
+                try {
+                    ModelValidation.Case g = ModelValidation.Case.parse(c);
+                    if (g.transport() != AllreduceModel.Transport.JVM) {
+                        throw new IllegalArgumentException("a gather case runs in one JVM: RANKS/HOSTS/jvm, got '" + c + "'");
+                    }
+                    parsedGather.add(g);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageError("--gather-cases: " + e.getMessage());
+                }
+            }
             List<ModelValidation.Row> rows;
             if (measured != null) {
                 if (cases != null) {
@@ -141,8 +161,14 @@ final class SimulateCommand implements Callable<Integer> {
             }
             long within = rows.stream().filter(r -> Math.abs(r.errorMeanPct()) <= 15).count();
             System.out.printf(Locale.ROOT, "%d of %d cases within ±15 %% of the measured mean%n", within, rows.size());
+            List<ModelValidation.GatherRow> gatherRows = ModelValidation.gather(costs, parsedGather, System.out::println);
+            if (!gatherRows.isEmpty()) {
+                long gatherWithin = gatherRows.stream().filter(r -> Math.abs(r.errorPct()) <= 15).count();
+                System.out.printf(Locale.ROOT, "%d of %d gather rates within ±15 %% of the measured%n", gatherWithin,
+                        gatherRows.size());
+            }
             if (json != null) {
-                Json.pretty().writeValue(json.toFile(), ModelValidation.toJson(costs, rows, mapper));
+                Json.pretty().writeValue(json.toFile(), ModelValidation.toJson(costs, rows, gatherRows, mapper));
             }
             return 0;
         }

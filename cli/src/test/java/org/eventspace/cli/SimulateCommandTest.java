@@ -94,6 +94,10 @@ class SimulateCommandTest {
         assertThat(run(file, "simulate", "--costs", costs.toString())).isNotZero();
         assertThat(file.err() + stdout).contains(costs + ":5:").contains("join: expected one of");
 
+        CliHarness tcpGather = new CliHarness();
+        assertThat(run(tcpGather, "simulate", "--validate", "--gather-cases", "8/2/tcp")).isEqualTo(2);
+        assertThat(tcpGather.err()).contains("--gather-cases: a gather case runs in one JVM");
+
         Path notValidation = dir.resolve("other.json");
         Files.writeString(notValidation, "{\"schema\": \"eventspace.run/2\"}");
         CliHarness other = new CliHarness();

@@ -13,7 +13,8 @@ import org.eventspace.comm.pathmap.TreeShape;
  * {@link #WHOLE_LIMIT} ranks the model uses the two parts; {@code ClusterModelTest} checks them against the whole
  * simulation where both run. A job of 10⁶ ranks is then 31 250 simulated ranks instead of 10⁶. The parts leave out
  * the CPU an inner host's hop service threads take from its ranks (up to K − 1 of them in {@code hier:K}), so they err
- * low where a tree has such threads: by 18 % at 2 048 ranks in {@code hier:8}, not at all for the butterfly.
+ * low where a tree has such threads: by 18–23 % at 2 048 ranks in {@code hier:8} (with two calibrations of the
+ * reference machine), not at all for the butterfly.
  */
 public final class ClusterModel {
     /** Ranks up to which the whole job is simulated event by event. */

@@ -92,6 +92,18 @@ public final class ScopeModel {
     }
 
     /**
+     * One pull of {@code config}'s scope when each leaf has {@code recordsPerLeaf} records to read (every collector of
+     * its host together): what a calibration sets beside a measured round of the same size.
+     */
+    public static double roundNs(ScopeConfig config, double recordsPerLeaf) {
+        if (!(recordsPerLeaf >= 0) || Double.isInfinite(recordsPerLeaf)) {
+            throw new IllegalArgumentException("recordsPerLeaf must be a finite number >= 0, recordsPerLeaf="
+                    + recordsPerLeaf);
+        }
+        return new Tree(config).round(recordsPerLeaf).roundNs;
+    }
+
+    /**
      * Whether {@code p} no longer keeps up: its gather rate is below {@value #KEEPS_UP_RATE}, or the front-end's CPU
      * is what bounds the round and it is busy all the cycle (share 1). A sequential front-end pulling back to back
      * from hosts without latency between them (one host) is busy all the time too, but there its CPU is the path,
