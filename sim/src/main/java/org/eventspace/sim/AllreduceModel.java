@@ -109,8 +109,11 @@ public final class AllreduceModel {
     /** When rank 0 started each call (its calls' latencies, as a run's percentiles are). */
     private final long[] rank0Starts;
     private final boolean tcp;
-    // Butterfly: per exchange index, a mailbox per round (a count, so an early message of the next call is kept).
+    // Butterfly: each exchange node's place among its tree's exchanges, the exchange node at each place of each tree,
+    // and per exchange node a mailbox per round (a count, so an early message of the next call is kept).
     private final int exchanges;
+    private final int[] exchangeIndex;
+    private final int[][] exchangeNodes;
     private final int[][] mailbox;
     private final SimThread[] exchangeWaiter;
     private final int[] exchangeWaitRound;
@@ -138,12 +141,21 @@ public final class AllreduceModel {
         this.timedEnd = new long[config.ranks()];
         this.rank0Starts = new long[config.iterations() + 1];
         int ex = 0;
+        this.exchangeIndex = new int[nodes.length];
         for (Node n : nodes) {
-            if (n.kind().equals(PathmapBuilder.EXCHANGE) && n.tree() == 0) {
+            boolean exchange = n.kind().equals(PathmapBuilder.EXCHANGE);
+            exchangeIndex[n.id()] = exchange ? Integer.parseInt(n.property(PathmapBuilder.EXCHANGE_INDEX)) : -1;
+            if (exchange && n.tree() == 0) {
                 ex++;
             }
         }
         this.exchanges = ex;
+        this.exchangeNodes = new int[config.trees()][ex];
+        for (Node n : nodes) {
+            if (exchangeIndex[n.id()] >= 0) {
+                exchangeNodes[n.tree()][exchangeIndex[n.id()]] = n.id();
+            }
+        }
         int rounds = ex <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(ex - 1) + 2;
         this.mailbox = new int[nodes.length][Math.max(rounds, 1)];
         this.exchangeWaiter = new SimThread[nodes.length];
@@ -411,24 +423,6 @@ public final class AllreduceModel {
 
     // --- butterfly: recursive doubling between the hosts' exchanges ---
 
-    private int index(int exchangeNode) {
-        return Integer.parseInt(nodes[exchangeNode].property(PathmapBuilder.EXCHANGE_INDEX));
-    }
-
-    private int exchangeNode(int tree, int index) {
-        if (exchangeNodes == null) {
-            exchangeNodes = new int[config.trees()][exchanges];
-            for (Node n : nodes) {
-                if (n.kind().equals(PathmapBuilder.EXCHANGE)) {
-                    exchangeNodes[n.tree()][index(n.id())] = n.id();
-                }
-            }
-        }
-        return exchangeNodes[tree][index];
-    }
-
-    private int[][] exchangeNodes;
-
     /**
      * Round {@code round} of host {@code id}'s exchange. With n exchanges and p the largest power of two ≤ n: an
      * index ≥ p first sends to index − p and waits for the result (round 0 and the last); the others, after taking in
@@ -436,7 +430,7 @@ public final class AllreduceModel {
      */
     private void exchange(SimThread t, int id, int round) {
         int n = exchanges;
-        int me = index(id);
+        int me = exchangeIndex[id];
         int tree = nodes[id].tree();
         int pow = Integer.highestOneBit(Math.max(1, n));
         int steps = Integer.numberOfTrailingZeros(pow);
@@ -447,7 +441,7 @@ public final class AllreduceModel {
         }
         if (me >= pow) {
             if (round == 0) {
-                send(t, exchangeNode(tree, me - pow), 0, () -> receive(t, id, last, () -> down(t, nodes[id].parent())));
+                send(t, exchangeNodes[tree][me - pow], 0, () -> receive(t, id, last, () -> down(t, nodes[id].parent())));
             }
             return;
         }
@@ -461,11 +455,11 @@ public final class AllreduceModel {
         }
         if (round <= steps) {
             int partner = me ^ (1 << (round - 1));
-            send(t, exchangeNode(tree, partner), round, () -> receive(t, id, round, () -> exchange(t, id, round + 1)));
+            send(t, exchangeNodes[tree][partner], round, () -> receive(t, id, round, () -> exchange(t, id, round + 1)));
             return;
         }
         if (me + pow < n) {
-            send(t, exchangeNode(tree, me + pow), last, () -> down(t, nodes[id].parent()));
+            send(t, exchangeNodes[tree][me + pow], last, () -> down(t, nodes[id].parent()));
         } else {
             down(t, nodes[id].parent());
         }

@@ -133,16 +133,26 @@ public record Costs(String machine, String date, int cores, double spinNs, doubl
     /** The same costs with the one named as in the file ({@code join_ns}, …) set to {@code value}. */
     public Costs with(String field, double value) {
         double[] v = values();
+        v[index(field)] = value;
+        return of(machine, date, cores, v);
+    }
+
+    /** The position of cost {@code field} in file order. */
+    private static int index(String field) {
         int i = 0;
         for (String name : FIELDS.keySet()) {
             if (name.equals(field)) {
-                v[i] = value;
-                return new Costs(machine, date, cores, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10],
-                        v[11], v[12], v[13], v[14], v[15], v[16]);
+                return i;
             }
             i++;
         }
         throw new IllegalArgumentException("no cost named " + field + "; costs are " + FIELDS.keySet());
+    }
+
+    /** Costs from their values in file order. */
+    private static Costs of(String machine, String date, int cores, double[] v) {
+        return new Costs(machine, date, cores, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11],
+                v[12], v[13], v[14], v[15], v[16]);
     }
 
     /**
@@ -155,18 +165,6 @@ public record Costs(String machine, String date, int cores, double spinNs, doubl
             c = c.with(e.getKey(), e.getValue());
         }
         return c;
-    }
-
-    /** The cost named as in the file ({@code join_ns}, …). */
-    public double get(String field) {
-        int i = 0;
-        for (String name : FIELDS.keySet()) {
-            if (name.equals(field)) {
-                return values()[i];
-            }
-            i++;
-        }
-        throw new IllegalArgumentException("no cost named " + field + "; costs are " + FIELDS.keySet());
     }
 
     /** Every cost by its file name, in file order. */
@@ -285,8 +283,7 @@ public record Costs(String machine, String date, int cores, double spinNs, doubl
                     + ": invalid JSON: " + e.getOriginalMessage());
         }
         double[] v = FIELDS.keySet().stream().mapToDouble(k -> (Double) seen.get(k)).toArray();
-        return new Costs((String) seen.get("machine"), (String) seen.getOrDefault("date", ""), (Integer) seen.get("cores"),
-                v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15], v[16]);
+        return of((String) seen.get("machine"), (String) seen.getOrDefault("date", ""), (Integer) seen.get("cores"), v);
     }
 
     private static Iterable<String> requiredFields() {

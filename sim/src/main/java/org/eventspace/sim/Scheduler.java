@@ -308,28 +308,12 @@ final class Scheduler {
     double signal(SimThread t) {
         switch (t.state) {
             case SPIN -> {
-                t.machine.charge(t, now - t.onCoreSince);
-                t.state = State.RUN;
-                int v = ++t.version;
-                Runnable then = t.next;
-                at(now, () -> {
-                    if (t.version == v) {
-                        then.run();
-                    }
-                });
+                resumeOnCore(t, 0);
                 return 0;
             }
             case YIELD_ALONE -> {
                 // It sees the flag at its next yield's return.
-                t.machine.charge(t, now - t.onCoreSince);
-                t.state = State.RUN;
-                int v = ++t.version;
-                Runnable then = t.next;
-                at(now + Math.round(t.machine.costs.yieldAloneNs() / 2), () -> {
-                    if (t.version == v) {
-                        then.run();
-                    }
-                });
+                resumeOnCore(t, Math.round(t.machine.costs.yieldAloneNs() / 2));
                 return 0;
             }
             case PARKED -> {
@@ -347,6 +331,19 @@ final class Scheduler {
                 return 0;
             }
         }
+    }
+
+    /** {@code t}, polling on its core, sees its signal {@code afterNs} from now and goes on with its wait's sequel. */
+    private void resumeOnCore(SimThread t, long afterNs) {
+        t.machine.charge(t, now - t.onCoreSince);
+        t.state = State.RUN;
+        int v = ++t.version;
+        Runnable then = t.next;
+        at(now + afterNs, () -> {
+            if (t.version == v) {
+                then.run();
+            }
+        });
     }
 
     /** Puts a thread that leaves its core back among the ready ones, and gives the core to the next. */
@@ -388,22 +385,12 @@ final class Scheduler {
         for (int c = 0; c < m.running.length; c++) {
             SimThread r = m.running[c];
             if (r.state == State.YIELD_ALONE) {
+                // It polled alone until now: those yields are spent; the rest it yields among the others, or it parks.
                 long used = (long) ((now - r.onCoreSince) / Math.max(1e-9, m.costs.yieldAloneNs()));
                 m.charge(r, now - r.onCoreSince);
                 r.yieldsLeft -= (int) Math.min(r.yieldsLeft, used);
                 r.version++;
-                if (r.yieldsLeft <= 0) {
-                    r.state = State.PARKED;
-                    r.lag = Math.max(-m.sliceNs, Math.min(m.sliceNs, m.average() - r.vruntime));
-                    m.leave(r);
-                    r.core = -1;
-                    m.running[c] = null;
-                    dispatch(m, c);
-                } else {
-                    r.pending = Pending.YIELD_TURN;
-                    r.deadline += m.sliceNs;
-                    requeue(r);
-                }
+                continueYields(r);
                 return;
             }
         }
