@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
-import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +20,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.DoubleFunction;
 
+import org.eventspace.base.stats.Median;
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.events.CollectorSettings;
 import org.eventspace.job.ScopeSettings;
@@ -237,8 +237,7 @@ public final class Calibration {
                     iterations, 100, Duration.ofMillis(300), Duration.ofSeconds(60), 1, "auto", 0, collectors, null);
             v[i] = RunEngine.run(config).meanUs() * 1000;
         }
-        Arrays.sort(v);
-        return v[1];
+        return Median.of(v);
     }
 
     private long deadline() {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 
+import org.eventspace.base.stats.Median;
 import org.eventspace.comm.pathmap.TreeShape;
 import org.eventspace.run.RunConfig;
 import org.eventspace.run.RunEngine;
@@ -53,6 +54,14 @@ public final class ModelValidation {
             return new Case(ranks, hosts, t, iterations);
         }
 
+        /** A gather case runs in one JVM: the scope model is fed its in-process hop costs. */
+        public Case requireOneJvm() {
+            if (transport != AllreduceModel.Transport.JVM) {
+                throw new IllegalArgumentException("a gather case runs in one JVM: RANKS/HOSTS/jvm, got '" + this + "'");
+            }
+            return this;
+        }
+
         @Override
         public String toString() {
             return ranks + "/" + hosts + "/" + transport.name().toLowerCase(Locale.ROOT);
@@ -62,7 +71,14 @@ public final class ModelValidation {
     /** What one case gave. */
     public record Row(Case c, double measuredMeanUs, double measuredP50Us, double modelUs, double errorMeanPct,
                       double errorP50Pct, double lowestMeanUs, double highestMeanUs, double modelP50Us) {
+        /** Whether the model's mean is within {@value #BAR_PCT} % of the measured mean. */
+        public boolean withinBar() {
+            return Math.abs(errorMeanPct) <= BAR_PCT;
+        }
     }
+
+    /** The error the issue allows the model, in % of the measured figure. */
+    public static final double BAR_PCT = 15;
 
     /** Long enough for the JIT to finish with the hot path (a 0.5 s warm-up left 8 ranks 7× slower, from stalls). */
     static final Duration WARM_UP = Duration.ofSeconds(2);
@@ -129,7 +145,7 @@ public final class ModelValidation {
             means[i] = report.meanUs();
             p50s[i] = report.percentileUs(50);
         }
-        return new Measured(c, median(means), median(p50s), Arrays.stream(means).min().orElse(0),
+        return new Measured(c, Median.of(means), Median.of(p50s), Arrays.stream(means).min().orElse(0),
                 Arrays.stream(means).max().orElse(0));
     }
 
@@ -163,6 +179,10 @@ public final class ModelValidation {
         public double errorPct() {
             return 100 * (modelRate - measuredRate) / measuredRate;
         }
+
+        public boolean withinBar() {
+            return Math.abs(errorPct()) <= BAR_PCT;
+        }
     }
 
     /**
@@ -172,9 +192,7 @@ public final class ModelValidation {
     public static List<GatherRow> gather(Costs costs, List<Case> cases, Consumer<String> progress) {
         List<GatherRow> rows = new ArrayList<>();
         for (Case c : cases) {
-            if (c.transport() != AllreduceModel.Transport.JVM) {
-                throw new IllegalArgumentException("a gather case runs in one JVM (RANKS/HOSTS/jvm), got " + c);
-            }
+            c.requireOneJvm();
             double[] rates = new double[REPEATS];
             double[] rounds = new double[REPEATS];
             double[] calls = new double[REPEATS];
@@ -184,13 +202,13 @@ public final class ModelValidation {
                 rounds[i] = pull.roundNs() / 1000;
                 calls[i] = pull.callsPerSecond();
             }
-            double perSecond = median(calls);
+            double perSecond = Median.of(calls);
             int collectors = (int) Math.round(2.0 * AllreduceModel.tuplesPerCall(c.ranks(), c.hosts(), TreeShape.hier(8))[0]
                     / c.hosts());
             ScopeConfig config = ScopeConfig.of(c.hosts(), TreeShape.FLAT, Calibration.inJvmScope(costs))
                     .withSharedMachine(true).withBufferTuples(GATHER_CAPACITY).withLoad(collectors, perSecond / 2);
             ScopePrediction p = ScopeModel.predict(config);
-            GatherRow row = new GatherRow(c, median(rates), median(rounds), perSecond, p.gatherRate(), p.roundNs() / 1000);
+            GatherRow row = new GatherRow(c, Median.of(rates), Median.of(rounds), perSecond, p.gatherRate(), p.roundNs() / 1000);
             rows.add(row);
             progress.accept(String.format(Locale.ROOT, "%-13s gather rate measured %5.1f %% (round %8.1f µs, %.0f calls/s);"
                     + " model %5.1f %% (round %8.1f µs): %+.0f %%", c, 100 * row.measuredRate(), row.measuredRoundUs(),
@@ -199,11 +217,6 @@ public final class ModelValidation {
         return rows;
     }
 
-    private static double median(double[] v) {
-        double[] c = v.clone();
-        Arrays.sort(c);
-        return c[c.length / 2];
-    }
 
     public static ObjectNode toJson(Costs costs, List<Row> rows, List<GatherRow> gatherRows, ObjectMapper json) {
         ObjectNode root = json.createObjectNode();
@@ -224,7 +237,7 @@ public final class ModelValidation {
             o.put("model_p50_us", r.modelP50Us());
             o.put("error_vs_mean_pct", r.errorMeanPct());
             o.put("error_vs_p50_pct", r.errorP50Pct());
-            o.put("within_15_pct_of_mean", Math.abs(r.errorMeanPct()) <= 15);
+            o.put("within_15_pct_of_mean", r.withinBar());
         }
         ArrayNode g = root.putArray("gather_cases");
         for (GatherRow r : gatherRows) {
@@ -237,7 +250,7 @@ public final class ModelValidation {
             o.put("model_gather_rate", r.modelRate());
             o.put("model_round_us", r.modelRoundUs());
             o.put("error_pct", r.errorPct());
-            o.put("within_15_pct", Math.abs(r.errorPct()) <= 15);
+            o.put("within_15_pct", r.withinBar());
         }
         return root;
     }

@@ -12,9 +12,9 @@ import org.eventspace.base.json.Json;
 import org.eventspace.bench.Calibration;
 import org.eventspace.bench.ModelValidation;
 import org.eventspace.comm.pathmap.TreeShape;
-import org.eventspace.sim.AllreduceModel;
 import org.eventspace.sim.Costs;
 import org.eventspace.sim.Predictions;
+import org.eventspace.sim.ScopeConfig;
 import org.eventspace.sim.ScopePrediction;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -127,28 +127,10 @@ final class SimulateCommand implements Callable<Integer> {
         }
         System.out.println("costs: " + costs.machine() + (costs.date().isEmpty() ? "" : ", " + costs.date()));
         if (validate) {
-            List<ModelValidation.Case> parsed = new ArrayList<>();
-            for (String c : cases == null ? ModelValidation.DEFAULT_CASES : cases) {
-                try {
-                    parsed.add(ModelValidation.Case.parse(c));
-                } catch (IllegalArgumentException e) {
-                    throw new UsageError("--cases: " + e.getMessage());
-                }
-            }
-            List<ModelValidation.Case> parsedGather = new ArrayList<>();
-            List<String> gatherTexts = gatherCases != null ? gatherCases
-                    : measured != null ? List.of() : ModelValidation.DEFAULT_GATHER_CASES;
-            for (String c : gatherTexts) {
-                try {
-                    ModelValidation.Case g = ModelValidation.Case.parse(c);
-                    if (g.transport() != AllreduceModel.Transport.JVM) {
-                        throw new IllegalArgumentException("a gather case runs in one JVM: RANKS/HOSTS/jvm, got '" + c + "'");
-                    }
-                    parsedGather.add(g);
-                } catch (IllegalArgumentException e) {
-                    throw new UsageError("--gather-cases: " + e.getMessage());
-                }
-            }
+            List<ModelValidation.Case> parsed = cases("--cases", cases == null ? ModelValidation.DEFAULT_CASES : cases,
+                    false);
+            List<ModelValidation.Case> parsedGather = cases("--gather-cases", gatherCases != null ? gatherCases
+                    : measured != null ? List.of() : ModelValidation.DEFAULT_GATHER_CASES, true);
             List<ModelValidation.Row> rows;
             if (measured != null) {
                 if (cases != null) {
@@ -159,11 +141,11 @@ final class SimulateCommand implements Callable<Integer> {
             } else {
                 rows = ModelValidation.run(costs, parsed, System.out::println);
             }
-            long within = rows.stream().filter(r -> Math.abs(r.errorMeanPct()) <= 15).count();
+            long within = rows.stream().filter(ModelValidation.Row::withinBar).count();
             System.out.printf(Locale.ROOT, "%d of %d cases within ±15 %% of the measured mean%n", within, rows.size());
             List<ModelValidation.GatherRow> gatherRows = ModelValidation.gather(costs, parsedGather, System.out::println);
             if (!gatherRows.isEmpty()) {
-                long gatherWithin = gatherRows.stream().filter(r -> Math.abs(r.errorPct()) <= 15).count();
+                long gatherWithin = gatherRows.stream().filter(ModelValidation.GatherRow::withinBar).count();
                 System.out.printf(Locale.ROOT, "%d of %d gather rates within ±15 %% of the measured%n", gatherWithin,
                         gatherRows.size());
             }
@@ -173,6 +155,20 @@ final class SimulateCommand implements Callable<Integer> {
             return 0;
         }
         return predict(costs, mapper);
+    }
+
+    /** {@code texts} as validation cases, each in one JVM if {@code oneJvm}; a bad one is a usage error of {@code flag}. */
+    private static List<ModelValidation.Case> cases(String flag, List<String> texts, boolean oneJvm) {
+        List<ModelValidation.Case> parsed = new ArrayList<>();
+        for (String c : texts) {
+            try {
+                ModelValidation.Case parsedCase = ModelValidation.Case.parse(c);
+                parsed.add(oneJvm ? parsedCase.requireOneJvm() : parsedCase);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError(flag + ": " + e.getMessage());
+            }
+        }
+        return parsed;
     }
 
     private int predict(Costs costs, ObjectMapper mapper) throws IOException {
@@ -189,8 +185,8 @@ final class SimulateCommand implements Callable<Integer> {
         List<TreeShape> treeShapes = shapes("--tree", trees);
         List<TreeShape> scopeShapes = shapes("--scope", scopes);
         for (int h : helpers) {
-            if (h < 0 || h > 256) {
-                throw new UsageError("--helpers must be 0..256, got " + h);
+            if (h < 0 || h > ScopeConfig.MAX_HELPERS) {
+                throw new UsageError("--helpers must be 0.." + ScopeConfig.MAX_HELPERS + ", got " + h);
             }
         }
         List<Predictions.Load> parsedLoads = new ArrayList<>();
