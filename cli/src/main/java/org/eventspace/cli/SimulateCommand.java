@@ -17,6 +17,7 @@ import org.eventspace.sim.Predictions;
 import org.eventspace.sim.ScopeConfig;
 import org.eventspace.sim.ScopePrediction;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -118,7 +119,12 @@ final class SimulateCommand implements Callable<Integer> {
             System.out.println("costs written to " + out);
             return 0;
         }
-        Costs costs = costsFile == null ? Costs.reference() : Costs.read(costsFile);
+        Costs costs;
+        try {
+            costs = costsFile == null ? Costs.reference() : Costs.read(costsFile);
+        } catch (Costs.CostFileException e) {
+            throw new UsageError("--costs " + e.getMessage());
+        }
         if (network != null) {
             if (network.size() != 3 || network.stream().anyMatch(v -> !(v >= 0))) {
                 throw new UsageError("--network-us needs three numbers >= 0: SEND,RECEIVE,WIRE, got " + network);
@@ -136,8 +142,13 @@ final class SimulateCommand implements Callable<Integer> {
                 if (cases != null) {
                     throw new UsageError("--measured replays the cases of its file: give --cases or --measured, not both");
                 }
-                rows = ModelValidation.rerun(costs, mapper.readTree(measured.toFile()), measured.toString(),
-                        System.out::println);
+                try {
+                    rows = ModelValidation.rerun(costs, mapper.readTree(measured.toFile()), measured.toString(),
+                            System.out::println);
+                } catch (JsonProcessingException | IllegalArgumentException e) {
+                    throw new UsageError("--measured " + (e instanceof JsonProcessingException j
+                            ? measured + ": not JSON: " + j.getOriginalMessage() : e.getMessage()));
+                }
             } else {
                 rows = ModelValidation.run(costs, parsed, System.out::println);
             }

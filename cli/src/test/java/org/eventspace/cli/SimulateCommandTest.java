@@ -91,8 +91,9 @@ class SimulateCommandTest {
         Files.writeString(costs, "{\n  \"schema\": \"eventspace.costs/1\",\n  \"machine\": \"m\",\n  \"cores\": 2,\n"
                 + "  \"join\": 3\n}\n");
         CliHarness file = new CliHarness();
-        assertThat(run(file, "simulate", "--costs", costs.toString())).isNotZero();
-        assertThat(file.err() + stdout).contains(costs + ":5:").contains("join: expected one of");
+        assertThat(run(file, "simulate", "--costs", costs.toString())).isEqualTo(2);
+        assertThat(file.err()).contains("--costs " + costs + ":5:").contains("join: expected one of")
+                .doesNotContain("run failed").doesNotContain("Exception");
 
         CliHarness tcpGather = new CliHarness();
         assertThat(run(tcpGather, "simulate", "--validate", "--gather-cases", "8/2/tcp")).isEqualTo(2);
@@ -101,7 +102,13 @@ class SimulateCommandTest {
         Path notValidation = dir.resolve("other.json");
         Files.writeString(notValidation, "{\"schema\": \"eventspace.run/2\"}");
         CliHarness other = new CliHarness();
-        assertThat(run(other, "simulate", "--validate", "--measured", notValidation.toString())).isEqualTo(1);
-        assertThat(other.err() + stdout).contains("schema: expected \"eventspace.simulate-validation/1\"");
+        assertThat(run(other, "simulate", "--validate", "--measured", notValidation.toString())).isEqualTo(2);
+        assertThat(other.err()).contains("--measured " + notValidation + ": schema: expected \"eventspace.simulate-validation/1\"");
+
+        Path notJson = dir.resolve("broken.json");
+        Files.writeString(notJson, "{\"schema\": ");
+        CliHarness broken = new CliHarness();
+        assertThat(run(broken, "simulate", "--validate", "--measured", notJson.toString())).isEqualTo(2);
+        assertThat(broken.err()).contains("--measured " + notJson + ": not JSON").doesNotContain("Exception");
     }
 }
