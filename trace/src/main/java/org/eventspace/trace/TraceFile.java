@@ -1214,7 +1214,13 @@ public final class TraceFile {
                     throw bad(p, "a timing object (array timings are eventspace.trace/3)", t);
                 }
                 List<DeltaTiming> groups = timingByRanks(t, p, true, eventRanks, jobRanks);
-                DeltaTiming d = DeltaTiming.ofGroups(config, groups);
+                DeltaTiming d;
+                try {
+                    d = DeltaTiming.ofGroups(config, groups);
+                } catch (IllegalArgumentException e) {
+                    // Each group's histograms were checked alone; merged, their bins must agree too.
+                    throw bad(p, "rank groups whose histograms can be merged (" + e.getMessage() + ")", t);
+                }
                 d.restore(eventRanks, groups);
                 return d;
             }
