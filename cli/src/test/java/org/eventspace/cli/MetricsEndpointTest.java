@@ -159,17 +159,23 @@ class MetricsEndpointTest {
         Path built = NativePrograms.compile("es_allreduce", dir);
         Path program = Files.copy(built, dir.resolve("es \"all\\reduce"));
         assertThat(program.toFile().setExecutable(true)).isTrue();
-        // 2000 allreduces with rank 1 sleeping 3 ms before each: about 6 s, scraped while it runs.
+        // 3500 allreduces with rank 1 sleeping 3 ms before each: about 11 s, scraped while it runs. Here the live view
+        // names the rank about 2.5 s after the dashboard's address is printed; the rest is room for a slower machine.
         LiveCommand live = LiveCommand.start(List.of("mpirun", "--serve", "0", "-np", "3", "--mpirun-arg", "--mca",
-                "--mpirun-arg", "btl", "--mpirun-arg", "self,vader", "--", program.toString(), "-i", "2000", "-s", "1",
+                "--mpirun-arg", "btl", "--mpirun-arg", "self,vader", "--", program.toString(), "-i", "3500", "-s", "1",
                 "-d", "3000"));
         try {
             String url = live.awaitUrl(Duration.ofSeconds(120)) + "metrics";
             ExpositionText m = null;
+            String lastSeen = "no answer from " + url;
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (System.nanoTime() < deadline && live.process().isAlive()) {
                 String text = getOrNull(url);
                 ExpositionText t = text == null ? null : ExpositionText.prometheus(text);
+                if (t != null) {
+                    lastSeen = String.join("\n", text.lines().filter(l -> l.startsWith("eventspace_slowest_rank")
+                            || l.startsWith("eventspace_run_running") || l.startsWith("eventspace_rank_collective_instances_total")).toList());
+                }
                 if (t != null && t.value("eventspace_run_running") == 1 && t.has("eventspace_slowest_rank_beyond_chance")
                         && t.value("eventspace_slowest_rank_beyond_chance") == 1
                         && t.value("eventspace_rank_collective_instances_total", "rank", "1") >= 50) {
@@ -178,7 +184,8 @@ class MetricsEndpointTest {
                 }
                 Thread.sleep(200);
             }
-            assertThat(m).as("the sleeping rank named while the program ran; output:\n%s", live.output()).isNotNull();
+            assertThat(m).as("the sleeping rank named while the program ran; the last metrics seen:%n%s%noutput:%n%s",
+                    lastSeen, live.output()).isNotNull();
             assertThat(m.value("eventspace_slowest_rank")).isEqualTo(1);
             assertThat(m.series("eventspace_run_info")).singleElement().satisfies(s -> assertThat(s.labels())
                     .isEqualTo(Map.of("kind", "mpi", "benchmark", "es \"all\\reduce", "transport", "mpi")));
