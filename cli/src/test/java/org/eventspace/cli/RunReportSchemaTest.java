@@ -60,6 +60,12 @@ class RunReportSchemaTest {
         assertThat(report.path("transport").asText()).isEqualTo("tcp");
         assertThat(report.has("pingpong_us")).isTrue();
         assertThat(report.at("/collectors/count").asInt()).isZero();
+        // Over TCP the report says how long the host processes took to start and end, every phase reached.
+        List<String> phases = new ArrayList<>();
+        report.at("/launch/phases").forEach(p -> phases.add(p.path("phase").asText()));
+        assertThat(phases).containsExactly("start", "built", "connected", "run", "results", "exit", "merge");
+        assertThat(report.at("/launch/hosts").asInt()).isEqualTo(2);
+        assertThat(report.at("/launch/result_bytes").asLong()).isPositive();
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.eventspace.base.json.Json;
+import org.eventspace.comm.launch.LaunchPhases;
 import org.eventspace.comm.launch.Launcher;
 import org.eventspace.comm.launch.RendezvousProtocol;
 
@@ -38,8 +39,9 @@ public final class JobLauncher {
      *
      * @param hosts  every host's report, by host id; absent ({@code null}) where a host reported none.
      * @param errors what went wrong, a line each: a host that died, a malformed report, the launcher's own failure.
+     * @param phases how long the job's start, run and end took, as the launcher saw them.
      */
-    public record Outcome(List<HostResult> hosts, List<String> errors) {
+    public record Outcome(List<HostResult> hosts, List<String> errors, LaunchPhases phases) {
         public Outcome {
             hosts = java.util.Collections.unmodifiableList(new ArrayList<>(hosts));
             errors = List.copyOf(errors);
@@ -122,7 +124,7 @@ public final class JobLauncher {
         if (!result.succeeded() && result.failure() != null) {
             errors.add(result.failure());
         }
-        return new Outcome(hosts, errors);
+        return new Outcome(hosts, errors, result.phases());
     }
 
     /**

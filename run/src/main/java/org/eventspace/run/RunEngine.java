@@ -9,6 +9,7 @@ import java.util.function.Function;
 
 import org.eventspace.comm.Comm;
 import org.eventspace.comm.launch.JobEnvironment;
+import org.eventspace.comm.launch.LaunchPhases;
 import org.eventspace.comm.path.Gred;
 import org.eventspace.comm.pathmap.Pathmap;
 import org.eventspace.job.HostResult;
@@ -68,9 +69,10 @@ public final class RunEngine {
      * @param errors   what went wrong outside the ranks: hosts that died or sent malformed reports, missing counters.
      * @param monitors the run's {@code monitors} block, or null without monitors.
      * @param traffic  the run's communication matrix, or null without {@code --traffic}.
+     * @param launch   over TCP, how long the job's start, run, end and the merge of its results took; null in one JVM.
      */
     public record JobRun<T>(T local, List<JsonNode> programs, List<String> errors, List<HostTrace> traces, JsonNode scope,
-                            ObjectNode monitors, TrafficMatrix traffic) {
+                            ObjectNode monitors, TrafficMatrix traffic, LaunchPhases launch) {
         public JobRun {
             programs = java.util.Collections.unmodifiableList(new ArrayList<>(programs));
             errors = List.copyOf(errors);
@@ -173,7 +175,7 @@ public final class RunEngine {
             }
             ranks.sort((a, b) -> Integer.compare(a.rank(), b.rank()));
         }
-        return new RunReport(config, ranks, errors, run.traces(), run.scope(), run.monitors(), run.traffic());
+        return new RunReport(config, ranks, errors, run.traces(), run.scope(), run.monitors(), run.traffic(), run.launch());
     }
 
     private static <T> JobRun<T> inJvm(RunConfig config, HostWork<T> work, Watcher watcher) {
@@ -188,7 +190,7 @@ public final class RunEngine {
             watcher.finished(report, result.scope());
             // Read after finish: the simulated hosts' service threads are gone, so every message is counted.
             TrafficMatrix traffic = config.job().traffic() != null ? TrafficMatrix.of(job.trafficCounters(), config.spec()) : null;
-            return new JobRun<>(part.value(), List.of(), List.of(), result.traces(), result.scope(), report, traffic);
+            return new JobRun<>(part.value(), List.of(), List.of(), result.traces(), result.scope(), report, traffic, null);
         }
     }
 
@@ -221,7 +223,8 @@ public final class RunEngine {
                 errors.add("traffic: " + e.getMessage());
             }
         }
-        return new JobRun<>(null, programs, errors, outcome.traces(), outcome.scope(), monitors, traffic);
+        return new JobRun<>(null, programs, errors, outcome.traces(), outcome.scope(), monitors, traffic,
+                outcome.phases() == null ? null : outcome.phases().then(LaunchPhases.MERGE));
     }
 
     /**

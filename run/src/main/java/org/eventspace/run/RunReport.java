@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 
 import org.HdrHistogram.Histogram;
+import org.eventspace.comm.launch.LaunchPhases;
 import org.eventspace.events.CollectorPlacement;
 import org.eventspace.events.CollectorSettings;
 import org.eventspace.job.HostTrace;
@@ -57,6 +58,7 @@ public final class RunReport {
     private final List<HostTrace> traces;
     private final int collectorCount;
     private final TrafficMatrix traffic;
+    private final LaunchPhases launch;
 
     public RunReport(RunConfig config, List<RankResult> ranks) {
         this(config, ranks, List.of());
@@ -87,7 +89,14 @@ public final class RunReport {
     /** With the communication matrix the transports counted ({@code --traffic}), or null when the run counted none. */
     public RunReport(RunConfig config, List<RankResult> ranks, List<String> outsideErrors, List<HostTrace> traces,
                      JsonNode scope, JsonNode monitors, TrafficMatrix traffic) {
+        this(config, ranks, outsideErrors, traces, scope, monitors, traffic, null);
+    }
+
+    /** With how long the host processes' start, run and end took ({@link LaunchPhases}), or null in one JVM. */
+    public RunReport(RunConfig config, List<RankResult> ranks, List<String> outsideErrors, List<HostTrace> traces,
+                     JsonNode scope, JsonNode monitors, TrafficMatrix traffic, LaunchPhases launch) {
         this.config = config;
+        this.launch = launch;
         this.traffic = traffic;
         if (config.job().traffic() != null && traffic == null) {
             errors.add("the traffic counters reported nothing");
@@ -345,9 +354,67 @@ public final class RunReport {
             faults.put("noise", config.faults().noise());
             faults.put("noise_us", config.faults().noiseMicros());
         }
+        if (launch != null) {
+            launchJson(root.putObject("launch"), launch);
+        }
         putMachine(root);
         root.put("date", Instant.now().toString());
         return root;
+    }
+
+    /** How long the host processes took to start and end, or null in one JVM. */
+    public LaunchPhases launch() {
+        return launch;
+    }
+
+    /** {@code "launch": {hosts, phases: [{phase, s, end_s, host}], result_bytes, hello_after_start_s: {median, max}}}. */
+    static void launchJson(ObjectNode into, LaunchPhases launch) {
+        into.put("hosts", launch.hosts());
+        ArrayNode phases = into.putArray("phases");
+        for (LaunchPhases.Phase p : launch.phases()) {
+            ObjectNode phase = phases.addObject();
+            phase.put("phase", p.name());
+            phase.put("s", Math.round(p.seconds() * 1e4) / 1e4);
+            phase.put("end_s", Math.round(p.endS() * 1e4) / 1e4);
+            if (p.host() >= 0) {
+                phase.put("host", p.host());
+            } else {
+                phase.putNull("host");
+            }
+        }
+        into.put("result_bytes", launch.resultBytes());
+        if (!Double.isNaN(launch.helloMedianS())) {
+            ObjectNode hello = into.putObject("hello_after_start_s");
+            hello.put("median", Math.round(launch.helloMedianS() * 1e4) / 1e4);
+            hello.put("max", Math.round(launch.helloMaxS() * 1e4) / 1e4);
+        }
+    }
+
+    /**
+     * One line: each phase of the host processes' start and end with its time, the host that ended it where it is the
+     * slowest one's, and the bytes of results; the run phase is the work itself, printed above.
+     */
+    static String launchLine(LaunchPhases launch) {
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  start and end of %d host processes:",
+                launch.hosts()));
+        String sep = " ";
+        for (LaunchPhases.Phase p : launch.phases()) {
+            line.append(sep).append(p.name()).append(String.format(Locale.ROOT, " %.2f s", p.seconds()));
+            if (p.name().equals(LaunchPhases.START) && !Double.isNaN(launch.helloMedianS())) {
+                line.append(String.format(Locale.ROOT, " (a process to its hello: median %.2f s, max %.2f s)",
+                        launch.helloMedianS(), launch.helloMaxS()));
+            } else if (p.name().equals(LaunchPhases.RESULTS)) {
+                line.append(String.format(Locale.ROOT, " (%.1f KiB)", launch.resultBytes() / 1024.0));
+            }
+            if (p.host() >= 0 && launch.hosts() > 1 && !p.name().equals(LaunchPhases.RUN)) {
+                line.append(", last host ").append(p.host());
+            }
+            sep = "; ";
+        }
+        if (launch.phases().isEmpty()) {
+            line.append(" no process registered");
+        }
+        return line.append('\n').toString();
     }
 
     /** {@code "machine": {cores, java, os}}, as every benchmark document has it. */
@@ -438,6 +505,9 @@ public final class RunReport {
             out.append("  ").append(RunText.coverage(model.coverage())).append('\n');
         }
         out.append("  results: ").append(resultsVerdict()).append('\n');
+        if (launch != null) {
+            out.append(launchLine(launch));
+        }
         // At scale one failure echoes from every host: the first few, each on one line, and a count; all are in the JSON.
         for (int i = 0; i < Math.min(errors.size(), SHOWN_ERRORS); i++) {
             String e = errors.get(i);

@@ -62,8 +62,11 @@ public final class Launcher {
     public record HostResult(int host, int exitCode, String resultLine, List<String> stderrTail) {
     }
 
-    /** The job's outcome: {@code failure} is null when every host exited with 0. */
-    public record Result(int exitCode, String failure, List<HostResult> hosts) {
+    /**
+     * The job's outcome: {@code failure} is null when every host exited with 0; {@code phases}, how long its start,
+     * run and end took ({@link LaunchPhases}).
+     */
+    public record Result(int exitCode, String failure, List<HostResult> hosts, LaunchPhases phases) {
         public boolean succeeded() {
             return exitCode == 0;
         }
@@ -124,6 +127,9 @@ public final class Launcher {
         }
         JobSecret secret = JobSecret.random();
         Process[] processes = new Process[n];
+        long origin = System.nanoTime();
+        long[] spawnNanos = LaunchPhases.never(n);
+        long[] exitNanos = LaunchPhases.never(n);
         List<Thread> pumps = new ArrayList<>();
         List<Deque<String>> tails = new ArrayList<>();
         int[] exitCodes = new int[n];
@@ -143,6 +149,7 @@ public final class Launcher {
                     Deque<String> tail = new ArrayDeque<>();
                     tails.add(tail);
                     Process p = pb.start();
+                    spawnNanos[h] = System.nanoTime();
                     processes[h] = p;
                     p.getOutputStream().close();
                     pumps.add(pump(p.getInputStream(), System.out, "[host " + h + "] ", null, "es-launch-out-" + h));
@@ -163,6 +170,7 @@ public final class Launcher {
                         running++;
                     } else if (exitCodes[h] < 0) {
                         exitCodes[h] = p.exitValue();
+                        exitNanos[h] = System.nanoTime();
                         if (exitCodes[h] != 0) {
                             exitCode = exitCodes[h];
                             String exited = "host " + h + " exited with code " + exitCodes[h];
@@ -238,7 +246,8 @@ public final class Launcher {
                 }
                 hostResults.add(new HostResult(h, exitCodes[h], results.get(h), tail));
             }
-            return new Result(exitCode, failure, hostResults);
+            return new Result(exitCode, failure, hostResults,
+                    LaunchPhases.of(origin, spawnNanos, rendezvous.milestones(), exitNanos));
         } finally {
             for (Process p : processes) {
                 if (p != null && p.isAlive()) {
@@ -344,11 +353,17 @@ public final class Launcher {
         }
     }
 
+    /** JVM options for every process the launcher starts (host processes, MPI node agents), blank-separated. */
+    public static final String HOST_JAVA_OPTS = "ES_HOST_JAVA_OPTS";
+
     /**
      * The command that runs {@code mainClass} in a new JVM with this JVM's class path, its memory bounds ({@code -Xmx},
      * {@code -Xss}, {@code -XX:MaxDirectMemorySize}, …: a job checks before it launches that each host process fits
-     * them, and {@code ES_JAVA_OPTS=-Xmx…} should reach the processes that run the ranks) and the module openings
+     * them, and {@code ES_JAVA_OPTS=-Xmx…} should reach the processes that run the ranks), the options of
+     * {@value #HOST_JAVA_OPTS} (a GC log, a JIT setting: what only the host processes should get) and the module openings
      * Agrona needs on Java 17.
+     *
+     * @throws IllegalArgumentException if {@value #HOST_JAVA_OPTS} holds a word that is not an option.
      */
     public static List<String> javaCommand(String mainClass, List<String> args) {
         List<String> cmd = new ArrayList<>();
@@ -358,6 +373,7 @@ public final class Launcher {
                 cmd.add(option);
             }
         }
+        cmd.addAll(hostJavaOptions(System.getenv(HOST_JAVA_OPTS)));
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("--add-opens");
@@ -367,6 +383,21 @@ public final class Launcher {
         cmd.add(mainClass);
         cmd.addAll(args);
         return cmd;
+    }
+
+    /** The options of {@value #HOST_JAVA_OPTS}'s value {@code value} (null or blank: none), each checked to be one. */
+    static List<String> hostJavaOptions(String value) {
+        if (value == null || value.isBlank()) {
+            return List.of();
+        }
+        List<String> options = List.of(value.trim().split("\\s+"));
+        for (String option : options) {
+            if (!option.startsWith("-")) {
+                throw new IllegalArgumentException(HOST_JAVA_OPTS + ": '" + option + "' is not a JVM option (expected words"
+                        + " that start with '-', such as -Xlog:gc or -XX:TieredStopAtLevel=1)");
+            }
+        }
+        return options;
     }
 
     public static List<String> javaCommand(Class<?> mainClass, String... args) {

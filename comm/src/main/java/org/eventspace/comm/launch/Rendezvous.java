@@ -34,6 +34,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -111,6 +112,12 @@ public final class Rendezvous implements AutoCloseable {
     private final Map<String, long[]> barrierDeadlines = new HashMap<>();
     private final Map<String, boolean[]> barrierArrivals = new HashMap<>();
     private long doneDeadline;
+    /** When each host said hello, reached each barrier (in the order the barriers were first reached) and reported
+     * done, on the {@link System#nanoTime} clock; {@link LaunchPhases#NEVER} where it has not. */
+    private final long[] helloNanos;
+    private final Map<String, long[]> barrierNanos = new LinkedHashMap<>();
+    private final long[] doneNanos;
+    private long resultBytes;
     private long nextHeartbeat;
     private long lastCycle;
     private boolean tableSent;
@@ -150,6 +157,8 @@ public final class Rendezvous implements AutoCloseable {
         this.hosts = hosts;
         this.timeoutMillis = timeout.toMillis();
         this.members = new Connection[hosts];
+        this.helloNanos = LaunchPhases.never(hosts);
+        this.doneNanos = LaunchPhases.never(hosts);
         this.selector = Selector.open();
         this.listener = ServerSocketChannel.open();
         try {
@@ -216,6 +225,19 @@ public final class Rendezvous implements AutoCloseable {
             list.add(m == null ? null : m.result);
         }
         return list;
+    }
+
+    /**
+     * What the rendezvous saw of each host so far, on the {@link System#nanoTime} clock ({@link LaunchPhases#NEVER}
+     * where a host has not got there): its hello, its arrival at each barrier (in the order the barriers were first reached), its result.
+     */
+    record Milestones(long[] hello, Map<String, long[]> barriers, long[] done, long resultBytes) {
+    }
+
+    synchronized Milestones milestones() {
+        Map<String, long[]> barriers = new LinkedHashMap<>();
+        barrierNanos.forEach((name, at) -> barriers.put(name, at.clone()));
+        return new Milestones(helloNanos.clone(), barriers, doneNanos.clone(), resultBytes);
     }
 
     /** The hosts that have not registered (yet): a process that never started, or froze or died before it did. */
@@ -516,6 +538,7 @@ public final class Rendezvous implements AutoCloseable {
         c.server = serverAddress;
         c.lastHeard = now();
         members[host] = c;
+        helloNanos[host] = System.nanoTime();
         if (missing(h -> members[h] != null).isEmpty()) {
             tableSent = true;
             ByteBuffer table = table();
@@ -582,6 +605,9 @@ public final class Rendezvous implements AutoCloseable {
             c.pieces = null;
         }
         String s = new String(text, StandardCharsets.UTF_8);
+        if (type == DONE) {
+            resultBytes += text.length;
+        }
         switch (type) {
             case BARRIER -> arrive(c, s);
             case DONE -> done(c, s);
@@ -622,6 +648,7 @@ public final class Rendezvous implements AutoCloseable {
         boolean[] arrived = barrierArrivals.computeIfAbsent(name, n -> new boolean[hosts]);
         barrierDeadlines.putIfAbsent(name, new long[] {now() + timeoutMillis});
         arrived[member.host] = true;
+        barrierNanos.computeIfAbsent(name, n -> LaunchPhases.never(hosts))[member.host] = System.nanoTime();
         if (missing(h -> arrived[h]).isEmpty()) {
             barrierDeadlines.remove(name);
             for (Connection m : members) {
@@ -633,6 +660,7 @@ public final class Rendezvous implements AutoCloseable {
     private void done(Connection member, String result) {
         member.done = true;
         member.result = result;
+        doneNanos[member.host] = System.nanoTime();
         if (doneDeadline == 0) {
             doneDeadline = now() + timeoutMillis;
         }

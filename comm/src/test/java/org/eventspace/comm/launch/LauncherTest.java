@@ -1,6 +1,8 @@
 package org.eventspace.comm.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.time.Duration;
 import java.util.List;
@@ -23,6 +25,28 @@ class LauncherTest {
                 "{\"host\":0,\"ranks\":2,\"sum\":" + LAST_SUM + "}",
                 "{\"host\":1,\"ranks\":2,\"sum\":" + LAST_SUM + "}");
         assertThat(result.hosts()).extracting(Launcher.HostResult::exitCode).containsExactly(0, 0);
+        // Every phase of a job that ended well, in order, each after the one before, named by the host that ended it.
+        LaunchPhases phases = result.phases();
+        assertThat(phases.phases()).extracting(LaunchPhases.Phase::name).containsExactly(LaunchPhases.START,
+                TcpHost.BUILT_BARRIER, TcpHost.CONNECTED_BARRIER, LaunchPhases.RUN, LaunchPhases.RESULTS, LaunchPhases.EXIT);
+        double end = 0;
+        for (LaunchPhases.Phase p : phases.phases()) {
+            assertThat(p.endS()).as(p.name()).isCloseTo(end + p.seconds(), within(1e-9));
+            assertThat(p.host()).as(p.name()).isBetween(0, 1);
+            end = p.endS();
+        }
+        assertThat(phases.resultBytes()).isEqualTo(result.resultLines().stream().mapToLong(String::length).sum());
+        assertThat(phases.helloMedianS()).isPositive().isLessThanOrEqualTo(phases.helloMaxS())
+                .isLessThanOrEqualTo(phases.phase(LaunchPhases.START).endS());
+    }
+
+    @Test
+    void aHostJavaOptionThatIsNotOneIsRefusedNamingTheVariable() {
+        assertThat(Launcher.hostJavaOptions(" -Xlog:gc   -XX:+UseSerialGC ")).containsExactly("-Xlog:gc", "-XX:+UseSerialGC");
+        assertThat(Launcher.hostJavaOptions("  ")).isEmpty();
+        assertThatThrownBy(() -> Launcher.hostJavaOptions("-Xmx1g gc"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(Launcher.HOST_JAVA_OPTS)
+                .hasMessageContaining("'gc' is not a JVM option");
     }
 
     @Test
@@ -57,5 +81,6 @@ class LauncherTest {
         Launcher.Result result = Launcher.launch(2, List.of("/nonexistent/es-binary"), Map.of(), Duration.ofSeconds(5));
         assertThat(result.exitCode()).isEqualTo(127);
         assertThat(result.failure()).startsWith("could not start host 0");
+        assertThat(result.phases().phases()).as("no process registered: no phase was reached").isEmpty();
     }
 }
