@@ -2,6 +2,7 @@ package org.eventspace.cli;
 
 import java.io.PrintWriter;
 
+import org.eventspace.base.os.SettingException;
 import org.eventspace.job.JobFootprint;
 
 import picocli.CommandLine;
@@ -33,9 +34,9 @@ public final class EventSpaceCommand implements Runnable {
         CommandLine cli = new CommandLine(new EventSpaceCommand());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
-            // A job refused by the job layer's own check (this JVM or machine cannot hold it) is a configuration error
-            // too, found before anything of it started.
-            if (e instanceof UsageError || e instanceof JobFootprint.TooLargeException) {
+            // A job refused by the job layer's own check (this JVM or machine cannot hold it), or one of our environment
+            // variables set to a value that cannot be used, is a configuration error too, found before anything started.
+            if (e instanceof UsageError || e instanceof JobFootprint.TooLargeException || e instanceof SettingException) {
                 err.println("eventspace: " + e.getMessage());
                 return EXIT_USAGE;
             }

@@ -5,6 +5,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import org.eventspace.base.os.SettingException;
+
 /**
  * What rank 0 of a run is doing, for a person watching a long run: the phase (warm-up, calibration, timed
  * iterations) and the iterations done, written only where a phase or a warm-up round changes, never inside a timed
@@ -75,7 +77,7 @@ final class Progress {
             s = -1;
         }
         if (s < 1 || s > 3600) {
-            throw new IllegalArgumentException(PERIOD_ENV + "=" + value + ": expected whole seconds between progress lines, "
+            throw new SettingException(PERIOD_ENV + "=" + value + ": expected whole seconds between progress lines, "
                     + "1..3600 (unset: " + PERIOD_S + ")");
         }
         return s;

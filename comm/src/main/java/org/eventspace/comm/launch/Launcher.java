@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.eventspace.comm.transport.tcp.JobSecret;
 import org.eventspace.base.os.ProcStat;
+import org.eventspace.base.os.SettingException;
 
 /**
  * Runs a job of {@code n} host processes on this machine: starts a {@link Rendezvous} on 127.0.0.1, starts the
@@ -363,7 +364,7 @@ public final class Launcher {
      * {@value #HOST_JAVA_OPTS} (a GC log, a JIT setting: what only the host processes should get) and the module openings
      * Agrona needs on Java 17.
      *
-     * @throws IllegalArgumentException if {@value #HOST_JAVA_OPTS} holds a word that is not an option.
+     * @throws SettingException if {@value #HOST_JAVA_OPTS} holds a word that is not an option.
      */
     public static List<String> javaCommand(String mainClass, List<String> args) {
         List<String> cmd = new ArrayList<>();
@@ -393,7 +394,7 @@ public final class Launcher {
         List<String> options = List.of(value.trim().split("\\s+"));
         for (String option : options) {
             if (!option.startsWith("-")) {
-                throw new IllegalArgumentException(HOST_JAVA_OPTS + ": '" + option + "' is not a JVM option (expected words"
+                throw new SettingException(HOST_JAVA_OPTS + ": '" + option + "' is not a JVM option (expected words"
                         + " that start with '-', such as -Xlog:gc or -XX:TieredStopAtLevel=1)");
             }
         }
