@@ -121,10 +121,21 @@ public final class Launcher {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be > 0, timeout=" + timeout);
         }
+        // A JVM of ours from a jar maps the jar's class-data archive, or, when there is none yet, host 0 writes one.
+        ClassDataArchive archive = ClassDataArchive.forCommand(command);
+        Path archiveDraft = null;
+        List<String> hostZero = command;
+        if (archive != null && archive.usable()) {
+            command = archive.using(command);
+            hostZero = command;
+        } else if (archive != null && archive.creatable()) {
+            archiveDraft = archive.draft();
+            hostZero = archive.dumpingTo(command, archiveDraft);
+        }
         // Made before anything starts, so that a binding this machine cannot make fails before any process does.
         List<List<String>> commands = new ArrayList<>(n);
         for (int h = 0; h < n; h++) {
-            commands.add(binding.command(command, h));
+            commands.add(binding.command(h == 0 ? hostZero : command, h));
         }
         JobSecret secret = JobSecret.random();
         Process[] processes = new Process[n];
@@ -235,6 +246,11 @@ public final class Launcher {
                 }
             }
             joinAll(pumps);
+            if (archiveDraft != null && exitCodes[0] == 0) {
+                archive.install(archiveDraft);
+            } else if (archiveDraft != null) {
+                deleteQuietly(archiveDraft);
+            }
             List<HostResult> hostResults = new ArrayList<>();
             for (int h = 0; h < n; h++) {
                 List<String> tail;
@@ -260,6 +276,14 @@ public final class Launcher {
             } catch (IllegalStateException e) {
                 // The JVM is shutting down: the hook runs (or ran) and stops what is left.
             }
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            java.nio.file.Files.deleteIfExists(file);
+        } catch (IOException e) {
+            // A draft left behind is named by its pid and never used.
         }
     }
 
@@ -361,14 +385,15 @@ public final class Launcher {
      * The command that runs {@code mainClass} in a new JVM with this JVM's class path, its memory bounds ({@code -Xmx},
      * {@code -Xss}, {@code -XX:MaxDirectMemorySize}, …: a job checks before it launches that each host process fits
      * them, and {@code ES_JAVA_OPTS=-Xmx…} should reach the processes that run the ranks), the options of
-     * {@value #HOST_JAVA_OPTS} (a GC log, a JIT setting: what only the host processes should get) and the module openings
-     * Agrona needs on Java 17.
+     * {@value #HOST_JAVA_OPTS} (a GC log, a JIT setting: what only the host processes should get), the class-data
+     * archive of this JVM's jar when there is one ({@link ClassDataArchive}; {@link #launch} makes it) and the module
+     * openings Agrona needs on Java 17.
      *
      * @throws SettingException if {@value #HOST_JAVA_OPTS} holds a word that is not an option.
      */
     public static List<String> javaCommand(String mainClass, List<String> args) {
         List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(ClassDataArchive.javaExecutable());
         for (String option : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             if (MEMORY_OPTIONS.stream().anyMatch(option::startsWith)) {
                 cmd.add(option);
@@ -377,6 +402,10 @@ public final class Launcher {
         cmd.addAll(hostJavaOptions(System.getenv(HOST_JAVA_OPTS)));
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
+        ClassDataArchive archive = ClassDataArchive.forCommand(cmd);
+        if (archive != null && archive.usable()) {
+            cmd.add(1, "-XX:SharedArchiveFile=" + archive.archive());
+        }
         cmd.add("--add-opens");
         cmd.add("java.base/jdk.internal.misc=ALL-UNNAMED");
         cmd.add("--add-opens");
