@@ -69,8 +69,13 @@ public final class ModelValidation {
     }
 
     /** What one case gave. */
+    /**
+     * What one case gave; {@code modelSwitchesPerCall} and {@code modelParksPerCall} are the model's context switches
+     * and parks per allreduce over the whole machine, to set beside the kernel's (docs/SIMULATION.md says how).
+     */
     public record Row(Case c, double measuredMeanUs, double measuredP50Us, double modelUs, double errorMeanPct,
-                      double errorP50Pct, double lowestMeanUs, double highestMeanUs, double modelP50Us) {
+                      double errorP50Pct, double lowestMeanUs, double highestMeanUs, double modelP50Us,
+                      double modelSwitchesPerCall, double modelParksPerCall) {
         /** Whether the model's mean is within {@value #BAR_PCT} % of the measured mean. */
         public boolean withinBar() {
             return Math.abs(errorMeanPct) <= BAR_PCT;
@@ -159,10 +164,11 @@ public final class ModelValidation {
         double lowest = m.lowestMeanUs();
         double highest = m.highestMeanUs();
         Row row = new Row(c, mean, p50, model, 100 * (model - mean) / mean, 100 * (r.p50Ns() / 1000 - p50) / p50, lowest,
-                highest, r.p50Ns() / 1000);
+                highest, r.p50Ns() / 1000, r.switchesPerCall(), r.parksPerCall());
         progress.accept(String.format(Locale.ROOT, "%-13s measured mean %9.1f µs (runs %.1f … %.1f), p50 %9.1f µs; model"
-                + " mean %9.1f µs (%+.0f %%), p50 %9.1f µs (%+.0f %%)", c, mean, lowest, highest, p50, model,
-                row.errorMeanPct(), r.p50Ns() / 1000, row.errorP50Pct()));
+                + " mean %9.1f µs (%+.0f %%), p50 %9.1f µs (%+.0f %%), %.0f switches and %.1f parks a call", c, mean,
+                lowest, highest, p50, model, row.errorMeanPct(), r.p50Ns() / 1000, row.errorP50Pct(), r.switchesPerCall(),
+                r.parksPerCall()));
         return row;
     }
 
@@ -235,6 +241,8 @@ public final class ModelValidation {
             o.put("measured_p50_us", r.measuredP50Us());
             o.put("model_us", r.modelUs());
             o.put("model_p50_us", r.modelP50Us());
+            o.put("model_switches_per_call", r.modelSwitchesPerCall());
+            o.put("model_parks_per_call", r.modelParksPerCall());
             o.put("error_vs_mean_pct", r.errorMeanPct());
             o.put("error_vs_p50_pct", r.errorP50Pct());
             o.put("within_15_pct_of_mean", r.withinBar());
