@@ -131,17 +131,21 @@ final class SimulateCommand implements Callable<Integer> {
             }
             costs = costs.withNetwork(network.get(0) * 1000, network.get(1) * 1000, network.get(2) * 1000);
         }
+        // Every flag checked before the first line of output, so a usage error is the only thing printed.
+        List<ModelValidation.Case> parsed = List.of();
+        List<ModelValidation.Case> parsedGather = List.of();
+        if (validate) {
+            parsed = cases("--cases", cases == null ? ModelValidation.DEFAULT_CASES : cases, false);
+            parsedGather = cases("--gather-cases", gatherCases != null ? gatherCases
+                    : measured != null ? List.of() : ModelValidation.DEFAULT_GATHER_CASES, true);
+            if (measured != null && cases != null) {
+                throw new UsageError("--measured replays the cases of its file: give --cases or --measured, not both");
+            }
+        }
         System.out.println("costs: " + costs.machine() + (costs.date().isEmpty() ? "" : ", " + costs.date()));
         if (validate) {
-            List<ModelValidation.Case> parsed = cases("--cases", cases == null ? ModelValidation.DEFAULT_CASES : cases,
-                    false);
-            List<ModelValidation.Case> parsedGather = cases("--gather-cases", gatherCases != null ? gatherCases
-                    : measured != null ? List.of() : ModelValidation.DEFAULT_GATHER_CASES, true);
             List<ModelValidation.Row> rows;
             if (measured != null) {
-                if (cases != null) {
-                    throw new UsageError("--measured replays the cases of its file: give --cases or --measured, not both");
-                }
                 try {
                     rows = ModelValidation.rerun(costs, mapper.readTree(measured.toFile()), measured.toString(),
                             System.out::println);

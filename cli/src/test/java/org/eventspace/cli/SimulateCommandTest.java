@@ -98,6 +98,7 @@ class SimulateCommandTest {
         CliHarness tcpGather = new CliHarness();
         assertThat(run(tcpGather, "simulate", "--validate", "--gather-cases", "8/2/tcp")).isEqualTo(2);
         assertThat(tcpGather.err()).contains("--gather-cases: a gather case runs in one JVM");
+        assertThat(stdout).as("a usage error is the only thing printed").isEmpty();
 
         Path notValidation = dir.resolve("other.json");
         Files.writeString(notValidation, "{\"schema\": \"eventspace.run/2\"}");
