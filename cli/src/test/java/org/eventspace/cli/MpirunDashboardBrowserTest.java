@@ -162,15 +162,17 @@ class MpirunDashboardBrowserTest {
         screenshot(browser, "dashboard-mpi-ended.png");
     }
 
+    /** The text of {@code css}, found again while it is redrawn between find and read, for at most 15 s. */
     private static String textOf(ChromeDriver browser, String css) {
-        for (int attempt = 0; attempt < 20; attempt++) {
+        int attempts = 0;
+        for (long end = System.nanoTime() + Duration.ofSeconds(15).toNanos(); System.nanoTime() - end < 0; attempts++) {
             try {
                 return browser.findElement(By.cssSelector(css)).getText();
             } catch (StaleElementReferenceException e) {
                 // redrawn between find and read: find it again
             }
         }
-        throw new AssertionError("could not read " + css + ": it was redrawn under every attempt");
+        throw new AssertionError("could not read " + css + ": it was redrawn under every one of " + attempts + " attempts");
     }
 
     private static int count(ChromeDriver browser, String css) {

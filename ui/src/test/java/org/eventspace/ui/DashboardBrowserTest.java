@@ -260,16 +260,21 @@ class DashboardBrowserTest {
         });
     }
 
+    /** How long a read or a click may keep finding its element redrawn: on a loaded machine one round trip to the
+     * browser can outlast a frame, so a count of attempts was not enough (20 of them failed once in CI). */
+    private static final long REDRAWN_FOR_NS = Duration.ofSeconds(15).toNanos();
+
     /** The text of {@code by} (the side table is redrawn with every frame, so a found element may go stale: find it again). */
     private static String textOf(ChromeDriver browser, By by) throws InterruptedException {
-        for (int attempt = 0; attempt < 20; attempt++) {
+        int attempts = 0;
+        for (long end = System.nanoTime() + REDRAWN_FOR_NS; System.nanoTime() - end < 0; attempts++) {
             try {
                 return browser.findElement(by).getText();
             } catch (StaleElementReferenceException e) {
-                Thread.sleep(50);
+                Thread.sleep(20);
             }
         }
-        throw new AssertionError("could not read " + by + ": it was redrawn under every attempt");
+        throw new AssertionError("could not read " + by + ": it was redrawn under every one of " + attempts + " attempts");
     }
 
     private static int count(ChromeDriver browser, String css) {
@@ -278,7 +283,8 @@ class DashboardBrowserTest {
 
     /** Clicks the last match (the tree is redrawn every frame, so a found element may go stale: find it again). */
     private static String clickLast(ChromeDriver browser, String css) throws InterruptedException {
-        for (int attempt = 0; attempt < 20; attempt++) {
+        int attempts = 0;
+        for (long end = System.nanoTime() + REDRAWN_FOR_NS; System.nanoTime() - end < 0; attempts++) {
             try {
                 List<WebElement> all = browser.findElements(By.cssSelector(css));
                 WebElement e = all.get(all.size() - 1);
@@ -286,10 +292,10 @@ class DashboardBrowserTest {
                 e.click();
                 return id;
             } catch (StaleElementReferenceException e) {
-                Thread.sleep(50);
+                Thread.sleep(20);
             }
         }
-        throw new AssertionError("could not click " + css + ": it was redrawn under every attempt");
+        throw new AssertionError("could not click " + css + ": it was redrawn under every one of " + attempts + " attempts");
     }
 
     private static void waitFor(String what, Duration bound, Supplier<Boolean> condition) throws InterruptedException {
