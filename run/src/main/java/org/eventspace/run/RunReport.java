@@ -367,7 +367,10 @@ public final class RunReport {
         return launch;
     }
 
-    /** {@code "launch": {hosts, phases: [{phase, s, end_s, host}], result_bytes, hello_after_start_s: {median, max}}}. */
+    /**
+     * {@code "launch": {hosts, phases: [{phase, s, end_s, host}], result_bytes, hello_after_start_s: {median, max},
+     * summary}}, the summary being the text summary's line (the static report prints it).
+     */
     static void launchJson(ObjectNode into, LaunchPhases launch) {
         into.put("hosts", launch.hosts());
         ArrayNode phases = into.putArray("phases");
@@ -388,6 +391,7 @@ public final class RunReport {
             hello.put("median", Math.round(launch.helloMedianS() * 1e4) / 1e4);
             hello.put("max", Math.round(launch.helloMaxS() * 1e4) / 1e4);
         }
+        into.put("summary", launchLine(launch).strip());
     }
 
     /**

@@ -96,7 +96,7 @@ public final class RunReportPage {
             frame.set("ranks", kept);
         }
         data.set("frame", frame);
-        data.set("verdict", verdict(source.model().orElseThrow(), json));
+        data.set("verdict", verdict(source.model().orElseThrow(), a.path("launch").path("summary").asText(""), json));
         if (b != null) {
             RunDiff diff = RunDiff.of(RunDiff.Run.of(nameA, a), RunDiff.Run.of(nameB, b));
             ObjectNode d = data.putObject("diff");
@@ -147,6 +147,8 @@ public final class RunReportPage {
                 + escape(v.path("load").asText("")) + "</p>");
         page = page.replace("<p id=\"verdict-coverage\" class=\"muted\"></p>", "<p id=\"verdict-coverage\" class=\"muted\">"
                 + escape(v.path("coverage").asText()) + "</p>");
+        page = page.replace("<p id=\"verdict-launch\" class=\"muted\"></p>", "<p id=\"verdict-launch\" class=\"muted\">"
+                + escape(v.path("launch").asText("")) + "</p>");
         if (linkLoads != null) {
             if (!LinkLoads.SCHEMA.equals(linkLoads.path("schema").asText())) {
                 throw new IllegalArgumentException("the network's file: /schema: expected \"" + LinkLoads.SCHEMA + "\", got "
@@ -166,9 +168,10 @@ public final class RunReportPage {
 
     /**
      * What the page's verdict pane says, from the model: the headline, the rank named (null when none is), what was not
-     * seen, the machine's load when it makes lateness by itself, and the run's errors.
+     * seen, the machine's load when it makes lateness by itself, the run's errors, and {@code launch}, the host
+     * processes' start and end as the report's {@code launch.summary} says them (empty: not a run of host processes).
      */
-    private static ObjectNode verdict(RunModel model, ObjectMapper json) {
+    private static ObjectNode verdict(RunModel model, String launch, ObjectMapper json) {
         ObjectNode v = json.createObjectNode();
         v.put("headline", model.verdict().headline());
         Integer culprit = model.verdict().slowestRank().culprit();
@@ -181,6 +184,9 @@ public final class RunReportPage {
         Verdict.Load load = model.verdict().load();
         if (load != null && load.warning() != null) {
             v.put("load", load.warning());
+        }
+        if (!launch.isEmpty()) {
+            v.put("launch", launch);
         }
         ArrayNode errors = v.putArray("errors");
         model.errors().forEach(errors::add);

@@ -68,6 +68,19 @@ class RunReportPageTest {
     }
 
     @Test
+    void theHostProcessesStartAndEndAreInTheVerdictPaneAsText() {
+        ObjectNode run = (ObjectNode) CraftedRuns.mpiRun();
+        String line = "start and end of 16 host processes: start 8.27 s, last host 15 " + CraftedRuns.IMG;
+        run.putObject("launch").put("summary", line);
+        String page = RunReportPage.html(CraftedRuns.FILE_NAME, run, null, null);
+        assertThat(page).contains("<p id=\"verdict-launch\" class=\"muted\">" + RunReportPage.escape(line) + "</p>");
+        assertThat(SCRIPT.matcher(page).replaceAll("")).doesNotContain(CraftedRuns.IMG);
+        // A run of one JVM has no launch block: the paragraph stays empty.
+        assertThat(RunReportPage.html(CraftedRuns.FILE_NAME, CraftedRuns.mpiRun(), null, null))
+                .contains("<p id=\"verdict-launch\" class=\"muted\"></p>");
+    }
+
+    @Test
     void aReportClaimingFarMoreRanksThanItsBytesHoldIsRefusedNamingFileAndBound() {
         ObjectNode claim = (ObjectNode) mpiRun(4);
         claim.put("ranks", 100_000);

@@ -97,6 +97,7 @@
     $("verdict-headline").textContent = v.headline || "";
     $("verdict-load").textContent = v.load || "";
     $("verdict-coverage").textContent = v.coverage || "";
+    $("verdict-launch").textContent = v.launch || "";
     const errors = $("verdict-errors");
     fill(errors, arr(v.errors).map((e) => h("li", null, "error: " + e)));
   }
