@@ -187,13 +187,19 @@ public final class ScopeFrontEnd implements Agent {
         return (long) Math.max(0, Math.min(wait, bound));
     }
 
-    private void onError(Throwable failure) {
+    /** The agent's error handler: a failed round ends the front-end, its error saying how long earlier rounds took. */
+    void onError(Throwable failure) {
         if (failure instanceof AgentTerminationException) {
             return;
         }
         synchronized (this) {
             if (error == null) {
-                error = "scope round failed: " + failure.getMessage();
+                // How long the rounds before it took says whether the timeout was too short for this machine (rounds
+                // close to it) or something broke (rounds far below it).
+                error = "scope round failed: " + failure.getMessage() + (rounds == 0 ? " (no round had completed)"
+                        : String.format(java.util.Locale.ROOT, " (the %d rounds before it took %.1f s on average; the scope's"
+                        + " timeout is the job's --timeout unless the scope sets its own)", rounds,
+                        roundNanos / 1e9 / rounds));
             }
         }
         // A failed round ends the front-end: the scope's state after a partial round is unknown.

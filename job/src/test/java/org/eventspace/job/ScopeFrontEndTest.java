@@ -93,6 +93,22 @@ class ScopeFrontEndTest {
     }
 
     @Test
+    void aFailedRoundSaysHowLongTheRoundsBeforeItTook() {
+        try (Fixture f = Fixture.start("stats", 0)) {
+            ScopeFrontEnd frontEnd = f.frontEnd();
+            f.allreduces(10);
+            assertThat(frontEnd.doWork()).isEqualTo(1);
+            double seconds = frontEnd.snapshot().roundNanos() / 1e9;
+            frontEnd.onError(new IllegalStateException("hop h0->h1:scope.gather.h1.0[0]: no reply within 10000 ms"));
+            String error = frontEnd.snapshot().error();
+            assertThat(error).startsWith("scope round failed: hop h0->h1:scope.gather.h1.0[0]: no reply within 10000 ms")
+                    .contains("the 1 rounds before it took " + String.format(java.util.Locale.ROOT, "%.1f", seconds))
+                    .contains("--timeout");
+            frontEnd.stop(5_000);
+        }
+    }
+
+    @Test
     void theWholeRunsStatisticsMergeEveryRound() {
         try (Fixture f = Fixture.start("stats", 0)) {
             ScopeFrontEnd frontEnd = f.frontEnd();
