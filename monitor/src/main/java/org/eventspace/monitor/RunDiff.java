@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 
@@ -48,6 +50,7 @@ public final class RunDiff {
     static final String RUN = "run";
     static final String OPERATIONS = "per operation";
     static final String RANKS = "per rank";
+    static final String LAUNCH = "start and end of the host processes";
     public static final String NO_MPI_STAGES = "MPI runs have no stages: PMPI sees calls, not a collective's hops";
     private static final int BAR = 30;
 
@@ -58,16 +61,24 @@ public final class RunDiff {
      * @param model  its run model.
      * @param stats  its {@code monitors.stats} block, null when the statistics monitor did not run.
      */
-    public record Run(String name, RunModel model, JsonNode stats) {
+    public record Run(String name, RunModel model, JsonNode stats, JsonNode launch) {
+        /** A run without host processes' phases. */
+        public Run(String name, RunModel model, JsonNode stats) {
+            this(name, model, stats, null);
+        }
+
         /**
-         * The run of report {@code report} ({@code eventspace.run/2}).
+         * The run of report {@code report} ({@code eventspace.run/2}), with its statistics monitor's block and, for a run
+         * of host processes, its {@code launch} block (null where absent).
          *
          * @throws IllegalArgumentException naming {@code name}, when the document is not such a report.
          */
         public static Run of(String name, JsonNode report) {
             RunModel model = RunModel.read(report, name);
             JsonNode stats = report.path("monitors").get("stats");
-            return new Run(name, model, stats == null || !stats.isObject() ? null : stats);
+            JsonNode launch = report.get("launch");
+            return new Run(name, model, stats == null || !stats.isObject() ? null : stats,
+                    launch == null || !launch.path("phases").isArray() ? null : launch);
         }
 
         /** The statistics monitor's per-wrapper figures, or an empty object. */
@@ -151,6 +162,7 @@ public final class RunDiff {
         WaitChange most = ranks(d, ma, mb);
         String noChange = most != null ? null : noWaitChange(ma, mb);
         stages(d, a, b);
+        launch(d, a, b);
         List<String> notes = new ArrayList<>(d.notes);
         d.only.forEach((key, count) -> notes.add(key.text(count)));
         return new RunDiff(a, b, d.rows, notes, most, noChange);
@@ -248,6 +260,37 @@ public final class RunDiff {
     }
 
     /** Stage by stage from the statistics monitor's wrappers, or a note that says precisely why not. */
+    /**
+     * The host processes' start and end, phase by phase, in seconds: a run's own cost around its work (a change to the
+     * launcher or a machine's JVM start shows here and not in the wall time). Nothing when neither ran host processes.
+     */
+    private static void launch(Builder d, Run a, Run b) {
+        if (a.launch() == null && b.launch() == null) {
+            return;
+        }
+        if (a.launch() == null || b.launch() == null) {
+            d.notes.add(LAUNCH + ": only " + (a.launch() == null ? "B" : "A") + " ran host processes (--transport tcp)");
+            return;
+        }
+        Map<String, Double> pa = phases(a.launch());
+        Map<String, Double> pb = phases(b.launch());
+        Set<String> names = new LinkedHashSet<>(pa.keySet());
+        names.addAll(pb.keySet());
+        for (String phase : names) {
+            d.compare(LAUNCH, phase, "s", null, true, pa.get(phase), pb.get(phase));
+        }
+    }
+
+    private static Map<String, Double> phases(JsonNode launch) {
+        Map<String, Double> phases = new LinkedHashMap<>();
+        for (JsonNode p : launch.path("phases")) {
+            if (p.path("phase").isTextual() && p.path("s").isNumber()) {
+                phases.put(p.path("phase").asText(), p.path("s").asDouble());
+            }
+        }
+        return phases;
+    }
+
     private static void stages(Builder d, Run a, Run b) {
         RunModel ma = a.model();
         RunModel mb = b.model();

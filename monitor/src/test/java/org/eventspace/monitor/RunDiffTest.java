@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** {@link RunDiff} on hand-built run models: rows only where both runs have the figure, and what changed most named. */
 class RunDiffTest {
@@ -149,6 +151,36 @@ class RunDiffTest {
                 new RunDiff.Run("b.json", workload(900), null));
         assertThat(half.notes()).contains("stage by stage: B did not run the statistics monitor (the stages come from "
                 + "the statistics monitor, --monitor stats)");
+    }
+
+    /** A launch block of phases {@code name, seconds, name, seconds, …}. */
+    private static JsonNode launch(Object... phases) {
+        ObjectNode launch = JSON.createObjectNode();
+        ArrayNode list = launch.putArray("phases");
+        for (int i = 0; i < phases.length; i += 2) {
+            list.addObject().put("phase", (String) phases[i]).put("s", (Double) phases[i + 1]);
+        }
+        return launch;
+    }
+
+    @Test
+    void theHostProcessesStartAndEndCompareByPhase() {
+        RunDiff diff = RunDiff.of(new RunDiff.Run("a.json", workload(20), null, launch("start", 46.1, "built", 3.3, "exit", 1.0)),
+                new RunDiff.Run("b.json", workload(20), null, launch("start", 25.8, "built", 3.4, "merge", 0.1)));
+        assertThat(diff.rows()).filteredOn(r -> r.section().equals(RunDiff.LAUNCH)).extracting(RunDiff.Row::what)
+                .containsExactly("start", "built");
+        assertThat(diff.rows()).anySatisfy(r -> {
+            assertThat(r.what()).isEqualTo("start");
+            assertThat(r.unit()).isEqualTo("s");
+            assertThat(r.verdict()).isEqualTo("faster");
+        });
+        assertThat(diff.notes()).contains(RunDiff.LAUNCH + ": exit only in A", RunDiff.LAUNCH + ": merge only in B");
+        assertThat(diff.text()).contains(RunDiff.LAUNCH);
+        // One JVM against host processes: said, not compared.
+        RunDiff half = RunDiff.of(new RunDiff.Run("a.json", workload(20), null),
+                new RunDiff.Run("b.json", workload(20), null, launch("start", 1.0)));
+        assertThat(half.notes()).contains(RunDiff.LAUNCH + ": only B ran host processes (--transport tcp)");
+        assertThat(half.rows()).noneMatch(r -> r.section().equals(RunDiff.LAUNCH));
     }
 
     @Test
