@@ -2,9 +2,6 @@ package org.eventspace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,21 +35,13 @@ class ScaleRunTest {
         Path json = dir.resolve("run.json");
         Path trace = dir.resolve("run.cbor");
         CliHarness cli = new CliHarness();
-        PrintStream old = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        int code;
-        try {
-            // 20 ms a call: on 2 cores with 128 spinning ranks an allreduce takes tens of ms, so 2 ms would be within
-            // the machine's own noise (RELIABILITY.md says so for 1 024 ranks).
-            code = cli.execute("run", "gsum", "--ranks", Integer.toString(RANKS), "--hosts", Integer.toString(HOSTS),
-                    "--transport", "tcp", "--tree", "hier:8", "--iterations", "60", "--warmup", "5", "--warmup-s", "0",
-                    "--monitor", "loadbalance,stats", "--slow-rank", SLOW_RANK + ":20000", "--scope", "hier:8",
-                    "--trace", trace.toString(), "--json", json.toString());
-        } finally {
-            System.setOut(old);
-        }
-        String summary = out.toString(StandardCharsets.UTF_8);
+        // 20 ms a call: on 2 cores with 128 spinning ranks an allreduce takes tens of ms, so 2 ms would be within the
+        // machine's own noise (RELIABILITY.md says so for 1 024 ranks).
+        int code = cli.executeCapturingStdout("run", "gsum", "--ranks", Integer.toString(RANKS), "--hosts",
+                Integer.toString(HOSTS), "--transport", "tcp", "--tree", "hier:8", "--iterations", "60", "--warmup", "5",
+                "--warmup-s", "0", "--monitor", "loadbalance,stats", "--slow-rank", SLOW_RANK + ":20000", "--scope",
+                "hier:8", "--trace", trace.toString(), "--json", json.toString());
+        String summary = cli.stdout();
         assertThat(code).as(summary + cli.err()).isZero();
         JsonNode run = new ObjectMapper().readTree(json.toFile());
 
