@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import org.eventspace.base.stats.Median;
+
 /**
  * How long each phase of a launched job took, on the launcher's clock: where the time of a job of many host processes
  * goes before its ranks run and after they are done. The phases follow each other; each ends at a milestone the
@@ -74,11 +76,15 @@ public record LaunchPhases(int hosts, List<Phase> phases, long resultBytes, doub
     }
 
     LaunchPhases then(String name, long endNanos) {
-        double end = (endNanos - originNanos) / 1e9;
-        double previous = phases.isEmpty() ? 0 : phases.get(phases.size() - 1).endS();
         List<Phase> more = new ArrayList<>(phases);
-        more.add(new Phase(name, Math.max(0, end - previous), Math.max(end, previous), -1));
+        append(more, name, (endNanos - originNanos) / 1e9, -1);
         return new LaunchPhases(hosts, more, resultBytes, helloMedianS, helloMaxS, originNanos);
+    }
+
+    /** Appends phase {@code name}, ended {@code endS} after the launch, as lasting from the end of the one before it. */
+    private static void append(List<Phase> phases, String name, double endS, int host) {
+        double previous = phases.isEmpty() ? 0 : phases.get(phases.size() - 1).endS();
+        phases.add(new Phase(name, Math.max(0, endS - previous), Math.max(endS, previous), host));
     }
 
     /**
@@ -94,10 +100,9 @@ public record LaunchPhases(int hosts, List<Phase> phases, long resultBytes, doub
                 hello[registered++] = (seen.hello()[h] - spawnNanos[h]) / 1e9;
             }
         }
-        Arrays.sort(hello, 0, registered);
-        double median = registered == 0 ? Double.NaN
-                : registered % 2 == 1 ? hello[registered / 2] : (hello[registered / 2 - 1] + hello[registered / 2]) / 2;
-        double max = registered == 0 ? Double.NaN : hello[registered - 1];
+        double[] registeredHello = Arrays.copyOf(hello, registered);
+        double median = registered == 0 ? Double.NaN : Median.of(registeredHello);
+        double max = registered == 0 ? Double.NaN : Arrays.stream(registeredHello).max().getAsDouble();
         return new LaunchPhases(hosts, reached(originNanos, seen, exitNanos), seen.resultBytes(), median, max, originNanos);
     }
 
@@ -135,9 +140,7 @@ public record LaunchPhases(int hosts, List<Phase> phases, long resultBytes, doub
         if (host < 0) {
             return false;
         }
-        double end = (arrivals[host] - originNanos) / 1e9;
-        double previous = phases.isEmpty() ? 0 : phases.get(phases.size() - 1).endS();
-        phases.add(new Phase(name, Math.max(0, end - previous), Math.max(end, previous), host));
+        append(phases, name, (arrivals[host] - originNanos) / 1e9, host);
         return true;
     }
 }

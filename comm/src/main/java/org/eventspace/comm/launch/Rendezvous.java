@@ -110,10 +110,10 @@ public final class Rendezvous implements AutoCloseable {
     private final List<Connection> connections = new ArrayList<>();
     private final long registrationDeadline;
     private final Map<String, long[]> barrierDeadlines = new HashMap<>();
-    private final Map<String, boolean[]> barrierArrivals = new HashMap<>();
     private long doneDeadline;
     /** When each host said hello, reached each barrier (in the order the barriers were first reached) and reported
-     * done, on the {@link System#nanoTime} clock; {@link LaunchPhases#NEVER} where it has not. */
+     * done, on the {@link System#nanoTime} clock; {@link LaunchPhases#NEVER} where it has not. A barrier's times are
+     * also which hosts reached it. */
     private final long[] helloNanos;
     private final Map<String, long[]> barrierNanos = new LinkedHashMap<>();
     private final long[] doneNanos;
@@ -645,11 +645,10 @@ public final class Rendezvous implements AutoCloseable {
     }
 
     private void arrive(Connection member, String name) {
-        boolean[] arrived = barrierArrivals.computeIfAbsent(name, n -> new boolean[hosts]);
+        long[] arrived = barrierNanos.computeIfAbsent(name, n -> LaunchPhases.never(hosts));
         barrierDeadlines.putIfAbsent(name, new long[] {now() + timeoutMillis});
-        arrived[member.host] = true;
-        barrierNanos.computeIfAbsent(name, n -> LaunchPhases.never(hosts))[member.host] = System.nanoTime();
-        if (missing(h -> arrived[h]).isEmpty()) {
+        arrived[member.host] = System.nanoTime();
+        if (missing(h -> arrived[h] != LaunchPhases.NEVER).isEmpty()) {
             barrierDeadlines.remove(name);
             for (Connection m : members) {
                 queue(m, PASSED, name);
@@ -717,8 +716,8 @@ public final class Rendezvous implements AutoCloseable {
         }
         for (Map.Entry<String, long[]> e : barrierDeadlines.entrySet()) {
             if (now > e.getValue()[0]) {
-                boolean[] arrived = barrierArrivals.get(e.getKey());
-                abort("hosts " + missing(h -> arrived[h]) + " did not reach barrier '" + clip(e.getKey()) + "' within "
+                long[] arrived = barrierNanos.get(e.getKey());
+                abort("hosts " + missing(h -> arrived[h] != LaunchPhases.NEVER) + " did not reach barrier '" + clip(e.getKey()) + "' within "
                         + timeoutMillis + " ms of the first host");
                 return true;
             }
