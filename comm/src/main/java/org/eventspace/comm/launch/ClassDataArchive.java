@@ -98,7 +98,7 @@ final class ClassDataArchive {
         return Files.isWritable(archive.getParent());
     }
 
-    /** {@code command} mapping the archive. */
+    /** {@code command} mapping the archive, as a new list the caller may add to. */
     List<String> using(List<String> command) {
         return withOption(command, "-XX:SharedArchiveFile=" + archive);
     }
@@ -133,11 +133,16 @@ final class ClassDataArchive {
         } catch (IOException e) {
             return false;
         } finally {
-            try {
-                Files.deleteIfExists(draft);
-            } catch (IOException e) {
-                // Left behind; named by its pid, harmless.
-            }
+            discard(draft);
+        }
+    }
+
+    /** Removes a draft that will not be installed (its process failed), or what is left of one that was. */
+    static void discard(Path draft) {
+        try {
+            Files.deleteIfExists(draft);
+        } catch (IOException e) {
+            // Left behind; named by its pid and never used.
         }
     }
 

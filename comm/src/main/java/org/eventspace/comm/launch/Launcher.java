@@ -249,7 +249,7 @@ public final class Launcher {
             if (archiveDraft != null && exitCodes[0] == 0) {
                 archive.install(archiveDraft);
             } else if (archiveDraft != null) {
-                deleteQuietly(archiveDraft);
+                ClassDataArchive.discard(archiveDraft);
             }
             List<HostResult> hostResults = new ArrayList<>();
             for (int h = 0; h < n; h++) {
@@ -276,14 +276,6 @@ public final class Launcher {
             } catch (IllegalStateException e) {
                 // The JVM is shutting down: the hook runs (or ran) and stops what is left.
             }
-        }
-    }
-
-    private static void deleteQuietly(Path file) {
-        try {
-            java.nio.file.Files.deleteIfExists(file);
-        } catch (IOException e) {
-            // A draft left behind is named by its pid and never used.
         }
     }
 
@@ -404,7 +396,7 @@ public final class Launcher {
         cmd.add(System.getProperty("java.class.path"));
         ClassDataArchive archive = ClassDataArchive.forCommand(cmd);
         if (archive != null && archive.usable()) {
-            cmd.add(1, "-XX:SharedArchiveFile=" + archive.archive());
+            cmd = archive.using(cmd);
         }
         cmd.add("--add-opens");
         cmd.add("java.base/jdk.internal.misc=ALL-UNNAMED");
