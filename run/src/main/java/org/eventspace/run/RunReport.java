@@ -362,11 +362,6 @@ public final class RunReport {
         return root;
     }
 
-    /** How long the host processes took to start and end, or null in one JVM. */
-    public LaunchPhases launch() {
-        return launch;
-    }
-
     /**
      * {@code "launch": {hosts, phases: [{phase, s, end_s, host}], result_bytes, hello_after_start_s: {median, max},
      * summary}}, the summary being the text summary's line (the static report prints it).
@@ -377,8 +372,8 @@ public final class RunReport {
         for (LaunchPhases.Phase p : launch.phases()) {
             ObjectNode phase = phases.addObject();
             phase.put("phase", p.name());
-            phase.put("s", Math.round(p.seconds() * 1e4) / 1e4);
-            phase.put("end_s", Math.round(p.endS() * 1e4) / 1e4);
+            phase.put("s", tenthsOfMs(p.seconds()));
+            phase.put("end_s", tenthsOfMs(p.endS()));
             if (p.host() >= 0) {
                 phase.put("host", p.host());
             } else {
@@ -388,10 +383,15 @@ public final class RunReport {
         into.put("result_bytes", launch.resultBytes());
         if (!Double.isNaN(launch.helloMedianS())) {
             ObjectNode hello = into.putObject("hello_after_start_s");
-            hello.put("median", Math.round(launch.helloMedianS() * 1e4) / 1e4);
-            hello.put("max", Math.round(launch.helloMaxS() * 1e4) / 1e4);
+            hello.put("median", tenthsOfMs(launch.helloMedianS()));
+            hello.put("max", tenthsOfMs(launch.helloMaxS()));
         }
         into.put("summary", launchLine(launch).strip());
+    }
+
+    /** {@code seconds} rounded to 0.1 ms, finer than any phase of a launch needs. */
+    private static double tenthsOfMs(double seconds) {
+        return Math.round(seconds * 1e4) / 1e4;
     }
 
     /**
