@@ -129,7 +129,7 @@ final class CollectiveWaits {
         List<Instance> done = new ArrayList<>();
         while (it.hasNext()) {
             Map.Entry<Long, Instance> e = it.next();
-            if ((int) (e.getKey() >>> 32) == id && (size == 1 || e.getValue().n >= size)) {
+            if (commOf(e.getKey()) == id && (size == 1 || e.getValue().n >= size)) {
                 it.remove();
                 if (size > 1) {
                     done.add(e.getValue());
@@ -137,6 +137,16 @@ final class CollectiveWaits {
             }
         }
         done.forEach(this::complete);
+    }
+
+    /** The key of instance (comm, seq) in {@code pending}: the communicator in the high half, the sequence in the low. */
+    private static long key(int comm, int seq) {
+        return ((long) comm << 32) | (seq & 0xFFFFFFFFL);
+    }
+
+    /** The communicator of a {@link #key}. */
+    private static int commOf(long key) {
+        return (int) (key >>> 32);
     }
 
     /** One member's entry into and exit from instance (comm, seq), both on the common time base. */
@@ -152,7 +162,7 @@ final class CollectiveWaits {
         if (size == 1) {
             return;
         }
-        long key = ((long) comm << 32) | (seq & 0xFFFFFFFFL);
+        long key = key(comm, seq);
         Instance instance = pending.get(key);
         if (instance == null) {
             instance = new Instance();
@@ -220,7 +230,7 @@ final class CollectiveWaits {
         posted.clear();
         for (Map.Entry<Long, Instance> e : pending.entrySet()) {
             Instance instance = e.getValue();
-            int size = commSizes.getOrDefault((int) (e.getKey() >>> 32), 0);
+            int size = commSizes.getOrDefault(commOf(e.getKey()), 0);
             if (size > 1 && instance.n >= size || !sizesKnown && instance.n > 1) {
                 complete(instance);
             } else {
