@@ -2,9 +2,6 @@ package org.eventspace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -25,34 +22,26 @@ class DiffCommandTest {
         Path a = dir.resolve("a.json");
         Path b = dir.resolve("b.json");
         CliHarness cli = new CliHarness();
-        PrintStream stdout = System.out;
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-            assertThat(cli.execute("run", "gsum", "--ranks", "4", "--hosts", "2", "--iterations", "500", "--warmup-s", "0",
-                    "--monitor", "loadbalance,stats", "--json", a.toString())).isZero();
-            assertThat(cli.execute("run", "gsum", "--ranks", "4", "--hosts", "2", "--iterations", "500", "--warmup-s", "0",
-                    "--monitor", "loadbalance,stats", "--slow-rank", "1:300", "--json", b.toString())).isZero();
-            System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
-            Path out = dir.resolve("diff.json");
-            assertThat(cli.execute("diff", a.toString(), b.toString(), "--json", out.toString())).isZero();
-            JsonNode diff = ReportSchemas.assertConforms("diff.schema.json", out);
-            assertThat(diff.path("schema").asText()).isEqualTo("eventspace.diff/2");
-            assertThat(diff.path("rows").get(0).path("what").asText()).isEqualTo("wall time");
-            for (JsonNode row : diff.path("rows")) {
-                assertThat(row.path("a").isNumber() && row.path("b").isNumber()).as(row.toString()).isTrue();
-            }
-            assertThat(diff.path("rows")).anySatisfy(r -> assertThat(r.path("section").asText()).startsWith("stages of "));
-            assertThat(diff.path("rows")).anySatisfy(r -> assertThat(r.path("section").asText()).isEqualTo("per rank"));
-            int rank = diff.at("/wait_changed_most/rank").asInt(-1);
-            assertThat(rank).isBetween(0, 3);
-            String text = printed.toString(StandardCharsets.UTF_8);
-            assertThat(text.lines().skip(2).findFirst().orElseThrow())
-                    .startsWith("the rank whose wait changed most: rank " + rank + ",");
-            assertThat(text).doesNotContain("--monitor stats").doesNotContain("a full bar is 0.00");
-        } finally {
-            System.setOut(stdout);
+        assertThat(cli.executeCapturingStdout("run", "gsum", "--ranks", "4", "--hosts", "2", "--iterations", "500",
+                "--warmup-s", "0", "--monitor", "loadbalance,stats", "--json", a.toString())).isZero();
+        assertThat(cli.executeCapturingStdout("run", "gsum", "--ranks", "4", "--hosts", "2", "--iterations", "500",
+                "--warmup-s", "0", "--monitor", "loadbalance,stats", "--slow-rank", "1:300", "--json", b.toString())).isZero();
+        Path out = dir.resolve("diff.json");
+        assertThat(cli.executeCapturingStdout("diff", a.toString(), b.toString(), "--json", out.toString())).isZero();
+        JsonNode diff = ReportSchemas.assertConforms("diff.schema.json", out);
+        assertThat(diff.path("schema").asText()).isEqualTo("eventspace.diff/2");
+        assertThat(diff.path("rows").get(0).path("what").asText()).isEqualTo("wall time");
+        for (JsonNode row : diff.path("rows")) {
+            assertThat(row.path("a").isNumber() && row.path("b").isNumber()).as(row.toString()).isTrue();
         }
+        assertThat(diff.path("rows")).anySatisfy(r -> assertThat(r.path("section").asText()).startsWith("stages of "));
+        assertThat(diff.path("rows")).anySatisfy(r -> assertThat(r.path("section").asText()).isEqualTo("per rank"));
+        int rank = diff.at("/wait_changed_most/rank").asInt(-1);
+        assertThat(rank).isBetween(0, 3);
+        String text = cli.stdout();
+        assertThat(text.lines().skip(2).findFirst().orElseThrow())
+                .startsWith("the rank whose wait changed most: rank " + rank + ",");
+        assertThat(text).doesNotContain("--monitor stats").doesNotContain("a full bar is 0.00");
 
         Files.writeString(dir.resolve("bad.json"), "{\"schema\": 1,");
         assertThat(cli.execute("diff", a.toString(), dir.resolve("bad.json").toString())).isEqualTo(EventSpaceCommand.EXIT_USAGE);

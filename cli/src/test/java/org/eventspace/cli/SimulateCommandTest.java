@@ -3,9 +3,6 @@ package org.eventspace.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -22,15 +19,9 @@ class SimulateCommandTest {
     private String stdout;
 
     private int run(CliHarness cli, String... args) {
-        PrintStream old = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        try {
-            return cli.execute(args);
-        } finally {
-            System.setOut(old);
-            stdout = out.toString(StandardCharsets.UTF_8);
-        }
+        int code = cli.executeCapturingStdout(args);
+        stdout = cli.stdout();
+        return code;
     }
 
     @Test
