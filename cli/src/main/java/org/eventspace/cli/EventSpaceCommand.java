@@ -14,6 +14,14 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "eventspace", mixinStandardHelpOptions = true, version = "eventspace 0.1.0",
         description = "Runtime monitoring and tracing of collective communication.",
+        footer = {"", "Environment (docs/RUNNING.md):",
+                "  ES_JAVA_OPTS        the command's JVM options; -Xmx, -Xss and",
+                "                      -XX:MaxDirectMemorySize reach host processes too",
+                "  ES_HOST_JAVA_OPTS   options only of the processes the launcher starts",
+                "  ES_PROGRESS_S       seconds between progress lines of a long run (5)",
+                "  ES_MAX_INPUT_BYTES  the largest input file read (512m)",
+                "  ES_DEBUG            if set, a failed run prints its stack trace",
+                "A value that cannot be used exits 2, naming the variable."},
         subcommands = {DemoCommand.class, RunCommand.class, SimulateCommand.class, DescribeCommand.class, LaunchCommand.class,
                 RendezvousCommand.class, JavaOptsCommand.class, CompareCommand.class, DiffCommand.class, ReportCommand.class,
                 TraceCommand.class, TrafficCommand.class, BenchCommand.class, MpirunCommand.class})
