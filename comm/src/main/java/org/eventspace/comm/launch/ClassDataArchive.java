@@ -154,10 +154,18 @@ final class ClassDataArchive {
         }
     }
 
+    /**
+     * {@code command} with {@code option} after the java executable, and the JVM's CDS log off: writing an archive warns
+     * on stderr for every class it cannot hold (reflection's generated accessors, "Pre JDK 6 class not supported by
+     * CDS"), which would be printed as the host's output. An archive that cannot be mapped is still refused quietly: the
+     * JVM then loads classes the usual way.
+     */
     private static List<String> withOption(List<String> command, String option) {
-        List<String> with = new ArrayList<>(command.size() + 1);
+        List<String> with = new ArrayList<>(command.size() + 3);
         with.add(command.get(0));
         with.add(option);
+        with.add("-Xlog:cds=off");
+        with.add("-Xlog:cds+dynamic=off");
         with.addAll(command.subList(1, command.size()));
         return with;
     }

@@ -2,10 +2,14 @@ package org.eventspace.comm.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -29,10 +33,21 @@ class ClassDataArchiveTest {
     @TempDir
     Path dir;
 
-    /** What the jar runs: nothing, so that each JVM is as short as can be. */
+    /**
+     * What the jar runs: little, so that each JVM is as short as can be. It calls a method by reflection often enough
+     * for the JVM to generate an accessor class, which an archive cannot hold: writing the archive then has something
+     * to warn about.
+     */
     public static final class Probe {
-        public static void main(String[] args) {
+        public static void main(String[] args) throws Exception {
+            Method ran = Probe.class.getMethod("ran");
+            for (int i = 0; i < 40; i++) {
+                ran.invoke(null);
+            }
             System.out.println("probe ran");
+        }
+
+        public static void ran() {
         }
     }
 
@@ -67,7 +82,20 @@ class ClassDataArchiveTest {
         assertThat(archive).isNotNull();
         assertThat(archive.usable()).isFalse();
 
-        assertThat(launch(jar, dir.resolve("first.log")).exitCode()).isZero();
+        // The JVM's log writes its warnings to stdout, which the launcher copies to ours.
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream stdout = System.out;
+        Launcher.Result first;
+        try {
+            System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+            first = launch(jar, dir.resolve("first.log"));
+        } finally {
+            System.setOut(stdout);
+        }
+        assertThat(first.exitCode()).isZero();
+        String output = printed.toString(StandardCharsets.UTF_8) + String.join("\n", first.hosts().get(0).stderrTail());
+        assertThat(output).as("writing the archive prints nothing the user did not ask for").contains("probe ran")
+                .doesNotContain("CDS").doesNotContain("[cds");
         assertThat(archive.archive()).isRegularFile().isEqualTo(dir.resolve("probe.jsa"));
         assertThat(dir.resolve("probe.jsa.id")).isRegularFile();
         assertThat(archive.usable()).isTrue();
