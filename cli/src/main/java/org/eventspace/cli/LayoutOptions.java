@@ -20,6 +20,7 @@ import org.eventspace.job.MachineLimits;
 import org.eventspace.job.JobTransport;
 import org.eventspace.job.PollMode;
 import org.eventspace.job.ScopeSettings;
+import org.eventspace.scope.GatherMode;
 import org.eventspace.scope.filter.EdgeCodec;
 import org.eventspace.scope.filter.FilterSpec;
 import org.eventspace.scope.filter.NewestFilter;
@@ -86,7 +87,8 @@ final class LayoutOptions {
     String scope;
 
     @Option(names = "--gather", paramLabel = "seq|par:N", description = "With --scope: gathers read their children in "
-            + "the calling thread (seq) or with N helper threads each (par:N). Default: seq.")
+            + "the calling thread (seq) or with N helper threads each (par:N). Default: seq over at most 8 hosts with "
+            + "ranks, else par:N with N the widest gather's children, at most 8.")
     String gather;
 
     @Option(names = "--filter", paramLabel = "FILTER", description = "With --scope: concat, stats, hist:BINS, "
@@ -118,8 +120,10 @@ final class LayoutOptions {
 
     /**
      * Makes the event scope the monitors' (before {@link #toJob}): filter {@code filter}, flat unless {@code --scope}
-     * says otherwise ({@code --scope none}: no scope at all, the distributed results stay on the hosts until the end), sequential unless {@code --gather} does, every {@code intervalMs} (null: adaptive) unless
-     * {@code --scope-interval-ms} does. A {@code --filter} other than {@code filter} is refused: one scope per job.
+     * says otherwise ({@code --scope none}: no scope at all, the distributed results stay on the hosts until the end),
+     * gathering as {@code --gather} says or else by {@link ScopeSettings#defaultGather}, every {@code intervalMs} (null:
+     * adaptive) unless {@code --scope-interval-ms} says otherwise. A {@code --filter} other than {@code filter} is
+     * refused: one scope per job.
      */
     void scopeForMonitors(String filter, Integer intervalMs) {
         if ("none".equals(scope)) {
@@ -199,7 +203,9 @@ final class LayoutOptions {
                 throw new UsageError("--scope " + scope + " reads the trace buffers and needs --collectors on");
             }
             try {
-                runScope = ScopeSettings.parse(scope, gather != null ? gather : "seq", filter != null ? filter : "concat",
+                TreeShape shape = TreeShape.parse(scope);
+                runScope = new ScopeSettings(shape, gather != null ? GatherMode.parse(gather)
+                        : ScopeSettings.defaultGather(shape, spec), FilterSpec.parse(filter != null ? filter : "concat"),
                         scopeIntervalMs != null ? scopeIntervalMs : ScopeSettings.ADAPTIVE);
             } catch (IllegalArgumentException e) {
                 throw new UsageError("--scope/--gather/--filter/--scope-interval-ms: " + e.getMessage());

@@ -97,7 +97,7 @@ final class RunOptions {
     @Option(names = "--analysis", description = "Where the monitors analyse: distributed (an analysis thread per host reads "
             + "its own trace buffers; the event scope gathers only their newest results) or central (the scope gathers the "
             + "raw trace tuples and the front-end analyses them; the EventSpace paper compares the two). With --monitor the "
-            + "job's event scope carries this (flat and sequential unless --scope/--gather say otherwise). Default: "
+            + "job's event scope carries this (flat unless --scope says otherwise). Default: "
             + "${DEFAULT-VALUE}.", defaultValue = "distributed")
     String analysis = "distributed";
 

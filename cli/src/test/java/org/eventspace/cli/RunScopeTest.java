@@ -105,6 +105,21 @@ class RunScopeTest {
     }
 
     @Test
+    void withoutGatherAScopeOverManyHostsGathersInParallelAndStillGathersEveryTuple() throws Exception {
+        String[] layout = {"--ranks", "16", "--hosts", "16", "--scope", "hier:4"};
+        long expected = tuplesOfGsum(collectorsPerTree(layout), 50, 200);
+        JsonNode run = run("default-gather", "--ranks", "16", "--hosts", "16", "--iterations", "200", "--scope", "hier:4",
+                "--filter", "stats");
+        JsonNode scope = run.path("scope");
+        assertThat(scope.path("gather").asText()).as("16 hosts with ranks, gathers of 4").isEqualTo("par:4");
+        assertThat(scope.path("records_produced").asLong()).isEqualTo(expected);
+        assertThat(scope.path("records_gathered").asLong()).isEqualTo(expected);
+
+        JsonNode few = run("default-gather-few", "--ranks", "8", "--hosts", "4", "--iterations", "50", "--scope", "flat");
+        assertThat(few.path("scope").path("gather").asText()).as("4 hosts with ranks").isEqualTo("seq");
+    }
+
+    @Test
     void buffersTooSmallForTheTimeBetweenPullsDropTuplesAndTheGatherRateSaysHowMany() throws Exception {
         int capacity = 64;
         long[] perTree = collectorsPerTree("--ranks", "2", "--hosts", "1", "--scope", "flat");
