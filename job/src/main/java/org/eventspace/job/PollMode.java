@@ -5,9 +5,10 @@ import org.eventspace.comm.transport.tcp.TcpOptions;
 /** How a TCP hop waits for a frame. Chosen once, at the edge, and turned into {@link TcpOptions} here only. */
 public enum PollMode implements Labelled {
     /**
-     * Spin if every rank and service thread of the job has a core of its own, {@link #BLOCK} in a process bound to one
-     * CPU, else {@link #YIELD}; a butterfly's exchange links spin while the job's ranks fit the machine's CPUs, bound or
-     * not (their ranks drive them: no thread of theirs needs the CPU).
+     * Spin if every rank and service thread of the job has a core of its own, {@link #BLOCK} beyond 64 busy threads a
+     * core, else {@link #YIELD}, also in a process bound to one CPU (a yield there hands the CPU to the service thread
+     * that has the frame); a butterfly's exchange links spin while the job's ranks fit the machine's CPUs, bound or not
+     * (their ranks drive them: no thread of theirs needs the CPU).
      */
     AUTO,
     /** Busy-poll the socket, then yield, then block. */

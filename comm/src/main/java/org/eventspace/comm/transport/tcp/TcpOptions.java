@@ -74,8 +74,8 @@ public record TcpOptions(String bindAddress, int sendBufferBytes, int receiveBuf
 
     /**
      * Adds busy-polling to the defaults if {@code busyThreads}, the threads of the whole machine that may be
-     * running or polling at once (ranks and service threads of every process on it), fit its cores; blocks at once in
-     * a process that may use one CPU only.
+     * running or polling at once (ranks and service threads of every process on it), fit its cores; yields, never
+     * spins, in a process that may use one CPU only.
      */
     public static TcpOptions forThreads(int busyThreads) {
         return forThreads(busyThreads, busyThreads);
@@ -95,15 +95,18 @@ public record TcpOptions(String bindAddress, int sendBufferBytes, int receiveBuf
     /** As {@link #forThreads(int, int)} for a process that may use {@code cores} CPUs (the simulator's hosts). */
     public static TcpOptions forThreads(int hopBusy, int exchangeBusy, int cores) {
         TcpOptions hops;
-        if (cores == 1) {
-            // A process bound to one CPU (--bind-to core, taskset, a one-CPU container): the frame comes from another
-            // process, and whatever a poll does meanwhile takes the one CPU from this process's other threads.
-            hops = blocking();
-        } else if (hopBusy > BLOCK_BEYOND_THREADS_PER_CORE * cores) {
+        if (hopBusy > BLOCK_BEYOND_THREADS_PER_CORE * cores) {
             // Hundreds of threads a core: a yield hands the core to another poller, not to the thread with the frame, and
             // the yielding readers starve everything else of the process (1 024 ranks in 64 processes on 2 cores: its
             // heartbeats went 5 s unsent, and the rendezvous took the hosts for frozen). Block, as --poll block does.
             return blocking();
+        } else if (cores == 1) {
+            // A process bound to one CPU (--bind-to core, taskset, a one-CPU container): never spin, since a spin keeps
+            // the CPU from this process's other threads, but yield rather than block. A yield gives the CPU to the
+            // service thread that has the frame at once and costs nothing when no other thread wants it; a block
+            // costs a kernel wake-up on each side of every hop. Measured bound on 2 CPUs: ping-pong 47 → 9.3 µs
+            // one-way, a hier:8 allreduce of 2 processes 69 → 9.6 µs (docs/BENCHMARKS.md).
+            hops = defaults();
         } else {
             hops = hopBusy <= cores ? defaults().withPolling(DEFAULT_SPIN_READS, DEFAULT_YIELD_READS) : defaults();
         }

@@ -44,9 +44,12 @@ class JobSecretTest {
         assertThat(TcpOptions.forThreads(Integer.MAX_VALUE).spinReads()).isZero();
         if (Runtime.getRuntime().availableProcessors() > 1) {
             assertThat(TcpOptions.forThreads(1).spinReads()).isEqualTo(TcpOptions.DEFAULT_SPIN_READS);
-        } else {
-            assertThat(TcpOptions.forThreads(1)).as("bound to one CPU: block at once").isEqualTo(TcpOptions.blocking());
         }
+        TcpOptions bound = TcpOptions.forThreads(2, 2, 1);
+        assertThat(bound.spinReads()).as("bound to one CPU: never spin").isZero();
+        assertThat(bound.yieldReads()).as("but yield before blocking").isEqualTo(TcpOptions.DEFAULT_YIELD_READS);
+        assertThat(TcpOptions.forThreads(TcpOptions.BLOCK_BEYOND_THREADS_PER_CORE + 1, 2, 1))
+                .as("bound, hundreds of threads: block at once").isEqualTo(TcpOptions.blocking());
         assertThat(TcpOptions.blocking().yieldReads()).isZero();
         int cores = Runtime.getRuntime().availableProcessors();
         assertThat(TcpOptions.forThreads(TcpOptions.BLOCK_BEYOND_THREADS_PER_CORE * cores + 1))
