@@ -212,7 +212,8 @@ public final class ModelValidation {
             int collectors = (int) Math.round(2.0 * AllreduceModel.tuplesPerCall(c.ranks(), c.hosts(), TreeShape.hier(8))[0]
                     / c.hosts());
             ScopeConfig config = ScopeConfig.of(c.hosts(), TreeShape.FLAT, Calibration.inJvmScope(costs))
-                    .withSharedMachine(true).withBufferTuples(GATHER_CAPACITY).withLoad(collectors, perSecond / 2);
+                    .withSharedMachine(true).withMachineRanks(c.ranks()).withBufferTuples(GATHER_CAPACITY)
+                    .withLoad(collectors, perSecond / 2);
             ScopePrediction p = ScopeModel.predict(config);
             GatherRow row = new GatherRow(c, Median.of(rates), Median.of(rounds), perSecond, p.gatherRate(), p.roundNs() / 1000);
             rows.add(row);

@@ -23,11 +23,13 @@ import org.eventspace.comm.pathmap.TreeShape;
  * @param sharedMachine      every host process runs on one machine of {@link Costs#cores()} cores (this VM: 64 host
  *                           processes on 2 cores), so the whole scope's CPU queues on those cores; otherwise each host
  *                           has {@link Costs#cores()} cores of its own.
+ * @param machineRanks       on a shared machine, the application's ranks that share its cores with the scope (0: none
+ *                           or not known): each hand-off of the scope to another thread waits its turn behind them.
  * @param costs              the machine's costs.
  */
 public record ScopeConfig(int hosts, TreeShape shape, int helpers, ScopeFilterModel filter, int collectorsPerHost,
                           double recordsPerSecond, int bufferTuples, double pauseNs, boolean sharedMachine,
-                          Costs costs) {
+                          int machineRanks, Costs costs) {
     /** Most helper threads one gather wrapper may start (the scope module's {@code GatherMode.MAX_HELPERS}). */
     public static final int MAX_HELPERS = 256;
     /** The EventSpace paper's trace buffer, §6.1: one megabyte of 28-byte tuples, rounded to 3750. */
@@ -59,6 +61,9 @@ public record ScopeConfig(int hosts, TreeShape shape, int helpers, ScopeFilterMo
         if (!(pauseNs >= 0) || Double.isInfinite(pauseNs)) {
             throw new IllegalArgumentException("pauseNs must be a finite number >= 0, pauseNs=" + pauseNs);
         }
+        if (machineRanks < 0) {
+            throw new IllegalArgumentException("machineRanks must be >= 0, machineRanks=" + machineRanks);
+        }
         Objects.requireNonNull(costs, "costs");
     }
 
@@ -67,53 +72,59 @@ public record ScopeConfig(int hosts, TreeShape shape, int helpers, ScopeFilterMo
      * writing nothing, the paper's buffer, back-to-back pulls, a host of its own per host process.
      */
     public static ScopeConfig of(int hosts, TreeShape shape, Costs costs) {
-        return new ScopeConfig(hosts, shape, 0, ScopeFilterModel.concat(), 1, 0, PAPER_BUFFER_TUPLES, 0, false, costs);
+        return new ScopeConfig(hosts, shape, 0, ScopeFilterModel.concat(), 1, 0, PAPER_BUFFER_TUPLES, 0, false, 0, costs);
     }
 
     public ScopeConfig withHosts(int n) {
         return new ScopeConfig(n, shape, helpers, filter, collectorsPerHost, recordsPerSecond, bufferTuples, pauseNs,
-                sharedMachine, costs);
+                sharedMachine, machineRanks, costs);
     }
 
     public ScopeConfig withShape(TreeShape s) {
         return new ScopeConfig(hosts, s, helpers, filter, collectorsPerHost, recordsPerSecond, bufferTuples, pauseNs,
-                sharedMachine, costs);
+                sharedMachine, machineRanks, costs);
     }
 
     /** {@code 0}: {@code seq}; N: {@code par:N}. */
     public ScopeConfig withHelpers(int n) {
         return new ScopeConfig(hosts, shape, n, filter, collectorsPerHost, recordsPerSecond, bufferTuples, pauseNs,
-                sharedMachine, costs);
+                sharedMachine, machineRanks, costs);
     }
 
     public ScopeConfig withFilter(ScopeFilterModel f) {
         return new ScopeConfig(hosts, shape, helpers, f, collectorsPerHost, recordsPerSecond, bufferTuples, pauseNs,
-                sharedMachine, costs);
+                sharedMachine, machineRanks, costs);
     }
 
     /** {@code collectors} per host, each writing {@code perSecond} records a second. */
     public ScopeConfig withLoad(int collectors, double perSecond) {
         return new ScopeConfig(hosts, shape, helpers, filter, collectors, perSecond, bufferTuples, pauseNs,
-                sharedMachine, costs);
+                sharedMachine, machineRanks, costs);
     }
 
     public ScopeConfig withBufferTuples(int tuples) {
         return new ScopeConfig(hosts, shape, helpers, filter, collectorsPerHost, recordsPerSecond, tuples, pauseNs,
-                sharedMachine, costs);
+                sharedMachine, machineRanks, costs);
     }
 
     public ScopeConfig withPauseNs(double ns) {
         return new ScopeConfig(hosts, shape, helpers, filter, collectorsPerHost, recordsPerSecond, bufferTuples, ns,
-                sharedMachine, costs);
+                sharedMachine, machineRanks, costs);
     }
 
     public ScopeConfig withSharedMachine(boolean shared) {
         return new ScopeConfig(hosts, shape, helpers, filter, collectorsPerHost, recordsPerSecond, bufferTuples,
-                pauseNs, shared, costs);
+                pauseNs, shared, machineRanks, costs);
+    }
+
+    /** On a shared machine ({@link #withSharedMachine}), {@code ranks} of the application share its cores. */
+    public ScopeConfig withMachineRanks(int ranks) {
+        return new ScopeConfig(hosts, shape, helpers, filter, collectorsPerHost, recordsPerSecond, bufferTuples,
+                pauseNs, sharedMachine, ranks, costs);
     }
 
     public ScopeConfig withCosts(Costs c) {
         return new ScopeConfig(hosts, shape, helpers, filter, collectorsPerHost, recordsPerSecond, bufferTuples,
-                pauseNs, sharedMachine, c);
+                pauseNs, sharedMachine, machineRanks, c);
     }
 }

@@ -31,6 +31,9 @@ import org.eventspace.sim.ScopePrediction.Bound;
  *       for the busiest helper's sum; waking the helpers costs {@link Costs#unparkNs()} each plus one
  *       {@link Costs#switchNs()}, and the last helper wakes the gather the same way; the answers are then read in the
  *       gather's thread as above (the scope's {@code replies}, after the exchange);</li>
+ *   <li>on a machine shared with the application's ranks ({@link ScopeConfig#machineRanks}), every hand-off to another
+ *       thread (a hop's request, its reply, a helper's wake-up) first waits one turn of the ranks on its core
+ *       ({@link Tree#handOffNs}): a sequential round over a shared machine is mostly that wait;</li>
  *   <li>no node finishes sooner than its host's scope CPU allows: the CPU of the gathers on its host below it, over
  *       min(cores, their threads); on a shared machine ({@link ScopeConfig#sharedMachine}) no round finishes sooner
  *       than all hosts' scope CPU over the machine's cores; the front-end reads the root's answer last.</li>
@@ -266,11 +269,14 @@ public final class ScopeModel {
         final double messageCpu;
         final int cores;
         final int fanout;
+        /** What a hand-off to another thread waits for a core ({@link #handOffNs}). */
+        final double handOff;
 
         Tree(ScopeConfig config) {
             this.config = config;
             this.costs = config.costs();
-            this.oneWay = costs.sendNs() + costs.wireNs() + costs.receiveNs();
+            this.handOff = handOffNs(config);
+            this.oneWay = costs.sendNs() + costs.wireNs() + costs.receiveNs() + handOff;
             this.messageCpu = costs.sendNs() + costs.receiveNs();
             this.cores = costs.cores();
             TreeShape shape = config.shape();
@@ -353,7 +359,7 @@ public final class ScopeModel {
                 }
                 // The gather unparks each helper; the last helper done unparks the gather.
                 helperCpu = helpers * (costs.unparkNs() + costs.switchNs()) + costs.unparkNs() + costs.switchNs();
-                work += helpers * costs.unparkNs() + costs.switchNs() + costs.unparkNs() + costs.switchNs();
+                work += helpers * costs.unparkNs() + costs.switchNs() + costs.unparkNs() + costs.switchNs() + 2 * handOff;
             }
             double records = countA * a.upRecords + (b == null ? 0 : b.upRecords);
             double carry = records * costs.recordNs();
@@ -373,6 +379,21 @@ public final class ScopeModel {
             double up = config.filter().reducing() ? config.filter().summaryEntries() : records;
             int level = Math.max(countA > 0 ? a.level : 0, b == null ? 0 : b.level) + 1;
             return new Subtree(time, work + carry, up, cpu, hostCpu, threads, level, busiest);
+        }
+
+        /**
+         * On a machine whose cores the scope shares with {@code machineRanks} ranks ({@link ScopeConfig#sharedMachine}):
+         * what a hand-off to another thread (a request to a child's host, its reply, a helper's wake-up) waits before
+         * that thread runs, one turn of every rank on its core, each a yield's context switch among them:
+         * (ranks / cores) × {@link Costs#switchAmong}(yield, ranks). Otherwise 0: on a cluster the scope's threads find
+         * a core free. A hop's request and reply are two hand-offs.
+         */
+        static double handOffNs(ScopeConfig config) {
+            if (!config.sharedMachine() || config.machineRanks() == 0) {
+                return 0;
+            }
+            Costs c = config.costs();
+            return (double) config.machineRanks() / c.cores() * c.switchAmong(c.yieldNs(), config.machineRanks());
         }
 
         /** Positions p in [1, last] with p mod n == j: the remote A's a helper j gets. */

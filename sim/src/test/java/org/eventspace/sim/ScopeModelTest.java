@@ -188,6 +188,24 @@ class ScopeModelTest {
     }
 
     @Test
+    void onAMachineSharedWithRanksEveryHopOfASequentialRoundWaitsOneTurnOfTheRanksOnItsCoreEachWay() {
+        // No records, so that the wait is all that differs; the CPU bound of a shared machine does not bind here.
+        Costs yielding = LAN.with("yield_ns", 2_000).with("thread_ns", 4);
+        ScopeConfig scope = ScopeConfig.of(16, TreeShape.FLAT, yielding).withSharedMachine(true).withLoad(1, 0);
+        ScopePrediction alone = ScopeModel.predict(scope);
+        for (int ranks : new int[] {16, 256}) {
+            ScopePrediction crowded = ScopeModel.predict(scope.withMachineRanks(ranks));
+            double turn = (double) ranks / yielding.cores() * yielding.switchAmong(yielding.yieldNs(), ranks);
+            assertThat(turn).isGreaterThan(ranks / 2 * 2_000.0);
+            // 15 remote leaves (the first is the root's own host), a request and a reply each.
+            assertThat(crowded.roundNs() - alone.roundNs()).as("%d ranks", ranks).isCloseTo(15 * 2 * turn, within(1e-3 * turn));
+        }
+        // Off a shared machine the ranks have cores of their own: no wait.
+        assertThat(ScopeModel.predict(scope.withSharedMachine(false).withMachineRanks(256)).roundNs())
+                .isEqualTo(ScopeModel.predict(scope.withSharedMachine(false)).roundNs());
+    }
+
+    @Test
     void saturationFindsTheExactBoundary() {
         ScopeConfig template = flat(1).withLoad(4, 2_000).withBufferTuples(64);
         ScopeSaturation s = ScopeModel.saturation(template, 1_000_000);
