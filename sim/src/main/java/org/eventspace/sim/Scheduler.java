@@ -354,7 +354,7 @@ final class Scheduler {
         t.core = -1;
         m.ready.add(t);
         m.running[core] = null;
-        dispatch(m, core);
+        dispatch(m, core, false);
     }
 
     private void release(SimThread t) {
@@ -363,7 +363,7 @@ final class Scheduler {
         t.core = -1;
         if (core >= 0) {
             m.running[core] = null;
-            dispatch(m, core);
+            dispatch(m, core, false);
         }
     }
 
@@ -378,7 +378,7 @@ final class Scheduler {
         m.ready.add(t);
         for (int c = 0; c < m.running.length; c++) {
             if (m.running[c] == null) {
-                dispatch(m, c);
+                dispatch(m, c, true);
                 return;
             }
         }
@@ -429,7 +429,13 @@ final class Scheduler {
         return m.ready.pollFirst();
     }
 
-    private void dispatch(Machine m, int core) {
+    /**
+     * Gives {@code core} to the next thread. {@code idle}: the core had nothing to run, so a thread resumed from a park
+     * pays for waking a halted CPU ({@link Costs#switchNs()}, what the calibration's park/unpark ping-pong between two
+     * otherwise idle threads measures); on a core another thread just left, a resume is a switch between ready threads,
+     * a yield's worth.
+     */
+    private void dispatch(Machine m, int core, boolean idle) {
         SimThread t = pick(m);
         if (t == null) {
             return;
@@ -448,7 +454,8 @@ final class Scheduler {
         double switchNs = Math.max(1, m.costs.switchAmong(m.costs.switchNs(), runnable));
         switch (t.pending) {
             case START -> cpu(t, switchNs, t.next);
-            case RESUME -> cpu(t, switchNs, takeNext(t));
+            case RESUME -> cpu(t, idle ? switchNs : Math.max(1, m.costs.switchAmong(m.costs.yieldNs(), runnable)),
+                    takeNext(t));
             case SPIN_ON -> {
                 if (t.signalled) {
                     t.signalled = false;
