@@ -68,10 +68,11 @@ class SchedulerTest {
         assertThat(woke[0]).isEqualTo(2_100);
     }
 
-    @Test
-    void aThreadResumedOnAnIdleCorePaysForWakingIt() {
-        // The worker parks on a machine with nothing else to run; woken at 1.0001 ms, it pays the 100 ns of waking an
-        // idle core (what the calibration's park/unpark ping-pong measures), then its 1 µs of work.
+    /**
+     * A worker parked on a one-core machine with {@code pollers} threads that yield while they wait for a signal that
+     * never comes, woken at 1 ms by a thread of another machine; when the worker's 1 µs of work ended.
+     */
+    private static long workerDoneAmong(int pollers) {
         Scheduler s = new Scheduler();
         Machine m = s.new Machine(0, C, 1);
         Machine other = s.new Machine(1, C, 1);
@@ -81,35 +82,28 @@ class SchedulerTest {
             workerDone[0] = s.now();
             s.finish(worker);
         })));
-        SimThread waker = s.thread("waker", other, new Waiting(0, 0));
-        s.start(waker, () -> s.cpu(waker, 1_000_000, () -> s.cpu(waker, s.signal(worker), () -> s.finish(waker))));
-        s.run(10_000_000, () -> workerDone[0] > 0);
-        assertThat(workerDone[0]).isEqualTo(1_000_100L + 1_100);
-    }
-
-    @Test
-    void aYielderPushesItsDeadlineSoAReadyWorkerRunsNext() {
-        // One core, two pollers that yield while they wait for a signal that never comes, and a worker woken at 1 ms.
-        // Each yield moves the poller's deadline a slice on (EEVDF), so the worker's, a slice from its wake-up, is soon
-        // the earliest: it runs after a few yields, not after the pollers' 2 x 1 000 000.
-        Scheduler s = new Scheduler();
-        Machine m = s.new Machine(0, C, 1);
-        Machine other = s.new Machine(1, C, 1);
-        long[] workerDone = new long[1];
-        SimThread worker = s.thread("worker", m, new Waiting(0, 0));
-        s.start(worker, () -> s.await(worker, () -> s.cpu(worker, 1_000, () -> {
-            workerDone[0] = s.now();
-            s.finish(worker);
-        })));
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < pollers; i++) {
             SimThread p = s.thread("poller" + i, m, new Waiting(0, 1_000_000));
             s.start(p, () -> s.await(p, () -> s.finish(p)));
         }
         SimThread waker = s.thread("waker", other, new Waiting(0, 0));
         s.start(waker, () -> s.cpu(waker, 1_000_000, () -> s.cpu(waker, s.signal(worker), () -> s.finish(waker))));
         s.run(10_000_000, () -> workerDone[0] > 0);
-        // Woken at 1.0001 ms; its work (1 µs) after at most a few of the pollers' 50 ns yields. The core is busy, so its
-        // resume is a switch between ready threads, a yield's 50 ns, not the 100 ns of waking an idle core.
-        assertThat(workerDone[0]).isBetween(1_000_100L + 1_050, 1_000_100L + 1_050 + 10 * 50L);
+        return workerDone[0];
+    }
+
+    @Test
+    void aThreadResumedOnAnIdleCorePaysForWakingIt() {
+        // Nothing else to run: woken at 1.0001 ms, it pays the 100 ns of waking an idle core (what the calibration's
+        // park/unpark ping-pong measures), then its 1 µs of work.
+        assertThat(workerDoneAmong(0)).isEqualTo(1_000_100L + 1_100);
+    }
+
+    @Test
+    void aYielderPushesItsDeadlineSoAReadyWorkerRunsNext() {
+        // Each yield moves a poller's deadline a slice on (EEVDF), so the worker's, a slice from its wake-up, is soon the
+        // earliest: it runs after a few of the pollers' 50 ns yields, not after their 2 x 1 000 000. The core is busy, so
+        // its resume is a switch between ready threads, a yield's 50 ns, not the 100 ns of waking an idle core.
+        assertThat(workerDoneAmong(2)).isBetween(1_000_100L + 1_050, 1_000_100L + 1_050 + 10 * 50L);
     }
 }
