@@ -104,7 +104,9 @@ class MpiRunTest {
         JsonNode verdict = balanced.report().path("verdict").path("slowest_rank");
         assertThat(verdict.path("culprit").isNull()).as("balanced: %s", verdict).isTrue();
         assertThat(verdict.path("words").asText()).contains("within chance").doesNotStartWith("rank ");
-        assertThat(balanced.result().summary().get(0)).startsWith("within chance: no rank is slower beyond chance");
+        // Within chance either way: no rank last more often than chance, or one that is but too little late to name.
+        assertThat(balanced.result().summary().get(0)).matches("within chance: no rank is (slower beyond chance|late "
+                + "enough to name); .*");
 
         MpiPrograms.Run slow = MpiPrograms.run(dir.resolve("slow"), 2, 0, 0, program, "-i", "400", "-c", "300", "-s", "1",
                 "-f", "3");

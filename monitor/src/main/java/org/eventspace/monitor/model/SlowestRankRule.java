@@ -109,7 +109,9 @@ public final class SlowestRankRule {
             words = String.format(Locale.ROOT, "rank %d is the slowest rank, beyond chance: %s; %s", best.rank(), counts,
                     effect);
         } else if (significant) {
-            words = String.format(Locale.ROOT, "within chance: no rank is slower beyond chance; rank %d came last more often "
+            // Beyond chance in order but not in effect: "no rank is slower beyond chance" would contradict the counts
+            // that follow, so the sentence says what is missing, the size.
+            words = String.format(Locale.ROOT, "within chance: no rank is late enough to name; rank %d came last more often "
                     + "than chance (%s) but is %s, below the %.0f %% that is named", best.rank(), counts, effect,
                     MIN_EFFECT_PCT);
         } else {

@@ -39,7 +39,8 @@ class SlowestRankRuleTest {
         assertThat(v.significant()).isTrue();
         assertThat(v.beyondChance()).isFalse();
         assertThat(v.culprit()).isNull();
-        assertThat(v.words()).startsWith("within chance: no rank is slower beyond chance").contains("below the 5 %");
+        assertThat(v.words()).startsWith("within chance: no rank is late enough to name; rank 0 came last more often than "
+                + "chance").contains("below the 5 %");
     }
 
     @Test
