@@ -28,6 +28,14 @@ public final class MonitorSummary {
                 + "):\n" + AnalysisTree.text(pathmap, tree, monitors, treeLines);
     }
 
+    /**
+     * A heaviest path's weight as text: two decimals, or two significant digits below 0.01. The weight is a product of
+     * shares down the tree, so at a thousand ranks it is a few thousandths, which two decimals would print as 0.00.
+     */
+    public static String weight(double weight) {
+        return String.format(Locale.ROOT, weight >= 0.01 || weight == 0 ? "%.2f" : "%.2g", weight);
+    }
+
     public static String of(JsonNode monitors) {
         StringBuilder out = new StringBuilder();
         JsonNode lb = monitors.path("loadbalance");
@@ -45,12 +53,9 @@ public final class MonitorSummary {
         if (lb.has("heaviest_path")) {
             List<String> path = new ArrayList<>();
             lb.path("heaviest_path").forEach(n -> path.add(n.asText()));
-            // The weight is a product of shares down the tree: at a thousand ranks it is a few thousandths, which two
-            // decimals would print as 0.00.
-            double weight = lb.path("heaviest_path_weight").asDouble();
             out.append(String.format(Locale.ROOT, "    heaviest path (where calls wait, weight %s): %s → rank %d%n",
-                    String.format(Locale.ROOT, weight >= 0.01 || weight == 0 ? "%.2f" : "%.2g", weight),
-                    String.join(" → ", path), lb.path("heaviest_path_rank").asInt()));
+                    weight(lb.path("heaviest_path_weight").asDouble()), String.join(" → ", path),
+                    lb.path("heaviest_path_rank").asInt()));
         }
         JsonNode ops = monitors.path("profile").path("operations");
         Iterator<Map.Entry<String, JsonNode>> it = ops.fields();

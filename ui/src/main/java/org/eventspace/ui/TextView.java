@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.eventspace.monitor.MonitorSummary;
 
 /**
  * The dashboard's frame as text for a terminal ({@code demo --tui}): the slowest rank and the heaviest path, each rank's
@@ -32,10 +33,10 @@ public final class TextView {
         }
         JsonNode lb = frame.path("loadbalance");
         if (lb.has("slowest_rank")) {
-            out.add(String.format(Locale.ROOT, "slowest rank %d (z %.1f%s); heaviest path ends at rank %d (weight %.2f):",
+            out.add(String.format(Locale.ROOT, "slowest rank %d (z %.1f%s); heaviest path ends at rank %d (weight %s):",
                     lb.path("slowest_rank").asInt(), lb.path("slowest_rank_z").asDouble(),
                     lb.path("slowest_rank_beyond_chance").asBoolean() ? ", beyond chance" : ", within chance",
-                    lb.path("heaviest_path_rank").asInt(), lb.path("heaviest_path_weight").asDouble()));
+                    lb.path("heaviest_path_rank").asInt(), MonitorSummary.weight(lb.path("heaviest_path_weight").asDouble())));
             StringBuilder path = new StringBuilder("  ");
             for (JsonNode n : lb.path("heaviest_path")) {
                 String name = n.asText();
