@@ -62,6 +62,9 @@ class ScaleRunTest {
         JsonNode scope = run.path("scope");
         assertThat(scope.path("error").isMissingNode() || scope.path("error").isNull()).as(scope.toString()).isTrue();
         assertThat(scope.path("rounds").asInt()).isPositive();
+        // 16 hosts with ranks: the scope gathers in parallel unless told otherwise (a sequential round visits every leaf
+        // in turn, which at 64 processes on 2 cores came within a third of the scope's timeout).
+        assertThat(scope.path("gather").asText()).isEqualTo("par:8");
         assertThat(scope.path("records_dropped").asLong()).isZero();
         assertThat(scope.path("records_gathered").asLong()).isEqualTo(scope.path("records_produced").asLong()).isPositive();
 
