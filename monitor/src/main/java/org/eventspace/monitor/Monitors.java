@@ -368,11 +368,7 @@ public final class Monitors implements AutoCloseable {
         List<AgentRunner> own = index < runners.size() ? List.of(runners.get(index)) : List.of();
         MonitorSnapshot part = snapshotOf(List.of(analyses.get(index)), skipped.subList(slice[0], slice[1]),
                 Math.max(analysisCpuNanos(own), cpuAtStop.length > index ? cpuAtStop[index] : 0), 1);
-        ObjectNode json = part.toJson(PUBLISH_JSON);
-        if (last) {
-            json.put(ResultRecords.FINAL, true);
-        }
-        board.publish(ResultRecords.flatten(json, board.newest().version() + 1));
+        board.publish(ResultRecords.flatten(part.toJson(PUBLISH_JSON), board.newest().version() + 1, last));
     }
 
     private static final ObjectMapper PUBLISH_JSON = Json.mapper();

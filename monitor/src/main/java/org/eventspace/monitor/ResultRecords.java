@@ -43,6 +43,19 @@ final class ResultRecords {
         return false;
     }
 
+    /**
+     * A host's published set: the records of {@code part} and its {@link #FINAL} field, {@code last}. The field is in
+     * every set, true or false, so that a host's last set has the same events as the one before it and a leaf passes it
+     * as values only (a field that appeared only in the last set made every host's last set travel whole, names and
+     * all, in the round that drains the scope at the end). Sets the field in {@code part} itself (a fresh part per
+     * publication: copying it would double what a publication costs the analysis thread).
+     */
+    static List<ScopeRecord> flatten(ObjectNode part, long round, boolean last) {
+        part.remove(FINAL);
+        part.put(FINAL, last);
+        return flatten(part, round);
+    }
+
     /** The records of {@code part}, in document order; {@code round} is the producer's version. */
     static List<ScopeRecord> flatten(JsonNode part, long round) {
         List<ScopeRecord> out = new ArrayList<>();

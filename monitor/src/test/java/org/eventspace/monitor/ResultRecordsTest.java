@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** A host's results as records and back: what the analysis threads send through the scope is what they had. */
 class ResultRecordsTest {
@@ -33,12 +34,23 @@ class ResultRecordsTest {
         assertThat(ResultRecords.isFinal(ResultRecords.flatten(JSON.readTree("{\"calls\": 3}"), 1))).isFalse();
         JsonNode back = ResultRecords.unflatten(records, JSON);
         // Empty containers do not travel; everything else comes back as it was (numbers by value).
-        ((com.fasterxml.jackson.databind.node.ObjectNode) part).remove("skipped");
-        ((com.fasterxml.jackson.databind.node.ObjectNode) part.path("ranks")).remove("12");
+        ((ObjectNode) part).remove("skipped");
+        ((ObjectNode) part.path("ranks")).remove("12");
         assertThat(back.equals((a, b) -> a.isNumber() && b.isNumber() ? Double.compare(a.doubleValue(), b.doubleValue())
                 : a.equals(b) ? 0 : 1, part)).as(back.toString()).isTrue();
         assertThat(back.path("greds").path("t0.gred.h1.0").path("contributors").get(1).asText()).isEqualTo("t0.proxy/odd=name~");
         assertThat(back.path("greds").path("t0.gred.h1.0").path("down").path("median").isNull()).isTrue();
+    }
+
+    @Test
+    void aHostsLastSetHasTheEventsOfTheOneBeforeItSoItTravelsAsValuesOnly() throws Exception {
+        String text = "{\"greds\": {\"t0.gred.h1.0\": {\"calls\": 12}}, \"ranks\": {\"0\": {\"n\": 3}}}";
+        List<ScopeRecord> before = ResultRecords.flatten((ObjectNode) JSON.readTree(text), 4, false);
+        List<ScopeRecord> last = ResultRecords.flatten((ObjectNode) JSON.readTree(text), 5, true);
+        assertThat(ResultRecords.isFinal(before)).isFalse();
+        assertThat(ResultRecords.isFinal(last)).isTrue();
+        assertThat(last).extracting(ScopeRecord::event).containsExactlyElementsOf(
+                before.stream().map(ScopeRecord::event).toList());
     }
 
     @Test
