@@ -68,7 +68,6 @@ public final class ModelValidation {
         }
     }
 
-    /** What one case gave. */
     /**
      * What one case gave; {@code modelSwitchesPerCall} and {@code modelParksPerCall} are the model's context switches
      * and parks per allreduce over the whole machine, to set beside the kernel's (docs/SIMULATION.md says how).

@@ -50,7 +50,9 @@ final class RunOptions {
             defaultValue = "30")
     double timeoutSeconds;
 
-    @Option(names = "--poll", description = "TCP hops: spin (busy-poll, then yield, then block), yield (poll with yields, then block), block, or auto (spin if every thread has a core; block beyond 64 busy threads a core; else, and in a process bound to one CPU, yield). Default: ${DEFAULT-VALUE}.",
+    @Option(names = "--poll", description = "TCP hops: spin (busy-poll, then yield, then block), yield (poll with yields, "
+            + "then block), block, or auto (spin if every thread has a core; block beyond 64 busy threads a core; else, "
+            + "and in a process bound to one CPU, yield). Default: ${DEFAULT-VALUE}.",
             defaultValue = "auto")
     String poll;
 

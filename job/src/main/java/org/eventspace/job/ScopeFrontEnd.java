@@ -3,6 +3,7 @@ package org.eventspace.job;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -197,7 +198,7 @@ public final class ScopeFrontEnd implements Agent {
                 // How long the rounds before it took says whether the timeout was too short for this machine (rounds
                 // close to it) or something broke (rounds far below it).
                 error = "scope round failed: " + failure.getMessage() + (rounds == 0 ? " (no round had completed)"
-                        : String.format(java.util.Locale.ROOT, " (the %d rounds before it took %.1f s on average; the scope's"
+                        : String.format(Locale.ROOT, " (the %d rounds before it took %.1f s on average; the scope's"
                         + " timeout is the job's --timeout unless the scope sets its own)", rounds,
                         roundNanos / 1e9 / rounds));
             }

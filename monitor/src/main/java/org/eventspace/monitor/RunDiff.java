@@ -259,7 +259,6 @@ public final class RunDiff {
                 + "--monitor loadbalance)";
     }
 
-    /** Stage by stage from the statistics monitor's wrappers, or a note that says precisely why not. */
     /**
      * The host processes' start and end, phase by phase, in seconds: a run's own cost around its work (a change to the
      * launcher or a machine's JVM start shows here and not in the wall time). Nothing when neither ran host processes.
@@ -291,6 +290,7 @@ public final class RunDiff {
         return phases;
     }
 
+    /** Stage by stage from the statistics monitor's wrappers, or a note that says precisely why not. */
     private static void stages(Builder d, Run a, Run b) {
         RunModel ma = a.model();
         RunModel mb = b.model();

@@ -1,5 +1,6 @@
 package org.eventspace.comm.launch;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -56,7 +57,7 @@ final class ClassDataArchive {
             }
             if ((word.equals("-cp") || word.equals("-classpath") || word.equals("--class-path")) && i + 1 < command.size()) {
                 String path = command.get(i + 1);
-                if (!path.endsWith(".jar") || path.contains(java.io.File.pathSeparator)) {
+                if (!path.endsWith(".jar") || path.contains(File.pathSeparator)) {
                     return null;
                 }
                 jar = Path.of(path);
